@@ -1,0 +1,33 @@
+// One build for every bundle. Each entry point is its own file so that no bundle inlines another's start-up code.
+import { build } from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  minify: !watch,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+// ESM bundles still contain CommonJS dependencies that call require(): give them one.
+const requireShim = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+const entries = [
+  { in: 'src/cli/main.ts', out: 'dist/cli.js', banner: `#!/usr/bin/env node\n${requireShim}` },
+  { in: 'src/mcp/stdio.ts', out: 'dist/mcp.js', banner: requireShim },
+];
+
+await Promise.all(
+  entries.map((e) =>
+    build({
+      ...common,
+      entryPoints: [e.in],
+      outfile: e.out,
+      banner: { js: e.banner },
+    }),
+  ),
+);

@@ -1,0 +1,96 @@
+/** The response shapes every front end returns: CodeArchitect's seed shapes, plus our own fields. */
+import type { Role, SourceId, TurnKind } from './model.js';
+
+export interface SearchOptions {
+  date?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  limit?: number;
+  source?: string;
+  project?: string;
+  role?: Role;
+}
+
+export interface SearchResult {
+  id: string;
+  source: SourceId;
+  project?: string;
+  branch?: string;
+  filename: string;
+  topic: string;
+  /** ISO timestamp of the session's start. */
+  date: string;
+  file: string;
+  size: number;
+  relevanceScore: number;
+  matchedSnippets: string[];
+  /** The turn (a docid for reading) each snippet came from, in the order of `matchedSnippets`. */
+  snippetTurnIds: string[];
+  matchCount: number;
+}
+
+export interface SearchResponse {
+  success: true;
+  results: SearchResult[];
+  count: number;
+  query: string;
+}
+
+export interface SessionInfo {
+  id: string;
+  source: SourceId;
+  project?: string;
+  filename: string;
+  topic: string;
+  date: string;
+  file: string;
+  size: number;
+  turns: number;
+}
+
+export interface ListResponse {
+  success: true;
+  sessions: SessionInfo[];
+  count: number;
+  format: 'json' | 'toon';
+}
+
+export interface Message {
+  role: Role;
+  kind: TurnKind;
+  content: string;
+}
+
+export interface GetResponse {
+  success: true;
+  session: {
+    id: string;
+    source: SourceId;
+    project?: string;
+    branch?: string;
+    filename: string;
+    topic: string;
+    date: string;
+    file: string;
+    /** Markdown in `json` format; the TOON encoding of `messages` in `toon` format. */
+    content: string;
+    messages: Message[];
+    format: 'json' | 'toon';
+  };
+}
+
+export interface ReadResponse {
+  found: boolean;
+  docid: string;
+  total_bytes: number;
+  offset: number;
+  returned_bytes: number;
+  next_offset: number | null;
+  text: string;
+}
+
+export interface ErrorResponse {
+  success: false;
+  error: string;
+  message: string;
+}

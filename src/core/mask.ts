@@ -1,0 +1,110 @@
+/**
+ * Secret and e-mail masking, applied once at ingest: nothing unmasked is indexed, archived or shown.
+ * Each rule has a cheap literal `hint` so that the regular expression only runs on text that can match.
+ */
+
+export const SECRET_MASK = '[redacted-secret]';
+export const EMAIL_MASK = '[redacted-email]';
+
+interface Rule {
+  name: string;
+  hint?: string | RegExp;
+  pattern: RegExp;
+  /** Replace only the given capture group (1-based), keeping the rest of the match. */
+  group?: number;
+}
+
+const RULES: Rule[] = [
+  {
+    name: 'private-key',
+    hint: 'PRIVATE KEY',
+    pattern: /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|$)/g,
+  },
+  { name: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
+  { name: 'github-token', hint: /gh[pousr]_|github_pat_/, pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b/g },
+  { name: 'gitlab-token', hint: 'gl', pattern: /\bgl(?:pat|dt|ptt|rt|cbt|oas|ft|imt|agent)-[A-Za-z0-9_-]{20,}\b/g },
+  { name: 'slack-token', hint: 'xox', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}\b/g },
+  { name: 'slack-webhook', hint: 'hooks.slack.com', pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/]{20,}/g },
+  { name: 'stripe-key', hint: '_', pattern: /\b(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{16,}\b/g },
+  { name: 'anthropic-key', hint: 'sk-ant-', pattern: /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}/g },
+  { name: 'openai-key', hint: 'sk-', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|\bsk-[A-Za-z0-9]{48}\b/g },
+  { name: 'google-api-key', hint: 'AIza', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { name: 'gcp-service-account-key', hint: 'private_key_id', pattern: /("private_key_id"\s*:\s*")([a-f0-9]{40})(")/g, group: 2 },
+  { name: 'npm-token', hint: 'npm_', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { name: 'pypi-token', hint: 'pypi-', pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  { name: 'huggingface-token', hint: 'hf_', pattern: /\bhf_[A-Za-z]{34}\b/g },
+  { name: 'groq-key', hint: 'gsk_', pattern: /\bgsk_[A-Za-z0-9]{48,}\b/g },
+  { name: 'xai-key', hint: 'xai-', pattern: /\bxai-[A-Za-z0-9]{60,}\b/g },
+  { name: 'azure-storage-key', hint: 'AccountKey=', pattern: /(AccountKey=)([A-Za-z0-9+/=]{40,})/g, group: 2 },
+  { name: 'jwt', hint: 'eyJ', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  {
+    name: 'url-password',
+    hint: '://',
+    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,128}:)([^\s@/'"`<>]{3,256})(@[^\s'"`<>]+)/gi,
+    group: 2,
+  },
+  {
+    name: 'secret-assignment',
+    hint: /pass|secret|token|key|pwd|credential/i,
+    pattern:
+      /\b((?:[A-Za-z0-9_]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credentials?|pwd))["']?\s*(?:[:=]|:=|=>)\s*["']?)([^\s"'`,;)}\]]{8,})/gi,
+    group: 2,
+  },
+];
+
+const EMAIL = /[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b/g;
+/** SSH remotes such as git@github.com are addresses, not people's e-mail. */
+const NOT_EMAIL_LOCAL = new Set(['git']);
+
+/** Values assigned to secret-like names that are clearly not secrets: placeholders, references, code. */
+function looksLikeSecretValue(value: string): boolean {
+  if (value.includes(SECRET_MASK) || value.includes('[redacted')) return false;
+  if (/^(?:\$\{?|process\.env|os\.environ|env\.|<|\{\{|%|\*+$|x+$|true$|false$|null$|none$|undefined$)/i.test(value)) return false;
+  if (/^[A-Za-z_][A-Za-z0-9_.]*(?:\(|$)/.test(value) && !/\d/.test(value)) return false;
+  return shannonEntropy(value) >= 3.0;
+}
+
+export function shannonEntropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let entropy = 0;
+  for (const n of counts.values()) {
+    const p = n / value.length;
+    entropy -= p * Math.log2(p);
+  }
+  return entropy;
+}
+
+function hintMatches(hint: Rule['hint'], text: string): boolean {
+  if (hint === undefined) return true;
+  return typeof hint === 'string' ? text.includes(hint) : hint.test(text);
+}
+
+function applyRule(rule: Rule, text: string): string {
+  return text.replace(rule.pattern, (...args: unknown[]) => {
+    const match = args[0] as string;
+    if (rule.group === undefined) return SECRET_MASK;
+    const groups = args.slice(1, -2) as (string | undefined)[];
+    const secret = groups[rule.group - 1];
+    if (!secret) return match;
+    if (rule.name === 'secret-assignment' && !looksLikeSecretValue(secret)) return match;
+    const before = groups.slice(0, rule.group - 1).join('');
+    const after = groups.slice(rule.group).map((g) => g ?? '').join('');
+    return before + SECRET_MASK + after;
+  });
+}
+
+/** Masks secrets and e-mail addresses in `text`. Idempotent: masking masked text changes nothing. */
+export function maskText(text: string): string {
+  if (!text) return text;
+  let out = text;
+  for (const rule of RULES) {
+    if (hintMatches(rule.hint, out)) out = applyRule(rule, out);
+  }
+  if (out.includes('@')) {
+    out = out.replace(EMAIL, (m) => (NOT_EMAIL_LOCAL.has(m.slice(0, m.indexOf('@')).toLowerCase()) ? m : EMAIL_MASK));
+  }
+  return out;
+}
+
+export const MASK_RULE_NAMES = RULES.map((r) => r.name);

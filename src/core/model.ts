@@ -1,0 +1,65 @@
+/** The normalised shape every source adapter produces. Text here is already masked. */
+
+export const SOURCE_IDS = ['codearchitect', 'claude-code', 'codex'] as const;
+export type SourceId = (typeof SOURCE_IDS)[number];
+
+export type Role = 'user' | 'assistant' | 'tool' | 'system';
+export const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
+
+/** conversation: prose between user and agent; file: a file was read; diff: a file was edited. */
+export type TurnKind = 'conversation' | 'file' | 'diff' | 'note' | 'tool' | 'thinking';
+export const TURN_KINDS: readonly TurnKind[] = ['conversation', 'file', 'diff', 'note', 'tool', 'thinking'];
+
+export interface Turn {
+  /** `<session id>#<index>`: also the docid a reader pages through. */
+  id: string;
+  role: Role;
+  kind: TurnKind;
+  text: string;
+  /** ISO timestamp when the source records one. */
+  timestamp?: string;
+  /** Name of the tool for tool calls and results. */
+  tool?: string;
+  /** Sub-agent (sidechain) turn written inline in the parent transcript. */
+  sidechain?: boolean;
+  /** 1-based line in the source file where this turn starts, when known. */
+  line?: number;
+}
+
+export interface Session {
+  /** `<source>:<native id>`, unique across sources. */
+  id: string;
+  source: SourceId;
+  /** The id the tool itself uses (for resume commands). */
+  nativeId: string;
+  /** Title or topic, as the tool names it, else the first prompt. */
+  topic: string;
+  /** CodeArchitect's folder name, or the file's base name for other sources. */
+  filename: string;
+  /** Absolute path of the transcript file. */
+  file: string;
+  size: number;
+  /** ISO timestamps. */
+  created: string;
+  updated: string;
+  /** Local calendar days (YYYY-MM-DD) the session starts and ends on: date filters match any day in between. */
+  firstDay: string;
+  lastDay: string;
+  project?: string;
+  branch?: string;
+  /** Parent session for sub-agent transcripts stored in their own file. */
+  parentId?: string;
+  turns: Turn[];
+}
+
+/** Local calendar day of an instant, YYYY-MM-DD. */
+export function localDay(date: Date): string {
+  const y = date.getFullYear();
+  const m = String(date.getMonth() + 1).padStart(2, '0');
+  const d = String(date.getDate()).padStart(2, '0');
+  return `${y}-${m}-${d}`;
+}
+
+export function firstPrompt(session: Session): string | undefined {
+  return session.turns.find((t) => t.role === 'user' && t.kind === 'conversation')?.text;
+}

@@ -1,0 +1,147 @@
+/** get_session, list and paged reads. Names are looked up among loaded sessions, never joined onto a path. */
+import { readFile, realpath } from 'node:fs/promises';
+import type { GetResponse, ListResponse, Message, ReadResponse, SessionInfo } from './api.js';
+import { SessionSearchError } from './errors.js';
+import { render, toToon, type OutputFormat } from './format.js';
+import { maskText } from './mask.js';
+import type { Session, Turn } from './model.js';
+import { inProject } from './searching.js';
+import { codeArchitectSiblings } from './sources/codearchitect.js';
+import type { SourceRoot } from './sources/registry.js';
+import { isInside } from './walk.js';
+
+export const PAGE_CHARS = 512_000;
+
+interface LibraryView {
+  sessions: Map<string, Session>;
+  roots: readonly SourceRoot[];
+}
+
+const byNewest = (a: Session, b: Session): number => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0);
+
+function notFound(name: string): SessionSearchError {
+  return new SessionSearchError('FILE_NOT_FOUND', `No session named "${name}". List sessions or search to find a name or id.`);
+}
+
+/** Resolves a session id, a tool's own id, a CodeArchitect folder name (`topic`, `date/topic`) or a file name. */
+export function findSession(lib: LibraryView, name: string): { session: Session; part?: 'summary' | 'full' } {
+  if (typeof name !== 'string' || !name.trim()) throw new SessionSearchError('FILE_NOT_FOUND', 'A session name or id is required.');
+  if (name.includes('\0') || /^([\\/]|[A-Za-z]:)/.test(name) || name.split(/[\\/]/).includes('..')) throw notFound(name);
+  const direct = lib.sessions.get(name);
+  if (direct) return { session: direct };
+  let key = name;
+  let part: 'summary' | 'full' | undefined;
+  if (key.endsWith('-summary.md')) [key, part] = [key.slice(0, -'-summary.md'.length), 'summary'];
+  else if (key.endsWith('-full.md')) [key, part] = [key.slice(0, -'-full.md'.length), 'full'];
+  else if (key.endsWith('.md') || key.endsWith('.jsonl')) key = key.replace(/\.(md|jsonl)$/, '');
+  const all = [...lib.sessions.values()];
+  const matches = all.filter((s) => s.nativeId === key || s.filename === key).sort(byNewest);
+  if (!matches.length) throw notFound(name);
+  return { session: matches[0], part };
+}
+
+export function turnsToMarkdown(session: Session, turns: Turn[] = session.turns): string {
+  const head = [`# ${session.topic}`, '', `- Source: ${session.source}`, `- Date: ${session.created}`];
+  if (session.project) head.push(`- Project: ${session.project}`);
+  if (session.branch) head.push(`- Branch: ${session.branch}`);
+  const body = turns.map((t) => {
+    const label = t.kind === 'conversation' ? t.role.toUpperCase() : `${t.role.toUpperCase()} (${t.kind}${t.tool ? `: ${t.tool}` : ''})`;
+    return `**${label}:**\n\n${t.text}`;
+  });
+  return [...head, '', ...body.flatMap((b) => [b, '', '---', ''])].join('\n');
+}
+
+async function readInsideRoots(lib: LibraryView, file: string): Promise<string> {
+  try {
+    const real = await realpath(file);
+    if (!lib.roots.some((r) => isInside(r.path, real))) throw new Error('outside the configured roots');
+    return maskText(await readFile(real, 'utf8'));
+  } catch (err) {
+    throw new SessionSearchError('READ_ERROR', `Cannot read ${file}: ${err instanceof Error ? err.message : String(err)}.`);
+  }
+}
+
+export async function getSession(lib: LibraryView, name: string, format: OutputFormat): Promise<GetResponse> {
+  const { session, part } = findSession(lib, name);
+  const messages: Message[] = session.turns.map((t) => ({ role: t.role, kind: t.kind, content: t.text }));
+  let file = session.file;
+  let markdown: string;
+  if (session.source === 'codearchitect') {
+    if (part === 'summary') {
+      const summary = codeArchitectSiblings(session.file, lib.roots.find((r) => isInside(r.path, session.file))?.path ?? '').summary;
+      if (!summary) throw new SessionSearchError('FILE_NOT_FOUND', `Session "${session.filename}" has no summary.md.`);
+      file = summary;
+    }
+    markdown = await readInsideRoots(lib, file);
+  } else {
+    markdown = turnsToMarkdown(session);
+  }
+  const chosen = format === 'json' ? 'json' : render({ messages }, format).format;
+  const base = {
+    id: session.id,
+    source: session.source,
+    filename: session.filename,
+    topic: session.topic,
+    date: session.created,
+    file,
+    content: chosen === 'toon' ? toToon({ messages }) : markdown,
+    messages,
+    format: chosen,
+  };
+  return {
+    success: true,
+    session: { ...base, ...(session.project ? { project: session.project } : {}), ...(session.branch ? { branch: session.branch } : {}) },
+  };
+}
+
+export function sessionInfo(s: Session): SessionInfo {
+  const info: SessionInfo = { id: s.id, source: s.source, filename: s.filename, topic: s.topic, date: s.created, file: s.file, size: s.size, turns: s.turns.length };
+  if (s.project) info.project = s.project;
+  return info;
+}
+
+export function listSessions(
+  lib: LibraryView,
+  options: { limit?: number; source?: string; project?: string; format?: OutputFormat },
+  inRange: (s: Session) => boolean,
+): ListResponse {
+  if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
+    throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
+  }
+  const chosen = [...lib.sessions.values()]
+    .filter((s) => inRange(s) && (!options.source || s.source === options.source) && (!options.project || inProject(s.project, options.project)))
+    .sort(byNewest)
+    .slice(0, options.limit ?? Infinity)
+    .map(sessionInfo);
+  const format = render({ sessions: chosen }, options.format ?? 'auto').format;
+  return { success: true, sessions: chosen, count: chosen.length, format };
+}
+
+/** The text behind a docid: a whole session (rendered as markdown) or one turn, exactly as stored. */
+export function docText(lib: LibraryView, docid: string): string | undefined {
+  const session = lib.sessions.get(docid);
+  if (session) return turnsToMarkdown(session);
+  const hash = docid.lastIndexOf('#');
+  if (hash === -1) return undefined;
+  const owner = lib.sessions.get(docid.slice(0, hash));
+  return owner?.turns.find((t) => t.id === docid)?.text;
+}
+
+export function readDoc(lib: LibraryView, docid: string, offset: number): ReadResponse {
+  if (!Number.isInteger(offset) || offset < 0) throw new SessionSearchError('INVALID_ARGUMENT', `offset must be a whole number of at least 0, got ${String(offset)}.`);
+  const text = typeof docid === 'string' ? docText(lib, docid) : undefined;
+  if (text === undefined) return { found: false, docid: String(docid), total_bytes: 0, offset, returned_bytes: 0, next_offset: null, text: '' };
+  let end = Math.min(text.length, offset + PAGE_CHARS);
+  // never split a surrogate pair across pages
+  if (end < text.length && end > offset && /[\uD800-\uDBFF]/.test(text[end - 1])) end--;
+  const page = offset < text.length ? text.slice(offset, end) : '';
+  return {
+    found: true,
+    docid,
+    total_bytes: text.length,
+    offset,
+    returned_bytes: page.length,
+    next_offset: offset + page.length < text.length ? offset + page.length : null,
+    text: page,
+  };
+}

@@ -1,0 +1,81 @@
+/** search_session over the library: BM25F candidates, filters, phrase checks, ordering, snippets. */
+import type { SearchOptions, SearchResponse, SearchResult } from './api.js';
+import { overlaps, type DayRange } from './dates.js';
+import type { ParsedQuery } from './index/query.js';
+import { findSnippets, phraseMatcher, turnsMatch } from './index/snippets.js';
+import { tokenize } from './index/tokenize.js';
+import type { Session } from './model.js';
+
+export interface LibraryView {
+  sessions: Map<string, Session>;
+  index: { score: import('./index/engine.js').SearchIndex['score'] };
+}
+
+/** Whether `project` is the filter folder or inside it (a worktree or sub-folder of the project). */
+export function inProject(project: string | undefined, filter: string): boolean {
+  if (!project) return false;
+  const norm = (p: string): string => p.replace(/[\\/]+$/, '').replace(/\\/g, '/').toLowerCase();
+  const a = norm(project);
+  const b = norm(filter);
+  return a === b || a.startsWith(`${b}/`);
+}
+
+function containsPhrase(session: Session, matcher: RegExp): boolean {
+  return matcher.test(session.topic) || session.turns.some((t) => matcher.test(t.text));
+}
+
+export function sessionFilter(options: SearchOptions, range: DayRange, query?: ParsedQuery): (s: Session) => boolean {
+  const phrases = (query?.phrases ?? []).map(phraseMatcher);
+  const excludedPhrases = (query?.excludedPhrases ?? []).map(phraseMatcher);
+  return (s) => {
+    if (options.source && s.source !== options.source) return false;
+    if (options.project && !inProject(s.project, options.project)) return false;
+    if (!overlaps(range, s.firstDay, s.lastDay)) return false;
+    if (phrases.some((p) => !containsPhrase(s, p))) return false;
+    if (excludedPhrases.some((p) => containsPhrase(s, p))) return false;
+    if (options.role && query && !turnsMatch(s.turns, query, options.role)) return false;
+    return true;
+  };
+}
+
+export function rankSessions(lib: LibraryView, query: ParsedQuery, options: SearchOptions, range: DayRange) {
+  const required = [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))];
+  const accept = sessionFilter(options, range, query);
+  const scored = lib.index.score(query.terms, {
+    required,
+    excluded: query.excluded,
+    accept: (key) => {
+      const s = lib.sessions.get(key);
+      return !!s && accept(s);
+    },
+  });
+  const updated = (key: string): string => lib.sessions.get(key)?.updated ?? '';
+  scored.sort((a, b) => b.score - a.score || (updated(b.key) < updated(a.key) ? -1 : updated(b.key) > updated(a.key) ? 1 : 0));
+  return scored;
+}
+
+export function searchSessions(lib: LibraryView, query: ParsedQuery, raw: string, options: SearchOptions, range: DayRange): SearchResponse {
+  const ranked = rankSessions(lib, query, options, range);
+  const top = options.limit ? ranked.slice(0, options.limit) : ranked;
+  const results: SearchResult[] = top.map((hit) => {
+    const s = lib.sessions.get(hit.key)!;
+    const snippets = findSnippets(s.turns, query, { role: options.role });
+    const result: SearchResult = {
+      id: s.id,
+      source: s.source,
+      filename: s.filename,
+      topic: s.topic,
+      date: s.created,
+      file: s.file,
+      size: s.size,
+      relevanceScore: Math.round(hit.relevance * 1000) / 1000,
+      matchedSnippets: snippets.map((x) => x.text),
+      snippetTurnIds: snippets.map((x) => x.turnId),
+      matchCount: hit.matchCount,
+    };
+    if (s.project) result.project = s.project;
+    if (s.branch) result.branch = s.branch;
+    return result;
+  });
+  return { success: true, results, count: results.length, query: raw };
+}

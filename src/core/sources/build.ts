@@ -1,0 +1,79 @@
+/** Turns an adapter's raw turns into a masked, normalised Session. */
+import { localDay, type Role, type Session, type SourceId, type Turn, type TurnKind } from '../model.js';
+import { maskText } from '../mask.js';
+
+export interface RawTurn {
+  role: Role;
+  kind: TurnKind;
+  text: string;
+  timestamp?: string;
+  tool?: string;
+  sidechain?: boolean;
+  line?: number;
+}
+
+export interface RawSession {
+  source: SourceId;
+  nativeId: string;
+  topic?: string;
+  filename: string;
+  file: string;
+  size: number;
+  created?: string;
+  updated?: string;
+  /** Calendar day the tool filed the session under (CodeArchitect's date folder), overriding the timestamp's. */
+  day?: string;
+  project?: string;
+  branch?: string;
+  parentId?: string;
+  turns: RawTurn[];
+}
+
+const TITLE_MAX = 120;
+
+export function titleFrom(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (!line) return undefined;
+  return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
+}
+
+export function buildSession(raw: RawSession, fallbackTime: Date): Session {
+  const id = `${raw.source}:${raw.nativeId}`;
+  const turns: Turn[] = [];
+  for (const t of raw.turns) {
+    const text = maskText(t.text.trim());
+    if (!text) continue;
+    const turn: Turn = { id: `${id}#${turns.length}`, role: t.role, kind: t.kind, text };
+    if (t.timestamp) turn.timestamp = t.timestamp;
+    if (t.tool) turn.tool = t.tool;
+    if (t.sidechain) turn.sidechain = true;
+    if (t.line !== undefined) turn.line = t.line;
+    turns.push(turn);
+  }
+  const times = turns.map((t) => t.timestamp).filter((t): t is string => !!t).sort();
+  const created = raw.created ?? times[0] ?? fallbackTime.toISOString();
+  const updated = raw.updated ?? times[times.length - 1] ?? created;
+  const firstUser = turns.find((t) => t.role === 'user' && t.kind === 'conversation')?.text;
+  const topic = maskText(titleFrom(raw.topic) ?? titleFrom(firstUser) ?? raw.filename);
+  const firstDay = raw.day ?? localDay(new Date(created));
+  const lastDay = raw.day ?? localDay(new Date(updated));
+  const session: Session = {
+    id,
+    source: raw.source,
+    nativeId: raw.nativeId,
+    topic,
+    filename: raw.filename,
+    file: raw.file,
+    size: raw.size,
+    created,
+    updated,
+    firstDay,
+    lastDay: lastDay < firstDay ? firstDay : lastDay,
+    turns,
+  };
+  if (raw.project) session.project = maskText(raw.project);
+  if (raw.branch) session.branch = raw.branch;
+  if (raw.parentId) session.parentId = raw.parentId;
+  return session;
+}

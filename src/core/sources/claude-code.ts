@@ -1,0 +1,248 @@
+/**
+ * Claude Code: `~/.claude/projects/<encoded cwd>/<session id>.jsonl` (CLAUDE_CONFIG_DIR moves it), sub-agents in
+ * `agent-<id>.jsonl` beside it (2.0.x) or in `<session id>/subagents/` (2.1.x). One API message is written as several
+ * lines sharing `message.id`; they are merged back here. Titles can live in another file (`summary.leafUuid`).
+ */
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
+import { maskText } from '../mask.js';
+import type { Session, TurnKind } from '../model.js';
+import { buildSession, titleFrom, type RawTurn } from './build.js';
+import { isRecord, isoTime, parseJsonObject, readLines, str } from './read.js';
+import type { SourceAdapter } from './types.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const FILE_TOOLS = new Set(['Read', 'NotebookRead', 'View', 'read_file']);
+const DIFF_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'str_replace_editor', 'str_replace_based_edit_tool']);
+const TOOL_INPUT_MAX = 4000;
+
+/** Titles found in a file and the record ids it holds, kept until `finalize` matches summaries across files. */
+const titleEvidence = new WeakMap<Session, { explicit: boolean; uuids: Set<string>; summaries: Map<string, string> }>();
+
+export function claudeDefaultRoots(env: NodeJS.ProcessEnv): string[] {
+  if (env.CLAUDE_CONFIG_DIR) {
+    return env.CLAUDE_CONFIG_DIR.split(',').map((d) => d.trim()).filter(Boolean).map((d) => join(d, 'projects'));
+  }
+  const home = env.HOME ?? env.USERPROFILE ?? '.';
+  const roots = [join(home, '.claude', 'projects')];
+  const xdg = join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'claude', 'projects');
+  if (existsSync(xdg)) roots.push(xdg);
+  return roots;
+}
+
+function toolKind(name: string): TurnKind {
+  if (FILE_TOOLS.has(name)) return 'file';
+  if (DIFF_TOOLS.has(name)) return 'diff';
+  return 'tool';
+}
+
+function describeToolUse(name: string, input: unknown): string {
+  if (!isRecord(input)) return name;
+  const path = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+  if (name === 'Bash' && str(input.command)) return `$ ${str(input.command)}`;
+  if (path && FILE_TOOLS.has(name)) return `${name} ${path}`;
+  if (path && (name === 'Edit' || name === 'MultiEdit')) {
+    const edits = Array.isArray(input.edits) ? input.edits.filter(isRecord) : [input];
+    const body = edits.map((e) => `- ${str(e.old_string) ?? ''}\n+ ${str(e.new_string) ?? ''}`).join('\n');
+    return `${name} ${path}\n${body}`.slice(0, TOOL_INPUT_MAX * 4);
+  }
+  if (path && name === 'Write') return `Write ${path}\n${str(input.content) ?? ''}`;
+  const json = JSON.stringify(input);
+  return `${name} ${json.length > TOOL_INPUT_MAX ? `${json.slice(0, TOOL_INPUT_MAX)}…` : json}`;
+}
+
+/** Text of a tool_result or message content: strings and text blocks; images and documents become a marker. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content) {
+    if (typeof block === 'string') parts.push(block);
+    else if (isRecord(block)) {
+      if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+      else if (block.type === 'image') parts.push('[image]');
+      else if (block.type === 'document') parts.push('[document]');
+    }
+  }
+  return parts.join('\n');
+}
+
+/** Slash commands are stored as tags; show them as the user typed them. */
+function cleanUserText(text: string): { text: string; kind: TurnKind } {
+  const command = /<command-name>([^<]*)<\/command-name>/.exec(text);
+  if (command) {
+    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim();
+    return { text: `${command[1].trim()}${args ? ` ${args}` : ''}`, kind: 'conversation' };
+  }
+  const stdout = /<local-command-stdout>([\s\S]*?)<\/local-command-stdout>/.exec(text);
+  if (stdout) return { text: stdout[1], kind: 'note' };
+  const cleaned = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim();
+  if (/^\[Request interrupted by user/.test(cleaned)) return { text: cleaned, kind: 'note' };
+  return { text: cleaned, kind: 'conversation' };
+}
+
+export function claudeNativeId(file: string, root: string): string {
+  const stem = basename(file, '.jsonl');
+  if (UUID.test(stem)) return stem;
+  return relative(root, file).split(sep).join('/').replace(/\.jsonl$/, '');
+}
+
+interface FileState {
+  turns: RawTurn[];
+  seen: Set<string>;
+  byMessage: Map<string, { text?: number; thinking?: number }>;
+  tools: Map<string, { name: string; kind: TurnKind }>;
+  cwd?: string;
+  branch?: string;
+  sessionIds: Set<string>;
+  customTitle?: string;
+  aiTitle?: string;
+  summaries: Map<string, string>;
+}
+
+function appendToMessage(state: FileState, msgId: string | undefined, slot: 'text' | 'thinking', turn: RawTurn): void {
+  const entry = msgId ? state.byMessage.get(msgId) ?? {} : {};
+  const index = entry[slot];
+  if (index !== undefined) {
+    state.turns[index].text += `\n\n${turn.text}`;
+    return;
+  }
+  state.turns.push(turn);
+  if (msgId) {
+    entry[slot] = state.turns.length - 1;
+    state.byMessage.set(msgId, entry);
+  }
+}
+
+function readRecord(state: FileState, r: Record<string, unknown>, line: number): void {
+  const type = str(r.type);
+  if (type === 'summary' && str(r.summary) && str(r.leafUuid)) state.summaries.set(str(r.leafUuid)!, str(r.summary)!);
+  if (type === 'custom-title' && str(r.customTitle)) state.customTitle = str(r.customTitle);
+  if (type === 'ai-title' && str(r.aiTitle)) state.aiTitle = str(r.aiTitle);
+  if (type !== 'user' && type !== 'assistant' && type !== 'system') return;
+  const uuid = str(r.uuid);
+  if (uuid) {
+    if (state.seen.has(uuid)) return; // a resumed session copies earlier records: keep the first copy
+    state.seen.add(uuid);
+  }
+  if (str(r.cwd)) state.cwd = str(r.cwd);
+  const branch = str(r.gitBranch);
+  if (branch && branch !== 'HEAD') state.branch = branch;
+  if (str(r.sessionId)) state.sessionIds.add(str(r.sessionId)!);
+  const timestamp = isoTime(r.timestamp);
+  const sidechain = r.isSidechain === true ? true : undefined;
+  const base = { timestamp, sidechain, line };
+  if (type === 'system') {
+    if (r.subtype === 'compact_boundary') state.turns.push({ ...base, role: 'system', kind: 'note', text: 'Conversation compacted.' });
+    return;
+  }
+  const message = isRecord(r.message) ? r.message : undefined;
+  if (!message) return;
+  if (type === 'user') readUser(state, r, message, base);
+  else readAssistant(state, message, base);
+}
+
+type Base = { timestamp?: string; sidechain?: boolean; line: number };
+
+function readUser(state: FileState, r: Record<string, unknown>, message: Record<string, unknown>, base: Base): void {
+  if (r.isMeta === true) return;
+  if (r.isCompactSummary === true) {
+    state.turns.push({ ...base, role: 'system', kind: 'note', text: contentText(message.content) });
+    return;
+  }
+  const content = message.content;
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+  for (const block of blocks) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') {
+      const cleaned = cleanUserText(block.text);
+      state.turns.push({ ...base, role: 'user', kind: cleaned.kind, text: cleaned.text });
+    } else if (block.type === 'tool_result') {
+      const tool = state.tools.get(str(block.tool_use_id) ?? '');
+      const text = contentText(block.content);
+      state.turns.push({ ...base, role: 'tool', kind: tool?.kind ?? 'tool', tool: tool?.name, text: block.is_error === true ? `Error: ${text}` : text });
+    }
+  }
+}
+
+function readAssistant(state: FileState, message: Record<string, unknown>, base: Base): void {
+  const msgId = str(message.id);
+  const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : Array.isArray(message.content) ? message.content : [];
+  for (const block of blocks) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') {
+      appendToMessage(state, msgId, 'text', { ...base, role: 'assistant', kind: 'conversation', text: block.text });
+    } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
+      appendToMessage(state, msgId, 'thinking', { ...base, role: 'assistant', kind: 'thinking', text: block.thinking });
+    } else if (block.type === 'tool_use') {
+      const name = str(block.name) ?? 'tool';
+      const kind = toolKind(name);
+      if (str(block.id)) state.tools.set(str(block.id)!, { name, kind });
+      state.turns.push({ ...base, role: 'assistant', kind, tool: name, text: describeToolUse(name, block.input) });
+    }
+  }
+}
+
+export const claudeCodeSource: SourceAdapter = {
+  id: 'claude-code',
+  label: 'Claude Code',
+  defaultRoots: claudeDefaultRoots,
+  accepts: (file) => file.endsWith('.jsonl') && !file.includes(`${sep}tool-results${sep}`),
+  async readFile(file, root, ctx) {
+    const info = await stat(file);
+    const state: FileState = { turns: [], seen: new Set(), byMessage: new Map(), tools: new Map(), sessionIds: new Set(), summaries: new Map() };
+    await readLines(
+      file,
+      (line, lineNo) => {
+        const { value, error } = parseJsonObject(line);
+        if (error) ctx.logger.warn(`${file}:${lineNo}: skipped, ${error}`);
+        if (value) readRecord(state, value, lineNo);
+      },
+      { includePartialTail: true, logger: ctx.logger },
+    );
+    if (!state.turns.length) {
+      ctx.logger.info(`${file}: no conversation turns, not indexed`);
+      return [];
+    }
+    const isAgent = basename(file).startsWith('agent-');
+    const parent = isAgent ? [...state.sessionIds][0] : undefined;
+    const ownLeaf = [...state.summaries.keys()].find((leaf) => state.seen.has(leaf));
+    const explicit = state.customTitle ?? state.aiTitle ?? (ownLeaf ? state.summaries.get(ownLeaf) : undefined);
+    const firstUser = state.turns.find((t) => t.role === 'user' && t.kind === 'conversation')?.text;
+    const session = buildSession(
+      {
+        source: 'claude-code',
+        nativeId: claudeNativeId(file, root),
+        topic: explicit ?? (isAgent && firstUser ? `Sub-agent: ${titleFrom(firstUser)}` : undefined),
+        filename: basename(file, '.jsonl'),
+        file,
+        size: info.size,
+        project: state.cwd,
+        branch: state.branch,
+        parentId: parent ? `claude-code:${parent}` : undefined,
+        turns: state.turns,
+      },
+      info.mtime,
+    );
+    titleEvidence.set(session, { explicit: explicit !== undefined, uuids: state.seen, summaries: state.summaries });
+    return [session];
+  },
+  async finalize(sessions) {
+    const leafTitles = new Map<string, string>();
+    for (const s of sessions) for (const [leaf, title] of titleEvidence.get(s)?.summaries ?? []) leafTitles.set(leaf, title);
+    for (const s of sessions) {
+      const evidence = titleEvidence.get(s);
+      if (!evidence) continue;
+      titleEvidence.delete(s);
+      if (evidence.explicit || !leafTitles.size) continue;
+      for (const uuid of evidence.uuids) {
+        const title = leafTitles.get(uuid);
+        if (title) {
+          s.topic = maskText(titleFrom(title) ?? s.topic);
+          break;
+        }
+      }
+    }
+  },
+};

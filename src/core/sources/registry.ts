@@ -1,0 +1,22 @@
+/** The source adapters the product knows, in the order they are listed to users. */
+import type { SourceId } from '../model.js';
+import { claudeCodeSource } from './claude-code.js';
+import { codeArchitectSource } from './codearchitect.js';
+import { codexSource } from './codex.js';
+import type { SourceAdapter } from './types.js';
+
+export const SOURCES: readonly SourceAdapter[] = [codeArchitectSource, claudeCodeSource, codexSource];
+
+export function sourceById(id: string): SourceAdapter | undefined {
+  return SOURCES.find((s) => s.id === id);
+}
+
+export interface SourceRoot {
+  source: SourceId;
+  path: string;
+}
+
+/** Default roots of every source, derived from HOME and the variables that move them. */
+export function defaultRoots(env: NodeJS.ProcessEnv): SourceRoot[] {
+  return SOURCES.flatMap((s) => s.defaultRoots(env).map((path) => ({ source: s.id, path })));
+}

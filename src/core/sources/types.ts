@@ -1,0 +1,22 @@
+/** What every source adapter provides. Adapters only read; they never write a source file. */
+import type { Logger } from '../log.js';
+import type { Session, SourceId } from '../model.js';
+
+export interface SourceContext {
+  logger: Logger;
+  /** Environment used to find default locations (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, ...). */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface SourceAdapter {
+  id: SourceId;
+  label: string;
+  /** Folders searched when the user gives none. */
+  defaultRoots(env: NodeJS.ProcessEnv): string[];
+  /** Whether a file under a root is a transcript of this source. */
+  accepts(file: string, root: string): boolean;
+  /** Reads one transcript file into zero or more sessions. Bad lines are logged and skipped, never thrown. */
+  readFile(file: string, root: string, ctx: SourceContext): Promise<Session[]>;
+  /** Cross-file fix-ups once a root has been read (e.g. titles recorded in another file). */
+  finalize?(sessions: Session[], roots: string[], ctx: SourceContext): Promise<void>;
+}

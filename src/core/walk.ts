@@ -1,0 +1,64 @@
+/**
+ * Lists regular files under a root without leaving it: symlinks are followed only when their target stays inside the
+ * root, and FIFOs, sockets and devices are never opened.
+ */
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative, isAbsolute, sep } from 'node:path';
+import type { Logger } from './log.js';
+
+export function isInside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+export interface WalkOptions {
+  logger: Logger;
+  accept: (file: string) => boolean;
+  maxDepth?: number;
+}
+
+export async function walkFiles(root: string, options: WalkOptions): Promise<string[]> {
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  const maxDepth = options.maxDepth ?? 12;
+  const visit = async (dir: string, depth: number): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      options.logger.warn(`${dir}: cannot list (${(err as NodeJS.ErrnoException).code ?? 'error'}), skipped`);
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = await realpath(full);
+          if (!isInside(realRoot, target)) {
+            options.logger.warn(`${full}: symlink points outside ${root}, skipped`);
+            continue;
+          }
+          const info = await stat(target);
+          isDir = info.isDirectory();
+          isFile = info.isFile();
+        } catch {
+          continue;
+        }
+      }
+      if (isDir && depth < maxDepth) await visit(full, depth + 1);
+      else if (isFile && options.accept(full)) files.push(full);
+    }
+  };
+  const info = await lstat(realRoot).catch(() => undefined);
+  if (!info?.isDirectory()) return [];
+  await visit(realRoot, 0);
+  return files;
+}
