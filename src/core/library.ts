@@ -15,6 +15,10 @@ import { getSession, listSessions, readDoc } from './reading.js';
 import { searchSessions } from './searching.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import { walkFiles } from './walk.js';
+import { searchContext, type ContextQuery } from './context.js';
+import { storeCodeArchitectSession, type StoredMessage } from './store/codearchitect-store.js';
+import { codeArchitectDefaultRoot, codeArchitectSource } from './sources/codearchitect.js';
+import { mkdir } from 'node:fs/promises';
 
 /** Tool output beyond this many characters per turn is kept for reading but not indexed. */
 export const INDEXED_CHARS_PER_TOOL_TURN = 16 * 1024;
@@ -121,5 +125,24 @@ export class SessionLibrary {
 
   read(docid: string, offset = 0): ReadResponse {
     return readDoc(this, docid, offset);
+  }
+
+  searchContext(query: string, options: ContextQuery & { dateFrom?: string; dateTo?: string }) {
+    if (typeof query !== 'string' || !query.trim()) throw new SessionSearchError('Search query is required', 'Search query is required: describe what to look for.');
+    return searchContext(this, parseQuery(query), dayRange(options), options);
+  }
+
+  /** Writes a conversation in CodeArchitect's layout under the first CodeArchitect root and indexes it at once. */
+  async store(input: { messages: StoredMessage[]; topic?: string; projectDir?: string }, now = new Date()) {
+    if (!input.messages.length) throw new SessionSearchError('INVALID_ARGUMENT', 'conversation is empty: give the text or at least one message.');
+    const configured = this.options.roots.find((r) => r.source === 'codearchitect')?.path ?? codeArchitectDefaultRoot(this.options.env ?? process.env);
+    await mkdir(configured, { recursive: true });
+    const root = await realpath(configured);
+    if (!this.resolvedRoots.some((r) => r.source === 'codearchitect' && r.path === root)) this.resolvedRoots.push({ source: 'codearchitect', path: root });
+    const written = await storeCodeArchitectSession(root, input, now);
+    const ctx = { logger: this.options.logger, env: this.options.env ?? process.env };
+    const [session] = await codeArchitectSource.readFile(written.fullPath, root, ctx);
+    if (session) this.addSession(session);
+    return { ...written, id: session?.id };
   }
 }

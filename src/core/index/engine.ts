@@ -117,6 +117,13 @@ export class SearchIndex {
     this.free.push(doc);
   }
 
+  /** Inverse document frequency of a term (0 for a term no document holds). */
+  idf(term: string): number {
+    const id = this.dict.get(term);
+    const n = this.byKey.size;
+    return id === undefined || !this.df[id] ? 0 : Math.log(1 + (n - this.df[id] + 0.5) / (this.df[id] + 0.5));
+  }
+
   /** Frequencies of one term in one document, per field; undefined when absent. */
   private freqsOf(vector: DocVector, termId: number): number | undefined {
     let lo = 0;

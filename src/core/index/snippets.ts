@@ -60,6 +60,7 @@ export function findSnippets(turns: Turn[], query: ParsedQuery, options: { role?
     const m = matcher.exec(turn.text);
     if (!m) continue;
     const piece = cut(turn.text, m.index, m[0].length);
+    if (snippets.some((s) => s.text === piece.text)) continue;
     snippets.push({ text: piece.text, turnId: turn.id, highlights: highlightRanges(piece.text, matcher) });
   }
   return snippets;

@@ -30,6 +30,7 @@ export interface RawSession {
 }
 
 const TITLE_MAX = 120;
+const BARE_COMMAND = /^\/[\w:-]+$/;
 
 export function titleFrom(text: string | undefined): string | undefined {
   if (!text) return undefined;
@@ -54,7 +55,9 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
   const times = turns.map((t) => t.timestamp).filter((t): t is string => !!t).sort();
   const created = raw.created ?? times[0] ?? fallbackTime.toISOString();
   const updated = raw.updated ?? times[times.length - 1] ?? created;
-  const firstUser = turns.find((t) => t.role === 'user' && t.kind === 'conversation')?.text;
+  const prompts = turns.filter((t) => t.role === 'user' && t.kind === 'conversation');
+  // A bare slash command (`/clear`) names nothing; the first real prompt does.
+  const firstUser = (prompts.find((t) => !BARE_COMMAND.test(t.text)) ?? prompts[0])?.text;
   const topic = maskText(titleFrom(raw.topic) ?? titleFrom(firstUser) ?? raw.filename);
   const firstDay = raw.day ?? localDay(new Date(created));
   const lastDay = raw.day ?? localDay(new Date(updated));

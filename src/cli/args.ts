@@ -1,0 +1,117 @@
+/** Command-line parsing for `session-search`: options shared by every command, and the roots they select. */
+import { parseArgs } from 'node:util';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SOURCE_IDS, type SourceId } from '../core/model.js';
+import { defaultRoots, type SourceRoot } from '../core/sources/registry.js';
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: session-search <command> [options]
+
+Commands:
+  search <words...>        Search every session; "quoted phrases" must appear, -word excludes
+  get <name-or-id>         Show one session (id, tool id, CodeArchitect folder name, or name-summary.md / name-full.md)
+  list                     List sessions, newest first
+  mcp                      Run the MCP server on stdio (for Claude Code, VS Code and other MCP clients)
+
+Options:
+  --json                   Print the response object as JSON
+  --toon                   Print the response object as TOON
+  --limit N                At most N results (search default 10, list default 50 in human output)
+  --date YYYY-MM-DD        Only sessions active on that day
+  --from YYYY-MM-DD        Only sessions active on or after that day
+  --to YYYY-MM-DD          Only sessions active on or before that day
+  --source ID              Only one source: ${SOURCE_IDS.join(', ')}
+  --project PATH           Only sessions whose workspace is PATH or inside it
+  --role ROLE              search: only matches in turns of user, assistant, tool or system
+  --root SOURCE=PATH       Read this folder for SOURCE (repeatable); when given, only these roots are read
+  --data DIR               The product's own data folder (default ~/.session-search, or SESSION_SEARCH_HOME)
+  --verbose                Log skipped files and lines to stderr
+  -h, --help               Show this help
+`;
+
+export interface CliOptions {
+  command: string;
+  positionals: string[];
+  json: boolean;
+  toon: boolean;
+  limit?: number;
+  date?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  source?: SourceId;
+  project?: string;
+  role?: string;
+  roots: SourceRoot[];
+  dataDir: string;
+  verbose: boolean;
+  help: boolean;
+}
+
+export function parseRoot(spec: string): SourceRoot {
+  const eq = spec.indexOf('=');
+  const source = spec.slice(0, eq);
+  if (eq < 1 || !spec.slice(eq + 1)) throw new UsageError(`--root expects SOURCE=PATH, got "${spec}".`);
+  if (!(SOURCE_IDS as readonly string[]).includes(source)) throw new UsageError(`Unknown source "${source}" in --root; known: ${SOURCE_IDS.join(', ')}.`);
+  return { source: source as SourceId, path: resolve(spec.slice(eq + 1)) };
+}
+
+export function dataDirFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return resolve(flag ?? env.SESSION_SEARCH_HOME ?? join(env.HOME ?? homedir(), '.session-search'));
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        toon: { type: 'boolean', default: false },
+        limit: { type: 'string' },
+        date: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        source: { type: 'string' },
+        project: { type: 'string' },
+        role: { type: 'string' },
+        root: { type: 'string', multiple: true },
+        data: { type: 'string' },
+        verbose: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  let limit: number | undefined;
+  if (values.limit !== undefined) {
+    limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit expects a positive whole number, got "${values.limit}".`);
+  }
+  if (values.source !== undefined && !(SOURCE_IDS as readonly string[]).includes(values.source)) {
+    throw new UsageError(`Unknown source "${values.source}"; known: ${SOURCE_IDS.join(', ')}.`);
+  }
+  if (values.json && values.toon) throw new UsageError('Choose one of --json and --toon.');
+  const roots = values.root?.length ? values.root.map(parseRoot) : defaultRoots(env);
+  return {
+    command: positionals[0] ?? '',
+    positionals: positionals.slice(1),
+    json: values.json,
+    toon: values.toon,
+    limit,
+    date: values.date,
+    dateFrom: values.from,
+    dateTo: values.to,
+    source: values.source as SourceId | undefined,
+    project: values.project === undefined ? undefined : resolve(values.project),
+    role: values.role,
+    roots,
+    dataDir: dataDirFrom(values.data, env),
+    verbose: values.verbose,
+    help: values.help,
+  };
+}

@@ -1,0 +1,102 @@
+/** `session-search`: the terminal front end on the same engine as the MCP server and the extension. */
+import { errorCode, errorMessage, SessionSearchError } from '../core/errors.js';
+import { render as renderFormat } from '../core/format.js';
+import { SessionLibrary } from '../core/library.js';
+import { stderrLogger } from '../core/log.js';
+import type { Role } from '../core/model.js';
+import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
+import { renderGet, renderList, renderSearch } from './render.js';
+
+const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALID_ARGUMENT']);
+
+async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
+  const logger = stderrLogger(options.verbose);
+  const library = new SessionLibrary({ roots: options.roots, logger });
+  const showProgress = process.stderr.isTTY && !options.json && !options.toon;
+  let last = 0;
+  await library.load((p) => {
+    if (showProgress && Date.now() - last > 100) {
+      last = Date.now();
+      process.stderr.write(`\rindexing ${p.files}/${p.totalFiles} files…`);
+    }
+  });
+  if (showProgress && last) process.stderr.write('\r\x1b[K');
+  return library;
+}
+
+function print(options: CliOptions, value: unknown, human: () => string): void {
+  if (options.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  else if (options.toon) process.stdout.write(`${renderFormat(value, 'toon').text}\n`);
+  else process.stdout.write(human());
+}
+
+async function run(argv: string[]): Promise<number> {
+  const options = parseCli(argv, process.env);
+  if (options.help || !options.command) {
+    process.stdout.write(USAGE);
+    return options.help ? 0 : 2;
+  }
+  const color = !!process.stdout.isTTY && !process.env.NO_COLOR;
+  switch (options.command) {
+    case 'search': {
+      const query = options.positionals.join(' ');
+      if (!query.trim()) throw new UsageError('search needs words to look for, e.g. session-search search "flaky date test"');
+      const library = await openLibrary(options);
+      const response = library.search(query, {
+        limit: options.limit ?? (options.json || options.toon ? undefined : 10),
+        date: options.date,
+        dateFrom: options.dateFrom,
+        dateTo: options.dateTo,
+        source: options.source,
+        project: options.project,
+        role: options.role as Role | undefined,
+      });
+      print(options, response, () => renderSearch(response, color));
+      return 0;
+    }
+    case 'get': {
+      const name = options.positionals[0];
+      if (!name) throw new UsageError('get needs a session name or id; find one with `session-search list` or `search`.');
+      const library = await openLibrary(options);
+      const response = await library.get(name, { format: options.toon ? 'toon' : options.json ? 'auto' : 'json' });
+      print(options, response, () => renderGet(response));
+      return 0;
+    }
+    case 'list': {
+      const library = await openLibrary(options);
+      const response = library.list({
+        limit: options.limit ?? (options.json || options.toon ? undefined : 50),
+        date: options.date,
+        dateFrom: options.dateFrom,
+        dateTo: options.dateTo,
+        source: options.source,
+        project: options.project,
+        format: options.toon ? 'toon' : 'auto',
+      });
+      print(options, response, () => renderList(response, color));
+      return 0;
+    }
+    case 'mcp': {
+      const { runStdioServer } = await import('../mcp/run.js');
+      await runStdioServer({ roots: options.roots, dataDir: options.dataDir, verbose: options.verbose });
+      return -1;
+    }
+    default:
+      throw new UsageError(`Unknown command "${options.command}".`);
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError || (err instanceof SessionSearchError && USAGE_CODES.has(err.code))) {
+      process.stderr.write(`session-search: ${errorMessage(err)}\nRun session-search --help for usage.\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`session-search: ${errorCode(err)}: ${errorMessage(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,25 @@
+/** createServer: the MCP server over one SessionLibrary, transport-agnostic (stdio in production, in-memory in tests). */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { SessionLibrary } from '../core/library.js';
+import { registerGetSession } from './tools/get-session.js';
+import { registerReadSession } from './tools/read-session.js';
+import { registerSearchContext } from './tools/search-context.js';
+import { registerSearchSession } from './tools/search-session.js';
+import { registerStoreSession } from './tools/store-session.js';
+
+export const SERVER_NAME = 'session-search';
+export const SERVER_VERSION = '0.1.0';
+
+/** `ready` resolves once the library has read its roots; tools wait for it, so the server can connect at once. */
+export function createServer(ready: Promise<SessionLibrary>): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { instructions: 'Search and read the developer\'s past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session.' },
+  );
+  registerSearchSession(server, ready);
+  registerGetSession(server, ready);
+  registerReadSession(server, ready);
+  registerSearchContext(server, ready);
+  registerStoreSession(server, ready);
+  return server;
+}

@@ -1,0 +1,60 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { SessionLibrary } from '../../core/library.js';
+import { answer, ok } from '../respond.js';
+import { dateField, MAX_LIMIT, projectField, sessionInfoSchema, sourceField } from '../schemas.js';
+
+export function registerGetSession(server: McpServer, ready: Promise<SessionLibrary>): void {
+  server.registerTool(
+    'get_session',
+    {
+      title: 'Get or list past agent sessions',
+      description:
+        'With `filename`: returns one session (its markdown content or, in TOON format, its messages) by id, by the tool\'s own id, ' +
+        'or by CodeArchitect folder name (add -summary.md or -full.md to pick a file). Without `filename`: lists sessions newest first. ' +
+        'format "auto" (default) uses TOON where it is smaller than JSON.',
+      inputSchema: {
+        filename: z.string().max(1024).optional().describe('Session id (from search results), tool session id, or CodeArchitect folder name. Omit to list.'),
+        date: dateField('When listing: only this day'),
+        format: z.enum(['json', 'toon', 'auto']).default('auto').describe('json, toon (about 40% fewer tokens on uniform data) or auto.'),
+        limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe('When listing: at most this many sessions.'),
+        source: sourceField,
+        project: projectField,
+      },
+      outputSchema: {
+        success: z.boolean(),
+        session: z
+          .object({
+            id: z.string(),
+            source: z.string(),
+            project: z.string().optional(),
+            filename: z.string(),
+            topic: z.string(),
+            date: z.string(),
+            file: z.string(),
+            content: z.string(),
+            messages: z.array(z.object({ role: z.string(), kind: z.string(), content: z.string() })),
+            format: z.string(),
+          })
+          .optional(),
+        sessions: z.array(sessionInfoSchema).optional(),
+        count: z.number().optional(),
+        format: z.string().optional(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answer(async () => {
+        const library = await ready;
+        if (args.filename !== undefined) {
+          const response = await library.get(args.filename, { format: args.format });
+          // The text answer carries the content once: in TOON mode the messages are already in `content`.
+          const text = response.session.format === 'toon' ? { ...response, session: { ...response.session, messages: undefined } } : response;
+          const result = ok(text, args.format === 'json' ? 'json' : 'auto');
+          return { ...result, structuredContent: response as unknown as Record<string, unknown> };
+        }
+        const list = library.list({ date: args.date, limit: args.limit, source: args.source, project: args.project, format: args.format });
+        return ok(list, args.format);
+      }),
+  );
+}

@@ -1,0 +1,37 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { SessionLibrary } from '../../core/library.js';
+import { PAGE_CHARS } from '../../core/reading.js';
+import { answer, ok } from '../respond.js';
+
+export function registerReadSession(server: McpServer, ready: Promise<SessionLibrary>): void {
+  server.registerTool(
+    'read_session',
+    {
+      title: 'Read a session or one turn, page by page',
+      description:
+        `Returns the stored (masked) text behind a docid: a session id reads the whole session as markdown, a turn id ` +
+        `(from snippetTurnIds in search results, e.g. a long tool output) reads that turn exactly as stored. Pages hold at most ` +
+        `${PAGE_CHARS} characters: pass next_offset back as offset until it is null. Unknown ids answer found: false.`,
+      inputSchema: {
+        docid: z.string().max(1024).describe('A session id or a turn id from search results.'),
+        offset: z.number().int().min(0).optional().describe('Character offset to start from (next_offset of the previous page). Default 0.'),
+      },
+      outputSchema: {
+        found: z.boolean(),
+        docid: z.string(),
+        total_bytes: z.number(),
+        offset: z.number(),
+        returned_bytes: z.number(),
+        next_offset: z.number().nullable(),
+        text: z.string(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answer(async () => {
+        const library = await ready;
+        return ok(library.read(args.docid, args.offset ?? 0), 'json');
+      }),
+  );
+}

@@ -1,0 +1,66 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { SessionLibrary } from '../../core/library.js';
+import type { TurnKind } from '../../core/model.js';
+import { answer, ok } from '../respond.js';
+import { dateField, kindField, MAX_LIMIT, projectField, sourceField } from '../schemas.js';
+
+export function registerSearchContext(server: McpServer, ready: Promise<SessionLibrary>): void {
+  server.registerTool(
+    'search_context',
+    {
+      title: 'Search context blocks (turns) of past sessions',
+      description:
+        'Finds the individual blocks (turns: conversation, file reads, diffs, notes, tool output) that answer a question such as ' +
+        '"when did we decide to use PostgreSQL?". Each result has a calibrated score in 0-1: the share of the question\'s ' +
+        'distinctive words the block contains (1.0 = all of them), so threshold 0.7 means the same for every query. ' +
+        'Use blockId with read_session for the full text.',
+      inputSchema: {
+        query: z.string().max(2000).describe('A question or keywords.'),
+        sessions: z.array(z.string().max(1024)).max(1000).optional().describe('Only these session ids. Omit to search all.'),
+        tags: z.array(z.string().max(200)).max(50).optional().describe('Only sessions with all these tags (source id, project folder name, branch).'),
+        types: z.array(kindField).optional().describe('Only these block types: conversation, file, diff, note, tool, thinking.'),
+        limit: z.number().int().min(1).max(MAX_LIMIT).default(10).describe('Maximum results. Default 10.'),
+        threshold: z.number().min(0).max(1).default(0.7).describe('Minimum score (0-1). Default 0.7.'),
+        dateFrom: dateField('From this day on'),
+        dateTo: dateField('Up to this day'),
+        source: sourceField,
+        project: projectField,
+      },
+      outputSchema: {
+        results: z.array(
+          z.object({
+            blockId: z.string(),
+            sessionId: z.string(),
+            sessionName: z.string(),
+            type: z.string(),
+            score: z.number(),
+            snippet: z.string(),
+            tags: z.array(z.string()),
+            createdAt: z.string(),
+          }),
+        ),
+        totalMatches: z.number(),
+        searchTime: z.number(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answer(async () => {
+        const library = await ready;
+        return ok(
+          library.searchContext(args.query, {
+            sessions: args.sessions,
+            tags: args.tags,
+            types: args.types as TurnKind[] | undefined,
+            limit: args.limit,
+            threshold: args.threshold,
+            dateFrom: args.dateFrom,
+            dateTo: args.dateTo,
+            source: args.source,
+            project: args.project,
+          }),
+        );
+      }),
+  );
+}

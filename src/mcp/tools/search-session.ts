@@ -1,0 +1,47 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { SessionLibrary } from '../../core/library.js';
+import type { Role, SourceId } from '../../core/model.js';
+import { answer, ok } from '../respond.js';
+import { dateField, MAX_LIMIT, projectField, roleField, searchResultSchema, sourceField } from '../schemas.js';
+
+export function registerSearchSession(server: McpServer, ready: Promise<SessionLibrary>): void {
+  server.registerTool(
+    'search_session',
+    {
+      title: 'Search past agent sessions',
+      description:
+        'Keyword search over every stored conversation with a coding agent (Claude Code, Codex, CodeArchitect, ...). ' +
+        'Use it to find what was decided, tried or fixed before. Case-insensitive; several words rank sessions holding more of them higher; ' +
+        '"quoted phrases" must appear; -word excludes. Returns sessions sorted by relevance (0-1, topic matches weigh most) then date, ' +
+        'each with up to 3 snippets and the turn ids (docids) they came from: pass an id to get_session, or a docid to read_session.',
+      inputSchema: {
+        query: z.string().max(2000).describe('Words to look for, e.g. "flaky date test" or "postgres migration -sqlite".'),
+        date: dateField('Only this day'),
+        dateFrom: dateField('From this day on'),
+        dateTo: dateField('Up to this day'),
+        limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Maximum number of sessions (1-${MAX_LIMIT}). Default: all matches.`),
+        source: sourceField,
+        project: projectField,
+        role: roleField,
+      },
+      outputSchema: { success: z.boolean(), results: z.array(searchResultSchema), count: z.number(), query: z.string() },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answer(async () => {
+        const library = await ready;
+        return ok(
+          library.search(args.query, {
+            date: args.date,
+            dateFrom: args.dateFrom,
+            dateTo: args.dateTo,
+            limit: args.limit,
+            source: args.source as SourceId | undefined,
+            project: args.project,
+            role: args.role as Role | undefined,
+          }),
+        );
+      }),
+  );
+}

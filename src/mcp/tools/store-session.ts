@@ -1,0 +1,39 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { SessionLibrary } from '../../core/library.js';
+import { messagesFromPlain } from '../../core/store/codearchitect-store.js';
+import { answer, ok } from '../respond.js';
+
+const message = z.object({ role: z.string().max(40).describe('user, assistant or system'), content: z.string().describe('The message text') });
+
+export function registerStoreSession(server: McpServer, ready: Promise<SessionLibrary>): void {
+  server.registerTool(
+    'store_session',
+    {
+      title: 'Store a conversation',
+      description:
+        'Saves a conversation in CodeArchitect\'s layout (YYYY-MM-DD/<topic>/summary.md + full.md, default ~/.codearchitect/sessions) ' +
+        'so it can be searched later. Secrets and e-mail addresses are masked before writing. It is searchable immediately; returns the id and paths.',
+      inputSchema: {
+        conversation: z
+          .union([z.string().max(50_000_000), z.array(message).max(100_000)])
+          .describe('The conversation: plain text (with optional "User:" / "Assistant:" markers) or an array of messages.'),
+        topic: z.string().max(200).optional().describe('Short topic; becomes the folder name (made unique). Default: from the first prompt.'),
+        projectDir: z.string().max(4096).optional().describe('The project folder the conversation was about.'),
+        format: z.enum(['plain', 'messages']).optional().describe('How to read a text conversation: plain (default) or messages (a JSON array as text).'),
+      },
+      outputSchema: { success: z.boolean(), id: z.string().optional(), topic: z.string(), file: z.string(), summaryFile: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      answer(async () => {
+        const library = await ready;
+        let messages;
+        if (Array.isArray(args.conversation)) messages = args.conversation;
+        else if (args.format === 'messages') messages = z.array(message).parse(JSON.parse(args.conversation));
+        else messages = messagesFromPlain(args.conversation);
+        const stored = await library.store({ messages, topic: args.topic, projectDir: args.projectDir });
+        return ok({ success: true, id: stored.id, topic: stored.topic, file: stored.fullPath, summaryFile: stored.summaryPath }, 'json');
+      }),
+  );
+}
