@@ -11,7 +11,6 @@ function style(color: boolean, code: string, text: string): string {
 
 /** Terminal control characters in transcript text must not drive the user's terminal. */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, ' ');
 }
 

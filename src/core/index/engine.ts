@@ -8,7 +8,7 @@ import { forEachToken } from './tokenize.js';
 
 /** Field order is fixed: topic (title), content (the conversation), messages (tool calls, outputs, thinking, notes). */
 export const FIELD_WEIGHTS = [3, 2, 1] as const;
-const FIELD_B = [0.3, 0.75, 0.75];
+const FIELD_B = [0, 0.75, 0.75];
 const K1 = 1.2;
 const FIELDS = 3;
 
@@ -178,7 +178,8 @@ export class SearchIndex {
           const raw = vector.freqs[at * FIELDS + f];
           if (!raw) continue;
           matchCount += raw;
-          tf += (FIELD_WEIGHTS[f] * raw) / (1 - FIELD_B[f] + (FIELD_B[f] * vector.lengths[f]) / avg[f]);
+          // Length normalisation only penalises long fields: a short session must not outweigh a title match.
+          tf += (FIELD_WEIGHTS[f] * raw) / Math.max(1, 1 - FIELD_B[f] + (FIELD_B[f] * vector.lengths[f]) / avg[f]);
         }
         score += (idf[i] * tf * (K1 + 1)) / (K1 + tf);
         matchedTerms++;

@@ -1,0 +1,44 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SessionLibrary } from '../src/core/library.js';
+import { MemoryLogger } from '../src/core/log.js';
+import type { SourceRoot } from '../src/core/sources/registry.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The real transcripts shared beside the repository; read-only. */
+export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
+
+export const corpusRoots: SourceRoot[] = [
+  { source: 'codearchitect', path: join(CORPUS, 'codearchitect', 'sessions') },
+  { source: 'claude-code', path: join(CORPUS, 'claude-code') },
+  { source: 'codex', path: join(CORPUS, 'codex') },
+];
+
+export async function loadLibrary(roots: SourceRoot[]): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
+  const logger = new MemoryLogger();
+  const library = new SessionLibrary({ roots, logger, env: {} });
+  await library.load();
+  return { library, logger };
+}
+
+export function tempDir(prefix = 'session-search-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes a CodeArchitect session folder the way CodeArchitect does (JSON block in full.md). */
+export function writeCodeArchitect(root: string, day: string, topic: string, messages: { role: string; content: string }[], time = '12:00:00.000Z'): string {
+  const dir = join(root, day, topic);
+  mkdirSync(dir, { recursive: true });
+  const full = `# ${topic} - Full Context\n\n**Date:** ${day}T${time}\n**Message Count:** ${messages.length}\n\n---\n\n## Full Conversation (JSON)\n\n\`\`\`json\n${JSON.stringify(messages, null, 2)}\n\`\`\`\n\n---\n`;
+  writeFileSync(join(dir, 'full.md'), full);
+  writeFileSync(join(dir, 'summary.md'), `# ${topic}\n\n**Date:** ${day}T${time}\n\n## Short Summary\n\nSummary of ${topic}.\n`);
+  return dir;
+}
+
+export function writeFile(path: string, text: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}

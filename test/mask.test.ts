@@ -1,0 +1,94 @@
+/** Secrets and e-mail addresses are masked at ingest; ordinary code survives. */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { EMAIL_MASK, maskText, SECRET_MASK } from '../src/core/mask.js';
+import { loadLibrary, tempDir, writeFile } from './helpers.js';
+
+// Built at run time so that no complete secret-shaped literal sits in the repository.
+const fake = (prefix: string, body: string, n: number): string => prefix + body.repeat(Math.ceil(n / body.length)).slice(0, n);
+
+const SECRETS: Record<string, string> = {
+  aws: fake('AKIA', 'Q3VZ7TXW', 16),
+  github: fake('ghp_', 'aB3dE5fG7hJ9kL1mN2pQ', 36),
+  gitlab: fake('glpat-', 'xY7zW2vU4tS6rQ8p', 20),
+  slack: fake('xoxb-', '1234567890-abcdefGH', 40),
+  stripe: fake('sk_live_', 'Zx9Yw8Vu7Ts6Rq5P', 24),
+  openai: fake('sk-proj-', 'Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8', 60),
+  anthropic: fake('sk-ant-api03-', 'Qw1Er2Ty3Ui4Op5As6', 90),
+  google: fake('AIza', 'Sy1Bc2De3Fg4Hi5Jk6Lm7No8Pq9', 35),
+  npm: fake('npm_', 'Ab1Cd2Ef3Gh4Ij5Kl6Mn7', 36),
+  jwt: `eyJhbGciOiJIUzI1NiJ9.${fake('eyJ', 'zdWIiOiIxMjM0NTY3ODkwIn0', 30)}.${fake('', 'SflKxwRJSMeKKF2QT4fwpM', 43)}`,
+};
+
+test('each kind of secret is masked, and the text around it kept', () => {
+  for (const [name, secret] of Object.entries(SECRETS)) {
+    const masked = maskText(`my ${name} key is ${secret} ok`);
+    assert.equal(masked, `my ${name} key is ${SECRET_MASK} ok`, name);
+  }
+});
+
+test('private key blocks, connection URLs with passwords, and password assignments', () => {
+  const pem = `-----BEGIN RSA PRIVATE KEY-----\n${fake('', 'MIIEowIBAAKCAQEA7x', 120)}\n-----END RSA PRIVATE KEY-----`;
+  assert.equal(maskText(`key:\n${pem}\nend`), `key:\n${SECRET_MASK}\nend`);
+  assert.equal(maskText('postgres://admin:S3cr3tPassw0rd@db.internal:5432/app'), `postgres://admin:${SECRET_MASK}@db.internal:5432/app`);
+  assert.equal(maskText('DB_PASSWORD=hX9#kq2!Lm7zP'), `DB_PASSWORD=${SECRET_MASK}`);
+});
+
+test('e-mail addresses are masked; git remotes and code are not', () => {
+  assert.equal(maskText('Author: Jane Doe <jane.doe@example.com>'), `Author: Jane Doe <${EMAIL_MASK}>`);
+  for (const code of [
+    'git@github.com:org/repo.git',
+    'const password = getPassword(user);',
+    'token_count: 1234',
+    'if (secretKey === undefined) return;',
+    'import { z } from "zod"; @types/node',
+    'max_map_tokens = 0',
+  ]) {
+    assert.equal(maskText(code), code, code);
+  }
+  assert.equal(maskText(maskText(`x ${SECRETS.github}`)), `x ${SECRET_MASK}`, 'idempotent');
+});
+
+test('secrets planted in every source format never reach the index, snippets, get or read', async () => {
+  const dir = tempDir();
+  const secret = SECRETS.github;
+  const email = 'qzxpersonal@example.org';
+  writeFile(
+    join(dir, 'ca', '2025-01-02', 'planted', 'full.md'),
+    `# planted - Full Context\n\n**Date:** 2025-01-02T10:00:00.000Z\n\n## Full Conversation (JSON)\n\n\`\`\`json\n${JSON.stringify([{ role: 'user', content: `deploy with ${secret} for ${email} canary` }])}\n\`\`\`\n`,
+  );
+  writeFile(
+    join(dir, 'claude', 'proj', '11111111-2222-4333-8444-555555555555.jsonl'),
+    `${JSON.stringify({ type: 'user', uuid: 'u1', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/p', timestamp: '2025-01-02T10:00:00Z', message: { role: 'user', content: `deploy with ${secret} for ${email} canary` } })}\n`,
+  );
+  writeFile(
+    join(dir, 'codex', 'rollout-2025-01-02T10-00-00-0197aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee.jsonl'),
+    [
+      { timestamp: '2025-01-02T10:00:00Z', type: 'session_meta', payload: { id: '0197aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee', cwd: '/p' } },
+      { timestamp: '2025-01-02T10:00:01Z', type: 'event_msg', payload: { type: 'user_message', message: `deploy with ${secret} for ${email} canary` } },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n',
+  );
+  const { library } = await loadLibrary([
+    { source: 'codearchitect', path: join(dir, 'ca') },
+    { source: 'claude-code', path: join(dir, 'claude') },
+    { source: 'codex', path: join(dir, 'codex') },
+  ]);
+  const found = library.search('deploy canary');
+  assert.equal(found.count, 3);
+  assert.equal(library.search(secret).count, 0);
+  assert.equal(library.search('qzxpersonal').count, 0);
+  const surfaces: string[] = [JSON.stringify(found), JSON.stringify(library.list())];
+  for (const r of found.results) {
+    surfaces.push(JSON.stringify(await library.get(r.id, { format: 'json' })));
+    surfaces.push(JSON.stringify(library.read(r.id)));
+    for (const t of r.snippetTurnIds) surfaces.push(JSON.stringify(library.read(t)));
+  }
+  for (const text of surfaces) {
+    assert.ok(!text.includes(secret), 'no secret');
+    assert.ok(!text.includes(email), 'no e-mail');
+  }
+  assert.ok(surfaces.join('').includes(SECRET_MASK) && surfaces.join('').includes(EMAIL_MASK));
+});

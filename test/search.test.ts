@@ -1,0 +1,153 @@
+/** Search behaviour a user relies on, on hand-made CodeArchitect folders whose content we control. */
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import type { SessionLibrary } from '../src/core/library.js';
+import { SessionSearchError } from '../src/core/errors.js';
+import { loadLibrary, tempDir, writeCodeArchitect } from './helpers.js';
+
+let library: SessionLibrary;
+const LONG = 'lorem ipsum dolor sit amet '.repeat(30);
+
+before(async () => {
+  const root = tempDir();
+  writeCodeArchitect(root, '2025-11-18', 'authentication-implementation', [
+    { role: 'user', content: 'How should we add login?' },
+    { role: 'assistant', content: 'Use NextAuth.js with secure session cookies.' },
+  ]);
+  writeCodeArchitect(root, '2025-11-19', 'database-design', [
+    { role: 'user', content: `${LONG} We talked about authentication once. ${LONG}` },
+    { role: 'assistant', content: 'The schema uses PostgreSQL with a users table.' },
+  ]);
+  writeCodeArchitect(root, '2025-11-20', 'cache-layer', [
+    { role: 'user', content: 'Redis or Memcached for the cache layer? Authentication tokens go there too.' },
+    { role: 'assistant', content: 'Redis, with eviction policy allkeys-lru.' },
+  ]);
+  writeCodeArchitect(root, '2025-11-21', 'flaky-dates', [
+    { role: 'user', content: 'why does test_dates fail on Mondays?' },
+    { role: 'assistant', content: 'weekday() returns 0 on Monday, and the fixture assumed 1.' },
+  ]);
+  writeCodeArchitect(root, '2025-11-22', 'same-words-older', [{ role: 'user', content: 'kubernetes ingress timeout' }], '08:00:00.000Z');
+  writeCodeArchitect(root, '2025-11-23', 'same-words-newer', [{ role: 'user', content: 'kubernetes ingress timeout' }], '08:00:00.000Z');
+  writeCodeArchitect(root, '2025-11-24', 'many-hits', [1, 2, 3, 4, 5].map((i) => ({ role: 'user', content: `zebra number ${i} ${LONG}` })));
+  ({ library } = await loadLibrary([{ source: 'codearchitect', path: root }]));
+});
+
+const topics = (query: string, options = {}) => library.search(query, options).results.map((r) => r.topic);
+
+describe('ranking', () => {
+  test('a topic match outranks content matches', () => {
+    assert.equal(topics('authentication')[0], 'authentication-implementation');
+    assert.deepEqual(new Set(topics('authentication')), new Set(['authentication-implementation', 'database-design', 'cache-layer']));
+  });
+
+  test('several words: sessions holding more of them rank higher, even when none holds all', () => {
+    const ranked = topics('redis eviction weekday mondays fixture kubernetes');
+    assert.ok(ranked.indexOf('flaky-dates') < ranked.indexOf('same-words-newer'), 'three words beat one');
+    assert.ok(ranked.indexOf('cache-layer') < ranked.indexOf('same-words-newer'));
+  });
+
+  test('case-insensitive', () => {
+    assert.deepEqual(topics('POSTGRESQL'), ['database-design']);
+    assert.deepEqual(topics('PostgreSql'), topics('postgresql'));
+  });
+
+  test('equal relevance is ordered newest first', () => {
+    assert.deepEqual(topics('kubernetes ingress'), ['same-words-newer', 'same-words-older']);
+  });
+
+  test('relevance is within 0–1 and ordered', () => {
+    const scores = library.search('authentication tokens').results.map((r) => r.relevanceScore);
+    assert.ok(scores.every((s) => s > 0 && s <= 1));
+    assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+  });
+});
+
+describe('query syntax', () => {
+  test('"quoted phrases" must appear word for word', () => {
+    assert.deepEqual(topics('"fail on Mondays"'), ['flaky-dates']);
+    assert.deepEqual(topics('"Mondays fail"'), []);
+  });
+
+  test('-word excludes', () => {
+    assert.ok(!topics('authentication -redis').includes('cache-layer'));
+    assert.ok(topics('authentication -redis').includes('database-design'));
+  });
+
+  test('an empty query is refused with the seed\'s error', () => {
+    assert.throws(() => library.search('   '), (e: unknown) => e instanceof SessionSearchError && e.code === 'Search query is required');
+  });
+});
+
+describe('filters and result shape', () => {
+  test('date and date range', () => {
+    assert.deepEqual(topics('authentication', { date: '2025-11-19' }), ['database-design']);
+    assert.deepEqual(new Set(topics('authentication', { dateFrom: '2025-11-19', dateTo: '2025-11-20' })), new Set(['database-design', 'cache-layer']));
+    assert.throws(() => library.search('x', { date: '2025-02-30' }), (e: unknown) => e instanceof SessionSearchError && e.code === 'INVALID_DATE');
+    assert.throws(() => library.search('x', { dateFrom: '19-11-2025' }), (e: unknown) => e instanceof SessionSearchError && e.code === 'INVALID_DATE');
+  });
+
+  test('limit', () => {
+    assert.equal(library.search('authentication', { limit: 1 }).results.length, 1);
+    assert.equal(library.search('authentication', { limit: 1 }).count, 1);
+  });
+
+  test('role: only matches in turns of that role count', () => {
+    assert.deepEqual(topics('redis', { role: 'assistant' }), ['cache-layer']);
+    assert.deepEqual(topics('memcached', { role: 'assistant' }), []);
+  });
+
+  test('at most 3 snippets, ~150 characters of context either side, … where cut, with the turn they came from', () => {
+    const hit = library.search('zebra').results[0];
+    assert.equal(hit.topic, 'many-hits');
+    assert.equal(hit.matchedSnippets.length, 3);
+    assert.equal(hit.snippetTurnIds.length, 3);
+    assert.equal(new Set(hit.snippetTurnIds).size, 3);
+    assert.ok(hit.matchCount >= 5);
+    const cut = library.search('authentication', { date: '2025-11-19' }).results[0].matchedSnippets[0];
+    assert.ok(cut.startsWith('…') && cut.endsWith('…'));
+    assert.ok(cut.length > 200 && cut.length < 340, `snippet length ${cut.length}`);
+    assert.match(cut, /authentication/);
+  });
+
+  test('the seed\'s fields are present', () => {
+    const r = library.search('nextauth').results[0];
+    for (const key of ['filename', 'topic', 'date', 'file', 'size', 'relevanceScore', 'matchedSnippets', 'matchCount', 'id', 'source']) assert.ok(key in r, key);
+    assert.equal(r.filename, 'authentication-implementation');
+    assert.equal(r.date, '2025-11-18T12:00:00.000Z');
+    assert.ok(r.file.endsWith('full.md'));
+  });
+});
+
+describe('get and list', () => {
+  test('get by folder name prefers full.md; -summary.md and -full.md pick the file', async () => {
+    const full = await library.get('cache-layer', { format: 'json' });
+    assert.ok(full.session.file.endsWith('full.md'));
+    assert.match(full.session.content, /Redis or Memcached/);
+    const summary = await library.get('cache-layer-summary.md', { format: 'json' });
+    assert.ok(summary.session.file.endsWith('summary.md'));
+    assert.match(summary.session.content, /Summary of cache-layer/);
+    assert.ok((await library.get('cache-layer-full.md')).session.file.endsWith('full.md'));
+  });
+
+  test('names that try to leave the root are refused as FILE_NOT_FOUND', async () => {
+    for (const name of ['../etc/passwd', '/etc/passwd', '2025-11-18/../../x', 'C:\\Windows\\win.ini', 'nope\0']) {
+      await assert.rejects(library.get(name), (e: unknown) => e instanceof SessionSearchError && e.code === 'FILE_NOT_FOUND', name);
+    }
+  });
+
+  test('toon format encodes the messages and is smaller where it wins', async () => {
+    const toon = await library.get('many-hits', { format: 'toon' });
+    assert.equal(toon.session.format, 'toon');
+    assert.match(toon.session.content, /^messages\[5\t?\]/);
+    const auto = await library.get('many-hits', { format: 'auto' });
+    assert.ok(['json', 'toon'].includes(auto.session.format));
+  });
+
+  test('list is newest first, filtered by date, limited', () => {
+    const all = library.list();
+    assert.equal(all.count, 7);
+    assert.equal(all.sessions[0].topic, 'many-hits');
+    assert.deepEqual(library.list({ date: '2025-11-20' }).sessions.map((s) => s.topic), ['cache-layer']);
+    assert.equal(library.list({ limit: 2 }).sessions.length, 2);
+  });
+});

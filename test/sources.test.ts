@@ -1,0 +1,151 @@
+/** The source adapters on the real transcripts: what a user would check on their own files. */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { SessionLibrary } from '../src/core/library.js';
+import type { MemoryLogger } from '../src/core/log.js';
+import { firstPrompt } from '../src/core/model.js';
+import { CORPUS, corpusRoots, loadLibrary } from './helpers.js';
+
+function hashTree(dir: string, out = new Map<string, string>()): Map<string, string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) hashTree(full, out);
+    else if (entry.isFile()) out.set(full, createHash('sha256').update(readFileSync(full)).digest('hex'));
+  }
+  return out;
+}
+
+let library: SessionLibrary;
+let logger: MemoryLogger;
+let hashesBefore: Map<string, string>;
+
+before(async () => {
+  hashesBefore = hashTree(CORPUS);
+  ({ library, logger } = await loadLibrary(corpusRoots));
+});
+
+after(() => {
+  assert.deepEqual(hashTree(CORPUS), hashesBefore, 'reading must never modify a source transcript');
+});
+
+const sessionsOf = (source: string) => [...library.sessions.values()].filter((s) => s.source === source);
+
+describe('CodeArchitect', () => {
+  test('every session folder of the sample loads, topic and day from the folders', () => {
+    const folders = readdirSync(join(CORPUS, 'codearchitect', 'sessions')).flatMap((day) =>
+      readdirSync(join(CORPUS, 'codearchitect', 'sessions', day)).map((topic) => `${day}/${topic}`),
+    );
+    const ids = new Set(sessionsOf('codearchitect').map((s) => s.nativeId));
+    assert.equal(ids.size, folders.length);
+    for (const folder of folders) assert.ok(ids.has(folder), `${folder} loaded`);
+  });
+
+  test('messages come from full.md: roles, first prompt, date from the file', () => {
+    const s = library.sessions.get('codearchitect:2024-08-06/python')!;
+    assert.equal(s.topic, 'python');
+    assert.equal(s.filename, 'python');
+    assert.ok(s.file.endsWith(join('2024-08-06', 'python', 'full.md')));
+    assert.equal(s.turns.length, 4);
+    assert.deepEqual(s.turns.map((t) => t.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.equal(firstPrompt(s), '/test pytest tests/basic/test_main.py');
+    assert.equal(s.created, '2024-08-06T09:06:27.951Z');
+    assert.equal(s.firstDay, '2024-08-06');
+  });
+});
+
+describe('Claude Code', () => {
+  test('assistant lines sharing message.id merge into one turn; title comes from a summary in another file', () => {
+    const s = library.sessions.get('claude-code:1af7fc5e-8455-4414-9ccd-011d40f70b2a')!;
+    assert.equal(s.topic, 'Empty Repo Setup: CLAUDE.md Foundation Created');
+    assert.equal(s.project, '/path/to/Demo');
+    assert.equal(firstPrompt(s), '/init');
+    const raw = readFileSync(s.file, 'utf8');
+    const textMessageIds = new Set(
+      raw
+        .split('\n')
+        .filter((l) => l.includes('"type":"assistant"') && l.includes('"type":"text"'))
+        .map((l) => (JSON.parse(l) as { message: { id: string } }).message.id),
+    );
+    const assistantProse = s.turns.filter((t) => t.role === 'assistant' && t.kind === 'conversation');
+    assert.equal(assistantProse.length, textMessageIds.size);
+    assert.ok(s.turns.some((t) => t.role === 'tool'), 'tool results are turns');
+    assert.ok(s.turns.some((t) => t.kind === 'diff' && t.tool === 'Write'), 'an edited file is a diff turn');
+    assert.equal(s.created, '2025-09-03T00:47:19.293Z');
+  });
+
+  test('sub-agent files in both layouts load and point at their parent session', () => {
+    const agents = sessionsOf('claude-code').filter((s) => s.filename.startsWith('agent-'));
+    const layouts = new Set(agents.map((s) => (s.file.includes('/subagents/') ? 'nested' : 'flat')));
+    assert.deepEqual([...layouts].sort(), ['flat', 'nested']);
+    const nested = agents.find((s) => s.file.includes('/subagents/'))!;
+    assert.equal(nested.parentId, 'claude-code:e9fb405b-169f-40eb-9396-7e75076f045d');
+    assert.match(nested.topic, /^Sub-agent: Analyze the existing CLI command structure/);
+    assert.equal(nested.branch, 'hooks');
+  });
+
+  test('thinking is its own kind, signatures and base64 never reach the text', () => {
+    const all = sessionsOf('claude-code');
+    assert.ok(all.some((s) => s.turns.some((t) => t.kind === 'thinking')));
+    for (const s of all) for (const t of s.turns) assert.doesNotMatch(t.text, /"signature"|iVBORw0KGgo|\/9j\/4AAQ/);
+  });
+
+  test('compaction is marked and the compact summary kept as a note', () => {
+    const s = sessionsOf('claude-code').find((x) => x.file.endsWith('session-624a4a58.jsonl'))!;
+    assert.ok(s.turns.some((t) => t.kind === 'note' && t.text === 'Conversation compacted.'));
+    assert.ok(s.turns.some((t) => t.kind === 'note' && t.text.startsWith('This session is being continued')));
+  });
+
+  test('lines that are not JSON objects are skipped with file, line and reason; the rest loads', () => {
+    const s = sessionsOf('claude-code').find((x) => x.file.endsWith('edge_cases.jsonl'))!;
+    assert.ok(s.turns.length > 5);
+    assert.ok(logger.lines.some((l) => /edge_cases\.jsonl:\d+: skipped, not a JSON object/.test(l)));
+  });
+});
+
+describe('Codex', () => {
+  test('one channel of the duplicated messages; the user\'s own words; project, branch and dates from session_meta', () => {
+    const s = library.sessions.get('codex:a1b2c3d4-e5f6-7890-abcd-ef1234567890')!;
+    assert.equal(s.topic, 'Hello, Codex! Please explain what you do.');
+    assert.deepEqual(s.turns.map((t) => `${t.role}:${t.kind}`), ['user:conversation', 'assistant:conversation', 'user:conversation', 'assistant:conversation']);
+    assert.equal(s.project, '/home/user/project');
+    assert.equal(s.branch, 'main');
+    assert.equal(s.created, '2026-05-12T09:59:55.000Z');
+  });
+
+  test('injected context and encrypted reasoning are never indexed', () => {
+    for (const s of sessionsOf('codex')) {
+      for (const t of s.turns) {
+        if (t.role === 'user') assert.doesNotMatch(t.text, /^<environment_context>|^# AGENTS\.md/);
+        assert.doesNotMatch(t.text, /encrypted_content/);
+      }
+    }
+  });
+
+  test('a real rollout has tool calls, their output and patches as turns', () => {
+    const s = library.sessions.get('codex:019e1625-789d-76c0-80ab-3724b5ddb799')!;
+    assert.equal(s.project, '/Users/Sample_User/repos/codemie-ai/codemie-code');
+    assert.equal(s.branch, 'feat/codex-agent-plugin');
+    assert.ok(s.turns.filter((t) => t.role === 'tool').length >= 50);
+    assert.ok(s.turns.some((t) => t.kind === 'diff'));
+    assert.equal(s.turns.filter((t) => t.role === 'user' && t.kind === 'conversation').length, 2);
+  });
+
+  test('files with no conversation (token counts only) are reported, not indexed', () => {
+    assert.ok(!sessionsOf('codex').some((s) => s.file.includes('token-count-only')));
+    assert.ok(logger.lines.some((l) => l.includes('token-count-only.jsonl: no conversation turns')));
+  });
+});
+
+test('every transcript file of the three sources loads without an error escaping', () => {
+  assert.ok(!logger.lines.some((l) => l.startsWith('error')));
+  const files = [...hashesBefore.keys()].filter((f) => f.endsWith('.jsonl') && (f.includes('/claude-code/') || f.includes('/codex/')));
+  const loaded = new Set([...library.sessions.values()].map((s) => s.file));
+  for (const f of files) {
+    const accounted = loaded.has(f) || logger.lines.some((l) => l.includes(f));
+    assert.ok(accounted, `${f} is either loaded or its skip is logged`);
+    assert.ok(statSync(f).size >= 0);
+  }
+});
