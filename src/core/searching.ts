@@ -5,10 +5,11 @@ import type { ParsedQuery } from './index/query.js';
 import { findSnippets, phraseMatcher, turnsMatch } from './index/snippets.js';
 import { tokenize } from './index/tokenize.js';
 import type { Session } from './model.js';
+import type { SearchIndex } from './index/engine.js';
 
 export interface LibraryView {
   sessions: Map<string, Session>;
-  index: { score: import('./index/engine.js').SearchIndex['score'] };
+  index: Pick<SearchIndex, 'score' | 'idf'>;
 }
 
 /** Whether `project` is the filter folder or inside it (a worktree or sub-folder of the project). */
@@ -59,7 +60,7 @@ export function searchSessions(lib: LibraryView, query: ParsedQuery, raw: string
   const top = options.limit ? ranked.slice(0, options.limit) : ranked;
   const results: SearchResult[] = top.map((hit) => {
     const s = lib.sessions.get(hit.key)!;
-    const snippets = findSnippets(s.turns, query, { role: options.role });
+    const snippets = findSnippets(s.turns, query, { role: options.role, weight: (t) => lib.index.idf(t) });
     const result: SearchResult = {
       id: s.id,
       source: s.source,

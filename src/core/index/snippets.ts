@@ -46,22 +46,47 @@ function cut(text: string, index: number, length: number): { text: string; offse
   return { text: `${prefix}${body.trim()}${end < text.length ? '…' : ''}`, offset: start };
 }
 
-/** Up to `max` snippets from distinct turns, conversation turns first, optionally only from one role. */
-export function findSnippets(turns: Turn[], query: ParsedQuery, options: { role?: Role; max?: number } = {}): Snippet[] {
+const MATCHES_EXAMINED_PER_TURN = 200;
+
+/**
+ * Up to `max` snippets from distinct turns: the turns holding the most (and rarest, by `weight`) query terms first,
+ * each cut around its rarest term; conversation turns win ties. Optionally only turns of one role.
+ */
+export function findSnippets(
+  turns: Turn[],
+  query: ParsedQuery,
+  options: { role?: Role; max?: number; weight?: (term: string) => number } = {},
+): Snippet[] {
   const matcher = matcherFor(query);
   if (!matcher) return [];
   const max = options.max ?? MAX_SNIPPETS;
-  const ordered = [...turns.filter((t) => t.kind === 'conversation'), ...turns.filter((t) => t.kind !== 'conversation')];
-  const snippets: Snippet[] = [];
-  for (const turn of ordered) {
-    if (snippets.length >= max) break;
-    if (options.role && turn.role !== options.role) continue;
+  const weight = options.weight ?? (() => 1);
+  const candidates: { turn: Turn; score: number; index: number; length: number; order: number }[] = [];
+  turns.forEach((turn, order) => {
+    if (options.role && turn.role !== options.role) return;
     matcher.lastIndex = 0;
-    const m = matcher.exec(turn.text);
-    if (!m) continue;
-    const piece = cut(turn.text, m.index, m[0].length);
+    const seen = new Map<string, { index: number; length: number; weight: number }>();
+    let examined = 0;
+    for (let m = matcher.exec(turn.text); m && examined < MATCHES_EXAMINED_PER_TURN; m = matcher.exec(turn.text), examined++) {
+      const term = m[0].toLowerCase();
+      if (!seen.has(term)) seen.set(term, { index: m.index, length: m[0].length, weight: weight(term) });
+    }
+    if (!seen.size) return;
+    let score = turn.kind === 'conversation' ? 0.01 : 0;
+    let anchor = { index: 0, length: 0, weight: -1 };
+    for (const hit of seen.values()) {
+      score += hit.weight || 1;
+      if (hit.weight > anchor.weight) anchor = hit;
+    }
+    candidates.push({ turn, score, index: anchor.index, length: anchor.length, order });
+  });
+  candidates.sort((a, b) => b.score - a.score || a.order - b.order);
+  const snippets: Snippet[] = [];
+  for (const c of candidates) {
+    if (snippets.length >= max) break;
+    const piece = cut(c.turn.text, c.index, c.length);
     if (snippets.some((s) => s.text === piece.text)) continue;
-    snippets.push({ text: piece.text, turnId: turn.id, highlights: highlightRanges(piece.text, matcher) });
+    snippets.push({ text: piece.text, turnId: c.turn.id, highlights: highlightRanges(piece.text, matcher) });
   }
   return snippets;
 }

@@ -1,0 +1,46 @@
+/** The built CLI as a user runs it: `node dist/cli.js …` (what `npx session-search` starts). */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CORPUS, ROOT } from './helpers.js';
+
+const CA_ROOT = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent-home' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('search finds the session the words come from', () => {
+  const r = cli('search', 'GitTemporaryDirectory', 'map_tokens', 'MockRepoMap', '--root', CA_ROOT);
+  assert.equal(r.code, 0, r.stderr);
+  const first = r.stdout.split('\n')[0];
+  assert.match(first, /^ 1\. 2024-08-\d\d {2}codearchitect {2}\S+/);
+  const json = cli('search', 'MockRepoMap', 'max_map_tokens', '--root', CA_ROOT, '--json');
+  const response = JSON.parse(json.stdout) as { success: boolean; results: { file: string; matchedSnippets: string[] }[] };
+  assert.equal(response.success, true);
+  assert.match(response.results[0].matchedSnippets.join(' '), /MockRepoMap/);
+});
+
+test('list, get and --toon work on the real sample', () => {
+  const list = JSON.parse(cli('list', '--root', CA_ROOT, '--json', '--limit', '5').stdout) as { count: number; sessions: { filename: string }[] };
+  assert.equal(list.count, 5);
+  const got = cli('get', list.sessions[0].filename, '--root', CA_ROOT);
+  assert.equal(got.code, 0, got.stderr);
+  assert.match(got.stdout, /^# /);
+  const toon = cli('list', '--root', CA_ROOT, '--toon', '--limit', '3');
+  assert.match(toon.stdout, /sessions\[3\t?\]/);
+});
+
+test('exit codes: 0 with no results, 2 on bad usage, 1 on failure, with a message on stderr', () => {
+  assert.equal(cli('search', 'qqqzzzunlikelyword', '--root', CA_ROOT).code, 0);
+  for (const args of [['search'], ['frobnicate'], ['search', 'x', '--limit', '0'], ['search', 'x', '--date', '2024-02-31', '--root', CA_ROOT], ['search', 'x', '--root', 'nosuch=/tmp']]) {
+    const r = cli(...args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.ok(r.stderr.length > 0);
+  }
+  const missing = cli('get', 'no-such-session', '--root', CA_ROOT);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /FILE_NOT_FOUND/);
+});

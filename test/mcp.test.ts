@@ -1,0 +1,157 @@
+/** The MCP server through a real client: in memory, and over stdio against the built bundle. */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { fromToon } from '../src/core/format.js';
+import { SessionLibrary } from '../src/core/library.js';
+import { MemoryLogger } from '../src/core/log.js';
+import { createServer } from '../src/mcp/server.js';
+import { CORPUS, ROOT, tempDir, writeCodeArchitect, writeFile } from './helpers.js';
+
+type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text: string }[] };
+const BIG = Array.from({ length: 180_000 }, (_, i) => `line ${i} ünïcødé ✓ 𝄞 output`).join('\n'); // > 5 MB, astral characters included
+const TOOLS = ['get_session', 'read_session', 'search_context', 'search_session', 'store_session'];
+
+describe('in memory', () => {
+  let client: Client;
+  let storeRoot: string;
+  before(async () => {
+    const dir = tempDir();
+    storeRoot = join(dir, 'ca');
+    writeCodeArchitect(storeRoot, '2025-11-18', 'authentication-implementation', [
+      { role: 'user', content: 'How should we add login? We decided to use PostgreSQL instead of MongoDB.' },
+      { role: 'assistant', content: 'Use NextAuth.js with secure session cookies.' },
+    ]);
+    writeCodeArchitect(storeRoot, '2025-11-19', 'notes', [{ role: 'user', content: 'authentication comes up in passing here' }]);
+    const big = { type: 'user', uuid: 'u2', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/w', timestamp: '2025-11-20T10:00:01Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: BIG }] } };
+    const ask = { type: 'user', uuid: 'u1', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/w', timestamp: '2025-11-20T10:00:00Z', message: { role: 'user', content: 'dump the giant build log' } };
+    writeFile(join(dir, 'claude', 'w', '11111111-2222-4333-8444-555555555555.jsonl'), `${JSON.stringify(ask)}\n${JSON.stringify(big)}\n`);
+    const library = new SessionLibrary({ roots: [{ source: 'codearchitect', path: storeRoot }, { source: 'claude-code', path: join(dir, 'claude') }], logger: new MemoryLogger(), env: {} });
+    const server = createServer(library.load().then(() => library));
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: 'test', version: '1.0.0' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+  });
+  after(() => client.close());
+
+  const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<Result>;
+
+  test('lists the five tools with titles, schemas and annotations', async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
+    for (const t of tools) {
+      assert.ok(t.title && t.description && t.outputSchema, t.name);
+      assert.equal(t.annotations?.readOnlyHint, t.name !== 'store_session', t.name);
+      assert.equal(t.annotations?.openWorldHint, false);
+    }
+  });
+
+  test('search_session: topic matches first, structured and TOON-or-JSON text agree', async () => {
+    const r = await call('search_session', { query: 'Authentication' });
+    const s = r.structuredContent as { results: { topic: string; matchedSnippets: string[] }[]; count: number };
+    assert.equal(s.results[0].topic, 'authentication-implementation');
+    assert.equal(s.count, 2);
+    const text = r.content[0].text;
+    const decoded = text.startsWith('{') ? JSON.parse(text) : fromToon(text);
+    assert.deepEqual(decoded, s);
+  });
+
+  test('domain errors come back as isError with the seed codes and the server keeps answering', async () => {
+    const empty = await call('search_session', { query: '' });
+    assert.equal(empty.isError, true);
+    assert.match(empty.content[0].text, /Search query is required/);
+    const date = await call('search_session', { query: 'x', date: '2025-13-01' });
+    assert.match(date.content[0].text, /INVALID_DATE/);
+    for (const args of [{ query: 42 }, { query: 'x', limit: -1 }, { query: 'x', limit: 10_000_000 }]) {
+      assert.equal((await call('search_session', args)).isError, true, JSON.stringify(args));
+    }
+    const traversal = await call('get_session', { filename: '../../../etc/passwd' });
+    assert.match(traversal.content[0].text, /FILE_NOT_FOUND/);
+    assert.equal((await call('read_session', { docid: 'x', offset: -5 })).isError, true);
+    assert.equal((await call('search_session', { query: 'nextauth' })).isError, undefined);
+  });
+
+  test('get_session: list and one session, -summary.md and -full.md', async () => {
+    const list = (await call('get_session', { format: 'json' })).structuredContent as { sessions: unknown[]; count: number };
+    assert.equal(list.count, 3);
+    const one = (await call('get_session', { filename: 'authentication-implementation-summary.md', format: 'json' })).structuredContent as { session: { file: string } };
+    assert.ok(one.session.file.endsWith('summary.md'));
+  });
+
+  test('read_session pages a 5 MB tool output back exactly; unknown ids are found: false', async () => {
+    const hit = (await call('search_session', { query: 'giant build log' })).structuredContent as { results: { id: string }[] };
+    const sessionId = hit.results[0].id;
+    const docid = `${sessionId}#1`;
+    let offset: number | null = 0;
+    let text = '';
+    let pages = 0;
+    while (offset !== null) {
+      const page = (await call('read_session', { docid, offset })).structuredContent as { text: string; next_offset: number | null; total_bytes: number; returned_bytes: number };
+      assert.ok(page.returned_bytes <= 512_000);
+      text += page.text;
+      offset = page.next_offset;
+      pages++;
+    }
+    assert.equal(text, BIG);
+    assert.ok(pages >= 10);
+    const missing = (await call('read_session', { docid: 'nope#3' })).structuredContent as { found: boolean };
+    assert.equal(missing.found, false);
+  });
+
+  test('search_context returns turns with calibrated scores above the threshold', async () => {
+    const r = (await call('search_context', { query: 'When did we decide to use PostgreSQL instead of MongoDB?' })).structuredContent as {
+      results: { blockId: string; score: number; type: string }[];
+      totalMatches: number;
+    };
+    assert.ok(r.results.length >= 1);
+    assert.ok(r.results.every((b) => b.score >= 0.7 && b.score <= 1));
+    assert.match(r.results[0].blockId, /authentication-implementation#0$/);
+    const strict = (await call('search_context', { query: 'PostgreSQL giant', threshold: 0.99 })).structuredContent as { results: unknown[] };
+    assert.equal(strict.results.length, 0);
+  });
+
+  test('store_session writes CodeArchitect\'s layout, masked, searchable at once', async () => {
+    const secret = `ghp_${'Zk3'.repeat(12)}`;
+    const r = await call('store_session', { conversation: `User: how do we rotate ${secret}?\nAssistant: use the vault quokkarotation job`, topic: 'Key Rotation' });
+    const s = r.structuredContent as { file: string; topic: string };
+    assert.equal(s.topic, 'key-rotation');
+    assert.ok(s.file.startsWith(storeRoot) && s.file.endsWith(join('key-rotation', 'full.md')));
+    const again = (await call('store_session', { conversation: [{ role: 'user', content: 'second' }], topic: 'Key Rotation' })).structuredContent as { topic: string };
+    assert.equal(again.topic, 'key-rotation-1');
+    const found = (await call('search_session', { query: 'quokkarotation' })).structuredContent as { results: { topic: string }[] };
+    assert.equal(found.results[0].topic, 'key-rotation');
+    const { readFileSync } = await import('node:fs');
+    assert.ok(!readFileSync(s.file, 'utf8').includes(secret));
+  });
+
+  test('100 calls in flight at once are all answered', async () => {
+    const calls = Array.from({ length: 100 }, (_, i) => call('search_session', { query: i % 2 ? 'authentication' : 'nextauth', limit: 5 }));
+    const results = await Promise.all(calls);
+    assert.equal(results.filter((r) => !r.isError && (r.structuredContent as { count: number }).count > 0).length, 100);
+  });
+});
+
+describe('stdio, against the built bundle', () => {
+  test('node dist/mcp.js answers tools/list and ranks real sessions', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, 'dist', 'mcp.js'), '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`, '--root', `claude-code=${join(CORPUS, 'claude-code')}`],
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
+      const r = (await client.callTool({ name: 'search_session', arguments: { query: 'CLAUDE.md foundation', limit: 3 } })) as Result;
+      const s = r.structuredContent as { results: { id: string; relevanceScore: number }[] };
+      assert.equal(s.results[0].id, 'claude-code:1af7fc5e-8455-4414-9ccd-011d40f70b2a');
+      assert.ok(s.results.length <= 3);
+    } finally {
+      await client.close();
+    }
+  });
+});
