@@ -151,3 +151,9 @@ describe('get and list', () => {
     assert.equal(library.list({ limit: 2 }).sessions.length, 2);
   });
 });
+
+test('title prefix search finds sessions as the user types', () => {
+  assert.deepEqual(library.suggestTitles('authent').map((s) => s.topic), ['authentication-implementation']);
+  assert.deepEqual(library.suggestTitles('flaky da').map((s) => s.topic), ['flaky-dates']);
+  assert.deepEqual(library.suggestTitles('zzzq'), []);
+});

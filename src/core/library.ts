@@ -8,6 +8,7 @@ import { dayRange, overlaps } from './dates.js';
 import { SessionSearchError } from './errors.js';
 import type { OutputFormat } from './format.js';
 import { SearchIndex } from './index/engine.js';
+import { TitleIndex } from './index/title-index.js';
 import { parseQuery } from './index/query.js';
 import type { Logger } from './log.js';
 import { ROLES, type Session } from './model.js';
@@ -38,6 +39,7 @@ export interface LoadProgress {
 export class SessionLibrary {
   readonly sessions = new Map<string, Session>();
   readonly index = new SearchIndex();
+  readonly titles = new TitleIndex();
   private readonly resolvedRoots: SourceRoot[] = [];
 
   constructor(private readonly options: LibraryOptions) {}
@@ -95,11 +97,13 @@ export class SessionLibrary {
       else messages.push(turn.text.length > INDEXED_CHARS_PER_TOOL_TURN ? turn.text.slice(0, INDEXED_CHARS_PER_TOOL_TURN) : turn.text);
     }
     this.index.add(session.id, { topic: session.topic, content, messages });
+    this.titles.add(session.id, session.topic);
   }
 
   removeSession(id: string): void {
     this.sessions.delete(id);
     this.index.remove(id);
+    this.titles.remove(id);
   }
 
   search(query: string, options: SearchOptions = {}): SearchResponse {
@@ -125,6 +129,11 @@ export class SessionLibrary {
 
   read(docid: string, offset = 0): ReadResponse {
     return readDoc(this, docid, offset);
+  }
+
+  /** Sessions whose title words start with what was typed: for search-as-you-type. */
+  suggestTitles(prefix: string, limit = 20): Session[] {
+    return this.titles.search(prefix, limit).map((id) => this.sessions.get(id)!).filter(Boolean);
   }
 
   searchContext(query: string, options: ContextQuery & { dateFrom?: string; dateTo?: string }) {

@@ -1,16 +1,17 @@
 /**
- * The search index. FlexSearch is the inverted index that finds candidate documents for each term fast; it cannot
- * rank (no term frequency, no IDF), so each document also keeps a compact term vector (term ids with per-field
- * frequencies) and we rank candidates with BM25F over three weighted fields.
+ * The full-text index: our own inverted index whose postings carry per-field term frequencies, ranked with BM25F over
+ * three weighted fields. FlexSearch was measured for candidate retrieval here and dropped for it: it keeps no term
+ * frequency (so BM25 needs a second structure anyway) and its `add` alone took 4× longer than SQLite FTS5's whole
+ * build (docs/BENCHMARKS.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
-import FlexSearch from 'flexsearch';
 import { forEachToken } from './tokenize.js';
 
 /** Field order is fixed: topic (title), content (the conversation), messages (tool calls, outputs, thinking, notes). */
 export const FIELD_WEIGHTS = [3, 2, 1] as const;
 const FIELD_B = [0, 0.75, 0.75];
 const K1 = 1.2;
-const FIELDS = 3;
+const FIELD_SHIFT = [1, 0x10000, 0x100000000];
+const FIELD_MAX = 0xffff;
 
 export interface DocumentFields {
   topic: string;
@@ -18,13 +19,11 @@ export interface DocumentFields {
   messages: string[];
 }
 
-interface DocVector {
-  key: string;
-  /** Sorted term ids. */
-  terms: Uint32Array;
-  /** FIELDS frequencies per term, in the order of `terms`. */
-  freqs: Uint16Array;
-  lengths: [number, number, number];
+/** A growable list of (doc, packed frequencies) pairs for one term. */
+interface Postings {
+  docs: Int32Array;
+  freqs: Float64Array;
+  length: number;
 }
 
 export interface Scored {
@@ -45,16 +44,18 @@ export interface ScoreOptions {
   accept?: (key: string) => boolean;
 }
 
-const splitOnSpace = (s: string): string[] => s.split(' ');
+const unpack = (packed: number, field: number): number => Math.floor(packed / FIELD_SHIFT[field]) % 0x10000;
 
 export class SearchIndex {
-  private readonly flex = new FlexSearch.Index({ tokenize: 'strict', encode: splitOnSpace, resolution: 1 });
   private readonly dict = new Map<string, number>();
+  private readonly postings: Postings[] = [];
   private readonly df: number[] = [];
-  private readonly docs: (DocVector | undefined)[] = [];
+  private readonly keys: (string | undefined)[] = [];
+  private readonly lengths: number[] = [];
+  private readonly termsOf: (Uint32Array | undefined)[] = [];
   private readonly byKey = new Map<string, number>();
   private readonly totalLengths = [0, 0, 0];
-  private free: number[] = [];
+  private dead = 0;
 
   get size(): number {
     return this.byKey.size;
@@ -67,54 +68,73 @@ export class SearchIndex {
   /** Adds or replaces the document stored under `key`. */
   add(key: string, fields: DocumentFields): void {
     this.remove(key);
-    const counts = new Map<string, number[]>();
-    const lengths: [number, number, number] = [0, 0, 0];
+    const counts = new Map<string, number>();
+    const lengths = [0, 0, 0];
     const count = (field: number) => (token: string) => {
-      let c = counts.get(token);
-      if (!c) counts.set(token, (c = [0, 0, 0]));
-      if (c[field] < 65535) c[field]++;
+      const c = counts.get(token) ?? 0;
+      if (unpack(c, field) < FIELD_MAX) counts.set(token, c + FIELD_SHIFT[field]);
       lengths[field]++;
     };
     forEachToken(fields.topic, count(0));
     for (const text of fields.content) forEachToken(text, count(1));
     for (const text of fields.messages) forEachToken(text, count(2));
-    const ids: number[] = [];
-    for (const term of counts.keys()) {
+    const doc = this.keys.length;
+    this.keys.push(key);
+    this.lengths.push(lengths[0], lengths[1], lengths[2]);
+    const ids = new Uint32Array(counts.size);
+    let i = 0;
+    for (const [term, packed] of counts) {
       let id = this.dict.get(term);
       if (id === undefined) {
-        id = this.df.length;
+        id = this.postings.length;
         this.dict.set(term, id);
+        this.postings.push({ docs: new Int32Array(4), freqs: new Float64Array(4), length: 0 });
         this.df.push(0);
       }
+      const p = this.postings[id];
+      if (p.length === p.docs.length) {
+        const docs = new Int32Array(p.length * 2);
+        docs.set(p.docs);
+        const freqs = new Float64Array(p.length * 2);
+        freqs.set(p.freqs);
+        p.docs = docs;
+        p.freqs = freqs;
+      }
+      p.docs[p.length] = doc;
+      p.freqs[p.length] = packed;
+      p.length++;
       this.df[id]++;
-      ids.push(id);
+      ids[i++] = id;
     }
-    const order = ids.map((_, i) => i).sort((a, b) => ids[a] - ids[b]);
-    const terms = new Uint32Array(order.length);
-    const freqs = new Uint16Array(order.length * FIELDS);
-    const names = [...counts.keys()];
-    order.forEach((from, to) => {
-      terms[to] = ids[from];
-      const c = counts.get(names[from])!;
-      for (let f = 0; f < FIELDS; f++) freqs[to * FIELDS + f] = c[f];
-    });
-    const doc = this.free.pop() ?? this.docs.length;
-    this.docs[doc] = { key, terms, freqs, lengths };
+    this.termsOf.push(ids);
     this.byKey.set(key, doc);
-    for (let f = 0; f < FIELDS; f++) this.totalLengths[f] += lengths[f];
-    this.flex.add(doc, names.join(' '));
+    for (let f = 0; f < 3; f++) this.totalLengths[f] += lengths[f];
   }
 
+  /** Removes a document; its postings are skipped until the next compaction. */
   remove(key: string): void {
     const doc = this.byKey.get(key);
     if (doc === undefined) return;
-    const vector = this.docs[doc]!;
-    for (const id of vector.terms) this.df[id]--;
-    for (let f = 0; f < FIELDS; f++) this.totalLengths[f] -= vector.lengths[f];
-    this.flex.remove(doc);
-    this.docs[doc] = undefined;
+    for (const id of this.termsOf[doc]!) this.df[id]--;
+    for (let f = 0; f < 3; f++) this.totalLengths[f] -= this.lengths[doc * 3 + f];
+    this.keys[doc] = undefined;
+    this.termsOf[doc] = undefined;
     this.byKey.delete(key);
-    this.free.push(doc);
+    if (++this.dead > 1000 && this.dead > this.byKey.size) this.compact();
+  }
+
+  private compact(): void {
+    const alive = this.keys.map((k) => k !== undefined);
+    for (const p of this.postings) {
+      let w = 0;
+      for (let r = 0; r < p.length; r++) {
+        if (!alive[p.docs[r]]) continue;
+        p.docs[w] = p.docs[r];
+        p.freqs[w++] = p.freqs[r];
+      }
+      p.length = w;
+    }
+    this.dead = 0;
   }
 
   /** Inverse document frequency of a term (0 for a term no document holds). */
@@ -124,68 +144,57 @@ export class SearchIndex {
     return id === undefined || !this.df[id] ? 0 : Math.log(1 + (n - this.df[id] + 0.5) / (this.df[id] + 0.5));
   }
 
-  /** Frequencies of one term in one document, per field; undefined when absent. */
-  private freqsOf(vector: DocVector, termId: number): number | undefined {
-    let lo = 0;
-    let hi = vector.terms.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = vector.terms[mid];
-      if (v === termId) return mid;
-      if (v < termId) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
-  }
-
-  private candidates(termIds: (number | undefined)[], terms: string[]): Set<number> {
-    const found = new Set<number>();
-    const limit = this.docs.length;
-    terms.forEach((term, i) => {
-      if (termIds[i] === undefined) return;
-      for (const id of this.flex.search(term, { limit }) as number[]) found.add(id);
-    });
-    return found;
+  private docsWith(term: string): Set<number> {
+    const p = this.postings[this.dict.get(term) ?? -1];
+    const set = new Set<number>();
+    if (p) for (let i = 0; i < p.length; i++) set.add(p.docs[i]);
+    return set;
   }
 
   /** Every document matching any of `terms`, with its BM25F score; the caller orders them. */
   score(terms: string[], options: ScoreOptions = {}): Scored[] {
     const n = this.byKey.size;
     if (!n || !terms.length) return [];
-    const termIds = terms.map((t) => this.dict.get(t));
-    const required = (options.required ?? []).map((t) => this.dict.get(t));
-    if (required.some((id) => id === undefined)) return [];
-    const excluded = (options.excluded ?? []).map((t) => this.dict.get(t)).filter((id): id is number => id !== undefined);
-    const idf = termIds.map((id) => (id === undefined ? 0 : Math.log(1 + (n - this.df[id] + 0.5) / (this.df[id] + 0.5))));
-    const maxScore = idf.reduce((a, b) => a + b, 0) * (K1 + 1);
+    const required = options.required ?? [];
+    if (required.some((t) => !this.dict.has(t))) return [];
+    const requiredSets = required.map((t) => this.docsWith(t));
+    const excluded = (options.excluded ?? []).map((t) => this.docsWith(t));
     const avg = this.totalLengths.map((l) => Math.max(1, l / n));
-    const results: Scored[] = [];
-    for (const doc of this.candidates(termIds, terms)) {
-      const vector = this.docs[doc];
-      if (!vector) continue;
-      if (required.some((id) => this.freqsOf(vector, id!) === undefined)) continue;
-      if (excluded.some((id) => this.freqsOf(vector, id) !== undefined)) continue;
-      let score = 0;
-      let matchCount = 0;
-      let matchedTerms = 0;
-      for (let i = 0; i < termIds.length; i++) {
-        const id = termIds[i];
-        if (id === undefined) continue;
-        const at = this.freqsOf(vector, id);
-        if (at === undefined) continue;
+    const scores = new Map<number, { score: number; matchCount: number; matchedTerms: number }>();
+    let maxScore = 0;
+    for (const term of new Set(terms)) {
+      const id = this.dict.get(term);
+      if (id === undefined || !this.df[id]) continue;
+      const idf = Math.log(1 + (n - this.df[id] + 0.5) / (this.df[id] + 0.5));
+      maxScore += idf * (K1 + 1);
+      const p = this.postings[id];
+      for (let i = 0; i < p.length; i++) {
+        const doc = p.docs[i];
+        if (this.keys[doc] === undefined) continue;
         let tf = 0;
-        for (let f = 0; f < FIELDS; f++) {
-          const raw = vector.freqs[at * FIELDS + f];
+        let matches = 0;
+        for (let f = 0; f < 3; f++) {
+          const raw = unpack(p.freqs[i], f);
           if (!raw) continue;
-          matchCount += raw;
+          matches += raw;
           // Length normalisation only penalises long fields: a short session must not outweigh a title match.
-          tf += (FIELD_WEIGHTS[f] * raw) / Math.max(1, 1 - FIELD_B[f] + (FIELD_B[f] * vector.lengths[f]) / avg[f]);
+          tf += (FIELD_WEIGHTS[f] * raw) / Math.max(1, 1 - FIELD_B[f] + (FIELD_B[f] * this.lengths[doc * 3 + f]) / avg[f]);
         }
-        score += (idf[i] * tf * (K1 + 1)) / (K1 + tf);
-        matchedTerms++;
+        const s = scores.get(doc);
+        const add = (idf * tf * (K1 + 1)) / (K1 + tf);
+        if (s) {
+          s.score += add;
+          s.matchCount += matches;
+          s.matchedTerms++;
+        } else scores.set(doc, { score: add, matchCount: matches, matchedTerms: 1 });
       }
-      if (options.accept && !options.accept(vector.key)) continue;
-      results.push({ doc, key: vector.key, score, relevance: maxScore > 0 ? Math.min(1, score / maxScore) : 0, matchCount, matchedTerms });
+    }
+    const results: Scored[] = [];
+    for (const [doc, s] of scores) {
+      if (requiredSets.some((set) => !set.has(doc)) || excluded.some((set) => set.has(doc))) continue;
+      const key = this.keys[doc]!;
+      if (options.accept && !options.accept(key)) continue;
+      results.push({ doc, key, score: s.score, relevance: maxScore > 0 ? Math.min(1, s.score / maxScore) : 0, matchCount: s.matchCount, matchedTerms: s.matchedTerms });
     }
     return results;
   }
