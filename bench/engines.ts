@@ -1,7 +1,7 @@
 /** The engines compared, each behind the same three calls. Peers get the same fields and weights as ours. */
 import Database from 'better-sqlite3';
 import MiniSearch from 'minisearch';
-import { SearchIndex } from '../src/core/index/engine.js';
+import { SearchIndex, type RankingParams } from '../src/core/index/engine.js';
 import { tokenize } from '../src/core/index/tokenize.js';
 import type { BenchDoc } from './corpus.js';
 
@@ -15,23 +15,16 @@ export interface Engine {
   close?(): void;
 }
 
-export function ours(): Engine {
+export function ours(params?: RankingParams, name = 'session-search (BM25F index)'): Engine {
   let index = new SearchIndex();
-  let dates: string[] = [];
   return {
-    name: 'session-search (FlexSearch + BM25F)',
+    name,
     build(docs) {
-      index = new SearchIndex();
-      dates = [];
-      for (const d of docs) {
-        index.add(String(d.id), { topic: d.topic, content: d.content, messages: d.messages });
-        dates[d.id] = d.date;
-      }
+      index = new SearchIndex(params);
+      for (const d of docs) index.add(String(d.id), { topic: d.topic, content: d.content, messages: d.messages }, Date.parse(d.date));
     },
     query(text) {
-      const hits = index.score(tokenize(text));
-      hits.sort((a, b) => b.score - a.score || (dates[+b.key] < dates[+a.key] ? -1 : 1));
-      return hits.slice(0, 10).map((h) => +h.key);
+      return index.score(tokenize(text), { limit: 10 }).map((h) => +h.key);
     },
   };
 }

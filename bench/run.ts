@@ -35,6 +35,7 @@ function measure(engine: Engine, docs: ReturnType<typeof generateCorpus>['docs']
   gc();
   const after = process.memoryUsage();
   const memDelta = after.rss - before.rss;
+  const heapDelta = after.heapUsed + after.external + after.arrayBuffers - (before.heapUsed + before.external + before.arrayBuffers);
   const p50: number[] = [];
   const p95: number[] = [];
   const quality: Record<string, { mrr: number[]; ndcg: number[] }> = { 'known-item': { mrr: [], ndcg: [] }, topic: { mrr: [], ndcg: [] } };
@@ -58,7 +59,7 @@ function measure(engine: Engine, docs: ReturnType<typeof generateCorpus>['docs']
   const row: Row = {
     engine: engine.name,
     buildMs,
-    memMb: mb(Math.max(0, memDelta)),
+    memMb: `${mb(Math.max(0, heapDelta))} / ${mb(Math.max(0, memDelta))}`,
     storedMb: engine.storedBytes ? mb(engine.storedBytes()) : '–',
     p50,
     p95,
@@ -78,7 +79,7 @@ for (const size of sizes) {
   const engines = [ours(), fts5(), miniSearch(), ...(size <= Number(values.scanMax) ? [linearScan()] : [])];
   const rows = engines.map((e) => measure(e, corpus.docs, queries, e.name.startsWith('linear')));
   const base = rows[0];
-  console.log('| engine | build s | RSS Δ MB | db MB | p50 ms 1/2/3/6 words | p95 ms 1/2/3/6 words | MRR@10 known / topic | nDCG@10 known / topic |');
+  console.log('| engine | build s | heap Δ / RSS Δ MB | db MB | p50 ms 1/2/3/6 words | p95 ms 1/2/3/6 words | MRR@10 known / topic | nDCG@10 known / topic |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(

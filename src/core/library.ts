@@ -96,7 +96,7 @@ export class SessionLibrary {
       if (turn.kind === 'conversation') content.push(turn.text);
       else messages.push(turn.text.length > INDEXED_CHARS_PER_TOOL_TURN ? turn.text.slice(0, INDEXED_CHARS_PER_TOOL_TURN) : turn.text);
     }
-    this.index.add(session.id, { topic: session.topic, content, messages });
+    this.index.add(session.id, { topic: session.topic, content, messages }, Date.parse(session.updated) || 0);
     this.titles.add(session.id, session.topic);
   }
 

@@ -42,23 +42,20 @@ export function sessionFilter(options: SearchOptions, range: DayRange, query?: P
 export function rankSessions(lib: LibraryView, query: ParsedQuery, options: SearchOptions, range: DayRange) {
   const required = [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))];
   const accept = sessionFilter(options, range, query);
-  const scored = lib.index.score(query.terms, {
+  return lib.index.score(query.terms, {
     required,
     excluded: query.excluded,
+    limit: options.limit,
     accept: (key) => {
       const s = lib.sessions.get(key);
       return !!s && accept(s);
     },
   });
-  const updated = (key: string): string => lib.sessions.get(key)?.updated ?? '';
-  scored.sort((a, b) => b.score - a.score || (updated(b.key) < updated(a.key) ? -1 : updated(b.key) > updated(a.key) ? 1 : 0));
-  return scored;
 }
 
 export function searchSessions(lib: LibraryView, query: ParsedQuery, raw: string, options: SearchOptions, range: DayRange): SearchResponse {
   const ranked = rankSessions(lib, query, options, range);
-  const top = options.limit ? ranked.slice(0, options.limit) : ranked;
-  const results: SearchResult[] = top.map((hit) => {
+  const results: SearchResult[] = ranked.map((hit) => {
     const s = lib.sessions.get(hit.key)!;
     const snippets = findSnippets(s.turns, query, { role: options.role, weight: (t) => lib.index.idf(t) });
     const result: SearchResult = {

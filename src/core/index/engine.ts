@@ -1,29 +1,35 @@
 /**
  * The full-text index: our own inverted index whose postings carry per-field term frequencies, ranked with BM25F over
  * three weighted fields. FlexSearch was measured for candidate retrieval here and dropped for it: it keeps no term
- * frequency (so BM25 needs a second structure anyway) and its `add` alone took 4× longer than SQLite FTS5's whole
- * build (docs/BENCHMARKS.md). FlexSearch serves title prefix search instead (title-index.ts).
+ * frequency (so BM25 needs a second structure anyway) and its `add` alone took longer than SQLite FTS5's whole build
+ * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { forEachToken } from './tokenize.js';
+import { Postings, packFields, unpackField } from './postings.js';
+import { topK } from './top-k.js';
 
 /** Field order is fixed: topic (title), content (the conversation), messages (tool calls, outputs, thinking, notes). */
 export const FIELD_WEIGHTS = [3, 2, 1] as const;
-const FIELD_B = [0, 0.75, 0.75];
-const K1 = 1.2;
-const FIELD_SHIFT = [1, 0x10000, 0x100000000];
-const FIELD_MAX = 0xffff;
+
+export interface RankingParams {
+  k1: number;
+  /** Length normalisation per field. */
+  b: [number, number, number];
+  /**
+   * Floor of the length normaliser: 1 means short fields are never boosted, 0 is classic BM25F. A floor keeps a short
+   * session's single content match from outweighing a title match.
+   */
+  minNorm: number;
+  /** Exponent of the share of query terms a document holds, multiplied into its score (0 = off). */
+  coordination: number;
+}
+
+export const DEFAULT_RANKING: RankingParams = { k1: 1.2, b: [0, 0.5, 0.5], minNorm: 0.7, coordination: 1 };
 
 export interface DocumentFields {
   topic: string;
   content: string[];
   messages: string[];
-}
-
-/** A growable list of (doc, packed frequencies) pairs for one term. */
-interface Postings {
-  docs: Int32Array;
-  freqs: Float64Array;
-  length: number;
 }
 
 export interface Scored {
@@ -40,22 +46,31 @@ export interface ScoreOptions {
   /** Terms that must all be present (a phrase's words). */
   required?: string[];
   excluded?: string[];
-  /** Extra test on a candidate (filters, phrases); called after the term tests. */
+  /** Extra test on a candidate (filters, phrases). */
   accept?: (key: string) => boolean;
+  /** Only the best `limit` documents are returned (all when absent). */
+  limit?: number;
 }
-
-const unpack = (packed: number, field: number): number => Math.floor(packed / FIELD_SHIFT[field]) % 0x10000;
 
 export class SearchIndex {
   private readonly dict = new Map<string, number>();
   private readonly postings: Postings[] = [];
-  private readonly df: number[] = [];
   private readonly keys: (string | undefined)[] = [];
-  private readonly lengths: number[] = [];
+  /** Three field lengths per document. */
+  private lengths = new Uint32Array(1024);
+  /** Tie-break value per document (newer = larger). */
+  private recency = new Float64Array(1024);
   private readonly termsOf: (Uint32Array | undefined)[] = [];
   private readonly byKey = new Map<string, number>();
   private readonly totalLengths = [0, 0, 0];
   private dead = 0;
+  /** Per-term, per-field scratch counts for the document being added. */
+  private scratch = new Uint32Array(3 * 1024);
+  private scoreBuf = new Float64Array(0);
+  private matchBuf = new Uint32Array(0);
+  private termBuf = new Uint16Array(0);
+
+  constructor(private readonly params: RankingParams = DEFAULT_RANKING) {}
 
   get size(): number {
     return this.byKey.size;
@@ -65,14 +80,32 @@ export class SearchIndex {
     return this.byKey.has(key);
   }
 
-  /** Adds or replaces the document stored under `key`. */
-  add(key: string, fields: DocumentFields): void {
+  private termId(term: string): number {
+    let id = this.dict.get(term);
+    if (id === undefined) {
+      id = this.postings.length;
+      this.dict.set(term, id);
+      this.postings.push(new Postings());
+      if (id * 3 + 3 > this.scratch.length) {
+        const grown = new Uint32Array(this.scratch.length * 2);
+        grown.set(this.scratch);
+        this.scratch = grown;
+      }
+    }
+    return id;
+  }
+
+  /** Adds or replaces the document stored under `key`; `recency` orders equal scores (larger first). */
+  add(key: string, fields: DocumentFields, recency = 0): void {
     this.remove(key);
-    const counts = new Map<string, number>();
+    const touched: number[] = [];
     const lengths = [0, 0, 0];
     const count = (field: number) => (token: string) => {
-      const c = counts.get(token) ?? 0;
-      if (unpack(c, field) < FIELD_MAX) counts.set(token, c + FIELD_SHIFT[field]);
+      const id = this.termId(token);
+      const s = this.scratch;
+      const at = id * 3;
+      if (s[at] === 0 && s[at + 1] === 0 && s[at + 2] === 0) touched.push(id);
+      s[at + field]++;
       lengths[field]++;
     };
     forEachToken(fields.topic, count(0));
@@ -80,122 +113,137 @@ export class SearchIndex {
     for (const text of fields.messages) forEachToken(text, count(2));
     const doc = this.keys.length;
     this.keys.push(key);
-    this.lengths.push(lengths[0], lengths[1], lengths[2]);
-    const ids = new Uint32Array(counts.size);
-    let i = 0;
-    for (const [term, packed] of counts) {
-      let id = this.dict.get(term);
-      if (id === undefined) {
-        id = this.postings.length;
-        this.dict.set(term, id);
-        this.postings.push({ docs: new Int32Array(4), freqs: new Float64Array(4), length: 0 });
-        this.df.push(0);
-      }
-      const p = this.postings[id];
-      if (p.length === p.docs.length) {
-        const docs = new Int32Array(p.length * 2);
-        docs.set(p.docs);
-        const freqs = new Float64Array(p.length * 2);
-        freqs.set(p.freqs);
-        p.docs = docs;
-        p.freqs = freqs;
-      }
-      p.docs[p.length] = doc;
-      p.freqs[p.length] = packed;
-      p.length++;
-      this.df[id]++;
-      ids[i++] = id;
+    if (doc * 3 + 3 > this.lengths.length) {
+      const grown = new Uint32Array(this.lengths.length * 2);
+      grown.set(this.lengths);
+      this.lengths = grown;
+      const rec = new Float64Array(this.recency.length * 2);
+      rec.set(this.recency);
+      this.recency = rec;
+    }
+    this.lengths.set(lengths, doc * 3);
+    this.recency[doc] = recency;
+    const ids = new Uint32Array(touched.length);
+    for (let i = 0; i < touched.length; i++) {
+      const id = touched[i];
+      const s = this.scratch;
+      this.postings[id].push(doc, packFields(s[id * 3], s[id * 3 + 1], s[id * 3 + 2]));
+      s[id * 3] = s[id * 3 + 1] = s[id * 3 + 2] = 0;
+      ids[i] = id;
     }
     this.termsOf.push(ids);
     this.byKey.set(key, doc);
     for (let f = 0; f < 3; f++) this.totalLengths[f] += lengths[f];
   }
 
-  /** Removes a document; its postings are skipped until the next compaction. */
+  /** Removes a document; its postings are skipped until enough are dead to compact. */
   remove(key: string): void {
     const doc = this.byKey.get(key);
     if (doc === undefined) return;
-    for (const id of this.termsOf[doc]!) this.df[id]--;
+    for (const id of this.termsOf[doc]!) this.postings[id].live--;
     for (let f = 0; f < 3; f++) this.totalLengths[f] -= this.lengths[doc * 3 + f];
     this.keys[doc] = undefined;
     this.termsOf[doc] = undefined;
     this.byKey.delete(key);
-    if (++this.dead > 1000 && this.dead > this.byKey.size) this.compact();
+    if (++this.dead > 1000 && this.dead > this.byKey.size) {
+      for (const p of this.postings) p.compact((d) => this.keys[d] !== undefined);
+      this.dead = 0;
+    }
   }
 
-  private compact(): void {
-    const alive = this.keys.map((k) => k !== undefined);
-    for (const p of this.postings) {
-      let w = 0;
-      for (let r = 0; r < p.length; r++) {
-        if (!alive[p.docs[r]]) continue;
-        p.docs[w] = p.docs[r];
-        p.freqs[w++] = p.freqs[r];
-      }
-      p.length = w;
-    }
-    this.dead = 0;
+  private idfOf(id: number): number {
+    const n = this.byKey.size;
+    const df = this.postings[id].live;
+    return df > 0 ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0;
   }
 
   /** Inverse document frequency of a term (0 for a term no document holds). */
   idf(term: string): number {
     const id = this.dict.get(term);
-    const n = this.byKey.size;
-    return id === undefined || !this.df[id] ? 0 : Math.log(1 + (n - this.df[id] + 0.5) / (this.df[id] + 0.5));
+    return id === undefined ? 0 : this.idfOf(id);
   }
 
-  private docsWith(term: string): Set<number> {
-    const p = this.postings[this.dict.get(term) ?? -1];
-    const set = new Set<number>();
-    if (p) for (let i = 0; i < p.length; i++) set.add(p.docs[i]);
-    return set;
+  private ensureBuffers(): void {
+    const n = this.keys.length;
+    if (this.scoreBuf.length < n) {
+      this.scoreBuf = new Float64Array(n * 2);
+      this.matchBuf = new Uint32Array(n * 2);
+      this.termBuf = new Uint16Array(n * 2);
+    }
   }
 
-  /** Every document matching any of `terms`, with its BM25F score; the caller orders them. */
+  /** The documents matching any of `terms`, best first (BM25F score, then recency). */
   score(terms: string[], options: ScoreOptions = {}): Scored[] {
     const n = this.byKey.size;
     if (!n || !terms.length) return [];
-    const required = options.required ?? [];
-    if (required.some((t) => !this.dict.has(t))) return [];
-    const requiredSets = required.map((t) => this.docsWith(t));
-    const excluded = (options.excluded ?? []).map((t) => this.docsWith(t));
+    const requiredIds = (options.required ?? []).map((t) => this.dict.get(t));
+    if (requiredIds.some((id) => id === undefined || !this.postings[id].live)) return [];
+    this.ensureBuffers();
+    const { k1, b, minNorm, coordination } = this.params;
+    const scores = this.scoreBuf;
+    const matches = this.matchBuf;
+    const termCounts = this.termBuf;
     const avg = this.totalLengths.map((l) => Math.max(1, l / n));
-    const scores = new Map<number, { score: number; matchCount: number; matchedTerms: number }>();
+    const touched: number[] = [];
     let maxScore = 0;
+    let queryTerms = 0;
     for (const term of new Set(terms)) {
       const id = this.dict.get(term);
-      if (id === undefined || !this.df[id]) continue;
-      const idf = Math.log(1 + (n - this.df[id] + 0.5) / (this.df[id] + 0.5));
-      maxScore += idf * (K1 + 1);
+      if (id === undefined || !this.postings[id].live) continue;
+      const idf = this.idfOf(id);
+      maxScore += idf * (k1 + 1);
+      queryTerms++;
       const p = this.postings[id];
       for (let i = 0; i < p.length; i++) {
         const doc = p.docs[i];
         if (this.keys[doc] === undefined) continue;
+        const packed = p.freqs[i];
         let tf = 0;
-        let matches = 0;
+        let count = 0;
         for (let f = 0; f < 3; f++) {
-          const raw = unpack(p.freqs[i], f);
+          const raw = unpackField(packed, f);
           if (!raw) continue;
-          matches += raw;
-          // Length normalisation only penalises long fields: a short session must not outweigh a title match.
-          tf += (FIELD_WEIGHTS[f] * raw) / Math.max(1, 1 - FIELD_B[f] + (FIELD_B[f] * this.lengths[doc * 3 + f]) / avg[f]);
+          count += raw;
+          const norm = 1 - b[f] + (b[f] * this.lengths[doc * 3 + f]) / avg[f];
+          tf += (FIELD_WEIGHTS[f] * raw) / (norm < minNorm ? minNorm : norm);
         }
-        const s = scores.get(doc);
-        const add = (idf * tf * (K1 + 1)) / (K1 + tf);
-        if (s) {
-          s.score += add;
-          s.matchCount += matches;
-          s.matchedTerms++;
-        } else scores.set(doc, { score: add, matchCount: matches, matchedTerms: 1 });
+        if (termCounts[doc] === 0) {
+          touched.push(doc);
+          scores[doc] = 0;
+          matches[doc] = 0;
+        }
+        scores[doc] += (idf * tf * (k1 + 1)) / (k1 + tf);
+        matches[doc] += count;
+        termCounts[doc]++;
       }
     }
-    const results: Scored[] = [];
-    for (const [doc, s] of scores) {
-      if (requiredSets.some((set) => !set.has(doc)) || excluded.some((set) => set.has(doc))) continue;
-      const key = this.keys[doc]!;
-      if (options.accept && !options.accept(key)) continue;
-      results.push({ doc, key, score: s.score, relevance: maxScore > 0 ? Math.min(1, s.score / maxScore) : 0, matchCount: s.matchCount, matchedTerms: s.matchedTerms });
+    const excluded = new Set<number>();
+    for (const t of options.excluded ?? []) {
+      const p = this.postings[this.dict.get(t) ?? -1];
+      if (p) for (let i = 0; i < p.length; i++) excluded.add(p.docs[i]);
     }
+    const requiredSets = requiredIds.map((id) => new Set(this.postings[id!].docs.subarray(0, this.postings[id!].length)));
+    if (coordination > 0 && queryTerms > 1) {
+      for (const doc of touched) scores[doc] *= Math.pow(termCounts[doc] / queryTerms, coordination);
+    }
+    const candidates: number[] = [];
+    for (const doc of touched) {
+      if (excluded.has(doc) || requiredSets.some((s) => !s.has(doc))) continue;
+      if (options.accept && !options.accept(this.keys[doc]!)) continue;
+      candidates.push(doc);
+    }
+    const better = (a: number, b2: number): boolean => scores[a] > scores[b2] || (scores[a] === scores[b2] && this.recency[a] > this.recency[b2]);
+    const ordered = topK(candidates, options.limit ?? candidates.length, better);
+    const results = ordered.map((doc) => ({
+      doc,
+      key: this.keys[doc]!,
+      score: scores[doc],
+      relevance: maxScore > 0 ? Math.min(1, scores[doc] / maxScore) : 0,
+      matchCount: matches[doc],
+      matchedTerms: termCounts[doc],
+    }));
+    for (const doc of touched) termCounts[doc] = 0;
     return results;
   }
 }
+

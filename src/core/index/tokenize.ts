@@ -11,12 +11,7 @@ const STOP_WORDS = new Set(
   ),
 );
 
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
-function isWordChar(code: number, text: string, i: number): boolean {
-  if (code < 128) return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
-  return LETTER_OR_DIGIT.test(text[i]);
-}
+const WORD = /[\p{L}\p{N}]+/gu;
 
 export function isStopWord(term: string): boolean {
   return STOP_WORDS.has(term);
@@ -24,19 +19,11 @@ export function isStopWord(term: string): boolean {
 
 /** Calls `onToken` for every indexable token of `text`, in order. */
 export function forEachToken(text: string, onToken: (token: string) => void, keepStopWords = false): void {
-  let start = -1;
-  const n = text.length;
-  for (let i = 0; i <= n; i++) {
-    const word = i < n && isWordChar(text.charCodeAt(i), text, i);
-    if (word) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      if (i - start <= MAX_TOKEN_LENGTH) {
-        const token = text.slice(start, i).toLowerCase();
-        if (keepStopWords || !STOP_WORDS.has(token)) onToken(token);
-      }
-      start = -1;
-    }
+  const lower = text.toLowerCase();
+  const word = new RegExp(WORD);
+  for (let m = word.exec(lower); m; m = word.exec(lower)) {
+    const token = m[0];
+    if (token.length <= MAX_TOKEN_LENGTH && (keepStopWords || !STOP_WORDS.has(token))) onToken(token);
   }
 }
 
