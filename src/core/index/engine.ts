@@ -5,7 +5,7 @@
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { forEachToken } from './tokenize.js';
-import { Postings, packFields, unpackField } from './postings.js';
+import { Postings, packFields } from './postings.js';
 import { topK } from './top-k.js';
 
 /** Field order is fixed: topic (title), content (the conversation), messages (tool calls, outputs, thinking, notes). */
@@ -66,7 +66,11 @@ export class SearchIndex {
   private dead = 0;
   /** Per-term, per-field scratch counts for the document being added. */
   private scratch = new Uint32Array(3 * 1024);
+  /** Per document and field: weight / length normaliser, rebuilt lazily when lengths changed. */
+  private fieldFactors = new Float64Array(0);
+  private factorsStale = true;
   private scoreBuf = new Float64Array(0);
+  private touchedBuf = new Int32Array(0);
   private matchBuf = new Uint32Array(0);
   private termBuf = new Uint16Array(0);
 
@@ -134,6 +138,7 @@ export class SearchIndex {
     this.termsOf.push(ids);
     this.byKey.set(key, doc);
     for (let f = 0; f < 3; f++) this.totalLengths[f] += lengths[f];
+    this.factorsStale = true;
   }
 
   /** Removes a document; its postings are skipped until enough are dead to compact. */
@@ -145,6 +150,7 @@ export class SearchIndex {
     this.keys[doc] = undefined;
     this.termsOf[doc] = undefined;
     this.byKey.delete(key);
+    this.factorsStale = true;
     if (++this.dead > 1000 && this.dead > this.byKey.size) {
       for (const p of this.postings) p.compact((d) => this.keys[d] !== undefined);
       this.dead = 0;
@@ -163,12 +169,31 @@ export class SearchIndex {
     return id === undefined ? 0 : this.idfOf(id);
   }
 
+  /** weight_f / max(minNorm, 1 - b_f + b_f * len_f / avg_f) for every document: the per-query work is then a multiply. */
+  private refreshFactors(): void {
+    if (!this.factorsStale) return;
+    const n = this.keys.length;
+    const live = Math.max(1, this.byKey.size);
+    const { b, minNorm } = this.params;
+    const avg = this.totalLengths.map((l) => Math.max(1, l / live));
+    if (this.fieldFactors.length < n * 3) this.fieldFactors = new Float64Array(Math.max(n * 3, this.fieldFactors.length * 2));
+    for (let doc = 0; doc < n; doc++) {
+      for (let f = 0; f < 3; f++) {
+        const norm = 1 - b[f] + (b[f] * this.lengths[doc * 3 + f]) / avg[f];
+        this.fieldFactors[doc * 3 + f] = FIELD_WEIGHTS[f] / (norm < minNorm ? minNorm : norm);
+      }
+    }
+    this.factorsStale = false;
+  }
+
   private ensureBuffers(): void {
+    this.refreshFactors();
     const n = this.keys.length;
     if (this.scoreBuf.length < n) {
       this.scoreBuf = new Float64Array(n * 2);
       this.matchBuf = new Uint32Array(n * 2);
       this.termBuf = new Uint16Array(n * 2);
+      this.touchedBuf = new Int32Array(n * 2);
     }
   }
 
@@ -179,15 +204,16 @@ export class SearchIndex {
     const requiredIds = (options.required ?? []).map((t) => this.dict.get(t));
     if (requiredIds.some((id) => id === undefined || !this.postings[id].live)) return [];
     this.ensureBuffers();
-    const { k1, b, minNorm, coordination } = this.params;
+    const { k1, coordination } = this.params;
+    const factors = this.fieldFactors;
     const scores = this.scoreBuf;
     const matches = this.matchBuf;
     const termCounts = this.termBuf;
-    const avg = this.totalLengths.map((l) => Math.max(1, l / n));
-    const touched: number[] = [];
+    const touched = this.touchedBuf;
+    let touchedCount = 0;
     let maxScore = 0;
     let queryTerms = 0;
-    for (const term of new Set(terms)) {
+    for (const term of terms.length === 1 ? terms : new Set(terms)) {
       const id = this.dict.get(term);
       if (id === undefined || !this.postings[id].live) continue;
       const idf = this.idfOf(id);
@@ -198,17 +224,13 @@ export class SearchIndex {
         const doc = p.docs[i];
         if (this.keys[doc] === undefined) continue;
         const packed = p.freqs[i];
-        let tf = 0;
-        let count = 0;
-        for (let f = 0; f < 3; f++) {
-          const raw = unpackField(packed, f);
-          if (!raw) continue;
-          count += raw;
-          const norm = 1 - b[f] + (b[f] * this.lengths[doc * 3 + f]) / avg[f];
-          tf += (FIELD_WEIGHTS[f] * raw) / (norm < minNorm ? minNorm : norm);
-        }
+        const t0 = packed & 0xff;
+        const t1 = (packed >>> 8) & 0xfff;
+        const t2 = packed >>> 20;
+        const tf = t0 * factors[doc * 3] + t1 * factors[doc * 3 + 1] + t2 * factors[doc * 3 + 2];
+        const count = t0 + t1 + t2;
         if (termCounts[doc] === 0) {
-          touched.push(doc);
+          touched[touchedCount++] = doc;
           scores[doc] = 0;
           matches[doc] = 0;
         }
@@ -217,23 +239,11 @@ export class SearchIndex {
         termCounts[doc]++;
       }
     }
-    const excluded = new Set<number>();
-    for (const t of options.excluded ?? []) {
-      const p = this.postings[this.dict.get(t) ?? -1];
-      if (p) for (let i = 0; i < p.length; i++) excluded.add(p.docs[i]);
-    }
-    const requiredSets = requiredIds.map((id) => new Set(this.postings[id!].docs.subarray(0, this.postings[id!].length)));
     if (coordination > 0 && queryTerms > 1) {
-      for (const doc of touched) scores[doc] *= Math.pow(termCounts[doc] / queryTerms, coordination);
+      for (let i = 0; i < touchedCount; i++) scores[touched[i]] *= Math.pow(termCounts[touched[i]] / queryTerms, coordination);
     }
-    const candidates: number[] = [];
-    for (const doc of touched) {
-      if (excluded.has(doc) || requiredSets.some((s) => !s.has(doc))) continue;
-      if (options.accept && !options.accept(this.keys[doc]!)) continue;
-      candidates.push(doc);
-    }
-    const better = (a: number, b2: number): boolean => scores[a] > scores[b2] || (scores[a] === scores[b2] && this.recency[a] > this.recency[b2]);
-    const ordered = topK(candidates, options.limit ?? candidates.length, better);
+    const candidates = this.filterCandidates(touched, touchedCount, requiredIds as number[], options);
+    const ordered = topK(candidates.items, candidates.count, options.limit ?? candidates.count, scores, this.recency);
     const results = ordered.map((doc) => ({
       doc,
       key: this.keys[doc]!,
@@ -242,8 +252,28 @@ export class SearchIndex {
       matchCount: matches[doc],
       matchedTerms: termCounts[doc],
     }));
-    for (const doc of touched) termCounts[doc] = 0;
+    for (let i = 0; i < touchedCount; i++) termCounts[touched[i]] = 0;
     return results;
+  }
+
+  /** Drops candidates that hold an excluded term, miss a required one, or fail `accept`. */
+  private filterCandidates(touched: Int32Array, count: number, requiredIds: number[], options: ScoreOptions): { items: Int32Array; count: number } {
+    if (!requiredIds.length && !options.excluded?.length && !options.accept) return { items: touched, count };
+    const excluded = new Set<number>();
+    for (const t of options.excluded ?? []) {
+      const p = this.postings[this.dict.get(t) ?? -1];
+      if (p) for (let i = 0; i < p.length; i++) excluded.add(p.docs[i]);
+    }
+    const requiredSets = requiredIds.map((id) => new Set(this.postings[id].docs.subarray(0, this.postings[id].length)));
+    const kept = new Int32Array(count);
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i];
+      if (excluded.has(doc) || requiredSets.some((set) => !set.has(doc))) continue;
+      if (options.accept && !options.accept(this.keys[doc]!)) continue;
+      kept[n++] = doc;
+    }
+    return { items: kept, count: n };
   }
 }
 

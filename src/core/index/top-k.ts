@@ -1,38 +1,39 @@
-/** The best `k` items in order, by a binary heap: O(n log k) instead of sorting every candidate. */
-export function topK(items: number[], k: number, better: (a: number, b: number) => boolean): number[] {
-  if (k <= 0) return [];
-  if (k >= items.length) return [...items].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-  // min-heap of the k best so far: heap[0] is the worst of them
-  const heap: number[] = [];
-  const worse = (a: number, b: number): boolean => better(b, a);
-  const up = (i: number): void => {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!worse(heap[i], heap[parent])) break;
-      [heap[i], heap[parent]] = [heap[parent], heap[i]];
-      i = parent;
-    }
-  };
-  const down = (i: number): void => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && worse(heap[l], heap[m])) m = l;
-      if (r < heap.length && worse(heap[r], heap[m])) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m], heap[i]];
-      i = m;
-    }
-  };
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item);
-      up(heap.length - 1);
+/**
+ * The best `k` of `count` documents in order (higher score first, then higher recency), by a binary min-heap over
+ * typed arrays: O(n log k), no allocation per candidate.
+ */
+export function topK(items: Int32Array, count: number, k: number, scores: Float64Array, recency: Float64Array): number[] {
+  const better = (a: number, b: number): boolean => scores[a] > scores[b] || (scores[a] === scores[b] && recency[a] > recency[b]);
+  const byRank = (a: number, b: number): number => (better(a, b) ? -1 : better(b, a) ? 1 : 0);
+  if (k <= 0 || count === 0) return [];
+  if (k >= count) return Array.from(items.subarray(0, count)).sort(byRank);
+  const heap = new Int32Array(k);
+  let size = 0;
+  for (let i = 0; i < count; i++) {
+    const item = items[i];
+    if (size < k) {
+      // sift up: the heap's root is the worst of the best k so far
+      let at = size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!better(heap[parent], item)) break;
+        heap[at] = heap[parent];
+        at = parent;
+      }
+      heap[at] = item;
     } else if (better(item, heap[0])) {
-      heap[0] = item;
-      down(0);
+      let at = 0;
+      for (;;) {
+        const l = 2 * at + 1;
+        if (l >= k) break;
+        const r = l + 1;
+        const worst = r < k && better(heap[l], heap[r]) ? r : l;
+        if (!better(item, heap[worst])) break;
+        heap[at] = heap[worst];
+        at = worst;
+      }
+      heap[at] = item;
     }
   }
-  return heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+  return Array.from(heap).sort(byRank);
 }

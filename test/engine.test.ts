@@ -1,0 +1,50 @@
+/** The index's own invariants: top-k equals a full sort, removal and replacement, compaction. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { SearchIndex } from '../src/core/index/engine.js';
+import { topK } from '../src/core/index/top-k.js';
+
+test('top-k returns exactly the first k of a full ranking', () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 5 })), { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (rows, k) => {
+      const scores = Float64Array.from(rows.map((r) => r[0]));
+      const recency = Float64Array.from(rows.map((r) => r[1]));
+      const items = Int32Array.from(rows.map((_, i) => i));
+      const full = [...items].sort((a, b) => scores[b] - scores[a] || recency[b] - recency[a]);
+      const got = topK(items, items.length, k, scores, recency);
+      assert.deepEqual(got.map((i) => [scores[i], recency[i]]), full.slice(0, k).map((i) => [scores[i], recency[i]]));
+    }),
+  );
+});
+
+test('replacing and removing documents changes what is found', () => {
+  const index = new SearchIndex();
+  index.add('a', { topic: 'alpha', content: ['shared words here'], messages: [] });
+  index.add('b', { topic: 'beta', content: ['shared words there'], messages: [] });
+  assert.deepEqual(index.score(['shared']).map((r) => r.key).sort(), ['a', 'b']);
+  index.add('a', { topic: 'alpha', content: ['different now'], messages: [] });
+  assert.deepEqual(index.score(['shared']).map((r) => r.key), ['b']);
+  index.remove('b');
+  assert.deepEqual(index.score(['shared']), []);
+  assert.equal(index.size, 1);
+  assert.equal(index.idf('shared'), 0);
+});
+
+test('thousands of removals compact the postings without losing live documents', () => {
+  const index = new SearchIndex();
+  for (let i = 0; i < 3000; i++) index.add(`d${i}`, { topic: `t${i}`, content: [`common word${i % 7}`], messages: [] });
+  for (let i = 0; i < 2500; i++) index.remove(`d${i}`);
+  const found = index.score(['common'], { limit: 1000 });
+  assert.equal(found.length, 500);
+  assert.ok(found.every((r) => Number(r.key.slice(1)) >= 2500));
+  assert.equal(index.score(['word3']).length, [...Array(500).keys()].filter((i) => (i + 2500) % 7 === 3).length);
+});
+
+test('fields are weighted: topic 3, content 2, messages 1', () => {
+  const index = new SearchIndex();
+  index.add('topic', { topic: 'needle', content: ['x'], messages: [] });
+  index.add('content', { topic: 'x', content: ['needle'], messages: [] });
+  index.add('messages', { topic: 'x', content: ['x'], messages: ['needle'] });
+  assert.deepEqual(index.score(['needle']).map((r) => r.key), ['topic', 'content', 'messages']);
+});
