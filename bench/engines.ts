@@ -22,6 +22,7 @@ export function ours(params?: RankingParams, name = 'session-search (BM25F index
     build(docs) {
       index = new SearchIndex(params);
       for (const d of docs) index.add(String(d.id), { topic: d.topic, content: d.content, messages: d.messages }, Date.parse(d.date));
+      index.seal();
     },
     query(text) {
       return index.score(tokenize(text), { limit: 10 }).map((h) => +h.key);

@@ -81,6 +81,7 @@ export class SessionLibrary {
       await adapter.finalize?.(loaded, [root.path], ctx);
       for (const session of loaded) this.addSession(session);
     }
+    this.index.seal();
     ctx.logger.info(`indexed ${this.sessions.size} sessions from ${totalFiles} files`);
   }
 

@@ -4,8 +4,8 @@
  * frequency (so BM25 needs a second structure anyway) and its `add` alone took longer than SQLite FTS5's whole build
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
-import { forEachToken } from './tokenize.js';
-import { Postings, packFields } from './postings.js';
+import { isStopWord, MAX_TOKEN_LENGTH, WORD_PATTERN } from './tokenize.js';
+import { packFields, PostingStore } from './postings.js';
 import { topK } from './top-k.js';
 
 /** Field order is fixed: topic (title), content (the conversation), messages (tool calls, outputs, thinking, notes). */
@@ -54,13 +54,19 @@ export interface ScoreOptions {
 
 export class SearchIndex {
   private readonly dict = new Map<string, number>();
-  private readonly postings: Postings[] = [];
+  private readonly store = new PostingStore();
+  private termCount = 0;
+  /** Live documents holding each term (document frequency). */
+  private df = new Uint32Array(1024);
   private readonly keys: (string | undefined)[] = [];
   /** Three field lengths per document. */
   private lengths = new Uint32Array(1024);
   /** Tie-break value per document (newer = larger). */
   private recency = new Float64Array(1024);
-  private readonly termsOf: (Uint32Array | undefined)[] = [];
+  /** The term ids of every document, concatenated, so a removal can update document frequencies. */
+  private docTerms = new Uint32Array(1 << 16);
+  private docTermsLength = 0;
+  private docTermStart: number[] = [];
   private readonly byKey = new Map<string, number>();
   private readonly totalLengths = [0, 0, 0];
   private dead = 0;
@@ -84,19 +90,56 @@ export class SearchIndex {
     return this.byKey.has(key);
   }
 
+  /** The id of an indexed term; undefined for unknown terms and stop words. */
+  private lookup(term: string): number | undefined {
+    const id = this.dict.get(term);
+    return id === undefined || id < 0 ? undefined : id;
+  }
+
   private termId(term: string): number {
     let id = this.dict.get(term);
+    if (id === undefined && isStopWord(term)) {
+      this.dict.set(term, -1);
+      return -1;
+    }
     if (id === undefined) {
-      id = this.postings.length;
+      id = this.termCount++;
       this.dict.set(term, id);
-      this.postings.push(new Postings());
       if (id * 3 + 3 > this.scratch.length) {
         const grown = new Uint32Array(this.scratch.length * 2);
         grown.set(this.scratch);
         this.scratch = grown;
       }
+      if (id >= this.df.length) {
+        const grown = new Uint32Array(this.df.length * 2);
+        grown.set(this.df);
+        this.df = grown;
+      }
     }
     return id;
+  }
+
+  /**
+   * Counts the tokens of one field into the scratch array. This is the hot loop of indexing, so it tokenizes inline
+   * (the same rule as tokenize.ts) and stop words live in the dictionary as -1: one hash lookup per token.
+   */
+  private countTokens(text: string, field: number, touched: number[], lengths: number[]): void {
+    const lower = text.toLowerCase();
+    const word = new RegExp(WORD_PATTERN);
+    let n = 0;
+    for (let m = word.exec(lower); m; m = word.exec(lower)) {
+      const token = m[0];
+      if (token.length > MAX_TOKEN_LENGTH) continue;
+      let id = this.dict.get(token);
+      if (id === undefined) id = this.termId(token);
+      if (id < 0) continue;
+      const s = this.scratch;
+      const at = id * 3;
+      if (s[at] === 0 && s[at + 1] === 0 && s[at + 2] === 0) touched.push(id);
+      s[at + field]++;
+      n++;
+    }
+    lengths[field] += n;
   }
 
   /** Adds or replaces the document stored under `key`; `recency` orders equal scores (larger first). */
@@ -104,17 +147,9 @@ export class SearchIndex {
     this.remove(key);
     const touched: number[] = [];
     const lengths = [0, 0, 0];
-    const count = (field: number) => (token: string) => {
-      const id = this.termId(token);
-      const s = this.scratch;
-      const at = id * 3;
-      if (s[at] === 0 && s[at + 1] === 0 && s[at + 2] === 0) touched.push(id);
-      s[at + field]++;
-      lengths[field]++;
-    };
-    forEachToken(fields.topic, count(0));
-    for (const text of fields.content) forEachToken(text, count(1));
-    for (const text of fields.messages) forEachToken(text, count(2));
+    this.countTokens(fields.topic, 0, touched, lengths);
+    for (const text of fields.content) this.countTokens(text, 1, touched, lengths);
+    for (const text of fields.messages) this.countTokens(text, 2, touched, lengths);
     const doc = this.keys.length;
     this.keys.push(key);
     if (doc * 3 + 3 > this.lengths.length) {
@@ -127,15 +162,20 @@ export class SearchIndex {
     }
     this.lengths.set(lengths, doc * 3);
     this.recency[doc] = recency;
-    const ids = new Uint32Array(touched.length);
+    if (this.docTermsLength + touched.length > this.docTerms.length) {
+      const grown = new Uint32Array(Math.max(this.docTerms.length * 2, this.docTermsLength + touched.length));
+      grown.set(this.docTerms);
+      this.docTerms = grown;
+    }
+    this.docTermStart.push(this.docTermsLength);
+    const s = this.scratch;
     for (let i = 0; i < touched.length; i++) {
       const id = touched[i];
-      const s = this.scratch;
-      this.postings[id].push(doc, packFields(s[id * 3], s[id * 3 + 1], s[id * 3 + 2]));
+      this.store.add(id, doc, packFields(s[id * 3], s[id * 3 + 1], s[id * 3 + 2]));
       s[id * 3] = s[id * 3 + 1] = s[id * 3 + 2] = 0;
-      ids[i] = id;
+      this.df[id]++;
+      this.docTerms[this.docTermsLength++] = id;
     }
-    this.termsOf.push(ids);
     this.byKey.set(key, doc);
     for (let f = 0; f < 3; f++) this.totalLengths[f] += lengths[f];
     this.factorsStale = true;
@@ -145,27 +185,40 @@ export class SearchIndex {
   remove(key: string): void {
     const doc = this.byKey.get(key);
     if (doc === undefined) return;
-    for (const id of this.termsOf[doc]!) this.postings[id].live--;
+    const end = doc + 1 < this.docTermStart.length ? this.docTermStart[doc + 1] : this.docTermsLength;
+    for (let i = this.docTermStart[doc]; i < end; i++) this.df[this.docTerms[i]]--;
     for (let f = 0; f < 3; f++) this.totalLengths[f] -= this.lengths[doc * 3 + f];
     this.keys[doc] = undefined;
-    this.termsOf[doc] = undefined;
     this.byKey.delete(key);
     this.factorsStale = true;
     if (++this.dead > 1000 && this.dead > this.byKey.size) {
-      for (const p of this.postings) p.compact((d) => this.keys[d] !== undefined);
+      this.seal();
+      this.store.compact(this.termCount, this.isAlive);
       this.dead = 0;
     }
   }
 
+  private readonly isAlive = (doc: number): boolean => this.keys[doc] !== undefined;
+
+  /** Makes everything added so far searchable as segments; queries call it, and a bulk load may call it once at the end. */
+  seal(): void {
+    this.store.seal(this.termCount, this.isAlive);
+  }
+
+  /** Bytes of postings held (for progress and benchmarks). */
+  get postingBytes(): number {
+    return this.store.bytes + this.docTerms.byteLength;
+  }
+
   private idfOf(id: number): number {
     const n = this.byKey.size;
-    const df = this.postings[id].live;
+    const df = this.df[id];
     return df > 0 ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0;
   }
 
   /** Inverse document frequency of a term (0 for a term no document holds). */
   idf(term: string): number {
-    const id = this.dict.get(term);
+    const id = this.lookup(term);
     return id === undefined ? 0 : this.idfOf(id);
   }
 
@@ -201,8 +254,9 @@ export class SearchIndex {
   score(terms: string[], options: ScoreOptions = {}): Scored[] {
     const n = this.byKey.size;
     if (!n || !terms.length) return [];
-    const requiredIds = (options.required ?? []).map((t) => this.dict.get(t));
-    if (requiredIds.some((id) => id === undefined || !this.postings[id].live)) return [];
+    const requiredIds = (options.required ?? []).map((t) => this.lookup(t));
+    if (requiredIds.some((id) => id === undefined || !this.df[id])) return [];
+    this.seal();
     this.ensureBuffers();
     const { k1, coordination } = this.params;
     const factors = this.fieldFactors;
@@ -214,29 +268,33 @@ export class SearchIndex {
     let maxScore = 0;
     let queryTerms = 0;
     for (const term of terms.length === 1 ? terms : new Set(terms)) {
-      const id = this.dict.get(term);
-      if (id === undefined || !this.postings[id].live) continue;
+      const id = this.lookup(term);
+      if (id === undefined || !this.df[id]) continue;
       const idf = this.idfOf(id);
       maxScore += idf * (k1 + 1);
       queryTerms++;
-      const p = this.postings[id];
-      for (let i = 0; i < p.length; i++) {
-        const doc = p.docs[i];
-        if (this.keys[doc] === undefined) continue;
-        const packed = p.freqs[i];
-        const t0 = packed & 0xff;
-        const t1 = (packed >>> 8) & 0xfff;
-        const t2 = packed >>> 20;
-        const tf = t0 * factors[doc * 3] + t1 * factors[doc * 3 + 1] + t2 * factors[doc * 3 + 2];
-        const count = t0 + t1 + t2;
-        if (termCounts[doc] === 0) {
-          touched[touchedCount++] = doc;
-          scores[doc] = 0;
-          matches[doc] = 0;
+      for (const seg of this.store.segments) {
+        if (id >= seg.terms) continue;
+        const segDocs = seg.docs;
+        const segFreqs = seg.freqs;
+        for (let i = seg.offsets[id], end = seg.offsets[id + 1]; i < end; i++) {
+          const doc = segDocs[i];
+          if (this.keys[doc] === undefined) continue;
+          const packed = segFreqs[i];
+          const t0 = packed & 0xff;
+          const t1 = (packed >>> 8) & 0xfff;
+          const t2 = packed >>> 20;
+          const tf = t0 * factors[doc * 3] + t1 * factors[doc * 3 + 1] + t2 * factors[doc * 3 + 2];
+          const count = t0 + t1 + t2;
+          if (termCounts[doc] === 0) {
+            touched[touchedCount++] = doc;
+            scores[doc] = 0;
+            matches[doc] = 0;
+          }
+          scores[doc] += (idf * tf * (k1 + 1)) / (k1 + tf);
+          matches[doc] += count;
+          termCounts[doc]++;
         }
-        scores[doc] += (idf * tf * (k1 + 1)) / (k1 + tf);
-        matches[doc] += count;
-        termCounts[doc]++;
       }
     }
     if (coordination > 0 && queryTerms > 1) {
@@ -256,15 +314,26 @@ export class SearchIndex {
     return results;
   }
 
+  private forEachDoc(id: number, visit: (doc: number) => void): void {
+    for (const seg of this.store.segments) {
+      if (id >= seg.terms) continue;
+      for (let i = seg.offsets[id], end = seg.offsets[id + 1]; i < end; i++) visit(seg.docs[i]);
+    }
+  }
+
   /** Drops candidates that hold an excluded term, miss a required one, or fail `accept`. */
   private filterCandidates(touched: Int32Array, count: number, requiredIds: number[], options: ScoreOptions): { items: Int32Array; count: number } {
     if (!requiredIds.length && !options.excluded?.length && !options.accept) return { items: touched, count };
     const excluded = new Set<number>();
     for (const t of options.excluded ?? []) {
-      const p = this.postings[this.dict.get(t) ?? -1];
-      if (p) for (let i = 0; i < p.length; i++) excluded.add(p.docs[i]);
+      const id = this.lookup(t);
+      if (id !== undefined) this.forEachDoc(id, (doc) => excluded.add(doc));
     }
-    const requiredSets = requiredIds.map((id) => new Set(this.postings[id].docs.subarray(0, this.postings[id].length)));
+    const requiredSets = requiredIds.map((id) => {
+      const set = new Set<number>();
+      this.forEachDoc(id, (doc) => set.add(doc));
+      return set;
+    });
     const kept = new Int32Array(count);
     let n = 0;
     for (let i = 0; i < count; i++) {

@@ -1,48 +1,119 @@
-/** A growable posting list: document numbers with their per-field term frequencies packed in 32 bits. */
+/**
+ * Postings stored as immutable segments (compressed-sparse-row: per-term offsets into flat arrays of document numbers
+ * and packed frequencies) plus a pending buffer of (term, doc, freqs) triples appended in document order. Building
+ * writes sequentially and sorts once per segment by counting sort, instead of growing one array per term; segments
+ * are merged size-tiered, so a live index that keeps adding sessions stays at O(log n) segments.
+ */
 
 /** Frequencies saturate in BM25 long before these caps: topic 8 bits, content and messages 12 bits each. */
 export const FIELD_LIMITS = [0xff, 0xfff, 0xfff] as const;
-const SHIFTS = [0, 8, 20];
 
 export function packFields(topic: number, content: number, messages: number): number {
-  return (
-    (Math.min(topic, FIELD_LIMITS[0]) | (Math.min(content, FIELD_LIMITS[1]) << SHIFTS[1]) | (Math.min(messages, FIELD_LIMITS[2]) << SHIFTS[2])) >>> 0
-  );
+  return (Math.min(topic, 0xff) | (Math.min(content, 0xfff) << 8) | (Math.min(messages, 0xfff) << 20)) >>> 0;
 }
 
-export function unpackField(packed: number, field: number): number {
-  return (packed >>> SHIFTS[field]) & FIELD_LIMITS[field];
+export interface Segment {
+  /** Number of terms the offsets cover (terms created later have no entries here). */
+  terms: number;
+  offsets: Uint32Array;
+  docs: Int32Array;
+  freqs: Uint32Array;
 }
 
-export class Postings {
-  docs = new Int32Array(2);
-  freqs = new Uint32Array(2);
-  length = 0;
-  /** Documents still present (the document frequency). */
-  live = 0;
+function grow<T extends Uint32Array | Int32Array>(array: T, needed: number, make: (n: number) => T): T {
+  if (needed <= array.length) return array;
+  const next = make(Math.max(needed, array.length * 2));
+  next.set(array);
+  return next;
+}
 
-  push(doc: number, packed: number): void {
-    if (this.length === this.docs.length) {
-      const docs = new Int32Array(this.length * 2);
-      docs.set(this.docs);
-      this.docs = docs;
-      const freqs = new Uint32Array(this.length * 2);
-      freqs.set(this.freqs);
-      this.freqs = freqs;
-    }
-    this.docs[this.length] = doc;
-    this.freqs[this.length++] = packed;
-    this.live++;
+export class PostingStore {
+  readonly segments: Segment[] = [];
+  private pendingTerms = new Uint32Array(1 << 16);
+  private pendingDocs = new Int32Array(1 << 16);
+  private pendingFreqs = new Uint32Array(1 << 16);
+  private pendingLength = 0;
+
+  get pending(): number {
+    return this.pendingLength;
   }
 
-  /** Drops the entries of removed documents. */
-  compact(alive: (doc: number) => boolean): void {
-    let w = 0;
-    for (let r = 0; r < this.length; r++) {
-      if (!alive(this.docs[r])) continue;
-      this.docs[w] = this.docs[r];
-      this.freqs[w++] = this.freqs[r];
+  add(term: number, doc: number, packed: number): void {
+    const n = this.pendingLength + 1;
+    if (n > this.pendingTerms.length) {
+      this.pendingTerms = grow(this.pendingTerms, n, (k) => new Uint32Array(k));
+      this.pendingDocs = grow(this.pendingDocs, n, (k) => new Int32Array(k));
+      this.pendingFreqs = grow(this.pendingFreqs, n, (k) => new Uint32Array(k));
     }
-    this.length = w;
+    this.pendingTerms[this.pendingLength] = term;
+    this.pendingDocs[this.pendingLength] = doc;
+    this.pendingFreqs[this.pendingLength] = packed;
+    this.pendingLength = n;
   }
+
+  /** Turns pending triples into a segment (counting sort by term; document order is kept) and merges size-tiered. */
+  seal(termCount: number, alive: (doc: number) => boolean): void {
+    if (!this.pendingLength) return;
+    const offsets = new Uint32Array(termCount + 1);
+    for (let i = 0; i < this.pendingLength; i++) offsets[this.pendingTerms[i] + 1]++;
+    for (let t = 0; t < termCount; t++) offsets[t + 1] += offsets[t];
+    const cursor = offsets.slice(0, termCount);
+    const docs = new Int32Array(this.pendingLength);
+    const freqs = new Uint32Array(this.pendingLength);
+    for (let i = 0; i < this.pendingLength; i++) {
+      const at = cursor[this.pendingTerms[i]]++;
+      docs[at] = this.pendingDocs[i];
+      freqs[at] = this.pendingFreqs[i];
+    }
+    this.pendingLength = 0;
+    this.segments.push({ terms: termCount, offsets, docs, freqs });
+    while (this.segments.length > 1) {
+      const last = this.segments[this.segments.length - 1];
+      const previous = this.segments[this.segments.length - 2];
+      if (last.docs.length * 2 < previous.docs.length) break;
+      this.segments.splice(-2, 2, mergeSegments(previous, last, termCount, alive));
+    }
+  }
+
+  /** Drops removed documents from every segment by merging them all into one. */
+  compact(termCount: number, alive: (doc: number) => boolean): void {
+    if (!this.segments.length) return;
+    let merged = this.segments[0];
+    for (let i = 1; i < this.segments.length; i++) merged = mergeSegments(merged, this.segments[i], termCount, alive);
+    if (this.segments.length === 1) merged = mergeSegments(merged, { terms: 0, offsets: new Uint32Array(1), docs: new Int32Array(0), freqs: new Uint32Array(0) }, termCount, alive);
+    this.segments.splice(0, this.segments.length, merged);
+  }
+
+  /** Approximate bytes held by postings. */
+  get bytes(): number {
+    return this.segments.reduce((n, s) => n + s.offsets.byteLength + s.docs.byteLength + s.freqs.byteLength, 0) + this.pendingTerms.byteLength * 3;
+  }
+}
+
+/** Older segment first, so each term's postings stay in document order. */
+function mergeSegments(a: Segment, b: Segment, termCount: number, alive: (doc: number) => boolean): Segment {
+  const offsets = new Uint32Array(termCount + 1);
+  const range = (s: Segment, t: number): [number, number] => (t < s.terms ? [s.offsets[t], s.offsets[t + 1]] : [0, 0]);
+  for (let t = 0; t < termCount; t++) {
+    let n = 0;
+    for (const s of [a, b]) {
+      const [from, to] = range(s, t);
+      for (let i = from; i < to; i++) if (alive(s.docs[i])) n++;
+    }
+    offsets[t + 1] = offsets[t] + n;
+  }
+  const docs = new Int32Array(offsets[termCount]);
+  const freqs = new Uint32Array(offsets[termCount]);
+  let w = 0;
+  for (let t = 0; t < termCount; t++) {
+    for (const s of [a, b]) {
+      const [from, to] = range(s, t);
+      for (let i = from; i < to; i++) {
+        if (!alive(s.docs[i])) continue;
+        docs[w] = s.docs[i];
+        freqs[w++] = s.freqs[i];
+      }
+    }
+  }
+  return { terms: termCount, offsets, docs, freqs };
 }

@@ -11,7 +11,7 @@ const STOP_WORDS = new Set(
   ),
 );
 
-const WORD = /[\p{L}\p{N}]+/gu;
+export const WORD_PATTERN = /[\p{L}\p{N}]+/gu;
 
 export function isStopWord(term: string): boolean {
   return STOP_WORDS.has(term);
@@ -20,7 +20,7 @@ export function isStopWord(term: string): boolean {
 /** Calls `onToken` for every indexable token of `text`, in order. */
 export function forEachToken(text: string, onToken: (token: string) => void, keepStopWords = false): void {
   const lower = text.toLowerCase();
-  const word = new RegExp(WORD);
+  const word = new RegExp(WORD_PATTERN);
   for (let m = word.exec(lower); m; m = word.exec(lower)) {
     const token = m[0];
     if (token.length <= MAX_TOKEN_LENGTH && (keepStopWords || !STOP_WORDS.has(token))) onToken(token);
