@@ -37,7 +37,8 @@ function measure(engine: Engine, docs: ReturnType<typeof generateCorpus>['docs']
   gc();
   const after = process.memoryUsage();
   const memDelta = after.rss - before.rss;
-  const heapDelta = after.heapUsed + after.external + after.arrayBuffers - (before.heapUsed + before.external + before.arrayBuffers);
+  // external includes ArrayBuffers (typed arrays); heapUsed is the JS heap.
+  const heapDelta = after.heapUsed + after.external - (before.heapUsed + before.external);
   const p50: number[] = [];
   const p95: number[] = [];
   const quality: Record<string, { mrr: number[]; ndcg: number[] }> = { 'known-item': { mrr: [], ndcg: [] }, topic: { mrr: [], ndcg: [] } };

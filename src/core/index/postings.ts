@@ -12,6 +12,8 @@ export function packFields(topic: number, content: number, messages: number): nu
   return (Math.min(topic, 0xff) | (Math.min(content, 0xfff) << 8) | (Math.min(messages, 0xfff) << 20)) >>> 0;
 }
 
+const INITIAL_PENDING = 1 << 16;
+
 export interface Segment {
   /** Number of terms the offsets cover (terms created later have no entries here). */
   terms: number;
@@ -29,9 +31,9 @@ function grow<T extends Uint32Array | Int32Array>(array: T, needed: number, make
 
 export class PostingStore {
   readonly segments: Segment[] = [];
-  private pendingTerms = new Uint32Array(1 << 16);
-  private pendingDocs = new Int32Array(1 << 16);
-  private pendingFreqs = new Uint32Array(1 << 16);
+  private pendingTerms = new Uint32Array(INITIAL_PENDING);
+  private pendingDocs = new Int32Array(INITIAL_PENDING);
+  private pendingFreqs = new Uint32Array(INITIAL_PENDING);
   private pendingLength = 0;
 
   get pending(): number {
@@ -66,6 +68,12 @@ export class PostingStore {
       freqs[at] = this.pendingFreqs[i];
     }
     this.pendingLength = 0;
+    // A bulk load grows the pending buffers to the size of the whole corpus: give that memory back.
+    if (this.pendingTerms.length > INITIAL_PENDING) {
+      this.pendingTerms = new Uint32Array(INITIAL_PENDING);
+      this.pendingDocs = new Int32Array(INITIAL_PENDING);
+      this.pendingFreqs = new Uint32Array(INITIAL_PENDING);
+    }
     this.segments.push({ terms: termCount, offsets, docs, freqs });
     while (this.segments.length > 1) {
       const last = this.segments[this.segments.length - 1];
