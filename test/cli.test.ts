@@ -44,3 +44,14 @@ test('exit codes: 0 with no results, 2 on bad usage, 1 on failure, with a messag
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /FILE_NOT_FOUND/);
 });
+
+test('mcp-config prints a claude mcp add line and a .mcp.json entry that launch this bundle', () => {
+  const r = cli('mcp-config', '--root', CA_ROOT);
+  assert.equal(r.code, 0, r.stderr);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('claude mcp add'))!;
+  assert.ok(line.includes(join(ROOT, 'dist', 'mcp.js')));
+  const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { mcpServers: Record<string, { command: string; args: string[] }> };
+  const server = json.mcpServers['session-search'];
+  assert.equal(server.command, process.execPath);
+  assert.deepEqual(server.args, [join(ROOT, 'dist', 'mcp.js'), '--root', CA_ROOT]);
+});

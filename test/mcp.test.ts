@@ -1,11 +1,12 @@
 /** The MCP server through a real client: in memory, and over stdio against the built bundle. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { fromToon } from '../src/core/format.js';
+import { fromToon, tabularView } from '../src/core/format.js';
 import { SessionLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { createServer } from '../src/mcp/server.js';
@@ -55,8 +56,8 @@ describe('in memory', () => {
     assert.equal(s.results[0].topic, 'authentication-implementation');
     assert.equal(s.count, 2);
     const text = r.content[0].text;
-    const decoded = text.startsWith('{') ? JSON.parse(text) : fromToon(text);
-    assert.deepEqual(decoded, s);
+    if (text.startsWith('{')) assert.deepEqual(JSON.parse(text), s);
+    else assert.deepEqual(fromToon(text), tabularView(s), 'TOON carries the tabular view of the same answer');
   });
 
   test('domain errors come back as isError with the seed codes and the server keeps answering', async () => {
@@ -153,5 +154,27 @@ describe('stdio, against the built bundle', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('a third-party client: the MCP Inspector CLI', () => {
+  // The inspector finds its own package.json relative to the working directory, so it runs from its build folder.
+  const inspectorDir = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
+  const inspect = (...args: string[]) =>
+    spawnSync(process.execPath, ['index.js', process.execPath, join(ROOT, 'dist', 'mcp.js'), '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`, ...args], {
+      cwd: inspectorDir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
+  test('lists the five tools and calls search_session against the bundle', () => {
+    const list = inspect('--method', 'tools/list');
+    assert.equal(list.status, 0, list.stderr);
+    assert.deepEqual((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort(), TOOLS);
+    const call = inspect('--method', 'tools/call', '--tool-name', 'search_session', '--tool-arg', 'query=MockRepoMap max_map_tokens');
+    assert.equal(call.status, 0, call.stderr);
+    const result = JSON.parse(call.stdout) as { structuredContent: { results: { filename: string; matchedSnippets: string[] }[] } };
+    assert.ok(result.structuredContent.results.length >= 1);
+    assert.match(result.structuredContent.results[0].matchedSnippets.join(' '), /MockRepoMap/);
   });
 });

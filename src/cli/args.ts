@@ -14,6 +14,7 @@ Commands:
   get <name-or-id>         Show one session (id, tool id, CodeArchitect folder name, or name-summary.md / name-full.md)
   list                     List sessions, newest first
   mcp                      Run the MCP server on stdio (for Claude Code, VS Code and other MCP clients)
+  mcp-config               Print the \`claude mcp add\` line and a .mcp.json entry for this install
 
 Options:
   --json                   Print the response object as JSON
@@ -44,6 +45,8 @@ export interface CliOptions {
   project?: string;
   role?: string;
   roots: SourceRoot[];
+  /** Whether --root was given (otherwise `roots` are the defaults). */
+  rootsGiven: boolean;
   dataDir: string;
   verbose: boolean;
   help: boolean;
@@ -110,6 +113,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     project: values.project === undefined ? undefined : resolve(values.project),
     role: values.role,
     roots,
+    rootsGiven: !!values.root?.length,
     dataDir: dataDirFrom(values.data, env),
     verbose: values.verbose,
     help: values.help,

@@ -76,6 +76,11 @@ async function run(argv: string[]): Promise<number> {
       print(options, response, () => renderList(response, color));
       return 0;
     }
+    case 'mcp-config': {
+      const { mcpConfig } = await import('./mcp-config.js');
+      process.stdout.write(mcpConfig(import.meta.url, options.rootsGiven ? options.roots : undefined, process.execPath));
+      return 0;
+    }
     case 'mcp': {
       const { runStdioServer } = await import('../mcp/run.js');
       await runStdioServer({ roots: options.roots, dataDir: options.dataDir, verbose: options.verbose });
