@@ -1,6 +1,18 @@
 /** The normalised shape every source adapter produces. Text here is already masked. */
 
-export const SOURCE_IDS = ['codearchitect', 'claude-code', 'codex'] as const;
+export const SOURCE_IDS = [
+  'codearchitect',
+  'claude-code',
+  'codex',
+  'copilot-chat',
+  'gemini',
+  'cursor',
+  'cline',
+  'roo',
+  'opencode',
+  'specstory',
+  'aider',
+] as const;
 export type SourceId = (typeof SOURCE_IDS)[number];
 
 export type Role = 'user' | 'assistant' | 'tool' | 'system';

@@ -32,6 +32,14 @@ export interface RawSession {
 const TITLE_MAX = 120;
 const BARE_COMMAND = /^\/[\w:-]+$/;
 
+/** Claude Code stores a slash command as tags (also copied into SpecStory exports): show it as typed. */
+export function slashCommandText(text: string): string | undefined {
+  const command = /<command-name>([^<]*)<\/command-name>/.exec(text);
+  if (!command) return undefined;
+  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim();
+  return `${command[1].trim()}${args ? ` ${args}` : ''}`;
+}
+
 export function titleFrom(text: string | undefined): string | undefined {
   if (!text) return undefined;
   const line = text.replace(/\s+/g, ' ').trim();

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { maskText } from '../mask.js';
 import type { Session, TurnKind } from '../model.js';
-import { buildSession, titleFrom, type RawTurn } from './build.js';
+import { buildSession, slashCommandText, titleFrom, type RawTurn } from './build.js';
 import { isRecord, isoTime, parseJsonObject, readLines, str } from './read.js';
 import type { SourceAdapter } from './types.js';
 
@@ -70,11 +70,8 @@ function contentText(content: unknown): string {
 
 /** Slash commands are stored as tags; show them as the user typed them. */
 function cleanUserText(text: string): { text: string; kind: TurnKind } {
-  const command = /<command-name>([^<]*)<\/command-name>/.exec(text);
-  if (command) {
-    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim();
-    return { text: `${command[1].trim()}${args ? ` ${args}` : ''}`, kind: 'conversation' };
-  }
+  const command = slashCommandText(text);
+  if (command) return { text: command, kind: 'conversation' };
   const stdout = /<local-command-stdout>([\s\S]*?)<\/local-command-stdout>/.exec(text);
   if (stdout) return { text: stdout[1], kind: 'note' };
   const cleaned = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim();

@@ -1,11 +1,31 @@
 /** The source adapters the product knows, in the order they are listed to users. */
 import type { SourceId } from '../model.js';
+import { aiderSource } from './aider.js';
 import { claudeCodeSource } from './claude-code.js';
+import { clineSource } from './cline.js';
 import { codeArchitectSource } from './codearchitect.js';
 import { codexSource } from './codex.js';
+import { copilotChatSource } from './copilot-chat.js';
+import { cursorSource } from './cursor.js';
+import { geminiSource } from './gemini.js';
+import { openCodeSource } from './opencode.js';
+import { rooSource } from './roo.js';
+import { specStorySource } from './specstory.js';
 import type { SourceAdapter } from './types.js';
 
-export const SOURCES: readonly SourceAdapter[] = [codeArchitectSource, claudeCodeSource, codexSource];
+export const SOURCES: readonly SourceAdapter[] = [
+  codeArchitectSource,
+  claudeCodeSource,
+  codexSource,
+  copilotChatSource,
+  geminiSource,
+  cursorSource,
+  clineSource,
+  rooSource,
+  openCodeSource,
+  specStorySource,
+  aiderSource,
+];
 
 export function sourceById(id: string): SourceAdapter | undefined {
   return SOURCES.find((s) => s.id === id);
