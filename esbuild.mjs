@@ -21,8 +21,12 @@ const entries = [
   { in: 'src/mcp/stdio.ts', out: 'dist/mcp.js', banner: requireShim },
 ];
 
-await Promise.all(
-  entries.map((e) =>
+// The extension host loads CommonJS and provides `vscode` itself.
+const extension = build({ ...common, format: 'cjs', entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.cjs', external: ['vscode'] });
+
+await Promise.all([
+  extension,
+  ...entries.map((e) =>
     build({
       ...common,
       entryPoints: [e.in],
@@ -30,4 +34,4 @@ await Promise.all(
       banner: { js: e.banner },
     }),
   ),
-);
+]);

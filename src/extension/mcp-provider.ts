@@ -1,0 +1,33 @@
+/**
+ * Makes the bundled MCP server visible to agents in VS Code (Copilot agent mode) with no configuration: it runs on
+ * VS Code's own runtime (`process.execPath` with ELECTRON_RUN_AS_NODE), so no separate Node.js install is needed.
+ */
+import * as vscode from 'vscode';
+
+export const MCP_PROVIDER_ID = 'sessionSearch.mcp';
+
+export function mcpServerArgs(context: vscode.ExtensionContext, dataFolder: string | undefined): string[] {
+  const args = [vscode.Uri.joinPath(context.extensionUri, 'dist', 'mcp.js').fsPath];
+  if (dataFolder) args.push('--data', dataFolder);
+  return args;
+}
+
+export function registerMcpProvider(context: vscode.ExtensionContext, dataFolder: () => string | undefined): vscode.Disposable {
+  const changed = new vscode.EventEmitter<void>();
+  const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
+    onDidChangeMcpServerDefinitions: changed.event,
+    provideMcpServerDefinitions: () => [
+      new vscode.McpStdioServerDefinition(
+        'Session Search',
+        process.execPath,
+        mcpServerArgs(context, dataFolder()),
+        { ELECTRON_RUN_AS_NODE: '1' },
+        String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0'),
+      ),
+    ],
+  };
+  const settings = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('sessionSearch.dataFolder')) changed.fire();
+  });
+  return vscode.Disposable.from(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider), changed, settings);
+}
