@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { SearchIndex } from '../src/core/index/engine.js';
 import { topK } from '../src/core/index/top-k.js';
+import { tokenize } from '../src/core/index/tokenize.js';
 
 test('top-k returns exactly the first k of a full ranking', () => {
   fc.assert(
@@ -47,4 +48,11 @@ test('fields are weighted: topic 3, content 2, messages 1', () => {
   index.add('content', { topic: 'x', content: ['needle'], messages: [] });
   index.add('messages', { topic: 'x', content: ['x'], messages: ['needle'] });
   assert.deepEqual(index.score(['needle']).map((r) => r.key), ['topic', 'content', 'messages']);
+});
+
+test('tokens: letters and digits of any script, lower-cased; punctuation and underscores split; long runs dropped', () => {
+  assert.deepEqual(tokenize('Привет МИР, 日本語 and 𝒜bc max_map_tokens ünïcødé'), ['привет', 'мир', '日本語', '𝒜bc', 'max', 'map', 'tokens', 'ünïcødé']);
+  assert.deepEqual(tokenize(`short ${'x'.repeat(41)} end`), ['short', 'end']);
+  assert.deepEqual(tokenize('the fix for the bug'), ['fix', 'bug'], 'stop words are not indexed');
+  assert.deepEqual(tokenize('the fix', true), ['the', 'fix']);
 });

@@ -4,8 +4,8 @@
  * frequency (so BM25 needs a second structure anyway) and its `add` alone took longer than SQLite FTS5's whole build
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
-import { isStopWord, MAX_TOKEN_LENGTH, WORD_PATTERN } from './tokenize.js';
-import { packFields, PostingStore } from './postings.js';
+import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
+import { packFields, PostingStore, SEAL_THRESHOLD } from './postings.js';
 import { topK } from './top-k.js';
 
 /** Field order is fixed: topic (title), content (the conversation), messages (tool calls, outputs, thinking, notes). */
@@ -120,25 +120,22 @@ export class SearchIndex {
   }
 
   /**
-   * Counts the tokens of one field into the scratch array. This is the hot loop of indexing, so it tokenizes inline
-   * (the same rule as tokenize.ts) and stop words live in the dictionary as -1: one hash lookup per token.
+   * Counts the tokens of one field into the scratch array. This is the hot loop of indexing: stop words live in the
+   * dictionary as -1, so each token costs one hash lookup.
    */
   private countTokens(text: string, field: number, touched: number[], lengths: number[]): void {
-    const lower = text.toLowerCase();
-    const word = new RegExp(WORD_PATTERN);
     let n = 0;
-    for (let m = word.exec(lower); m; m = word.exec(lower)) {
-      const token = m[0];
-      if (token.length > MAX_TOKEN_LENGTH) continue;
+    scanWords(text.toLowerCase(), (token) => {
+      if (token.length > MAX_TOKEN_LENGTH) return;
       let id = this.dict.get(token);
       if (id === undefined) id = this.termId(token);
-      if (id < 0) continue;
+      if (id < 0) return;
       const s = this.scratch;
       const at = id * 3;
       if (s[at] === 0 && s[at + 1] === 0 && s[at + 2] === 0) touched.push(id);
       s[at + field]++;
       n++;
-    }
+    });
     lengths[field] += n;
   }
 
@@ -179,6 +176,7 @@ export class SearchIndex {
     this.byKey.set(key, doc);
     for (let f = 0; f < 3; f++) this.totalLengths[f] += lengths[f];
     this.factorsStale = true;
+    if (this.store.pending > SEAL_THRESHOLD) this.seal();
   }
 
   /** Removes a document; its postings are skipped until enough are dead to compact. */

@@ -1,8 +1,8 @@
 /**
  * Postings stored as immutable segments (compressed-sparse-row: per-term offsets into flat arrays of document numbers
  * and packed frequencies) plus a pending buffer of (term, doc, freqs) triples appended in document order. Building
- * writes sequentially and sorts once per segment by counting sort, instead of growing one array per term; segments
- * are merged size-tiered, so a live index that keeps adding sessions stays at O(log n) segments.
+ * writes sequentially and sorts once per segment by counting sort, instead of growing one array per term. A bulk load
+ * seals every few million triples; when segments pile up they are merged into one.
  */
 
 /** Frequencies saturate in BM25 long before these caps: topic 8 bits, content and messages 12 bits each. */
@@ -13,6 +13,10 @@ export function packFields(topic: number, content: number, messages: number): nu
 }
 
 const INITIAL_PENDING = 1 << 16;
+/** Pending triples sealed into a segment during a bulk load: bounds the buffer's memory (12 bytes a triple). */
+export const SEAL_THRESHOLD = 1 << 22;
+/** A query visits every segment; past this many they are merged into one (each merge also drops removed documents). */
+const MAX_SEGMENTS = 12;
 
 export interface Segment {
   /** Number of terms the offsets cover (terms created later have no entries here). */
@@ -75,21 +79,13 @@ export class PostingStore {
       this.pendingFreqs = new Uint32Array(INITIAL_PENDING);
     }
     this.segments.push({ terms: termCount, offsets, docs, freqs });
-    while (this.segments.length > 1) {
-      const last = this.segments[this.segments.length - 1];
-      const previous = this.segments[this.segments.length - 2];
-      if (last.docs.length * 2 < previous.docs.length) break;
-      this.segments.splice(-2, 2, mergeSegments(previous, last, termCount, alive));
-    }
+    if (this.segments.length > MAX_SEGMENTS) this.compact(termCount, alive);
   }
 
-  /** Drops removed documents from every segment by merging them all into one. */
+  /** Merges every segment into one, dropping removed documents. */
   compact(termCount: number, alive: (doc: number) => boolean): void {
     if (!this.segments.length) return;
-    let merged = this.segments[0];
-    for (let i = 1; i < this.segments.length; i++) merged = mergeSegments(merged, this.segments[i], termCount, alive);
-    if (this.segments.length === 1) merged = mergeSegments(merged, { terms: 0, offsets: new Uint32Array(1), docs: new Int32Array(0), freqs: new Uint32Array(0) }, termCount, alive);
-    this.segments.splice(0, this.segments.length, merged);
+    this.segments.splice(0, this.segments.length, mergeSegments(this.segments, termCount, alive));
   }
 
   /** Approximate bytes held by postings. */
@@ -98,15 +94,14 @@ export class PostingStore {
   }
 }
 
-/** Older segment first, so each term's postings stay in document order. */
-function mergeSegments(a: Segment, b: Segment, termCount: number, alive: (doc: number) => boolean): Segment {
+/** Segments in age order, so each term's postings stay in document order. */
+function mergeSegments(segments: Segment[], termCount: number, alive: (doc: number) => boolean): Segment {
   const offsets = new Uint32Array(termCount + 1);
-  const range = (s: Segment, t: number): [number, number] => (t < s.terms ? [s.offsets[t], s.offsets[t + 1]] : [0, 0]);
   for (let t = 0; t < termCount; t++) {
     let n = 0;
-    for (const s of [a, b]) {
-      const [from, to] = range(s, t);
-      for (let i = from; i < to; i++) if (alive(s.docs[i])) n++;
+    for (const s of segments) {
+      if (t >= s.terms) continue;
+      for (let i = s.offsets[t], end = s.offsets[t + 1]; i < end; i++) if (alive(s.docs[i])) n++;
     }
     offsets[t + 1] = offsets[t] + n;
   }
@@ -114,9 +109,9 @@ function mergeSegments(a: Segment, b: Segment, termCount: number, alive: (doc: n
   const freqs = new Uint32Array(offsets[termCount]);
   let w = 0;
   for (let t = 0; t < termCount; t++) {
-    for (const s of [a, b]) {
-      const [from, to] = range(s, t);
-      for (let i = from; i < to; i++) {
+    for (const s of segments) {
+      if (t >= s.terms) continue;
+      for (let i = s.offsets[t], end = s.offsets[t + 1]; i < end; i++) {
         if (!alive(s.docs[i])) continue;
         docs[w] = s.docs[i];
         freqs[w++] = s.freqs[i];

@@ -11,20 +11,48 @@ const STOP_WORDS = new Set(
   ),
 );
 
-export const WORD_PATTERN = /[\p{L}\p{N}]+/gu;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]+$/u;
 
 export function isStopWord(term: string): boolean {
   return STOP_WORDS.has(term);
 }
 
+/**
+ * Calls `onToken` for every run of letters and digits in already lower-cased text (tokens longer than
+ * MAX_TOKEN_LENGTH included; callers filter). A hand-written scan: indexing spends most of its time here, and this
+ * allocates one string per token where a regular expression also allocates a match object.
+ */
+export function scanWords(lower: string, onToken: (token: string) => void): void {
+  const n = lower.length;
+  let start = -1;
+  for (let i = 0; i <= n; i++) {
+    let word = false;
+    if (i < n) {
+      const c = lower.charCodeAt(i);
+      if (c < 128) word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+        word = LETTER_OR_DIGIT.test(lower.slice(i, i + 2));
+        if (word) {
+          if (start < 0) start = i;
+          i++;
+          continue;
+        }
+      } else word = LETTER_OR_DIGIT.test(lower[i]);
+    }
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      onToken(lower.slice(start, i));
+      start = -1;
+    }
+  }
+}
+
 /** Calls `onToken` for every indexable token of `text`, in order. */
 export function forEachToken(text: string, onToken: (token: string) => void, keepStopWords = false): void {
-  const lower = text.toLowerCase();
-  const word = new RegExp(WORD_PATTERN);
-  for (let m = word.exec(lower); m; m = word.exec(lower)) {
-    const token = m[0];
+  scanWords(text.toLowerCase(), (token) => {
     if (token.length <= MAX_TOKEN_LENGTH && (keepStopWords || !STOP_WORDS.has(token))) onToken(token);
-  }
+  });
 }
 
 export function tokenize(text: string, keepStopWords = false): string[] {
