@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import type { SourceRoot } from '../src/core/sources/registry.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The real transcripts shared beside the repository; read-only. */
-export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
+export const CORPUS = realpathSync(resolve(ROOT, '..', 'shared', 'corpus'));
 
 export const corpusRoots: SourceRoot[] = [
   { source: 'codearchitect', path: join(CORPUS, 'codearchitect', 'sessions') },
@@ -23,8 +23,9 @@ export async function loadLibrary(roots: SourceRoot[]): Promise<{ library: Sessi
   return { library, logger };
 }
 
+/** A new empty folder, by its real path (the library reports real paths; /tmp may be a symlink). */
 export function tempDir(prefix = 'session-search-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 }
 
 /** Writes a CodeArchitect session folder the way CodeArchitect does (JSON block in full.md). */
