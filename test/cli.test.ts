@@ -3,12 +3,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CORPUS, ROOT } from './helpers.js';
+import { CORPUS, ROOT, tempDir } from './helpers.js';
 
 const CA_ROOT = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
+/** An empty home (no default roots) and a data folder of the tests' own: the user's folders are never touched. */
+const HOME_DIR = tempDir();
+const DATA_DIR = tempDir();
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent-home' } });
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_HOME: DATA_DIR } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -139,7 +139,7 @@ describe('stdio, against the built bundle', () => {
   test('node dist/mcp.js answers tools/list and ranks real sessions', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(ROOT, 'dist', 'mcp.js'), '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`, '--root', `claude-code=${join(CORPUS, 'claude-code')}`],
+      args: [join(ROOT, 'dist', 'mcp.js'), '--data', tempDir(), '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`, '--root', `claude-code=${join(CORPUS, 'claude-code')}`],
       stderr: 'pipe',
     });
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
@@ -160,8 +160,9 @@ describe('stdio, against the built bundle', () => {
 describe('a third-party client: the MCP Inspector CLI', () => {
   // The inspector finds its own package.json relative to the working directory, so it runs from its build folder.
   const inspectorDir = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
+  const dataDir = tempDir();
   const inspect = (...args: string[]) =>
-    spawnSync(process.execPath, ['index.js', process.execPath, join(ROOT, 'dist', 'mcp.js'), '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`, ...args], {
+    spawnSync(process.execPath, ['index.js', process.execPath, join(ROOT, 'dist', 'mcp.js'), '--data', dataDir, '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`, ...args], {
       cwd: inspectorDir,
       encoding: 'utf8',
       timeout: 60_000,

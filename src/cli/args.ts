@@ -28,6 +28,7 @@ Options:
   --role ROLE              search: only matches in turns of user, assistant, tool or system
   --root SOURCE=PATH       Read this folder for SOURCE (repeatable); when given, only these roots are read
   --data DIR               The product's own data folder (default ~/.session-search, or SESSION_SEARCH_HOME)
+  --no-archive             Do not keep or read the masked archive of sessions in the data folder
   --verbose                Log skipped files and lines to stderr
   -h, --help               Show this help
 `;
@@ -48,6 +49,7 @@ export interface CliOptions {
   /** Whether --root was given (otherwise `roots` are the defaults). */
   rootsGiven: boolean;
   dataDir: string;
+  archive: boolean;
   verbose: boolean;
   help: boolean;
 }
@@ -82,6 +84,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
         role: { type: 'string' },
         root: { type: 'string', multiple: true },
         data: { type: 'string' },
+        'no-archive': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -115,6 +118,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     roots,
     rootsGiven: !!values.root?.length,
     dataDir: dataDirFrom(values.data, env),
+    archive: !values['no-archive'],
     verbose: values.verbose,
     help: values.help,
   };

@@ -11,7 +11,7 @@ const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALI
 
 async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   const logger = stderrLogger(options.verbose);
-  const library = new SessionLibrary({ roots: options.roots, logger });
+  const library = new SessionLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
   const showProgress = process.stderr.isTTY && !options.json && !options.toon;
   let last = 0;
   await library.load((p) => {
@@ -83,7 +83,7 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'mcp': {
       const { runStdioServer } = await import('../mcp/run.js');
-      await runStdioServer({ roots: options.roots, dataDir: options.dataDir, verbose: options.verbose });
+      await runStdioServer({ roots: options.roots, dataDir: options.dataDir, archive: options.archive, verbose: options.verbose });
       return -1;
     }
     default:

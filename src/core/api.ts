@@ -27,6 +27,8 @@ export interface SearchResult {
   /** The turn (a docid for reading) each snippet came from, in the order of `matchedSnippets`. */
   snippetTurnIds: string[];
   matchCount: number;
+  /** The tool deleted its transcript; this session comes from the archive. */
+  sourceDeleted?: boolean;
 }
 
 export interface SearchResponse {
@@ -46,6 +48,7 @@ export interface SessionInfo {
   file: string;
   size: number;
   turns: number;
+  sourceDeleted?: boolean;
 }
 
 export interface ListResponse {

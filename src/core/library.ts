@@ -2,7 +2,8 @@
  * The composition root of the engine: reads every configured root through its source adapter, masks, indexes, and
  * answers search / get / list / read for every front end (CLI, MCP server, index server).
  */
-import { realpath } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, realpath, stat } from 'node:fs/promises';
 import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse } from './api.js';
 import { dayRange, overlaps } from './dates.js';
 import { SessionSearchError } from './errors.js';
@@ -15,11 +16,13 @@ import { ROLES, type Session } from './model.js';
 import { getSession, listSessions, readDoc } from './reading.js';
 import { searchSessions } from './searching.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
-import { walkFiles } from './walk.js';
+import { isInside, walkFiles } from './walk.js';
+import { archiveReads, readFileSessions, type FileRead } from './ingest.js';
+import { Archive } from './store/archive.js';
+import type { SourceContext } from './sources/types.js';
 import { searchContext, type ContextQuery } from './context.js';
 import { storeCodeArchitectSession, type StoredMessage } from './store/codearchitect-store.js';
-import { codeArchitectDefaultRoot, codeArchitectSource } from './sources/codearchitect.js';
-import { mkdir } from 'node:fs/promises';
+import { codeArchitectDefaultRoot } from './sources/codearchitect.js';
 
 /** Tool output beyond this many characters per turn is kept for reading but not indexed. */
 export const INDEXED_CHARS_PER_TOOL_TURN = 16 * 1024;
@@ -28,6 +31,10 @@ export interface LibraryOptions {
   roots: SourceRoot[];
   logger: Logger;
   env?: NodeJS.ProcessEnv;
+  /** The product's own data folder (archive); without one nothing is written. */
+  dataDir?: string;
+  /** Keep a masked copy of every session in the data folder (default on when there is a data folder). */
+  archive?: boolean;
 }
 
 export interface LoadProgress {
@@ -41,16 +48,25 @@ export class SessionLibrary {
   readonly index = new SearchIndex();
   readonly titles = new TitleIndex();
   private readonly resolvedRoots: SourceRoot[] = [];
+  private readonly missingRoots: SourceRoot[] = [];
+  /** Which sessions came from which file, and under which root. */
+  private readonly byFile = new Map<string, { root: SourceRoot; ids: string[] }>();
+  readonly archive: Archive | undefined;
 
-  constructor(private readonly options: LibraryOptions) {}
+  constructor(private readonly options: LibraryOptions) {
+    if (options.dataDir && options.archive !== false) this.archive = new Archive(options.dataDir, options.logger);
+  }
 
   get roots(): readonly SourceRoot[] {
     return this.resolvedRoots;
   }
 
-  /** Reads every root. Files that fail are logged and skipped; the rest load. */
+  /**
+   * Reads every root (through the archive when one is configured), then brings back archived sessions whose source
+   * file is gone. Files that fail are logged and skipped; the rest load.
+   */
   async load(onProgress?: (p: LoadProgress) => void): Promise<void> {
-    const ctx = { logger: this.options.logger, env: this.options.env ?? process.env };
+    const ctx = this.context();
     const plan: { root: SourceRoot; files: string[] }[] = [];
     for (const root of this.options.roots) {
       const adapter = sourceById(root.source);
@@ -58,6 +74,7 @@ export class SessionLibrary {
       const real = await realpath(root.path).catch(() => undefined);
       if (!real) {
         ctx.logger.info(`${adapter.label}: ${root.path} does not exist, nothing to read`);
+        this.missingRoots.push(root);
         continue;
       }
       const resolved = { source: root.source, path: real };
@@ -68,27 +85,100 @@ export class SessionLibrary {
     const totalFiles = plan.reduce((n, p) => n + p.files.length, 0);
     let done = 0;
     for (const { root, files } of plan) {
-      const adapter = sourceById(root.source)!;
-      const loaded: Session[] = [];
+      const reads: FileRead[] = [];
       for (const file of files) {
         try {
-          loaded.push(...(await adapter.readFile(file, root.path, ctx)));
+          reads.push(await readFileSessions(sourceById(root.source)!, file, root, ctx, this.archive, true));
         } catch (err) {
           ctx.logger.warn(`${file}: skipped, ${err instanceof Error ? err.message : String(err)}`);
         }
-        onProgress?.({ files: ++done, totalFiles, sessions: this.sessions.size + loaded.length });
+        onProgress?.({ files: ++done, totalFiles, sessions: this.sessions.size });
       }
-      await adapter.finalize?.(loaded, [root.path], ctx);
-      for (const session of loaded) this.addSession(session);
+      await this.commit(root, reads);
     }
+    await this.restoreArchived();
     this.index.seal();
     ctx.logger.info(`indexed ${this.sessions.size} sessions from ${totalFiles} files`);
   }
 
-  addSession(session: Session): void {
-    if (this.sessions.has(session.id) && this.sessions.get(session.id)!.file !== session.file) {
-      this.options.logger.warn(`${session.file}: session ${session.id} already read from ${this.sessions.get(session.id)!.file}, kept the first`);
+  private context(): SourceContext {
+    return { logger: this.options.logger, env: this.options.env ?? process.env };
+  }
+
+  /** Cross-file fix-ups, archive entries, then the index: the common end of a load and of a reload. */
+  private async commit(root: SourceRoot, reads: FileRead[]): Promise<void> {
+    const ctx = this.context();
+    const fresh = reads.filter((r) => r.fresh).flatMap((r) => r.sessions);
+    await sourceById(root.source)!.finalize?.(fresh, [root.path], ctx);
+    const kept = new Set(fresh);
+    for (const read of reads) if (read.fresh) read.sessions = read.sessions.filter((s) => kept.has(s));
+    await archiveReads(this.archive, reads, ctx);
+    for (const read of reads) this.replaceFile(read.file, root, read.sessions);
+  }
+
+  /** Archived sessions of configured sources whose transcript no longer exists: still searchable, marked deleted. */
+  private async restoreArchived(): Promise<void> {
+    if (!this.archive) return;
+    const configured = [...this.resolvedRoots, ...this.missingRoots];
+    for (const { entry, meta } of await this.archive.list()) {
+      if (this.byFile.has(meta.file) || !configured.some((r) => r.source === meta.source && isInside(r.path, meta.file))) continue;
+      if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
+      const archived = await this.archive.load(entry);
+      if (!archived) continue;
+      for (const s of archived.sessions) s.sourceDeleted = true;
+      this.replaceFile(meta.file, { source: meta.source, path: meta.file }, archived.sessions);
+    }
+  }
+
+  /** Replaces the sessions that came from one file. */
+  private replaceFile(file: string, root: SourceRoot, sessions: Session[]): void {
+    const previous = this.byFile.get(file)?.ids ?? [];
+    const ids = sessions.map((s) => s.id);
+    for (const id of previous) if (!ids.includes(id)) this.removeSession(id);
+    for (const s of sessions) this.addSession(s);
+    this.byFile.set(file, { root, ids: sessions.map((s) => s.id).filter((id) => this.sessions.get(id)?.file === file) });
+  }
+
+  /** Reads one file again after it changed (or appeared); a file that vanished keeps its sessions, marked deleted. */
+  async reloadFile(file: string): Promise<void> {
+    const ctx = this.context();
+    const root = this.byFile.get(file)?.root ?? this.resolvedRoots.find((r) => isInside(r.path, file) && sourceById(r.source)!.accepts(file, r.path));
+    if (!root) return;
+    if (!(await stat(file).catch(() => undefined))) {
+      this.markSourceDeleted(file);
       return;
+    }
+    try {
+      const read = await readFileSessions(sourceById(root.source)!, file, root, ctx, this.archive, false);
+      await this.commit(root, [read]);
+    } catch (err) {
+      ctx.logger.warn(`${file}: not re-read, ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** The source file is gone: with an archive its sessions stay, marked deleted; without one they leave the index. */
+  markSourceDeleted(file: string): void {
+    const entry = this.byFile.get(file);
+    if (!entry) return;
+    for (const id of entry.ids) {
+      const s = this.sessions.get(id);
+      if (!s) continue;
+      if (this.archive) s.sourceDeleted = true;
+      else this.removeSession(id);
+    }
+    if (!this.archive) this.byFile.delete(file);
+  }
+
+  addSession(session: Session): void {
+    const existing = this.sessions.get(session.id);
+    if (existing && existing.file !== session.file) {
+      // A renamed or moved transcript takes its sessions along; two live files claiming one id keep the first.
+      if (!existing.sourceDeleted && existsSync(existing.file)) {
+        this.options.logger.warn(`${session.file}: session ${session.id} already read from ${existing.file}, kept the first`);
+        return;
+      }
+      const old = this.byFile.get(existing.file);
+      if (old) old.ids = old.ids.filter((id) => id !== session.id);
     }
     this.sessions.set(session.id, session);
     const content: string[] = [];
@@ -150,9 +240,7 @@ export class SessionLibrary {
     const root = await realpath(configured);
     if (!this.resolvedRoots.some((r) => r.source === 'codearchitect' && r.path === root)) this.resolvedRoots.push({ source: 'codearchitect', path: root });
     const written = await storeCodeArchitectSession(root, input, now);
-    const ctx = { logger: this.options.logger, env: this.options.env ?? process.env };
-    const [session] = await codeArchitectSource.readFile(written.fullPath, root, ctx);
-    if (session) this.addSession(session);
-    return { ...written, id: session?.id };
+    await this.reloadFile(written.fullPath);
+    return { ...written, id: this.byFile.get(written.fullPath)?.ids[0] };
   }
 }

@@ -61,6 +61,8 @@ export interface Session {
   branch?: string;
   /** Parent session for sub-agent transcripts stored in their own file. */
   parentId?: string;
+  /** The tool deleted the transcript; the session lives on in the archive. */
+  sourceDeleted?: boolean;
   turns: Turn[];
 }
 

@@ -66,7 +66,7 @@ export async function getSession(lib: LibraryView, name: string, format: OutputF
   const messages: Message[] = session.turns.map((t) => ({ role: t.role, kind: t.kind, content: t.text }));
   let file = session.file;
   let markdown: string;
-  if (session.source === 'codearchitect') {
+  if (session.source === 'codearchitect' && !session.sourceDeleted) {
     if (part === 'summary') {
       const summary = codeArchitectSiblings(session.file, lib.roots.find((r) => isInside(r.path, session.file))?.path ?? '').summary;
       if (!summary) throw new SessionSearchError('FILE_NOT_FOUND', `Session "${session.filename}" has no summary.md.`);
@@ -97,6 +97,7 @@ export async function getSession(lib: LibraryView, name: string, format: OutputF
 export function sessionInfo(s: Session): SessionInfo {
   const info: SessionInfo = { id: s.id, source: s.source, filename: s.filename, topic: s.topic, date: s.created, file: s.file, size: s.size, turns: s.turns.length };
   if (s.project) info.project = s.project;
+  if (s.sourceDeleted) info.sourceDeleted = true;
   return info;
 }
 

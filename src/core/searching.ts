@@ -73,6 +73,7 @@ export function searchSessions(lib: LibraryView, query: ParsedQuery, raw: string
     };
     if (s.project) result.project = s.project;
     if (s.branch) result.branch = s.branch;
+    if (s.sourceDeleted) result.sourceDeleted = true;
     return result;
   });
   return { success: true, results, count: results.length, query: raw };

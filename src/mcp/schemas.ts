@@ -28,6 +28,7 @@ export const searchResultSchema = z.object({
   matchedSnippets: z.array(z.string()),
   snippetTurnIds: z.array(z.string()),
   matchCount: z.number(),
+  sourceDeleted: z.boolean().optional(),
 });
 
 export const sessionInfoSchema = z.object({
@@ -40,4 +41,5 @@ export const sessionInfoSchema = z.object({
   file: z.string(),
   size: z.number(),
   turns: z.number(),
+  sourceDeleted: z.boolean().optional(),
 });

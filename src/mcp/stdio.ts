@@ -4,7 +4,7 @@ import { runStdioServer } from './run.js';
 
 try {
   const options = parseCli(['mcp', ...process.argv.slice(2)], process.env);
-  runStdioServer({ roots: options.roots, dataDir: options.dataDir, verbose: options.verbose }).catch((err: unknown) => {
+  runStdioServer({ roots: options.roots, dataDir: options.dataDir, archive: options.archive, verbose: options.verbose }).catch((err: unknown) => {
     process.stderr.write(`session-search mcp: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
   });

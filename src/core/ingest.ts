@@ -1,0 +1,53 @@
+/**
+ * Reading one transcript file into sessions, through the archive: a file whose size and modification time match its
+ * archive entry is taken from the archive (already parsed and masked) instead of being parsed again.
+ */
+import { stat } from 'node:fs/promises';
+import type { Session } from './model.js';
+import type { Archive } from './store/archive.js';
+import type { SourceRoot } from './sources/registry.js';
+import type { SourceAdapter, SourceContext } from './sources/types.js';
+
+export interface FileRead {
+  file: string;
+  root: SourceRoot;
+  sessions: Session[];
+  /** Parsed from the source now (so its archive entry must be written), rather than taken from the archive. */
+  fresh: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+export async function readFileSessions(
+  adapter: SourceAdapter,
+  file: string,
+  root: SourceRoot,
+  ctx: SourceContext,
+  archive: Archive | undefined,
+  trustArchive: boolean,
+): Promise<FileRead> {
+  const info = await stat(file);
+  if (archive && trustArchive) {
+    const entry = archive.entryPath(file);
+    const meta = await archive.meta(entry);
+    if (meta && meta.size === info.size && meta.mtimeMs === info.mtimeMs && meta.source === root.source) {
+      const archived = await archive.load(entry);
+      if (archived) return { file, root, sessions: archived.sessions, fresh: false, size: info.size, mtimeMs: info.mtimeMs };
+    }
+  }
+  const sessions = await adapter.readFile(file, root.path, ctx);
+  return { file, root, sessions, fresh: true, size: info.size, mtimeMs: info.mtimeMs };
+}
+
+/** Writes the archive entries of freshly parsed files (after cross-file fix-ups); failures are logged, not fatal. */
+export async function archiveReads(archive: Archive | undefined, reads: FileRead[], ctx: SourceContext): Promise<void> {
+  if (!archive) return;
+  for (const read of reads) {
+    if (!read.fresh) continue;
+    try {
+      await archive.save({ source: read.root.source, file: read.file, size: read.size, mtimeMs: read.mtimeMs }, read.sessions);
+    } catch (err) {
+      ctx.logger.warn(`${read.file}: not archived (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+}

@@ -1,0 +1,145 @@
+/** A running library stays fresh, and nothing is lost when a tool deletes its history. */
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { SessionLibrary } from '../src/core/library.js';
+import { LiveUpdates, type Watcher } from '../src/core/live.js';
+import { MemoryLogger } from '../src/core/log.js';
+import type { SourceRoot } from '../src/core/sources/registry.js';
+import { CORPUS, tempDir } from './helpers.js';
+
+const CLAUDE_ID = '4c2ddfdc-b619-4525-8d03-1950fb1b0257';
+const claudeLine = (uuid: string, text: string): string =>
+  `${JSON.stringify({ type: 'user', uuid, parentUuid: null, sessionId: CLAUDE_ID, cwd: '/tmp/private', timestamp: new Date().toISOString(), message: { role: 'user', content: text } })}\n`;
+
+/** Polls `check` until it holds, at most `ms`: no fixed sleeps. */
+async function eventually(check: () => boolean, what: string, ms = 10_000, debug?: () => string): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`not met within ${ms} ms: ${what}${debug ? ` (${debug()})` : ''}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function setup(dataDir = tempDir()) {
+  const root = join(tempDir(), 'projects');
+  const file = join(root, '-tmp-private', `${CLAUDE_ID}.jsonl`);
+  mkdirSync(join(root, '-tmp-private'), { recursive: true });
+  copyFileSync(join(CORPUS, 'claude-code', 'codemie', 'projects', '-tmp-private', `${CLAUDE_ID}.jsonl`), file);
+  const roots: SourceRoot[] = [{ source: 'claude-code', path: root }];
+  const logger = new MemoryLogger();
+  const library = new SessionLibrary({ roots, logger, dataDir, env: {} });
+  await library.load();
+  return { root, file, roots, logger, library, dataDir };
+}
+
+const found = (library: SessionLibrary, words: string) => library.search(words).results;
+
+describe('watching', () => {
+  test('an appended turn, a rewritten file, a new file and a renamed file are all picked up', async () => {
+    const { root, file, library, logger } = await setup();
+    let changes = 0;
+    const live = new LiveUpdates(library, { logger, debounceMs: 20, onChange: () => changes++ });
+    await live.start();
+    try {
+      appendFileSync(file, claudeLine('appended-1', 'zebracorn appended while the agent writes'));
+      await eventually(() => found(library, 'zebracorn').length === 1, 'appended turn found');
+      const seen = changes;
+      appendFileSync(file, claudeLine('partial-1', 'quokkaline half').slice(0, 60)); // an incomplete last line waits
+      await eventually(() => changes > seen, 'the partial append is seen');
+      await live.settled();
+      assert.equal(found(library, 'quokkaline').length, 0);
+      assert.equal(found(library, 'zebracorn').length, 1);
+
+      writeFileSync(file, claudeLine('rewritten-1', 'narwhalix after a rewrite'));
+      await eventually(() => found(library, 'narwhalix').length === 1 && found(library, 'zebracorn').length === 0, 'rewrite replaces the old text', 10_000, () => JSON.stringify([found(library, 'narwhalix').length, found(library, 'zebracorn').map((r) => r.id)]));
+
+      const other = join(root, 'new-project', '11111111-2222-4333-8444-555555555555.jsonl');
+      mkdirSync(join(root, 'new-project'));
+      writeFileSync(other, claudeLine('n1', 'okapiform in a brand new folder'));
+      await eventually(() => found(library, 'okapiform').length === 1, 'a file in a new folder is found');
+    } finally {
+      await live.close();
+    }
+  });
+
+  test('a deleted transcript stays searchable from the archive, marked source deleted, also after a restart', async () => {
+    const { file, library, logger, roots, dataDir } = await setup();
+    const live = new LiveUpdates(library, { logger, debounceMs: 20 });
+    await live.start();
+    try {
+      assert.equal(found(library, '"hello.py"')[0]?.id, `claude-code:${CLAUDE_ID}`);
+      rmSync(file);
+      await eventually(() => found(library, '"hello.py"')[0]?.sourceDeleted === true, 'deleted source is marked');
+    } finally {
+      await live.close();
+    }
+    const restarted = new SessionLibrary({ roots, logger: new MemoryLogger(), dataDir, env: {} });
+    await restarted.load();
+    const hit = found(restarted, '"hello.py"')[0];
+    assert.equal(hit.id, `claude-code:${CLAUDE_ID}`);
+    assert.equal(hit.sourceDeleted, true);
+    assert.equal(restarted.list().sessions[0].sourceDeleted, true);
+    const page = restarted.read(`claude-code:${CLAUDE_ID}`);
+    assert.ok(page.found && page.text.includes('hello.py'));
+  });
+
+  test('when the system cannot watch (ENOSPC), a warning is logged once and periodic rescans take over', async () => {
+    const { file, library, logger } = await setup();
+    const failing = (): Watcher => {
+      const emitter = new EventEmitter() as EventEmitter & Watcher;
+      emitter.close = async () => {};
+      setImmediate(() => emitter.emit('error', Object.assign(new Error('watch limit'), { code: 'ENOSPC' })));
+      return emitter;
+    };
+    const live = new LiveUpdates(library, { logger, debounceMs: 10, pollMs: 50, watchFactory: failing });
+    await live.start();
+    try {
+      await new Promise((r) => setTimeout(r, 120)); // let the first rescan record what exists
+      appendFileSync(file, claudeLine('polled-1', 'capybarix found by a rescan'));
+      await eventually(() => found(library, 'capybarix').length === 1, 'rescan finds the append');
+      assert.equal(logger.lines.filter((l) => l.includes('ENOSPC')).length, 1);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe('archive', () => {
+  test('unchanged files come from the archive on the next start; the source is never written', async () => {
+    const { file, dataDir, roots } = await setup();
+    const before = readFileSync(file);
+    const second = new SessionLibrary({ roots, logger: new MemoryLogger(), dataDir, env: {} });
+    await second.load();
+    assert.equal(found(second, '"hello.py"')[0]?.id, `claude-code:${CLAUDE_ID}`);
+    assert.deepEqual(readFileSync(file), before);
+    const size = await second.archive!.size();
+    assert.equal(size.entries, 1);
+    assert.ok(size.bytes > 1000);
+  });
+
+  test('a renamed Codex rollout keeps its session', async () => {
+    const root = join(tempDir(), 'sessions');
+    mkdirSync(root, { recursive: true });
+    const name = 'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl';
+    copyFileSync(join(CORPUS, 'codex', 'codemie', name), join(root, name));
+    const logger = new MemoryLogger();
+    const library = new SessionLibrary({ roots: [{ source: 'codex', path: root }], logger, dataDir: tempDir(), env: {} });
+    await library.load();
+    const live = new LiveUpdates(library, { logger, debounceMs: 20 });
+    await live.start();
+    try {
+      mkdirSync(join(root, 'archived'));
+      renameSync(join(root, name), join(root, 'archived', name));
+      const id = 'codex:019e1625-789d-76c0-80ab-3724b5ddb799';
+      await eventually(() => library.sessions.get(id)?.file === join(root, 'archived', name), 'renamed file keeps the session');
+      await live.settled();
+      assert.equal(library.sessions.get(id)?.sourceDeleted, undefined);
+      assert.equal(library.list().count, 1);
+    } finally {
+      await live.close();
+    }
+  });
+});
