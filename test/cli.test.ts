@@ -1,6 +1,7 @@
 /** The built CLI as a user runs it: `node dist/cli.js …` (what `npx session-search` starts). */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CORPUS, ROOT, tempDir } from './helpers.js';
@@ -57,4 +58,21 @@ test('mcp-config prints a claude mcp add line and a .mcp.json entry that launch 
   const server = json.mcpServers['session-search'];
   assert.equal(server.command, process.execPath);
   assert.deepEqual(server.args, [join(ROOT, 'dist', 'mcp.js'), '--root', CA_ROOT]);
+});
+
+test('the archive keeps a deleted transcript searchable from the CLI; archive size and purge', () => {
+  const root = tempDir();
+  const data = tempDir();
+  const name = 'turn-2-synthetic.jsonl';
+  copyFileSync(join(CORPUS, 'codex', 'codemie', name), join(root, name));
+  const first = cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json');
+  assert.equal((JSON.parse(first.stdout) as { count: number }).count, 1);
+  rmSync(join(root, name));
+  const after = JSON.parse(cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json').stdout) as { results: { sourceDeleted?: boolean }[] };
+  assert.equal(after.results.length, 1);
+  assert.equal(after.results[0].sourceDeleted, true);
+  const size = JSON.parse(cli('archive', 'size', '--data', data, '--json').stdout) as { entries: number; bytes: number };
+  assert.equal(size.entries, 1);
+  assert.equal(cli('archive', 'purge', '--data', data).code, 0);
+  assert.equal((JSON.parse(cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json').stdout) as { count: number }).count, 0);
 });

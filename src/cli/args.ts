@@ -14,6 +14,7 @@ Commands:
   get <name-or-id>         Show one session (id, tool id, CodeArchitect folder name, or name-summary.md / name-full.md)
   list                     List sessions, newest first
   mcp                      Run the MCP server on stdio (for Claude Code, VS Code and other MCP clients)
+  archive [size|purge]     Report the size of the masked archive in the data folder, or delete it
   mcp-config               Print the \`claude mcp add\` line and a .mcp.json entry for this install
 
 Options:

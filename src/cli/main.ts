@@ -76,6 +76,20 @@ async function run(argv: string[]): Promise<number> {
       print(options, response, () => renderList(response, color));
       return 0;
     }
+    case 'archive': {
+      const { Archive } = await import('../core/store/archive.js');
+      const archive = new Archive(options.dataDir, stderrLogger(options.verbose));
+      const action = options.positionals[0] ?? 'size';
+      if (action === 'purge') {
+        await archive.purge();
+        process.stdout.write(`Removed the archive in ${archive.dir}.\n`);
+        return 0;
+      }
+      if (action !== 'size') throw new UsageError(`archive takes "size" or "purge", got "${action}".`);
+      const size = await archive.size();
+      print(options, { success: true, dir: archive.dir, ...size }, () => `${archive.dir}: ${size.entries} transcript files, ${(size.bytes / 1024 / 1024).toFixed(1)} MB\n`);
+      return 0;
+    }
     case 'mcp-config': {
       const { mcpConfig } = await import('./mcp-config.js');
       process.stdout.write(mcpConfig(import.meta.url, options.rootsGiven ? options.roots : undefined, process.execPath));
