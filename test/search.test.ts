@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { SessionLibrary } from '../src/core/library.js';
 import { SessionSearchError } from '../src/core/errors.js';
-import { loadLibrary, tempDir, writeCodeArchitect } from './helpers.js';
+import { join } from 'node:path';
+import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from './helpers.js';
 
 let library: SessionLibrary;
 const LONG = 'lorem ipsum dolor sit amet '.repeat(30);
@@ -156,4 +157,23 @@ test('title prefix search finds sessions as the user types', () => {
   assert.deepEqual(library.suggestTitles('authent').map((s) => s.topic), ['authentication-implementation']);
   assert.deepEqual(library.suggestTitles('flaky da').map((s) => s.topic), ['flaky-dates']);
   assert.deepEqual(library.suggestTitles('zzzq'), []);
+});
+
+test('a project filter finds the git worktrees of the same repository too', async () => {
+  const dir = tempDir();
+  const repo = join(dir, 'shop');
+  const worktree = join(dir, 'shop-feature');
+  writeFile(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  writeFile(join(worktree, '.git'), `gitdir: ${join(repo, '.git', 'worktrees', 'shop-feature')}\n`);
+  const line = (id: string, cwd: string, text: string): string =>
+    `${JSON.stringify({ type: 'user', uuid: `${id}-1`, sessionId: id, cwd, timestamp: '2026-03-02T09:15:00.000Z', message: { role: 'user', content: text } })}\n`;
+  const other = join(dir, 'elsewhere');
+  writeFile(join(dir, 'claude', 'a', '11111111-1111-4111-8111-111111111111.jsonl'), line('11111111-1111-4111-8111-111111111111', repo, 'checkout flow in main'));
+  writeFile(join(dir, 'claude', 'b', '22222222-2222-4222-8222-222222222222.jsonl'), line('22222222-2222-4222-8222-222222222222', worktree, 'checkout flow in the worktree'));
+  writeFile(join(dir, 'claude', 'c', '33333333-3333-4333-8333-333333333333.jsonl'), line('33333333-3333-4333-8333-333333333333', other, 'checkout flow elsewhere'));
+  const { library: lib } = await loadLibrary([{ source: 'claude-code', path: join(dir, 'claude') }]);
+  const projects = (filter: string) => lib.search('checkout', { project: filter }).results.map((r) => r.project).sort();
+  assert.deepEqual(projects(repo), [repo, worktree]);
+  assert.deepEqual(projects(worktree), [repo, worktree]);
+  assert.deepEqual(projects(other), [other]);
 });

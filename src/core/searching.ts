@@ -6,19 +6,20 @@ import { findSnippets, phraseMatcher, turnsMatch } from './index/snippets.js';
 import { tokenize } from './index/tokenize.js';
 import type { Session } from './model.js';
 import type { SearchIndex } from './index/engine.js';
+import { repositoryRoot } from './worktrees.js';
 
 export interface LibraryView {
   sessions: Map<string, Session>;
   index: Pick<SearchIndex, 'score' | 'idf'>;
 }
 
-/** Whether `project` is the filter folder or inside it (a worktree or sub-folder of the project). */
+/** Whether `project` is the filter folder, inside it, or a git worktree of the same repository. */
 export function inProject(project: string | undefined, filter: string): boolean {
   if (!project) return false;
   const norm = (p: string): string => p.replace(/[\\/]+$/, '').replace(/\\/g, '/').toLowerCase();
-  const a = norm(project);
-  const b = norm(filter);
-  return a === b || a.startsWith(`${b}/`);
+  const within = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`);
+  if (within(norm(project), norm(filter))) return true;
+  return within(norm(repositoryRoot(project)), norm(repositoryRoot(filter)));
 }
 
 function containsPhrase(session: Session, matcher: RegExp): boolean {
