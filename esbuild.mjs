@@ -23,9 +23,12 @@ const entries = [
 
 // The extension host loads CommonJS and provides `vscode` itself.
 const extension = build({ ...common, format: 'cjs', entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.cjs', external: ['vscode'] });
+// The index server is forked by vscode-languageclient; CommonJS like the extension.
+const server = build({ ...common, format: 'cjs', entryPoints: ['src/server/main.ts'], outfile: 'dist/server.cjs' });
 
 await Promise.all([
   extension,
+  server,
   ...entries.map((e) =>
     build({
       ...common,

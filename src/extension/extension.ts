@@ -1,20 +1,84 @@
-/** Extension entry: registers every contribution; anything heavy (the index) lives in other processes. */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+/** Extension entry: registers every contribution; indexing lives in the index server's own process. */
 import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { ChangedNotification, RebuildRequest, TreeRequest, type IndexProgress } from '../protocol.js';
 import { claudeAddCommand, writeLauncher } from './claude-launcher.js';
+import { startIndexServer } from './client.js';
+import { registerLanguageModelTools } from './lm-tools.js';
 import { mcpServerArgs, registerMcpProvider } from './mcp-provider.js';
+import { openSession, SCHEME, SessionDocuments } from './reader.js';
+import { searchSessions } from './search-command.js';
+import { dataFolder } from './settings.js';
+import { resumeCommand, SessionTree, type Grouping } from './tree.js';
 
-function dataFolder(): string {
-  const configured = vscode.workspace.getConfiguration('sessionSearch').get<string>('dataFolder');
-  return configured || process.env.SESSION_SEARCH_HOME || join(homedir(), '.session-search');
-}
-
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Session Search', { log: true });
-  context.subscriptions.push(log);
-  context.subscriptions.push(registerMcpProvider(context, dataFolder));
+  const tree = new SessionTree();
+  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+  status.command = 'sessionSearch.search';
+  status.text = '$(history) Sessions: starting…';
+  status.show();
+  context.subscriptions.push(log, status, registerMcpProvider(context, dataFolder));
+
+  const progress = (p: IndexProgress): void => {
+    status.text = p.state === 'indexing' ? `$(sync~spin) Sessions: indexing ${p.files}/${p.totalFiles}` : `$(history) ${p.sessions} sessions`;
+    status.tooltip = p.state === 'indexing' ? 'Session Search is reading your transcripts' : 'Search sessions';
+    if (p.state === 'ready') void refresh();
+  };
+  const client: LanguageClient = startIndexServer(context, log, progress);
+  const refresh = async (): Promise<void> => {
+    try {
+      tree.setSessions(await client.sendRequest(TreeRequest, {}));
+      await vscode.commands.executeCommand('setContext', 'sessionSearch.empty', tree.count === 0);
+    } catch (err) {
+      log.error(`refreshing the tree failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  let pending: NodeJS.Timeout | undefined;
+  client.onNotification(ChangedNotification, () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => void refresh(), 300);
+  });
+  context.subscriptions.push({ dispose: () => void client.stop() });
+
+  const view = vscode.window.createTreeView('sessionSearch.sessions', { treeDataProvider: tree, showCollapseAll: true });
+  const find = (id: unknown): string | undefined => (typeof id === 'string' ? id : (id as { session?: { id: string } } | undefined)?.session?.id);
+  const sessionOf = (arg: unknown) => tree.find(find(arg));
   context.subscriptions.push(
+    view,
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, new SessionDocuments(client)),
+    registerLanguageModelTools(client),
+    vscode.commands.registerCommand('sessionSearch.search', () => searchSessions(client)),
+    vscode.commands.registerCommand('sessionSearch.open', (arg: unknown) => {
+      const id = find(arg);
+      if (id) return openSession(client, id);
+    }),
+    vscode.commands.registerCommand('sessionSearch.openRaw', async (arg: unknown) => {
+      const s = sessionOf(arg);
+      if (!s) return;
+      if (s.sourceDeleted) return void vscode.window.showWarningMessage('The tool deleted this transcript; open the session itself to read the archived copy.');
+      await vscode.window.showTextDocument(vscode.Uri.file(s.file), { preview: true });
+    }),
+    vscode.commands.registerCommand('sessionSearch.copyId', async (arg: unknown) => {
+      const id = find(arg);
+      if (id) await vscode.env.clipboard.writeText(id);
+    }),
+    vscode.commands.registerCommand('sessionSearch.copyResumeCommand', async (arg: unknown) => {
+      const s = sessionOf(arg);
+      const command = s && resumeCommand(s);
+      if (command) await vscode.env.clipboard.writeText(command);
+    }),
+    ...(['date', 'project', 'source'] as Grouping[]).map((g) =>
+      vscode.commands.registerCommand(`sessionSearch.groupBy${g[0].toUpperCase()}${g.slice(1)}`, () => tree.setGrouping(g)),
+    ),
+    vscode.commands.registerCommand('sessionSearch.refresh', () => refresh()),
+    vscode.commands.registerCommand('sessionSearch.rebuildIndex', async () => {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Session Search: rebuilding the index' }, () =>
+        client.sendRequest(RebuildRequest),
+      );
+      await refresh();
+    }),
+    vscode.commands.registerCommand('sessionSearch.showLog', () => log.show()),
     vscode.commands.registerCommand('sessionSearch.copyClaudeMcpCommand', async () => {
       try {
         const launcher = await writeLauncher(dataFolder(), process.execPath, mcpServerArgs(context, undefined)[0]);
@@ -26,8 +90,16 @@ export function activate(context: vscode.ExtensionContext): void {
         void vscode.window.showErrorMessage('Session Search could not write its Claude Code launcher; see the Session Search log.');
       }
     }),
-    vscode.commands.registerCommand('sessionSearch.showLog', () => log.show()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sessionSearch.sources') || e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.archive')) {
+        void vscode.window.showInformationMessage('Session Search: reload the window to apply the new folders.', 'Reload').then((choice) => {
+          if (choice) void vscode.commands.executeCommand('workbench.action.reloadWindow');
+        });
+      }
+    }),
   );
+  await vscode.commands.executeCommand('setContext', 'sessionSearch.grouping', 'date');
+  await client.start();
 }
 
 export function deactivate(): void {}

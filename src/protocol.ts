@@ -1,0 +1,55 @@
+/**
+ * The typed protocol between the extension host and the index server (one module, used by both sides). Methods are
+ * namespaced `sessions/…`; each says who sends it.
+ */
+import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo } from './core/api.js';
+import type { SourceId } from './core/model.js';
+
+/** Sent by the host as initializationOptions: what to read and where the data folder is. */
+export interface ServerSettings {
+  /** Per source: whether to read it and the folders to read besides its defaults. */
+  sources: { id: SourceId; enabled: boolean; folders: string[] }[];
+  /** Open workspace folders: the default roots of workspace-scoped sources (SpecStory, Aider). */
+  workspaceFolders: string[];
+  dataDir: string;
+  archive: boolean;
+  /** Answer workspace/symbol with session titles (Go to Symbol in Workspace). */
+  workspaceSymbols: boolean;
+}
+
+export interface SearchParams extends SearchOptions {
+  query: string;
+}
+
+/** A session as the tree shows it: list metadata plus what the tooltip needs. */
+export interface TreeSession extends SessionInfo {
+  branch?: string;
+  firstPrompt?: string;
+  updated: string;
+  nativeId: string;
+}
+
+export interface IndexProgress {
+  state: 'indexing' | 'ready';
+  files: number;
+  totalFiles: number;
+  sessions: number;
+}
+
+/** host → server: ranked search (the seed's search_session answer). */
+export const SearchRequest = new RequestType<SearchParams, SearchResponse, void>('sessions/search');
+/** host → server: every session for the tree, newest first. */
+export const TreeRequest = new RequestType<{ limit?: number }, TreeSession[], void>('sessions/tree');
+/** host → server: list in the seed's get_session shape. */
+export const ListRequest = new RequestType<{ date?: string; limit?: number; source?: string; project?: string }, ListResponse, void>('sessions/list');
+/** host → server: one session (the seed's get_session answer). */
+export const GetRequest = new RequestType<{ name: string; format?: 'json' | 'toon' | 'auto' }, GetResponse, void>('sessions/get');
+/** host → server: paged read of a session or turn by docid. */
+export const ReadRequest = new RequestType<{ docid: string; offset?: number }, ReadResponse, void>('sessions/read');
+/** host → server: read every root again from scratch. */
+export const RebuildRequest = new RequestType0<void, void>('sessions/rebuild');
+/** server → host: indexing progress for the status bar. */
+export const IndexProgressNotification = new NotificationType<IndexProgress>('sessions/indexProgress');
+/** server → host: sessions changed (tree refresh). */
+export const ChangedNotification = new NotificationType<{ files: string[] }>('sessions/changed');

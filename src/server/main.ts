@@ -1,0 +1,126 @@
+/**
+ * The index server: its own Node process, started by the extension through vscode-languageclient over IPC. It owns a
+ * SessionLibrary (reading, masking, indexing, archive, live updates) so the extension host never parses a transcript.
+ */
+import { createConnection, ProposedFeatures, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver/node';
+import { errorMessage } from '../core/errors.js';
+import { SessionLibrary } from '../core/library.js';
+import { LiveUpdates } from '../core/live.js';
+import type { Logger } from '../core/log.js';
+import { firstPrompt } from '../core/model.js';
+import { sourceById, type SourceRoot } from '../core/sources/registry.js';
+import {
+  ChangedNotification,
+  GetRequest,
+  IndexProgressNotification,
+  ListRequest,
+  ReadRequest,
+  RebuildRequest,
+  SearchRequest,
+  TreeRequest,
+  type ServerSettings,
+  type TreeSession,
+} from '../protocol.js';
+
+const connection = createConnection(ProposedFeatures.all);
+const logger: Logger = {
+  info: (m) => connection.console.info(m),
+  warn: (m) => connection.console.warn(m),
+  error: (m) => connection.console.error(m),
+};
+
+let settings: ServerSettings | undefined;
+let library: SessionLibrary | undefined;
+let live: LiveUpdates | undefined;
+let ready: Promise<SessionLibrary> | undefined;
+
+/** Sources whose default folder is the workspace itself. */
+const WORKSPACE_SOURCES = new Set(['specstory', 'aider']);
+
+export function rootsFrom(s: ServerSettings): SourceRoot[] {
+  const roots: SourceRoot[] = [];
+  for (const source of s.sources) {
+    if (!source.enabled) continue;
+    const defaults = WORKSPACE_SOURCES.has(source.id) ? s.workspaceFolders : (sourceById(source.id)?.defaultRoots(process.env) ?? []);
+    for (const path of [...defaults, ...source.folders]) roots.push({ source: source.id, path });
+  }
+  return roots;
+}
+
+async function open(): Promise<SessionLibrary> {
+  if (!settings) throw new Error('the server was not initialised');
+  await live?.close();
+  const next = new SessionLibrary({ roots: rootsFrom(settings), logger, dataDir: settings.dataDir, archive: settings.archive });
+  let last = 0;
+  await next.load((p) => {
+    if (Date.now() - last < 200) return;
+    last = Date.now();
+    void connection.sendNotification(IndexProgressNotification, { state: 'indexing', ...p });
+  });
+  library = next;
+  void connection.sendNotification(IndexProgressNotification, { state: 'ready', files: 0, totalFiles: 0, sessions: next.sessions.size });
+  live = new LiveUpdates(next, { logger, onChange: (files) => void connection.sendNotification(ChangedNotification, { files }) });
+  live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
+  return next;
+}
+
+function treeSessions(lib: SessionLibrary, limit?: number): TreeSession[] {
+  return [...lib.sessions.values()]
+    .sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0))
+    .slice(0, limit ?? Infinity)
+    .map((s) => ({
+      id: s.id,
+      source: s.source,
+      project: s.project,
+      branch: s.branch,
+      filename: s.filename,
+      topic: s.topic,
+      date: s.created,
+      updated: s.updated,
+      file: s.file,
+      size: s.size,
+      turns: s.turns.length,
+      nativeId: s.nativeId,
+      firstPrompt: firstPrompt(s)?.slice(0, 300),
+      sourceDeleted: s.sourceDeleted,
+    }));
+}
+
+connection.onInitialize((params) => {
+  settings = params.initializationOptions as ServerSettings;
+  return { capabilities: { workspaceSymbolProvider: settings.workspaceSymbols } };
+});
+
+connection.onInitialized(() => {
+  ready = open();
+  ready.catch((err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`));
+});
+
+const lib = async (): Promise<SessionLibrary> => library ?? (await (ready ?? open()));
+
+connection.onRequest(SearchRequest, async ({ query, ...options }) => (await lib()).search(query, options));
+connection.onRequest(TreeRequest, async ({ limit }) => treeSessions(await lib(), limit));
+connection.onRequest(ListRequest, async (params) => (await lib()).list(params));
+connection.onRequest(GetRequest, async ({ name, format }) => (await lib()).get(name, { format }));
+connection.onRequest(ReadRequest, async ({ docid, offset }) => (await lib()).read(docid, offset ?? 0));
+connection.onRequest(RebuildRequest, async () => {
+  ready = open();
+  await ready;
+});
+
+connection.onWorkspaceSymbol(async ({ query }): Promise<WorkspaceSymbol[]> => {
+  if (!query.trim()) return [];
+  const l = await lib();
+  return l.suggestTitles(query, 50).map((s) => ({
+    name: s.topic,
+    kind: SymbolKind.Event,
+    containerName: `${s.source} · ${s.created.slice(0, 10)}`,
+    location: { uri: `session-search:/${encodeURIComponent(s.id)}.md` },
+  }));
+});
+
+connection.onShutdown(async () => {
+  await live?.close();
+});
+
+connection.listen();
