@@ -24,8 +24,14 @@ if [ ! -x "$NODE24/bin/node" ]; then
 fi
 
 CS="$TOOLS/code-server/node_modules/code-server"
-if [ ! -f "$CS/out/node/entry.js" ]; then
+if [ ! -f "$CS/lib/vscode/node_modules/node-pty/package.json" ] || [ ! -f "$CS/out/node/entry.js" ]; then
   echo "e2e setup: code-server 4.139.1 (compiles native modules, a few minutes the first time)"
-  PATH="$NODE24/bin:$PATH" npm_config_nodedir="$NODE24" npm install --prefix "$TOOLS/code-server" --no-save --no-audit --no-fund --unsafe-perm code-server@4.139.1 >/dev/null
+  # code-server's postinstall runs `npm install` inside its copy of VS Code to build native modules (node-pty,
+  # spdlog, kerberos...). npm 11 blocks dependency install scripts unless approved one by one, which nested installs
+  # cannot inherit; this pinned tool install in its own folder allows them explicitly.
+  rm -rf "$TOOLS/code-server"
+  PATH="$NODE24/bin:$PATH" npm_config_nodedir="$NODE24" npm_config_dangerously_allow_all_scripts=true \
+    npm install --prefix "$TOOLS/code-server" --no-save --no-audit --no-fund code-server@4.139.1 >"$TOOLS/code-server-install.log" 2>&1 \
+    || { tail -n 30 "$TOOLS/code-server-install.log"; exit 1; }
 fi
 echo "e2e setup: ready ($("$NODE24/bin/node" --version), code-server $(node -p "require('$CS/package.json').version"))"

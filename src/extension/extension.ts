@@ -50,8 +50,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     registerLanguageModelTools(client),
     vscode.commands.registerCommand('sessionSearch.search', () => searchSessions(client)),
     vscode.commands.registerCommand('sessionSearch.open', (arg: unknown) => {
-      const id = find(arg);
-      if (id) return openSession(client, id);
+      const s = sessionOf(arg);
+      if (s) return openSession(client, s.id, s.topic);
     }),
     vscode.commands.registerCommand('sessionSearch.openRaw', async (arg: unknown) => {
       const s = sessionOf(arg);

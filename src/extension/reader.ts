@@ -4,38 +4,62 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { GetRequest, ReadRequest } from '../protocol.js';
+import { ReadRequest } from '../protocol.js';
 
 export const SCHEME = 'session-search';
 
-export function sessionUri(id: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: SCHEME, path: `/${encodeURIComponent(id)}.md` });
+/** `session-search:/<source>/<title>.md?id=<session id>`: the tab shows the title, the query names the session. */
+export function sessionUri(id: string, title: string): vscode.Uri {
+  const name = title.replace(/[\\/:*?"<>|#?%\s]+/g, ' ').trim().slice(0, 60) || 'session';
+  return vscode.Uri.from({ scheme: SCHEME, path: `/${id.split(':')[0]}/${name}.md`, query: `id=${encodeURIComponent(id)}` });
 }
 
 export function idFromUri(uri: vscode.Uri): string {
-  return decodeURIComponent(uri.path.replace(/^\//, '').replace(/\.md$/, ''));
+  return decodeURIComponent(new URLSearchParams(uri.query).get('id') ?? '');
 }
 
 export class SessionDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly client: LanguageClient) {}
 
+  /** The whole session as markdown, every turn under its role, read page by page. */
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const response = await this.client.sendRequest(GetRequest, { name: idFromUri(uri), format: 'json' });
-    return response.session.content;
+    const docid = idFromUri(uri);
+    let text = '';
+    for (let offset: number | null = 0; offset !== null; ) {
+      const page: Awaited<ReturnType<typeof this.readPage>> = await this.readPage(docid, offset);
+      if (!page.found) return `Session ${docid} is no longer in the index.`;
+      text += page.text;
+      offset = page.next_offset;
+    }
+    return text;
+  }
+
+  private readPage(docid: string, offset: number) {
+    return this.client.sendRequest(ReadRequest, { docid, offset });
   }
 }
 
-/** Opens a session; with a turn id, the cursor lands on the first line of that turn. */
-export async function openSession(client: LanguageClient, id: string, turnId?: string): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument(sessionUri(id));
+/** Opens a session; with a turn id, the cursor lands on that turn, on the first query word in it when given. */
+export async function openSession(client: LanguageClient, id: string, title: string, turnId?: string, query?: string): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(sessionUri(id, title));
   const editor = await vscode.window.showTextDocument(doc, { preview: true });
   if (!turnId) return;
   const turn = await client.sendRequest(ReadRequest, { docid: turnId, offset: 0 });
   const probe = turn.text.split('\n').find((l) => l.trim().length > 3)?.trim().slice(0, 80);
   if (!probe) return;
-  const at = doc.getText().indexOf(probe);
-  if (at < 0) return;
-  const position = doc.positionAt(at);
-  editor.selection = new vscode.Selection(position, position);
-  editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenter);
+  const text = doc.getText();
+  const start = text.indexOf(probe);
+  if (start < 0) return;
+  let from = start;
+  let to = start;
+  const words = (query ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const lower = text.slice(start, start + turn.text.length + 200).toLowerCase();
+  // the longest query word present is usually the rarest: land there, as the snippet did
+  const hits = words.map((w) => ({ w, at: lower.indexOf(w) })).filter((h) => h.at >= 0).sort((a, b) => b.w.length - a.w.length || a.at - b.at);
+  if (hits.length) {
+    from = start + hits[0].at;
+    to = from + hits[0].w.length;
+  }
+  editor.selection = new vscode.Selection(doc.positionAt(from), doc.positionAt(to));
+  editor.revealRange(new vscode.Range(doc.positionAt(from), doc.positionAt(to)), vscode.TextEditorRevealType.InCenter);
 }

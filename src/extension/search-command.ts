@@ -50,8 +50,9 @@ export async function searchSessions(client: LanguageClient): Promise<void> {
   });
   pick.onDidAccept(() => {
     const chosen = pick.selectedItems[0]?.result;
+    const query = pick.value;
     pick.hide();
-    if (chosen) void openSession(client, chosen.id, chosen.snippetTurnIds[0]);
+    if (chosen) void openSession(client, chosen.id, chosen.topic, chosen.snippetTurnIds[0], query);
   });
   pick.onDidHide(() => {
     clearTimeout(timer);

