@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the real-VS-Code tests need, offline-safe: Debian's Chromium, Node 24 from the npm registry (only to
+# Installs what the real-VS-Code tests (and `npm start` without a desktop VS Code) need, offline-safe: Debian's Chromium, Node 24 from the npm registry (only to
 # run code-server, which insists on it) and code-server itself. Cached in .tools/ between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,7 +7,8 @@ TOOLS="$PWD/.tools"
 mkdir -p "$TOOLS"
 
 need_apt=()
-command -v chromium >/dev/null || need_apt+=(chromium fonts-dejavu-core)
+# `--workbench-only` (npm start): code-server without the browser the tests drive.
+[ "${1:-}" = "--workbench-only" ] || command -v chromium >/dev/null || need_apt+=(chromium fonts-dejavu-core)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
 dpkg -s pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 dpkg -s build-essential >/dev/null 2>&1 || need_apt+=(build-essential)

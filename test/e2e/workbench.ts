@@ -77,7 +77,7 @@ export async function openWorkbench(vsix: string): Promise<Workbench> {
   const port = await freePort();
   const server: ChildProcess = spawn(
     NODE24,
-    [CODE_SERVER, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    [CODE_SERVER, '--config', join(run, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
       '--disable-getting-started-override', '--ignore-last-opened', '--user-data-dir', ud, '--extensions-dir', exts, workspace],
     { env, detached: true, stdio: 'ignore' },
   );
