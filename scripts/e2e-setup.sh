@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOLS="$PWD/.tools"
+# Run from `npm test`, npm's own settings (npm_config_user_agent naming Node 20, ...) are in the environment and would
+# leak into the installs below, which must run under Node 24.
+for var in $(env | grep -o '^npm_[A-Za-z0-9_]*' || true); do unset "$var"; done
 mkdir -p "$TOOLS"
 
 need_apt=()
