@@ -19,7 +19,7 @@ before(async () => {
   const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(pack.status, 0, pack.stderr);
   assert.ok(existsSync(vsix));
-  bench = await openWorkbench(vsix);
+  bench = await openWorkbench({ vsix });
 });
 
 after(async () => {
@@ -70,4 +70,22 @@ describe('Session Search in VS Code', () => {
       await bench.page.locator('.monaco-editor .view-lines', { hasText: 'MockRepoMap' }).first().waitFor({ timeout: 20_000 });
       await screenshot(bench.page, 'reader');
     }));
+});
+
+describe('inside the extension host', () => {
+  test('the Copilot tools answer through vscode.lm.invokeTool and the MCP provider gives a definition', async () => {
+    const runner = join(mkdtempSync('/tmp/sshost-'), 'host-tests.cjs');
+    const built = spawnSync('npx', ['esbuild', join(ROOT, 'test', 'e2e', 'host-tests.ts'), '--bundle', '--platform=node', '--format=cjs', '--external:vscode', `--outfile=${runner}`], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+    let exitCode: number | undefined;
+    const host = await openWorkbench({ developmentPath: ROOT, testsPath: runner, onTestsExit: (code) => (exitCode = code) });
+    try {
+      const until = Date.now() + 150_000;
+      while (exitCode === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      if (exitCode !== 0) await screenshot(host.page, 'FAILED-extension-host-tests');
+      assert.equal(exitCode, 0, 'the extension-host tests passed (see the workbench log on failure)');
+    } finally {
+      await host.close();
+    }
+  });
 });

@@ -5,20 +5,27 @@ import { ChangedNotification, RebuildRequest, TreeRequest, type IndexProgress } 
 import { claudeAddCommand, writeLauncher } from './claude-launcher.js';
 import { startIndexServer } from './client.js';
 import { registerLanguageModelTools } from './lm-tools.js';
-import { mcpServerArgs, registerMcpProvider } from './mcp-provider.js';
+import { mcpProvider, mcpServerArgs, registerMcpProvider } from './mcp-provider.js';
 import { openSession, SCHEME, SessionDocuments } from './reader.js';
 import { searchSessions } from './search-command.js';
 import { dataFolder } from './settings.js';
 import { resumeCommand, SessionTree, type Grouping } from './tree.js';
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+/** What activate returns: used by other extensions and by the extension-host tests. */
+export interface SessionSearchApi {
+  mcpServerDefinitions(): vscode.ProviderResult<vscode.McpStdioServerDefinition[]>;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<SessionSearchApi> {
   const log = vscode.window.createOutputChannel('Session Search', { log: true });
   const tree = new SessionTree();
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
   status.command = 'sessionSearch.search';
   status.text = '$(history) Sessions: starting…';
   status.show();
-  context.subscriptions.push(log, status, registerMcpProvider(context, dataFolder));
+  const mcpChanged = new vscode.EventEmitter<void>();
+  const mcp = mcpProvider(context, dataFolder, mcpChanged);
+  context.subscriptions.push(log, status, registerMcpProvider(mcp, mcpChanged));
 
   const progress = (p: IndexProgress): void => {
     status.text = p.state === 'indexing' ? `$(sync~spin) Sessions: indexing ${p.files}/${p.totalFiles}` : `$(history) ${p.sessions} sessions`;
@@ -100,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   await vscode.commands.executeCommand('setContext', 'sessionSearch.grouping', 'date');
   await client.start();
+  return { mcpServerDefinitions: () => mcp.provideMcpServerDefinitions(new vscode.CancellationTokenSource().token) };
 }
 
 export function deactivate(): void {}

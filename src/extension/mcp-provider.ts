@@ -12,9 +12,8 @@ export function mcpServerArgs(context: vscode.ExtensionContext, dataFolder: stri
   return args;
 }
 
-export function registerMcpProvider(context: vscode.ExtensionContext, dataFolder: () => string | undefined): vscode.Disposable {
-  const changed = new vscode.EventEmitter<void>();
-  const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
+export function mcpProvider(context: vscode.ExtensionContext, dataFolder: () => string | undefined, changed: vscode.EventEmitter<void>): vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
+  return {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => [
       new vscode.McpStdioServerDefinition(
@@ -26,6 +25,12 @@ export function registerMcpProvider(context: vscode.ExtensionContext, dataFolder
       ),
     ],
   };
+}
+
+export function registerMcpProvider(
+  provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>,
+  changed: vscode.EventEmitter<void>,
+): vscode.Disposable {
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('sessionSearch.dataFolder')) changed.fire();
   });

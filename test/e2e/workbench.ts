@@ -52,7 +52,17 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export async function openWorkbench(vsix: string): Promise<Workbench> {
+export interface WorkbenchOptions {
+  /** Install this packaged extension, as a user would. */
+  vsix?: string;
+  /** Or load the extension from this folder, and run the tests in `testsPath` inside its extension host. */
+  developmentPath?: string;
+  testsPath?: string;
+  /** Receives the extension-host tests' exit code. */
+  onTestsExit?: (code: number) => void;
+}
+
+export async function openWorkbench(options: WorkbenchOptions): Promise<Workbench> {
   const run = mkdtempSync('/tmp/sse2e-');
   const { home, workspace } = prepareHome(run);
   const ud = join(run, 'ud');
@@ -72,13 +82,16 @@ export async function openWorkbench(vsix: string): Promise<Workbench> {
     }),
   );
   const env = { ...process.env, HOME: home, TMPDIR: run, SESSION_SEARCH_HOME: join(run, 'data') };
-  const install = spawnSync(NODE24, [CODE_SERVER, '--user-data-dir', ud, '--extensions-dir', exts, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 120_000 });
-  if (install.status !== 0) throw new Error(`installing the extension failed: ${install.stderr || install.stdout}`);
+  if (options.vsix) {
+    const install = spawnSync(NODE24, [CODE_SERVER, '--user-data-dir', ud, '--extensions-dir', exts, '--install-extension', options.vsix], { env, encoding: 'utf8', timeout: 120_000 });
+    if (install.status !== 0) throw new Error(`installing the extension failed: ${install.stderr || install.stdout}`);
+  }
   const port = await freePort();
   const server: ChildProcess = spawn(
     NODE24,
     [CODE_SERVER, '--config', join(run, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-      '--disable-getting-started-override', '--ignore-last-opened', '--user-data-dir', ud, '--extensions-dir', exts, workspace],
+      '--disable-getting-started-override', '--ignore-last-opened', '--user-data-dir', ud, '--extensions-dir', exts,
+      ...(options.testsPath ? ['--vscode-option', 'enable-smoke-test-driver'] : []), workspace],
     { env, detached: true, stdio: 'ignore' },
   );
   const stopServer = (): void => {
@@ -102,7 +115,13 @@ export async function openWorkbench(vsix: string): Promise<Workbench> {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
     const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    const exit = options.onTestsExit;
+    if (exit) await page.exposeFunction('codeAutomationExit', (code: number) => exit(code));
+    const payload: [string, string][] = [];
+    if (options.developmentPath) payload.push(['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${port}${options.developmentPath}`]);
+    if (options.testsPath) payload.push(['extensionTestsPath', `vscode-remote://127.0.0.1:${port}${options.testsPath}`]);
+    const query = payload.length ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : '';
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}${query}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     return {
       page,

@@ -1,0 +1,38 @@
+/**
+ * Runs inside the real extension host (bundled by the e2e test and loaded as extensionTestsPath): the Copilot tool
+ * answers through vscode.lm.invokeTool, and the MCP provider gives a definition that starts the bundled server.
+ */
+import * as vscode from 'vscode';
+import type { SessionSearchApi } from '../../src/extension/extension.js';
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new Error(message);
+}
+
+async function toolText(name: string, input: object): Promise<string> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+export async function run(): Promise<void> {
+  const extension = vscode.extensions.all.find((e) => e.packageJSON?.name === 'session-search');
+  check(!!extension, 'the Session Search extension is installed');
+  const api = (await extension!.activate()) as SessionSearchApi;
+
+  let found = '';
+  const until = Date.now() + 90_000;
+  while (!found.includes('python') && Date.now() < until) {
+    found = await toolText('session_search', { query: 'MockRepoMap max_map_tokens', limit: 3 });
+    if (!found.includes('python')) await new Promise((r) => setTimeout(r, 500));
+  }
+  check(found.includes('python') && found.includes('codearchitect:2024-08-06/python'), `session_search answered: ${found.slice(0, 300)}`);
+  const read = await toolText('session_read', { docid: 'codearchitect:2024-08-06/python#1' });
+  check(read.includes('MockRepoMap') || read.includes('platform darwin'), `session_read answered: ${read.slice(0, 200)}`);
+
+  const definitions = (await api.mcpServerDefinitions()) ?? [];
+  check(definitions.length === 1, `one MCP server definition, got ${definitions.length}`);
+  const [mcp] = definitions;
+  check(mcp.label === 'Session Search', `label ${mcp.label}`);
+  check(mcp.command === process.execPath && mcp.args[0].endsWith('mcp.js'), `command ${mcp.command} ${mcp.args.join(' ')}`);
+  check(mcp.env.ELECTRON_RUN_AS_NODE === '1', 'runs on the editor runtime');
+}
