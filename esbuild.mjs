@@ -1,4 +1,5 @@
 // One build for every bundle. Each entry point is its own file so that no bundle inlines another's start-up code.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -23,11 +24,26 @@ const entries = [
 
 // The extension host loads CommonJS and provides `vscode` itself.
 const extension = build({ ...common, format: 'cjs', entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.cjs', external: ['vscode'] });
+// The search panel's page: a browser bundle with the codicon font and styles beside it (its localResourceRoots).
+const webview = build({
+  ...common,
+  platform: 'browser',
+  target: 'es2022',
+  format: 'esm',
+  entryPoints: ['webview/panel.ts'],
+  outfile: 'dist/webview/panel.js',
+}).then(() => {
+  mkdirSync('dist/webview', { recursive: true });
+  copyFileSync('webview/panel.css', 'dist/webview/panel.css');
+  copyFileSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/webview/codicon.css');
+  copyFileSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/webview/codicon.ttf');
+});
 // The index server is forked by vscode-languageclient; CommonJS like the extension.
 const server = build({ ...common, format: 'cjs', entryPoints: ['src/server/main.ts'], outfile: 'dist/server.cjs' });
 
 await Promise.all([
   extension,
+  webview,
   server,
   ...entries.map((e) =>
     build({

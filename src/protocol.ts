@@ -4,7 +4,7 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo } from './core/api.js';
-import type { SourceId } from './core/model.js';
+import type { SourceId, Turn } from './core/model.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
 export interface ServerSettings {
@@ -47,6 +47,8 @@ export const ListRequest = new RequestType<{ date?: string; limit?: number; sour
 export const GetRequest = new RequestType<{ name: string; format?: 'json' | 'toon' | 'auto' }, GetResponse, void>('sessions/get');
 /** host → server: paged read of a session or turn by docid. */
 export const ReadRequest = new RequestType<{ docid: string; offset?: number }, ReadResponse, void>('sessions/read');
+/** host → server: turns `from`..`to` of a session, for the reader's window around a hit. */
+export const TurnsRequest = new RequestType<{ id: string; from: number; to: number }, { turns: Turn[]; total: number } | null, void>('sessions/turns');
 /** host → server: read every root again from scratch. */
 export const RebuildRequest = new RequestType0<void, void>('sessions/rebuild');
 /** server → host: indexing progress for the status bar. */

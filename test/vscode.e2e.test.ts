@@ -89,3 +89,47 @@ describe('inside the extension host', () => {
     }
   });
 });
+
+describe('the search panel', () => {
+  const frame = () => bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+
+  test('searches, filters by source, and opens the reader with Show earlier / Show later', () =>
+    step('panel', async () => {
+      await runCommand(bench.page, 'Session Search: Open Search Panel');
+      const query = frame().locator('vscode-textfield#query input');
+      await query.waitFor({ timeout: 30_000 });
+      await query.fill('test');
+      const count = frame().locator('.count');
+      await count.filter({ hasText: /\d+ sessions?/ }).waitFor({ timeout: 20_000 });
+      const all = Number(/(\d+) session/.exec(await count.innerText())![1]);
+      assert.ok(all > 1);
+      await screenshot(bench.page, 'panel-results');
+
+      await frame().locator('vscode-single-select#source').click();
+      await frame().locator('vscode-single-select#source').getByRole('option', { name: 'claude-code', exact: true }).click();
+      await count.filter({ hasText: new RegExp(`^(?!${all} )\\d+ sessions?`) }).waitFor({ timeout: 20_000 });
+      const metas = await frame().locator('.result .meta').allInnerTexts();
+      assert.ok(metas.length > 0 && metas.every((m) => m.includes('· claude-code')), 'only Claude Code sessions');
+
+      await query.fill('localStorage');
+      // wait for the new answer, not the previous query's results
+      const hit = frame().locator('.result', { hasText: 'create TODO app', has: frame().locator('mark', { hasText: 'localStorage' }) }).first();
+      await hit.waitFor({ timeout: 20_000 });
+      await hit.locator('.title').click();
+      const turns = frame().locator('.reader .turn');
+      await frame().locator('.reader .turn.hit').waitFor({ timeout: 20_000 });
+      assert.equal(await turns.count(), 9, 'the hit with 4 turns either side');
+      assert.equal(await frame().locator('vscode-button#later').getAttribute('disabled'), null);
+      await frame().locator('vscode-button#later').click();
+      await turns.nth(14).waitFor({ timeout: 20_000 });
+      assert.equal(await turns.count(), 15, 'Show later adds 6 turns');
+      await frame().locator('vscode-button#earlier').click();
+      await turns.nth(20).waitFor({ timeout: 20_000 });
+      assert.equal(await turns.count(), 21, 'Show earlier adds 6 turns');
+      await frame().locator('.reader .turn.hit').scrollIntoViewIfNeeded();
+      assert.match(await frame().locator('.reader .turn.hit').innerText(), /localStorage/i, 'the reader opens at the matching turn');
+      await screenshot(bench.page, 'panel-reader');
+      await bench.page.keyboard.press('Escape');
+      await frame().locator('.results .result').first().waitFor({ state: 'visible', timeout: 10_000 });
+    }));
+});

@@ -9,6 +9,8 @@ export interface SearchOptions {
   source?: string;
   project?: string;
   role?: Role;
+  /** Only matches in turns of this kind (conversation, file, diff, note, tool, thinking). */
+  kind?: TurnKind;
 }
 
 export interface SearchResult {

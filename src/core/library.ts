@@ -12,7 +12,7 @@ import { SearchIndex } from './index/engine.js';
 import { TitleIndex } from './index/title-index.js';
 import { parseQuery } from './index/query.js';
 import type { Logger } from './log.js';
-import { ROLES, type Session } from './model.js';
+import { ROLES, TURN_KINDS, type Session, type Turn } from './model.js';
 import { getSession, listSessions, readDoc } from './reading.js';
 import { searchSessions } from './searching.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
@@ -205,6 +205,9 @@ export class SessionLibrary {
     if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
       throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
     }
+    if (options.kind !== undefined && !TURN_KINDS.includes(options.kind)) {
+      throw new SessionSearchError('INVALID_ARGUMENT', `kind must be one of ${TURN_KINDS.join(', ')}, got "${String(options.kind)}".`);
+    }
     const range = dayRange(options);
     return searchSessions(this, parseQuery(query), query, options, range);
   }
@@ -220,6 +223,14 @@ export class SessionLibrary {
 
   read(docid: string, offset = 0): ReadResponse {
     return readDoc(this, docid, offset);
+  }
+
+  /** Turns `from`..`to` (exclusive) of a session, for a reader that shows a window around a hit. */
+  turnWindow(id: string, from: number, to: number): { turns: Turn[]; total: number } | undefined {
+    const s = this.sessions.get(id);
+    if (!s) return undefined;
+    const start = Math.max(0, Math.floor(from));
+    return { turns: s.turns.slice(start, Math.max(start, Math.floor(to))), total: s.turns.length };
   }
 
   /** Sessions whose title words start with what was typed: for search-as-you-type. */

@@ -35,7 +35,7 @@ export function sessionFilter(options: SearchOptions, range: DayRange, query?: P
     if (!overlaps(range, s.firstDay, s.lastDay)) return false;
     if (phrases.some((p) => !containsPhrase(s, p))) return false;
     if (excludedPhrases.some((p) => containsPhrase(s, p))) return false;
-    if (options.role && query && !turnsMatch(s.turns, query, options.role)) return false;
+    if ((options.role || options.kind) && query && !turnsMatch(s.turns, query, options.role, options.kind)) return false;
     return true;
   };
 }
@@ -58,7 +58,7 @@ export function searchSessions(lib: LibraryView, query: ParsedQuery, raw: string
   const ranked = rankSessions(lib, query, options, range);
   const results: SearchResult[] = ranked.map((hit) => {
     const s = lib.sessions.get(hit.key)!;
-    const snippets = findSnippets(s.turns, query, { role: options.role, weight: (t) => lib.index.idf(t) });
+    const snippets = findSnippets(s.turns, query, { role: options.role, kind: options.kind, weight: (t) => lib.index.idf(t) });
     const result: SearchResult = {
       id: s.id,
       source: s.source,

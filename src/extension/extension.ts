@@ -6,6 +6,7 @@ import { claudeAddCommand, writeLauncher } from './claude-launcher.js';
 import { startIndexServer } from './client.js';
 import { registerLanguageModelTools } from './lm-tools.js';
 import { mcpProvider, mcpServerArgs, registerMcpProvider } from './mcp-provider.js';
+import { SearchPanel } from './panel.js';
 import { openSession, SCHEME, SessionDocuments } from './reader.js';
 import { searchSessions } from './search-command.js';
 import { dataFolder } from './settings.js';
@@ -56,6 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, new SessionDocuments(client)),
     registerLanguageModelTools(client),
     vscode.commands.registerCommand('sessionSearch.search', () => searchSessions(client)),
+    vscode.commands.registerCommand('sessionSearch.openPanel', () => SearchPanel.show(context, client)),
     vscode.commands.registerCommand('sessionSearch.open', (arg: unknown) => {
       const s = sessionOf(arg);
       if (s) return openSession(client, s.id, s.topic);

@@ -18,6 +18,7 @@ import {
   RebuildRequest,
   SearchRequest,
   TreeRequest,
+  TurnsRequest,
   type ServerSettings,
   type TreeSession,
 } from '../protocol.js';
@@ -103,6 +104,7 @@ connection.onRequest(TreeRequest, async ({ limit }) => treeSessions(await lib(),
 connection.onRequest(ListRequest, async (params) => (await lib()).list(params));
 connection.onRequest(GetRequest, async ({ name, format }) => (await lib()).get(name, { format }));
 connection.onRequest(ReadRequest, async ({ docid, offset }) => (await lib()).read(docid, offset ?? 0));
+connection.onRequest(TurnsRequest, async ({ id, from, to }) => (await lib()).turnWindow(id, from, to) ?? null);
 connection.onRequest(RebuildRequest, async () => {
   ready = open();
   await ready;

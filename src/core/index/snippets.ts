@@ -1,5 +1,5 @@
 /** Snippets: ~150 characters either side of a match, cut at word boundaries, `…` where text was cut. */
-import type { Role, Turn } from '../model.js';
+import type { Role, Turn, TurnKind } from '../model.js';
 import type { ParsedQuery } from './query.js';
 
 export const SNIPPET_CONTEXT = 150;
@@ -55,7 +55,7 @@ const MATCHES_EXAMINED_PER_TURN = 200;
 export function findSnippets(
   turns: Turn[],
   query: ParsedQuery,
-  options: { role?: Role; max?: number; weight?: (term: string) => number } = {},
+  options: { role?: Role; kind?: TurnKind; max?: number; weight?: (term: string) => number } = {},
 ): Snippet[] {
   const matcher = matcherFor(query);
   if (!matcher) return [];
@@ -63,7 +63,7 @@ export function findSnippets(
   const weight = options.weight ?? (() => 1);
   const candidates: { turn: Turn; score: number; index: number; length: number; order: number }[] = [];
   turns.forEach((turn, order) => {
-    if (options.role && turn.role !== options.role) return;
+    if ((options.role && turn.role !== options.role) || (options.kind && turn.kind !== options.kind)) return;
     matcher.lastIndex = 0;
     const seen = new Map<string, { index: number; length: number; weight: number }>();
     let examined = 0;
@@ -98,9 +98,13 @@ export function highlightRanges(text: string, matcher: RegExp): [number, number]
   return ranges;
 }
 
-/** Whether any turn (of `role`, when given) contains a query term or phrase. */
-export function turnsMatch(turns: Turn[], query: ParsedQuery, role?: Role): boolean {
+/** Whether any turn (of `role` and `kind`, when given) contains a query term or phrase. */
+export function turnsMatch(turns: Turn[], query: ParsedQuery, role?: Role, kind?: TurnKind): boolean {
   const matcher = matcherFor(query);
   if (!matcher) return false;
-  return turns.some((t) => (!role || t.role === role) && (matcher.lastIndex = 0, matcher.test(t.text)));
+  return turns.some((t) => {
+    if ((role && t.role !== role) || (kind && t.kind !== kind)) return false;
+    matcher.lastIndex = 0;
+    return matcher.test(t.text);
+  });
 }

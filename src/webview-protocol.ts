@@ -1,0 +1,40 @@
+/** Messages between the search panel (webview/) and the extension host (src/extension/panel.ts), both directions typed. */
+import type { SearchResult } from './core/api.js';
+import type { Role, SourceId, TurnKind } from './core/model.js';
+
+export interface PanelFilters {
+  source?: SourceId;
+  project?: string;
+  role?: Role;
+  kind?: TurnKind;
+  dateFrom?: string;
+  dateTo?: string;
+}
+
+export interface PanelTurn {
+  id: string;
+  index: number;
+  role: Role;
+  kind: TurnKind;
+  text: string;
+  timestamp?: string;
+  line?: number;
+}
+
+export type ToPanel =
+  | { type: 'init'; sources: SourceId[] }
+  | { type: 'results'; query: string; results: SearchResult[]; count: number; tookMs: number }
+  | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number }
+  | { type: 'error'; message: string };
+
+export type FromPanel =
+  | { type: 'ready' }
+  | { type: 'search'; query: string; filters: PanelFilters }
+  | { type: 'openContext'; sessionId: string; topic: string; turnId: string }
+  | { type: 'more'; direction: 'earlier' | 'later' }
+  | { type: 'openRaw'; sessionId: string; line?: number }
+  | { type: 'copy'; text: string };
+
+/** Turns shown either side of a hit, and added by "Show earlier" / "Show later". */
+export const CONTEXT_TURNS = 4;
+export const MORE_TURNS = 6;

@@ -1,0 +1,220 @@
+/**
+ * The search panel: query box and filters, ranked results with marked snippets, a chart of matching sessions per day,
+ * and a reader showing the hit with turns either side. Talks to the host only through webview-protocol messages.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { SearchResult } from '../src/core/api.js';
+import type { FromPanel, PanelFilters, PanelTurn, ToPanel } from '../src/webview-protocol.js';
+import { appendHighlighted, el, matcher, queryWords } from './highlight.js';
+import { drawChart } from './chart.js';
+
+declare function acquireVsCodeApi(): { postMessage(message: FromPanel): void; setState(state: unknown): void; getState(): unknown };
+const vscode = acquireVsCodeApi();
+const send = (m: FromPanel): void => vscode.postMessage(m);
+
+/** Characters of one turn shown at once: a 10 MB tool output stays copyable without freezing the panel. */
+const TURN_DISPLAY_LIMIT = 100_000;
+const ROLES = ['user', 'assistant', 'tool', 'system'];
+const KINDS = ['conversation', 'file', 'diff', 'note', 'tool', 'thinking'];
+
+type Field = HTMLElement & { value: string };
+const app = document.getElementById('app')!;
+let lastQuery = '';
+let results: SearchResult[] = [];
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+function select(id: string, label: string, values: string[]): Field {
+  const s = document.createElement('vscode-single-select') as unknown as Field;
+  s.id = id;
+  s.setAttribute('aria-label', label);
+  const any = document.createElement('vscode-option');
+  any.textContent = `Any ${label.toLowerCase()}`;
+  any.setAttribute('value', '');
+  s.append(any);
+  for (const v of values) {
+    const o = document.createElement('vscode-option');
+    o.textContent = v;
+    o.setAttribute('value', v);
+    s.append(o);
+  }
+  s.addEventListener('change', () => search());
+  return s;
+}
+
+function textfield(id: string, placeholder: string): Field {
+  const f = document.createElement('vscode-textfield') as unknown as Field;
+  f.id = id;
+  f.setAttribute('placeholder', placeholder);
+  f.setAttribute('aria-label', placeholder);
+  f.addEventListener('input', () => schedule());
+  return f;
+}
+
+const query = textfield('query', 'Search sessions: words, "a phrase", -exclude');
+query.classList.add('query');
+const filters = el('div', 'filters');
+const count = el('div', 'count');
+count.setAttribute('role', 'status');
+const chart = el('div', 'chart');
+const list = el('div', 'results');
+list.setAttribute('role', 'listbox');
+const reader = el('section', 'reader');
+reader.hidden = true;
+app.append(query, filters, count, chart, list, reader);
+
+function value(id: string): string | undefined {
+  const v = (document.getElementById(id) as Field | null)?.value?.trim();
+  return v ? v : undefined;
+}
+
+function currentFilters(): PanelFilters {
+  return {
+    source: value('source') as PanelFilters['source'],
+    role: value('role') as PanelFilters['role'],
+    kind: value('kind') as PanelFilters['kind'],
+    project: value('project'),
+    dateFrom: value('from'),
+    dateTo: value('to'),
+  };
+}
+
+function schedule(): void {
+  clearTimeout(timer);
+  timer = setTimeout(search, 120);
+}
+
+function search(): void {
+  lastQuery = query.value ?? '';
+  vscode.setState({ query: lastQuery });
+  send({ type: 'search', query: lastQuery, filters: currentFilters() });
+}
+
+function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
+  results = m.results;
+  count.textContent = m.query.trim() ? `${m.count} session${m.count === 1 ? '' : 's'} · ${m.tookMs} ms` : '';
+  const re = matcher(queryWords(m.query));
+  list.replaceChildren();
+  m.results.forEach((r, i) => {
+    const item = el('div', 'result');
+    item.tabIndex = 0;
+    item.setAttribute('role', 'option');
+    item.dataset.index = String(i);
+    const title = el('div', 'title');
+    title.append(el('span', `codicon codicon-${r.sourceDeleted ? 'trash' : 'comment-discussion'}`));
+    appendHighlighted(title, ` ${r.topic}`, re);
+    const meta = el('div', 'meta', `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''} · ${r.relevanceScore.toFixed(2)}${r.sourceDeleted ? ' · source deleted' : ''}`);
+    item.append(title, meta);
+    r.matchedSnippets.forEach((snippet, s) => {
+      const line = el('div', 'snippet');
+      appendHighlighted(line, snippet, re);
+      line.dataset.turn = r.snippetTurnIds[s];
+      item.append(line);
+    });
+    item.addEventListener('click', (e) => open(r, (e.target as HTMLElement).closest<HTMLElement>('.snippet')?.dataset.turn));
+    list.append(item);
+  });
+  drawChart(chart, m.results.map((r) => r.date.slice(0, 10)));
+}
+
+function open(r: SearchResult, turnId?: string): void {
+  send({ type: 'openContext', sessionId: r.id, topic: r.topic, turnId: turnId ?? r.snippetTurnIds[0] ?? `${r.id}#0` });
+}
+
+function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
+  const re = matcher(queryWords(lastQuery));
+  reader.replaceChildren();
+  const head = el('div', 'reader-head');
+  head.append(el('h2', undefined, m.topic));
+  const close = document.createElement('vscode-button');
+  close.id = 'close';
+  close.textContent = 'Close (Esc)';
+  close.addEventListener('click', closeReader);
+  head.append(close);
+  reader.append(head);
+  const earlier = document.createElement('vscode-button');
+  earlier.id = 'earlier';
+  earlier.textContent = m.first > 0 ? `Show earlier (${m.first} before)` : 'Start of session';
+  if (m.first === 0) earlier.setAttribute('disabled', '');
+  earlier.addEventListener('click', () => send({ type: 'more', direction: 'earlier' }));
+  reader.append(earlier);
+  for (const t of m.turns) reader.append(turnBlock(m.sessionId, t, t.index === m.hitIndex, re));
+  const after = m.total - (m.first + m.turns.length);
+  const later = document.createElement('vscode-button');
+  later.id = 'later';
+  later.textContent = after > 0 ? `Show later (${after} after)` : 'End of session';
+  if (after <= 0) later.setAttribute('disabled', '');
+  later.addEventListener('click', () => send({ type: 'more', direction: 'later' }));
+  reader.append(later);
+  list.hidden = true;
+  chart.hidden = true;
+  reader.hidden = false;
+  reader.querySelector<HTMLElement>('.turn.hit')?.scrollIntoView({ block: 'center' });
+  reader.querySelector<HTMLElement>('.turn.hit')?.focus();
+}
+
+function turnBlock(sessionId: string, t: PanelTurn, hit: boolean, re: RegExp | undefined): HTMLElement {
+  const block = el('article', `turn role-${t.role}${hit ? ' hit' : ''}`);
+  block.tabIndex = 0;
+  const head = el('div', 'turn-head', `${t.role}${t.kind === 'conversation' ? '' : ` · ${t.kind}`}${t.timestamp ? ` · ${new Date(t.timestamp).toLocaleString()}` : ''}`);
+  const copy = el('button', 'icon codicon codicon-copy');
+  copy.title = 'Copy this turn';
+  copy.addEventListener('click', () => send({ type: 'copy', text: t.text }));
+  head.append(copy);
+  if (t.line) {
+    const raw = el('button', 'icon codicon codicon-go-to-file');
+    raw.title = `Open the raw file at line ${t.line}`;
+    raw.addEventListener('click', () => send({ type: 'openRaw', sessionId, line: t.line }));
+    head.append(raw);
+  }
+  const body = el('div', 'turn-text');
+  appendHighlighted(body, t.text.length > TURN_DISPLAY_LIMIT ? t.text.slice(0, TURN_DISPLAY_LIMIT) : t.text, re);
+  block.append(head, body);
+  if (t.text.length > TURN_DISPLAY_LIMIT) block.append(el('div', 'meta', `… ${t.text.length - TURN_DISPLAY_LIMIT} more characters: copy the turn to read them all.`));
+  return block;
+}
+
+function closeReader(): void {
+  reader.hidden = true;
+  list.hidden = false;
+  chart.hidden = false;
+  list.querySelector<HTMLElement>('.result')?.focus();
+}
+
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && !reader.hidden) {
+    closeReader();
+    e.preventDefault();
+    return;
+  }
+  const active = document.activeElement as HTMLElement | null;
+  if (active?.classList.contains('result')) {
+    const i = Number(active.dataset.index);
+    if (e.key === 'ArrowDown') (active.nextElementSibling as HTMLElement | null)?.focus();
+    else if (e.key === 'ArrowUp') ((active.previousElementSibling as HTMLElement | null) ?? (query as HTMLElement)).focus();
+    else if (e.key === 'Enter' && results[i]) open(results[i]);
+    else return;
+    e.preventDefault();
+  } else if (e.key === 'ArrowDown' && active === query) {
+    list.querySelector<HTMLElement>('.result')?.focus();
+    e.preventDefault();
+  }
+});
+
+window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
+  const m = event.data;
+  if (m.type === 'init') {
+    filters.replaceChildren(select('source', 'Source', m.sources), select('role', 'Role', ROLES), select('kind', 'Block type', KINDS), textfield('project', 'Project folder'), textfield('from', 'From YYYY-MM-DD'), textfield('to', 'To YYYY-MM-DD'));
+    const saved = vscode.getState() as { query?: string } | undefined;
+    if (saved?.query) {
+      query.value = saved.query;
+      search();
+    }
+  } else if (m.type === 'results') renderResults(m);
+  else if (m.type === 'context') renderContext(m);
+  else if (m.type === 'error') count.textContent = m.message;
+});
+
+send({ type: 'ready' });
