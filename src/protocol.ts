@@ -16,6 +16,9 @@ export interface ServerSettings {
   archive: boolean;
   /** Answer workspace/symbol with session titles (Go to Symbol in Workspace). */
   workspaceSymbols: boolean;
+  /** Glob patterns of transcript files never to read. */
+  exclude: string[];
+  maxFileBytes: number;
 }
 
 export interface SearchParams extends SearchOptions {

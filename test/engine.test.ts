@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { SearchIndex } from '../src/core/index/engine.js';
 import { topK } from '../src/core/index/top-k.js';
 import { tokenize } from '../src/core/index/tokenize.js';
+import { excluder } from '../src/core/exclude.js';
 
 test('top-k returns exactly the first k of a full ranking', () => {
   fc.assert(
@@ -55,4 +56,14 @@ test('tokens: letters and digits of any script, lower-cased; punctuation and und
   assert.deepEqual(tokenize(`short ${'x'.repeat(41)} end`), ['short', 'end']);
   assert.deepEqual(tokenize('the fix for the bug'), ['fix', 'bug'], 'stop words are not indexed');
   assert.deepEqual(tokenize('the fix', true), ['the', 'fix']);
+});
+
+test('exclude globs match names anywhere or paths by their tail', () => {
+  const skip = excluder(['**/scratch/**', '*.export.json', 'tmp/old?.jsonl']);
+  assert.equal(skip('/home/u/.claude/projects/scratch/a.jsonl'), true);
+  assert.equal(skip('/x/chat.export.json'), true);
+  assert.equal(skip('/x/tmp/old1.jsonl'), true);
+  assert.equal(skip('/x/tmp/old12.jsonl'), false);
+  assert.equal(skip('/home/u/.claude/projects/real/a.jsonl'), false);
+  assert.equal(excluder([])('/anything'), false);
 });

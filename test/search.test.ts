@@ -1,10 +1,11 @@
 /** Search behaviour a user relies on, on hand-made CodeArchitect folders whose content we control. */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { SessionLibrary } from '../src/core/library.js';
 import { SessionSearchError } from '../src/core/errors.js';
 import { join } from 'node:path';
 import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from './helpers.js';
+import { SessionLibrary } from '../src/core/library.js';
+import { MemoryLogger } from '../src/core/log.js';
 
 let library: SessionLibrary;
 const LONG = 'lorem ipsum dolor sit amet '.repeat(30);
@@ -176,4 +177,16 @@ test('a project filter finds the git worktrees of the same repository too', asyn
   assert.deepEqual(projects(repo), [repo, worktree]);
   assert.deepEqual(projects(worktree), [repo, worktree]);
   assert.deepEqual(projects(other), [other]);
+});
+
+test('exclude patterns and the size limit keep files out, and say so', async () => {
+  const root = tempDir();
+  writeCodeArchitect(root, '2025-01-01', 'kept-topic', [{ role: 'user', content: 'wombatine kept' }]);
+  writeCodeArchitect(root, '2025-01-02', 'scratch-topic', [{ role: 'user', content: 'wombatine excluded' }]);
+  writeCodeArchitect(root, '2025-01-03', 'huge-topic', [{ role: 'user', content: `wombatine ${'x '.repeat(5000)}` }]);
+  const logger = new MemoryLogger();
+  const lib = new SessionLibrary({ roots: [{ source: 'codearchitect', path: root }], logger, env: {}, exclude: ['**/scratch-topic/**'], maxFileBytes: 4096 });
+  await lib.load();
+  assert.deepEqual(lib.search('wombatine').results.map((r) => r.topic), ['kept-topic']);
+  assert.ok(logger.lines.some((l) => l.includes('huge-topic') && l.includes('over the configured limit')));
 });

@@ -25,8 +25,13 @@ export async function readFileSessions(
   ctx: SourceContext,
   archive: Archive | undefined,
   trustArchive: boolean,
+  maxFileBytes?: number,
 ): Promise<FileRead> {
   const info = await stat(file);
+  if (maxFileBytes !== undefined && info.size > maxFileBytes) {
+    ctx.logger.warn(`${file}: skipped, ${info.size} bytes is over the configured limit of ${maxFileBytes}`);
+    return { file, root, sessions: [], fresh: false, size: info.size, mtimeMs: info.mtimeMs };
+  }
   if (archive && trustArchive) {
     const entry = archive.entryPath(file);
     const meta = await archive.meta(entry);

@@ -19,7 +19,8 @@ import { sourceById, type SourceRoot } from './sources/registry.js';
 import { isInside, walkFiles } from './walk.js';
 import { archiveReads, readFileSessions, type FileRead } from './ingest.js';
 import { Archive } from './store/archive.js';
-import type { SourceContext } from './sources/types.js';
+import type { SourceAdapter, SourceContext } from './sources/types.js';
+import { excluder } from './exclude.js';
 import { searchContext, type ContextQuery } from './context.js';
 import { storeCodeArchitectSession, type StoredMessage } from './store/codearchitect-store.js';
 import { codeArchitectDefaultRoot } from './sources/codearchitect.js';
@@ -35,6 +36,10 @@ export interface LibraryOptions {
   dataDir?: string;
   /** Keep a masked copy of every session in the data folder (default on when there is a data folder). */
   archive?: boolean;
+  /** Glob patterns of transcript files never to read. */
+  exclude?: string[];
+  /** Files larger than this are skipped with a logged reason. */
+  maxFileBytes?: number;
 }
 
 export interface LoadProgress {
@@ -52,8 +57,10 @@ export class SessionLibrary {
   /** Which sessions came from which file, and under which root. */
   private readonly byFile = new Map<string, { root: SourceRoot; ids: string[] }>();
   readonly archive: Archive | undefined;
+  private readonly excluded: (path: string) => boolean;
 
   constructor(private readonly options: LibraryOptions) {
+    this.excluded = excluder(options.exclude);
     if (options.dataDir && options.archive !== false) this.archive = new Archive(options.dataDir, options.logger);
   }
 
@@ -79,7 +86,7 @@ export class SessionLibrary {
       }
       const resolved = { source: root.source, path: real };
       this.resolvedRoots.push(resolved);
-      const files = await walkFiles(real, { logger: ctx.logger, accept: (f) => adapter.accepts(f, real) });
+      const files = await walkFiles(real, { logger: ctx.logger, accept: (f) => this.accepts(adapter, f, real) });
       plan.push({ root: resolved, files });
     }
     const totalFiles = plan.reduce((n, p) => n + p.files.length, 0);
@@ -88,7 +95,7 @@ export class SessionLibrary {
       const reads: FileRead[] = [];
       for (const file of files) {
         try {
-          reads.push(await readFileSessions(sourceById(root.source)!, file, root, ctx, this.archive, true));
+          reads.push(await readFileSessions(sourceById(root.source)!, file, root, ctx, this.archive, true, this.options.maxFileBytes));
         } catch (err) {
           ctx.logger.warn(`${file}: skipped, ${err instanceof Error ? err.message : String(err)}`);
         }
@@ -99,6 +106,11 @@ export class SessionLibrary {
     await this.restoreArchived();
     this.index.seal();
     ctx.logger.info(`indexed ${this.sessions.size} sessions from ${totalFiles} files`);
+  }
+
+  /** Whether a file under a root is read: the adapter recognises it and no exclude pattern names it. */
+  accepts(adapter: SourceAdapter, file: string, root: string): boolean {
+    return adapter.accepts(file, root) && !this.excluded(file);
   }
 
   private context(): SourceContext {
@@ -142,14 +154,14 @@ export class SessionLibrary {
   /** Reads one file again after it changed (or appeared); a file that vanished keeps its sessions, marked deleted. */
   async reloadFile(file: string): Promise<void> {
     const ctx = this.context();
-    const root = this.byFile.get(file)?.root ?? this.resolvedRoots.find((r) => isInside(r.path, file) && sourceById(r.source)!.accepts(file, r.path));
+    const root = this.byFile.get(file)?.root ?? this.resolvedRoots.find((r) => isInside(r.path, file) && this.accepts(sourceById(r.source)!, file, r.path));
     if (!root) return;
     if (!(await stat(file).catch(() => undefined))) {
       this.markSourceDeleted(file);
       return;
     }
     try {
-      const read = await readFileSessions(sourceById(root.source)!, file, root, ctx, this.archive, false);
+      const read = await readFileSessions(sourceById(root.source)!, file, root, ctx, this.archive, false, this.options.maxFileBytes);
       await this.commit(root, [read]);
     } catch (err) {
       ctx.logger.warn(`${file}: not re-read, ${err instanceof Error ? err.message : String(err)}`);

@@ -74,7 +74,7 @@ export class LiveUpdates {
             const adapter = sourceById(root.source)!;
             let watcher: Watcher;
             try {
-              watcher = factory(root, (path) => adapter.accepts(path, root.path));
+              watcher = factory(root, (path) => this.library.accepts(adapter, path, root.path));
             } catch (err) {
               this.fallBack(err);
               resolve();
@@ -144,7 +144,7 @@ export class LiveUpdates {
     const seen = new Set<string>();
     for (const root of this.library.roots) {
       const adapter = sourceById(root.source)!;
-      const files = await walkFiles(root.path, { logger: this.options.logger, accept: (f) => adapter.accepts(f, root.path) });
+      const files = await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.library.accepts(adapter, f, root.path) });
       for (const file of files) {
         seen.add(file);
         const now = await signature(file);

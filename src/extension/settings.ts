@@ -22,5 +22,7 @@ export function serverSettings(): ServerSettings {
     dataDir: dataFolder(),
     archive: config.get<boolean>('archive.enabled', true),
     workspaceSymbols: config.get<boolean>('workspaceSymbols.enabled', false),
+    exclude: config.get<string[]>('exclude', []),
+    maxFileBytes: Math.max(1, config.get<number>('maxFileSizeMB', 512)) * 1024 * 1024,
   };
 }

@@ -51,7 +51,14 @@ export function rootsFrom(s: ServerSettings): SourceRoot[] {
 async function open(): Promise<SessionLibrary> {
   if (!settings) throw new Error('the server was not initialised');
   await live?.close();
-  const next = new SessionLibrary({ roots: rootsFrom(settings), logger, dataDir: settings.dataDir, archive: settings.archive });
+  const next = new SessionLibrary({
+    roots: rootsFrom(settings),
+    logger,
+    dataDir: settings.dataDir,
+    archive: settings.archive,
+    exclude: settings.exclude,
+    maxFileBytes: settings.maxFileBytes,
+  });
   let last = 0;
   await next.load((p) => {
     if (Date.now() - last < 200) return;

@@ -1,0 +1,26 @@
+/** Exclude patterns from settings: globs (`**`, `*`, `?`) matched against a file's path with forward slashes. */
+
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      re += '.*';
+      i++;
+      if (glob[i + 1] === '/') i++;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  // a pattern without a slash matches a name anywhere; one with a slash matches the path (or its tail)
+  return glob.includes('/') ? new RegExp(`(^|/)${re}$`) : new RegExp(`(^|/)${re}(/|$)`);
+}
+
+export function excluder(patterns: string[] | undefined): (path: string) => boolean {
+  const compiled = (patterns ?? []).filter((p) => p.trim()).map(globToRegExp);
+  if (!compiled.length) return () => false;
+  return (path) => {
+    const unix = path.replace(/\\/g, '/');
+    return compiled.some((re) => re.test(unix));
+  };
+}
