@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from './helpers.js';
@@ -131,5 +131,21 @@ describe('the search panel', () => {
       await screenshot(bench.page, 'panel-reader');
       await bench.page.keyboard.press('Escape');
       await frame().locator('.results .result').first().waitFor({ state: 'visible', timeout: 10_000 });
+    }));
+});
+
+describe('themes', () => {
+  test('the panel follows the light theme', () =>
+    step('themes', async () => {
+      const settings = JSON.parse(readFileSync(bench.settingsFile, 'utf8')) as Record<string, unknown>;
+      for (const [theme, cssClass, name] of [
+        ['Default Light Modern', 'vs', 'panel-light'],
+      ] as const) {
+        writeFileSync(bench.settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }));
+        await bench.page.locator(`.monaco-workbench.${cssClass}`).waitFor({ timeout: 20_000 });
+        await bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('.results .result').first().waitFor({ timeout: 10_000 });
+        await screenshot(bench.page, name);
+      }
+      writeFileSync(bench.settingsFile, JSON.stringify(settings));
     }));
 });

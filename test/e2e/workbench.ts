@@ -46,6 +46,8 @@ function prepareHome(run: string): { home: string; workspace: string } {
 
 export interface Workbench {
   page: Page;
+  /** The user settings file; VS Code applies changes written to it. */
+  settingsFile: string;
   context: BrowserContext;
   workspace: string;
   home: string;
@@ -125,6 +127,7 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     return {
       page,
+      settingsFile: join(ud, 'User', 'settings.json'),
       context,
       workspace,
       home,
