@@ -4,12 +4,13 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo } from './core/api.js';
-import type { SourceId, Turn } from './core/model.js';
+import type { Turn } from './core/model.js';
+import type { SourceSetting } from './core/sources/registry.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
 export interface ServerSettings {
   /** Per source: whether to read it and the folders to read besides its defaults. */
-  sources: { id: SourceId; enabled: boolean; folders: string[] }[];
+  sources: SourceSetting[];
   /** Open workspace folders: the default roots of workspace-scoped sources (SpecStory, Aider). */
   workspaceFolders: string[];
   dataDir: string;

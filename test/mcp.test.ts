@@ -157,6 +157,30 @@ describe('stdio, against the built bundle', () => {
   });
 });
 
+describe('launched by VS Code', () => {
+  test('the editor\'s per-source settings choose the folders when no --root is given', async () => {
+    const sources = JSON.stringify({
+      sources: [
+        { id: 'codearchitect', enabled: true, folders: [join(ROOT, 'demo', 'codearchitect')] },
+        { id: 'claude-code', enabled: false, folders: [] },
+      ],
+      workspaceFolders: [],
+    });
+    const home = tempDir();
+    const client = new Client({ name: 'vscode-like', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'dist', 'mcp.js'), '--data', tempDir()], env: { HOME: home, SESSION_SEARCH_SOURCES: sources }, stderr: 'pipe' }),
+    );
+    try {
+      const r = (await client.callTool({ name: 'search_session', arguments: { query: 'PostgreSQL' } })) as Result;
+      const s = r.structuredContent as { results: { id: string }[] };
+      assert.deepEqual(s.results.map((x) => x.id), ['codearchitect:2026-11-05/postgres-vs-mongodb']);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('a third-party client: the MCP Inspector CLI', () => {
   // The inspector finds its own package.json relative to the working directory, so it runs from its build folder.
   const inspectorDir = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');

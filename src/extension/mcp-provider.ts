@@ -3,6 +3,7 @@
  * VS Code's own runtime (`process.execPath` with ELECTRON_RUN_AS_NODE), so no separate Node.js install is needed.
  */
 import * as vscode from 'vscode';
+import { serverSettings } from './settings.js';
 
 export const MCP_PROVIDER_ID = 'sessionSearch.mcp';
 
@@ -12,7 +13,11 @@ export function mcpServerArgs(context: vscode.ExtensionContext, dataFolder: stri
   return args;
 }
 
-export function mcpProvider(context: vscode.ExtensionContext, dataFolder: () => string | undefined, changed: vscode.EventEmitter<void>): vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
+export function mcpProvider(
+  context: vscode.ExtensionContext,
+  dataFolder: () => string | undefined,
+  changed: vscode.EventEmitter<void>,
+): vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
   return {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => [
@@ -20,11 +25,17 @@ export function mcpProvider(context: vscode.ExtensionContext, dataFolder: () => 
         'Session Search',
         process.execPath,
         mcpServerArgs(context, dataFolder()),
-        { ELECTRON_RUN_AS_NODE: '1' },
+        { ELECTRON_RUN_AS_NODE: '1', SESSION_SEARCH_SOURCES: editorSources() },
         String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0'),
       ),
     ],
   };
+}
+
+/** The editor's per-source settings, so agents search the same folders as the Sessions view. */
+function editorSources(): string {
+  const { sources, workspaceFolders } = serverSettings();
+  return JSON.stringify({ sources, workspaceFolders });
 }
 
 export function registerMcpProvider(
@@ -32,7 +43,7 @@ export function registerMcpProvider(
   changed: vscode.EventEmitter<void>,
 ): vscode.Disposable {
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('sessionSearch.dataFolder')) changed.fire();
+    if (e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.sources')) changed.fire();
   });
   return vscode.Disposable.from(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider), changed, settings);
 }

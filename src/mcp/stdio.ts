@@ -1,10 +1,20 @@
 /** Entry point of dist/mcp.js: `node dist/mcp.js [--root SOURCE=PATH ...] [--data DIR] [--verbose]`. */
 import { parseCli, UsageError } from '../cli/args.js';
+import { rootsFromSettings, type SourceRoot, type SourceSetting } from '../core/sources/registry.js';
 import { runStdioServer } from './run.js';
+
+/** Set by the VS Code extension: the editor's per-source settings, used when no --root is given. */
+function editorRoots(): SourceRoot[] | undefined {
+  const raw = process.env.SESSION_SEARCH_SOURCES;
+  if (!raw) return undefined;
+  const parsed = JSON.parse(raw) as { sources: SourceSetting[]; workspaceFolders: string[] };
+  return rootsFromSettings(parsed.sources, parsed.workspaceFolders, process.env);
+}
 
 try {
   const options = parseCli(['mcp', ...process.argv.slice(2)], process.env);
-  runStdioServer({ roots: options.roots, dataDir: options.dataDir, archive: options.archive, verbose: options.verbose }).catch((err: unknown) => {
+  const roots = options.rootsGiven ? options.roots : (editorRoots() ?? options.roots);
+  runStdioServer({ roots, dataDir: options.dataDir, archive: options.archive, verbose: options.verbose }).catch((err: unknown) => {
     process.stderr.write(`session-search mcp: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
   });

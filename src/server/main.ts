@@ -8,7 +8,7 @@ import { SessionLibrary } from '../core/library.js';
 import { LiveUpdates } from '../core/live.js';
 import type { Logger } from '../core/log.js';
 import { firstPrompt } from '../core/model.js';
-import { sourceById, type SourceRoot } from '../core/sources/registry.js';
+import { rootsFromSettings } from '../core/sources/registry.js';
 import {
   ChangedNotification,
   GetRequest,
@@ -35,24 +35,11 @@ let library: SessionLibrary | undefined;
 let live: LiveUpdates | undefined;
 let ready: Promise<SessionLibrary> | undefined;
 
-/** Sources whose default folder is the workspace itself. */
-const WORKSPACE_SOURCES = new Set(['specstory', 'aider']);
-
-export function rootsFrom(s: ServerSettings): SourceRoot[] {
-  const roots: SourceRoot[] = [];
-  for (const source of s.sources) {
-    if (!source.enabled) continue;
-    const defaults = WORKSPACE_SOURCES.has(source.id) ? s.workspaceFolders : (sourceById(source.id)?.defaultRoots(process.env) ?? []);
-    for (const path of [...defaults, ...source.folders]) roots.push({ source: source.id, path });
-  }
-  return roots;
-}
-
 async function open(): Promise<SessionLibrary> {
   if (!settings) throw new Error('the server was not initialised');
   await live?.close();
   const next = new SessionLibrary({
-    roots: rootsFrom(settings),
+    roots: rootsFromSettings(settings.sources, settings.workspaceFolders, process.env),
     logger,
     dataDir: settings.dataDir,
     archive: settings.archive,

@@ -35,4 +35,6 @@ export async function run(): Promise<void> {
   check(mcp.label === 'Session Search', `label ${mcp.label}`);
   check(mcp.command === process.execPath && mcp.args[0].endsWith('mcp.js'), `command ${mcp.command} ${mcp.args.join(' ')}`);
   check(mcp.env.ELECTRON_RUN_AS_NODE === '1', 'runs on the editor runtime');
+  const sources = JSON.parse(String(mcp.env.SESSION_SEARCH_SOURCES)) as { sources: { id: string; enabled: boolean }[] };
+  check(sources.sources.length === 11 && sources.sources.every((s) => s.enabled), 'the per-source settings reach the MCP server');
 }

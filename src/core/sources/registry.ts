@@ -40,3 +40,24 @@ export interface SourceRoot {
 export function defaultRoots(env: NodeJS.ProcessEnv): SourceRoot[] {
   return SOURCES.flatMap((s) => s.defaultRoots(env).map((path) => ({ source: s.id, path })));
 }
+
+/** Sources whose default folder is the open workspace (not a tool's home). */
+const WORKSPACE_SOURCES = new Set<SourceId>(['specstory', 'aider']);
+
+export interface SourceSetting {
+  id: SourceId;
+  enabled: boolean;
+  folders: string[];
+}
+
+/** Roots from the editor's per-source settings: defaults of enabled sources (workspace folders for SpecStory/Aider) plus extra folders. */
+export function rootsFromSettings(sources: SourceSetting[], workspaceFolders: string[], env: NodeJS.ProcessEnv): SourceRoot[] {
+  const roots: SourceRoot[] = [];
+  for (const source of sources) {
+    const adapter = sourceById(source.id);
+    if (!source.enabled || !adapter) continue;
+    const defaults = WORKSPACE_SOURCES.has(source.id) ? workspaceFolders : adapter.defaultRoots(env);
+    for (const path of [...defaults, ...source.folders]) roots.push({ source: source.id, path });
+  }
+  return roots;
+}
