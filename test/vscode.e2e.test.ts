@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from './helpers.js';
-import { openWorkbench, runCommand, screenshot, type Workbench } from './e2e/workbench.js';
+import { openWorkbench, PLANTED_SECRET, runCommand, screenshot, type Workbench } from './e2e/workbench.js';
 
 let bench: Workbench;
 
@@ -147,5 +147,43 @@ describe('themes', () => {
         await screenshot(bench.page, name);
       }
       writeFileSync(bench.settingsFile, JSON.stringify(settings));
+    }));
+});
+
+describe('hostile transcripts and secrets', () => {
+  const frame = () => bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+
+  test('markup in a transcript stays text, nothing runs, and the planted secret is masked everywhere', () =>
+    step('hostile', async () => {
+      // the tree: the title comes from the first prompt, which held the secret
+      await runCommand(bench.page, 'Session Search: Group by Date');
+      const row = treeRows().filter({ hasText: 'zebrahostile' }).first();
+      await row.waitFor({ timeout: 30_000 });
+      const label = await row.innerText();
+      assert.ok(label.includes('[redacted-secret]') && !label.includes(PLANTED_SECRET), label);
+
+      // the panel: results and the reader
+      await bench.page.locator('.tabs-container .tab', { hasText: 'Session Search' }).click();
+      const query = frame().locator('vscode-textfield#query input');
+      await query.waitFor({ timeout: 20_000 });
+      await frame().locator('vscode-single-select#source').click();
+      await frame().locator('vscode-single-select#source').getByRole('option', { name: 'Any source', exact: true }).click();
+      await query.fill('zebrahostile');
+      const result = frame().locator('.result', { hasText: 'zebrahostile' }).first();
+      await result.waitFor({ timeout: 20_000 });
+      await result.locator('.title').click();
+      await frame().locator('.reader .turn.hit').waitFor({ timeout: 20_000 });
+      const text = await frame().locator('.reader').innerText();
+      assert.ok(text.includes('<script>window.__pwned = 1</script>'), 'the script tag is shown as text');
+      assert.ok(text.includes('onerror='), 'the image tag is shown as text');
+      assert.ok(!text.includes(PLANTED_SECRET) && text.includes('[redacted-secret]'), 'the secret is masked in the reader');
+      assert.ok(!text.includes('\u202E') && text.includes('⟦U+202E⟧gnp.exe'), 'a right-to-left override is shown, not obeyed');
+      const page = frame().locator('body');
+      assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script reached the page');
+      assert.equal(await page.locator('img, a[href^="javascript:"], a[href^="command:"], .reader style').count(), 0, 'no element was made from transcript markup');
+      const pwned = await bench.page.frames().reduce<Promise<unknown[]>>(async (acc, f) => [...(await acc), await f.evaluate(() => (globalThis as { __pwned?: number }).__pwned).catch(() => undefined)], Promise.resolve([]));
+      assert.ok(pwned.every((v) => v === undefined), 'no transcript script ran in any frame');
+      await screenshot(bench.page, 'panel-hostile');
+      await bench.page.keyboard.press('Escape');
     }));
 });

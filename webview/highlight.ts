@@ -17,8 +17,16 @@ export function matcher(words: string[]): RegExp | undefined {
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
 }
 
+/** Bidirectional-override characters can make `gnp.exe` read as `exe.png`: show them as visible codes instead. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+
+export function visibleControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, (c) => `⟦U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟧`);
+}
+
 /** Appends `text` to `parent` as text nodes, with <mark> around matches. */
-export function appendHighlighted(parent: HTMLElement, text: string, re: RegExp | undefined): void {
+export function appendHighlighted(parent: HTMLElement, raw: string, re: RegExp | undefined): void {
+  const text = visibleControls(raw);
   if (!re) {
     parent.append(document.createTextNode(text));
     return;

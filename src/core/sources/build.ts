@@ -40,9 +40,12 @@ export function slashCommandText(text: string): string | undefined {
   return `${command[1].trim()}${args ? ` ${args}` : ''}`;
 }
 
+/** Bidirectional overrides in a one-line title can only be used to disguise it. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+
 export function titleFrom(text: string | undefined): string | undefined {
   if (!text) return undefined;
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = text.replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim();
   if (!line) return undefined;
   return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
 }
