@@ -44,6 +44,9 @@ test('e-mail addresses are masked; git remotes and code are not', () => {
     'if (secretKey === undefined) return;',
     'import { z } from "zod"; @types/node',
     'max_map_tokens = 0',
+    'OPENAI_API_KEY=your-key-goes-here',
+    'npm i @sitespeed.io/throttle lmdb-store@sitespeed.io/x',
+    'Promise.@resolve.bind(this)',
   ]) {
     assert.equal(maskText(code), code, code);
   }

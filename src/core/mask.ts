@@ -47,7 +47,7 @@ const RULES: Rule[] = [
     name: 'secret-assignment',
     hint: /pass|secret|token|key|pwd|credential/i,
     pattern:
-      /\b((?:[A-Za-z0-9_]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credentials?|pwd))["']?\s*(?:[:=]|:=|=>)\s*["']?)([^\s"'`,;)}\]]{8,})/gi,
+      /\b((?:[A-Za-z0-9_]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credentials?|pwd))["']?\s*(?:[:=]|:=|=>)\s*["']?)([^\s"'`,;)}\]\\]{8,})/gi,
     group: 2,
   },
 ];
@@ -56,11 +56,19 @@ const EMAIL = /[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62
 /** SSH remotes such as git@github.com are addresses, not people's e-mail. */
 const NOT_EMAIL_LOCAL = new Set(['git']);
 
+/** An e-mail-shaped match that is an address: not `git@host`, not an npm scope (`x@scope.io/pkg`), not `a.@b.c`. */
+function isEmail(match: string, next: string | undefined): boolean {
+  const local = match.slice(0, match.indexOf('@'));
+  return !NOT_EMAIL_LOCAL.has(local.toLowerCase()) && !local.endsWith('.') && next !== '/';
+}
+
 /** Values assigned to secret-like names that are clearly not secrets: placeholders, references, code. */
 function looksLikeSecretValue(value: string): boolean {
   if (value.includes(SECRET_MASK) || value.includes('[redacted')) return false;
   if (/^(?:\$\{?|process\.env|os\.environ|env\.|<|\{\{|%|\*+$|x+$|true$|false$|null$|none$|undefined$)/i.test(value)) return false;
   if (/^[A-Za-z_][A-Za-z0-9_.]*(?:\(|$)/.test(value) && !/\d/.test(value)) return false;
+  // placeholder words such as your-key-goes-here: letters and hyphens only
+  if (/^[\p{L}-]+$/u.test(value)) return false;
   return shannonEntropy(value) >= 3.0;
 }
 
@@ -101,10 +109,28 @@ export function maskText(text: string): string {
   for (const rule of RULES) {
     if (hintMatches(rule.hint, out)) out = applyRule(rule, out);
   }
-  if (out.includes('@')) {
-    out = out.replace(EMAIL, (m) => (NOT_EMAIL_LOCAL.has(m.slice(0, m.indexOf('@')).toLowerCase()) ? m : EMAIL_MASK));
-  }
+  if (out.includes('@')) out = out.replace(EMAIL, (m: string, at: number, whole: string) => (isEmail(m, whole[at + m.length]) ? EMAIL_MASK : m));
   return out;
 }
 
 export const MASK_RULE_NAMES = RULES.map((r) => r.name);
+
+/** What masking would replace in `text`, rule by rule (for measuring it; masking itself uses maskText). */
+export function findMasked(text: string): { rule: string; value: string }[] {
+  const found: { rule: string; value: string }[] = [];
+  for (const rule of RULES) {
+    if (!hintMatches(rule.hint, text)) continue;
+    for (const m of text.matchAll(new RegExp(rule.pattern.source, rule.pattern.flags))) {
+      const value = rule.group === undefined ? m[0] : m[rule.group];
+      if (!value) continue;
+      if (rule.name === 'secret-assignment' && !looksLikeSecretValue(value)) continue;
+      found.push({ rule: rule.name, value });
+    }
+  }
+  if (text.includes('@')) {
+    for (const m of text.matchAll(new RegExp(EMAIL.source, EMAIL.flags))) {
+      if (isEmail(m[0], text[m.index + m[0].length])) found.push({ rule: 'email', value: m[0] });
+    }
+  }
+  return found;
+}

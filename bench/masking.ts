@@ -1,0 +1,99 @@
+/**
+ * `npm run masking`: how well masking works. Detection: generated secrets in every real format, each embedded in a
+ * sentence, must disappear. False positives: everything masked in the sample transcripts (public projects' sessions,
+ * where real secrets are unlikely) is listed by rule for inspection, per MB of text.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findMasked, maskText } from '../src/core/mask.js';
+import { mulberry32 } from './corpus.js';
+
+const rand = mulberry32(99);
+const pick = (chars: string, n: number): string => Array.from({ length: n }, () => chars[Math.floor(rand() * chars.length)]).join('');
+const UP = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const AN = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const B64 = `${AN}+/`;
+const URLSAFE = `${AN}-_`;
+
+const FORMATS: Record<string, () => string> = {
+  'AWS access key id': () => `AKIA${pick(UP, 16)}`,
+  'AWS secret in assignment': () => `aws_secret_access_key = ${pick(B64, 40)}`,
+  'GCP API key': () => `AIza${pick(URLSAFE, 35)}`,
+  'GCP service-account key id': () => `"private_key_id": "${pick('0123456789abcdef', 40)}"`,
+  'Azure storage key': () => `AccountKey=${pick(B64, 86)}==`,
+  'GitHub classic token': () => `ghp_${pick(AN, 36)}`,
+  'GitHub fine-grained token': () => `github_pat_${pick(AN, 22)}_${pick(AN, 59)}`,
+  'GitLab token': () => `glpat-${pick(URLSAFE, 20)}`,
+  'Slack bot token': () => `xoxb-${pick('0123456789', 12)}-${pick('0123456789', 13)}-${pick(AN, 24)}`,
+  'Slack webhook': () => `https://hooks.slack.com/services/T${pick(UP, 8)}/B${pick(UP, 8)}/${pick(AN, 24)}`,
+  'Stripe secret key': () => `sk_live_${pick(AN, 24)}`,
+  'OpenAI project key': () => `sk-proj-${pick(URLSAFE, 74)}T3BlbkFJ${pick(URLSAFE, 74)}`,
+  'OpenAI legacy key': () => `sk-${pick(AN, 20)}T3BlbkFJ${pick(AN, 20)}`,
+  'Anthropic key': () => `sk-ant-api03-${pick(URLSAFE, 93)}AA`,
+  'Hugging Face token': () => `hf_${pick('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 34)}`,
+  'npm token': () => `npm_${pick(AN, 36)}`,
+  'PyPI token': () => `pypi-AgEIcHlwaS5vcmc${pick(URLSAFE, 60)}`,
+  JWT: () => `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ${pick(URLSAFE, 40)}.${pick(URLSAFE, 43)}`,
+  'private key block': () => `-----BEGIN OPENSSH PRIVATE KEY-----\n${pick(B64, 70)}\n${pick(B64, 70)}\n-----END OPENSSH PRIVATE KEY-----`,
+  'database URL password': () => `postgres://app:${pick(AN, 16)}@db.example.internal:5432/prod`,
+  'password assignment': () => `DB_PASSWORD=${pick(AN, 10)}!${pick(AN, 6)}`,
+  'token in JSON': () => `"api_key": "${pick(AN, 32)}"`,
+  'e-mail address': () => `${pick('abcdefghijklmnopqrstuvwxyz', 7)}.${pick('abcdefghijklmnopqrstuvwxyz', 5)}@example.com`,
+};
+
+/** The part that must disappear: for assignments and URLs, the value. */
+function secretPart(s: string): string {
+  if (s.startsWith('AccountKey=')) return s.slice('AccountKey='.length);
+  if (s.startsWith('postgres://')) return s.slice(s.indexOf(':', 11) + 1, s.indexOf('@'));
+  const assignment = /^[^=:]*?(?:[:=]\s*"?)([^"]+)"?$/.exec(s);
+  return s.includes('-----BEGIN') || !assignment || /^(sk|xox|https)/.test(s) ? s : assignment[1];
+}
+
+console.log('## Detection (200 generated values per format, each inside a sentence)\n');
+console.log('| format | detected |');
+console.log('|---|---|');
+let all = 0;
+let hit = 0;
+for (const [name, make] of Object.entries(FORMATS)) {
+  let ok = 0;
+  for (let i = 0; i < 200; i++) {
+    const secret = make();
+    const masked = maskText(`please use ${secret} for the deploy`);
+    if (!masked.includes(secretPart(secret)) && /\[redacted-(secret|email)\]/.test(masked)) ok++;
+  }
+  all += 200;
+  hit += ok;
+  console.log(`| ${name} | ${((ok / 200) * 100).toFixed(1)}% |`);
+}
+console.log(`| **all** | **${((hit / all) * 100).toFixed(1)}%** |`);
+
+const corpus = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'corpus');
+const files: string[] = [];
+const walk = (dir: string): void => {
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) walk(full);
+    else if (/\.(jsonl?|md)$/.test(name)) files.push(full);
+  }
+};
+walk(corpus);
+let bytes = 0;
+const byRule = new Map<string, Map<string, number>>();
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  bytes += text.length;
+  for (const { rule, value } of findMasked(text)) {
+    if (!byRule.has(rule)) byRule.set(rule, new Map());
+    const m = byRule.get(rule)!;
+    m.set(value, (m.get(value) ?? 0) + 1);
+  }
+}
+console.log(`\n## What masking removes from the sample transcripts (${files.length} files, ${(bytes / 1e6).toFixed(1)} MB)\n`);
+console.log('| rule | spans | distinct | per MB | examples |');
+console.log('|---|---|---|---|---|');
+for (const [rule, values] of [...byRule].sort((a, b) => b[1].size - a[1].size)) {
+  const spans = [...values.values()].reduce((a, b) => a + b, 0);
+  const examples = [...values.keys()].slice(0, 8).map((v) => `\`${v.slice(0, 24).replace(/[|`\n]/g, ' ')}${v.length > 24 ? '…' : ''}\``).join(', ');
+  console.log(`| ${rule} | ${spans} | ${values.size} | ${(spans / (bytes / 1e6)).toFixed(2)} | ${examples} |`);
+}
