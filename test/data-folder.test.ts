@@ -1,0 +1,82 @@
+/** One data folder shared by several processes, processes killed mid-write, and a burst of new transcripts. */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { SessionLibrary } from '../src/core/library.js';
+import { LiveUpdates } from '../src/core/live.js';
+import { MemoryLogger } from '../src/core/log.js';
+import { CORPUS, ROOT, tempDir } from './helpers.js';
+
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+function corpusCopy(): string {
+  const root = tempDir();
+  cpSync(join(CORPUS, 'claude-code'), join(root, 'claude'), { recursive: true });
+  return join(root, 'claude');
+}
+
+async function loadsCleanly(dataDir: string, root: string): Promise<SessionLibrary> {
+  const logger = new MemoryLogger();
+  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir, env: {} });
+  await library.load();
+  assert.ok(!logger.lines.some((l) => l.includes('archive entry unreadable')), logger.lines.join('\n'));
+  return library;
+}
+
+test('two processes using one data folder at once both answer, and the archive stays readable', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  const run = () =>
+    new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'search', 'CLAUDE.md', '--root', `claude-code=${root}`, '--data', data, '--json'], { stdio: 'ignore' });
+      child.on('exit', (code) => resolve(code ?? 1));
+    });
+  assert.deepEqual(await Promise.all([run(), run()]), [0, 0]);
+  const library = await loadsCleanly(data, root);
+  assert.ok(library.search('CLAUDE.md').count > 0);
+});
+
+test('killing a process (SIGKILL) while it writes the archive never leaves a data folder that fails to load', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await new Promise<void>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'list', '--root', `claude-code=${root}`, '--data', data], { stdio: 'ignore' });
+      setTimeout(() => child.kill('SIGKILL'), 150 + attempt * 120);
+      child.on('exit', () => resolve());
+    });
+  }
+  const library = await loadsCleanly(data, root);
+  const fresh = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  await fresh.load();
+  assert.equal(library.sessions.size, fresh.sessions.size, 'every session is there, from the archive or read again');
+  const result = spawnSync(process.execPath, [CLI, 'archive', 'size', '--data', data, '--json'], { encoding: 'utf8' });
+  assert.equal(result.status, 0);
+});
+
+test('hundreds of transcripts appearing at once are all indexed by a running library', async () => {
+  const root = join(tempDir(), 'projects');
+  mkdirSync(root);
+  const logger = new MemoryLogger();
+  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, env: {} });
+  await library.load();
+  const live = new LiveUpdates(library, { logger, debounceMs: 20 });
+  await live.start();
+  try {
+    const n = 300;
+    for (let i = 0; i < n; i++) {
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const dir = join(root, `p${i % 10}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${id}.jsonl`), `${JSON.stringify({ type: 'user', uuid: `u${i}`, sessionId: id, cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: `burstword number${i}` } })}\n`);
+    }
+    const until = Date.now() + 60_000;
+    while (library.search('burstword', { limit: 1000 }).count < n && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(library.search('burstword', { limit: 1000 }).count, n);
+    assert.equal(readdirSync(root).length, 10);
+  } finally {
+    await live.close();
+  }
+});
