@@ -9,7 +9,7 @@ import { basename, join, relative, sep } from 'node:path';
 import { maskText } from '../mask.js';
 import type { Session, TurnKind } from '../model.js';
 import { buildSession, slashCommandText, titleFrom, type RawTurn } from './build.js';
-import { isRecord, isoTime, parseJsonObject, readLines, str } from './read.js';
+import { isRecord, isoTime, readJsonRecords, str } from './read.js';
 import type { SourceAdapter } from './types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -189,15 +189,7 @@ export const claudeCodeSource: SourceAdapter = {
   async readFile(file, root, ctx) {
     const info = await stat(file);
     const state: FileState = { turns: [], seen: new Set(), byMessage: new Map(), tools: new Map(), sessionIds: new Set(), summaries: new Map() };
-    await readLines(
-      file,
-      (line, lineNo) => {
-        const { value, error } = parseJsonObject(line);
-        if (error) ctx.logger.warn(`${file}:${lineNo}: skipped, ${error}`);
-        if (value) readRecord(state, value, lineNo);
-      },
-      { includePartialTail: true, logger: ctx.logger },
-    );
+    await readJsonRecords(file, ctx.logger, (value, lineNo) => readRecord(state, value, lineNo));
     if (!state.turns.length) {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];

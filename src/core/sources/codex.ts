@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { maskText } from '../mask.js';
 import type { Session } from '../model.js';
 import { buildSession, titleFrom, type RawTurn } from './build.js';
-import { isRecord, isoTime, parseJsonObject, readLines, str } from './read.js';
+import { isRecord, isoTime, parseJsonObject, readJsonRecords, readLines, str } from './read.js';
 import type { SourceAdapter } from './types.js';
 
 const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
@@ -148,15 +148,7 @@ export const codexSource: SourceAdapter = {
   async readFile(file, _root, ctx) {
     const info = await stat(file);
     const state: CodexState = { meta: {}, userEvents: [], userItems: [], assistantItems: [], agentEvents: [], other: [], calls: new Map() };
-    await readLines(
-      file,
-      (line, lineNo) => {
-        const { value, error } = parseJsonObject(line);
-        if (error) ctx.logger.warn(`${file}:${lineNo}: skipped, ${error}`);
-        if (value) readCodexLine(state, value, lineNo);
-      },
-      { includePartialTail: true, logger: ctx.logger },
-    );
+    await readJsonRecords(file, ctx.logger, (value, lineNo) => readCodexLine(state, value, lineNo));
     const users = state.userEvents.length ? state.userEvents : state.userItems;
     const assistants = state.assistantItems.length ? state.assistantItems : state.agentEvents;
     const turns = [...users, ...assistants, ...state.other].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));

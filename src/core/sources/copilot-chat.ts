@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Session, TurnKind } from '../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { editorUserDirs, pathFromFileUri, VSCODE_PRODUCTS } from './locations.js';
-import { isRecord, isoTime, parseJsonObject, readLines, str } from './read.js';
+import { isRecord, isoTime, readJsonRecords, str } from './read.js';
 import type { SourceAdapter, SourceContext } from './types.js';
 
 const CHAT_FOLDERS = new Set(['chatSessions', 'emptyWindowChatSessions', 'transferredChatSessions']);
@@ -116,15 +116,7 @@ function workspaceFolder(file: string): string | undefined {
 async function readDocument(file: string, ctx: SourceContext): Promise<unknown> {
   if (!file.endsWith('.jsonl')) return JSON.parse(await readFile(file, 'utf8'));
   const state: { v: unknown } = { v: undefined };
-  await readLines(
-    file,
-    (line, lineNo) => {
-      const { value, error } = parseJsonObject(line);
-      if (error) ctx.logger.warn(`${file}:${lineNo}: skipped, ${error}`);
-      if (value) applyMutation(state, value);
-    },
-    { logger: ctx.logger },
-  );
+  await readJsonRecords(file, ctx.logger, (value) => applyMutation(state, value), false);
   return state.v;
 }
 

@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Session, TurnKind } from '../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { homeDir } from './locations.js';
-import { isRecord, isoTime, parseJsonObject, readLines, str } from './read.js';
+import { isRecord, isoTime, readJsonRecords, str } from './read.js';
 import type { SourceAdapter, SourceContext } from './types.js';
 
 const MAX_JSON_BYTES = 256 * 1024 * 1024;
@@ -70,12 +70,10 @@ async function readJsonl(file: string, ctx: SourceContext): Promise<GeminiDoc> {
   const doc: GeminiDoc = { meta: {}, messages: [] };
   let order: string[] = [];
   const byId = new Map<string, Record<string, unknown>>();
-  await readLines(
+  await readJsonRecords(
     file,
-    (line, lineNo) => {
-      const { value, error } = parseJsonObject(line);
-      if (error) ctx.logger.warn(`${file}:${lineNo}: skipped, ${error}`);
-      if (!value) return;
+    ctx.logger,
+    (value, lineNo) => {
       if (isRecord(value.$set)) {
         const { messages, ...rest } = value.$set;
         Object.assign(doc.meta, rest);
@@ -99,7 +97,7 @@ async function readJsonl(file: string, ctx: SourceContext): Promise<GeminiDoc> {
         Object.assign(doc.meta, value);
       }
     },
-    { includePartialTail: false, logger: ctx.logger },
+    false,
   );
   doc.messages = order.map((id) => byId.get(id)!);
   return doc;

@@ -76,6 +76,27 @@ export async function readLines(
   }
 }
 
+/**
+ * Every JSON object line of a file, in order; other lines are skipped with file, line and reason logged.
+ * `includePartialTail` reads a last line without its newline (a finished file); otherwise it waits for more.
+ */
+export async function readJsonRecords(
+  file: string,
+  logger: Logger,
+  onRecord: (value: Record<string, unknown>, lineNo: number) => void,
+  includePartialTail = true,
+): Promise<LineReadResult> {
+  return readLines(
+    file,
+    (line, lineNo) => {
+      const { value, error } = parseJsonObject(line);
+      if (error) logger.warn(`${file}:${lineNo}: skipped, ${error}`);
+      if (value) onRecord(value, lineNo);
+    },
+    { includePartialTail, logger },
+  );
+}
+
 /** Parses one JSON line into an object, or explains why not. */
 export function parseJsonObject(line: string): { value?: Record<string, unknown>; error?: string } {
   const trimmed = line.trim();
