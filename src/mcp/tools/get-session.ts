@@ -23,18 +23,13 @@ export function registerGetSession(server: McpServer, ready: Promise<SessionLibr
       },
       outputSchema: {
         success: z.boolean(),
-        session: z
-          .object({
-            id: z.string(),
-            source: z.string(),
-            project: z.string().optional(),
-            filename: z.string(),
-            topic: z.string(),
-            date: z.string(),
-            file: z.string(),
+        session: sessionInfoSchema
+          .omit({ size: true, turns: true, sourceDeleted: true })
+          .extend({
             content: z.string(),
             messages: z.array(z.object({ role: z.string(), kind: z.string(), content: z.string() })),
             format: z.string(),
+            branch: z.string().optional(),
           })
           .optional(),
         sessions: z.array(sessionInfoSchema).optional(),
