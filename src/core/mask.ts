@@ -45,7 +45,8 @@ const RULES: Rule[] = [
   },
   {
     name: 'secret-assignment',
-    hint: /pass|secret|token|key|pwd|credential/i,
+    // only text where a secret-like name is followed by an assignment is worth the full expression
+    hint: /(?:pass|secret|token|key|pwd|credential)[A-Za-z0-9_]*["']?\s*(?:[:=]|=>)/i,
     pattern:
       /\b((?:[A-Za-z0-9_]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credentials?|pwd))["']?\s*(?:[:=]|:=|=>)\s*["']?)([^\s"'`,;)}\]\\]{8,})/gi,
     group: 2,
