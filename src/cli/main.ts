@@ -82,6 +82,8 @@ async function run(argv: string[]): Promise<number> {
       const action = options.positionals[0] ?? 'size';
       if (action === 'purge') {
         await archive.purge();
+        const { Persistence } = await import('../core/persistence.js');
+        await Persistence.discard(options.dataDir);
         process.stdout.write(`Removed the archive in ${archive.dir}.\n`);
         return 0;
       }

@@ -16,6 +16,7 @@ export interface FileRead {
   fresh: boolean;
   size: number;
   mtimeMs: number;
+  ino: number;
 }
 
 export async function readFileSessions(
@@ -30,18 +31,18 @@ export async function readFileSessions(
   const info = await stat(file);
   if (maxFileBytes !== undefined && info.size > maxFileBytes) {
     ctx.logger.warn(`${file}: skipped, ${info.size} bytes is over the configured limit of ${maxFileBytes}`);
-    return { file, root, sessions: [], fresh: false, size: info.size, mtimeMs: info.mtimeMs };
+    return { file, root, sessions: [], fresh: false, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
   }
   if (archive && trustArchive) {
     const entry = archive.entryPath(file);
     const meta = await archive.meta(entry);
     if (meta && meta.size === info.size && meta.mtimeMs === info.mtimeMs && meta.source === root.source) {
       const archived = await archive.load(entry);
-      if (archived) return { file, root, sessions: archived.sessions, fresh: false, size: info.size, mtimeMs: info.mtimeMs };
+      if (archived) return { file, root, sessions: archived.sessions, fresh: false, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
     }
   }
   const sessions = await adapter.readFile(file, root.path, ctx);
-  return { file, root, sessions, fresh: true, size: info.size, mtimeMs: info.mtimeMs };
+  return { file, root, sessions, fresh: true, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
 }
 
 /** Writes the archive entries of freshly parsed files (after cross-file fix-ups); failures are logged, not fatal. */

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, realpath, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse } from './api.js';
 import { dayRange, overlaps } from './dates.js';
 import { SessionSearchError } from './errors.js';
@@ -24,6 +25,9 @@ import { excluder } from './exclude.js';
 import { searchContext, type ContextQuery } from './context.js';
 import { storeCodeArchitectSession, type StoredMessage } from './store/codearchitect-store.js';
 import { codeArchitectDefaultRoot } from './sources/codearchitect.js';
+import { Persistence } from './persistence.js';
+import type { ManifestEntry } from './store/snapshot.js';
+import { statFiles, type FileState } from './file-state.js';
 
 /** Tool output beyond this many characters per turn is kept for reading but not indexed. */
 export const INDEXED_CHARS_PER_TOOL_TURN = 16 * 1024;
@@ -40,28 +44,68 @@ export interface LibraryOptions {
   exclude?: string[];
   /** Files larger than this are skipped with a logged reason. */
   maxFileBytes?: number;
+  /** Keep an index snapshot in the data folder for a fast start (default on when there is a data folder). */
+  snapshot?: boolean;
+  /** Quiet time after live changes before the snapshot is written again. */
+  snapshotDelayMs?: number;
 }
 
 export interface LoadProgress {
+  /** Files read so far, of those that changed since the snapshot (all of them without one). */
   files: number;
   totalFiles: number;
+  bytes: number;
+  totalBytes: number;
   sessions: number;
+}
+
+/** What a library knows of one transcript file: where it was read from, its state then, and its sessions. */
+interface KnownFile extends FileState {
+  root: SourceRoot;
+  ids: string[];
 }
 
 export class SessionLibrary {
   readonly sessions = new Map<string, Session>();
-  readonly index = new SearchIndex();
-  readonly titles = new TitleIndex();
+  private searchIndex = new SearchIndex();
+  /** Built on the first title search: start-up does not pay for it. */
+  private titles: TitleIndex | undefined;
   private readonly resolvedRoots: SourceRoot[] = [];
   private readonly missingRoots: SourceRoot[] = [];
-  /** Which sessions came from which file, and under which root. */
-  private readonly byFile = new Map<string, { root: SourceRoot; ids: string[] }>();
+  /** Which sessions came from which file, under which root, and the file's state when read. */
+  private readonly byFile = new Map<string, KnownFile>();
   readonly archive: Archive | undefined;
+  readonly persistence: Persistence | undefined;
   private readonly excluded: (path: string) => boolean;
+  /** Something changed since the last snapshot. */
+  private dirty = false;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<unknown> = Promise.resolve();
+  private markAnswerable!: () => void;
+  /**
+   * Settles once queries can be answered: right after a snapshot is restored (the rest is caught up while queries run),
+   * or at the end of a first load without one.
+   */
+  readonly answerable = new Promise<void>((resolve) => (this.markAnswerable = resolve));
 
   constructor(private readonly options: LibraryOptions) {
     this.excluded = excluder(options.exclude);
     if (options.dataDir && options.archive !== false) this.archive = new Archive(options.dataDir, options.logger);
+    if (options.dataDir && options.snapshot !== false) {
+      const config = Persistence.configKey({ exclude: options.exclude ?? [], maxFileBytes: options.maxFileBytes ?? null, archive: this.archive !== undefined, indexed: INDEXED_CHARS_PER_TOOL_TURN });
+      this.persistence = new Persistence(options.dataDir, config, options.logger);
+    }
+  }
+
+  get index(): SearchIndex {
+    return this.searchIndex;
+  }
+
+  /** Whether this process writes the data folder (archive, snapshot); other processes only read it. */
+  private async writable(): Promise<boolean> {
+    if (!this.options.dataDir) return false;
+    if (!this.persistence) return true;
+    return this.persistence.lock.tryAcquire();
   }
 
   get roots(): readonly SourceRoot[] {
@@ -69,12 +113,15 @@ export class SessionLibrary {
   }
 
   /**
-   * Reads every root (through the archive when one is configured), then brings back archived sessions whose source
-   * file is gone. Files that fail are logged and skipped; the rest load.
+   * Restores the snapshot (queries are answered from here on), then reads what changed since: new and modified files,
+   * through the archive; files that are gone are marked deleted. Files that fail are logged and skipped. An aborted
+   * `signal` stops reading between files; what was read stays indexed.
    */
-  async load(onProgress?: (p: LoadProgress) => void): Promise<void> {
+  async load(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     const ctx = this.context();
-    const plan: { root: SourceRoot; files: string[] }[] = [];
+    const restored = await this.persistence?.restore();
+    const plan: { root: SourceRoot; files: FileState[] }[] = [];
+    const seen = new Set<string>();
     for (const root of this.options.roots) {
       const adapter = sourceById(root.source);
       if (!adapter) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
@@ -86,26 +133,124 @@ export class SessionLibrary {
       }
       const resolved = { source: root.source, path: real };
       this.resolvedRoots.push(resolved);
-      const files = await walkFiles(real, { logger: ctx.logger, accept: (f) => this.accepts(adapter, f, real) });
+      const files = await statFiles(await walkFiles(real, { logger: ctx.logger, accept: (f) => this.accepts(adapter, f, real) }));
+      for (const f of files) seen.add(f.file);
       plan.push({ root: resolved, files });
     }
-    const totalFiles = plan.reduce((n, p) => n + p.files.length, 0);
-    let done = 0;
-    for (const { root, files } of plan) {
-      const reads: FileRead[] = [];
-      for (const file of files) {
-        try {
-          reads.push(await readFileSessions(sourceById(root.source)!, file, root, ctx, this.archive, true, this.options.maxFileBytes));
-        } catch (err) {
-          ctx.logger.warn(`${file}: skipped, ${err instanceof Error ? err.message : String(err)}`);
-        }
-        onProgress?.({ files: ++done, totalFiles, sessions: this.sessions.size });
-      }
-      await this.commit(root, reads);
+    if (restored) {
+      this.adopt(restored, seen);
+      this.markAnswerable();
     }
-    await this.restoreArchived();
+    const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.unchanged(f)) }));
+    const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
+    const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
+    let done = 0;
+    let bytes = 0;
+    const writer = await this.writable();
+    for (const { root, files } of changed) {
+      const reads: FileRead[] = [];
+      for (const state of files) {
+        if (signal?.aborted) break;
+        try {
+          reads.push(await readFileSessions(sourceById(root.source)!, state.file, root, ctx, this.archive, true, this.options.maxFileBytes));
+        } catch (err) {
+          ctx.logger.warn(`${state.file}: skipped, ${err instanceof Error ? err.message : String(err)}`);
+        }
+        bytes += state.size;
+        done++;
+        onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.sessions.size });
+      }
+      await this.commit(root, reads, writer);
+    }
+    if (signal?.aborted) ctx.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
+    else {
+      for (const file of [...this.byFile.keys()]) if (!seen.has(file) && this.isConfigured(this.byFile.get(file)!.root.source, file)) this.markSourceDeleted(file);
+      await this.restoreArchived();
+    }
     this.index.seal();
-    ctx.logger.info(`indexed ${this.sessions.size} sessions from ${totalFiles} files`);
+    ctx.logger.info(`indexed ${this.sessions.size} sessions: ${done} files read, ${seen.size - totalFiles} unchanged since the snapshot`);
+    this.markAnswerable();
+    if (this.dirty || !restored) await this.saveSnapshot();
+  }
+
+  /** Takes over a restored snapshot: sessions of roots no longer configured are dropped. */
+  private adopt(restored: { index: SearchIndex; sessions: Session[]; files: ManifestEntry[] }, seen: Set<string>): void {
+    this.searchIndex = restored.index;
+    const keep = new Set<string>();
+    for (const f of restored.files) {
+      if (!this.isConfigured(f.source, f.file) && !seen.has(f.file)) continue;
+      const root = this.resolvedRoots.find((r) => r.source === f.source && r.path === f.root) ?? { source: f.source, path: f.root };
+      this.byFile.set(f.file, { root, ids: f.ids, file: f.file, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino });
+      for (const id of f.ids) keep.add(id);
+    }
+    for (const s of restored.sessions) {
+      if (keep.has(s.id)) this.sessions.set(s.id, s);
+      else this.searchIndex.remove(s.id);
+    }
+    for (const key of [...keep]) if (!this.sessions.has(key)) this.searchIndex.remove(key);
+  }
+
+  /** Whether a file lies under a configured root of its source (existing or not). */
+  private isConfigured(source: string, file: string): boolean {
+    return [...this.resolvedRoots, ...this.missingRoots].some((r) => r.source === source && isInside(r.path, file));
+  }
+
+  /** The file is as it was when last read (size, modification time, identity). */
+  private unchanged(state: FileState): boolean {
+    const known = this.byFile.get(state.file);
+    return known !== undefined && known.size === state.size && known.mtimeMs === state.mtimeMs && known.ino === state.ino;
+  }
+
+  /** Writes the snapshot now (when this process is the writer). */
+  async saveSnapshot(): Promise<void> {
+    if (!this.persistence) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const run = async (): Promise<void> => {
+      this.dirty = false;
+      const files: ManifestEntry[] = [...this.byFile.values()].map((k) => ({ file: k.file, source: k.root.source, root: k.root.path, size: k.size, mtimeMs: k.mtimeMs, ino: k.ino, ids: [...k.ids] }));
+      try {
+        await this.persistence!.save(this.index, [...this.sessions.values()], files);
+      } catch (err) {
+        this.dirty = true;
+        this.options.logger.warn(`snapshot not written (${err instanceof Error ? err.message : String(err)}); the next start reads more files again`);
+      }
+    };
+    const next = this.saving.then(run);
+    this.saving = next;
+    await next;
+  }
+
+  /** After live changes: write the snapshot once things are quiet. */
+  private scheduleSave(): void {
+    this.dirty = true;
+    if (!this.persistence || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => void this.saveSnapshot(), this.options.snapshotDelayMs ?? 30_000);
+    this.saveTimer.unref();
+  }
+
+  /**
+   * Deletes the archive: sessions whose transcript is gone leave the index, and the snapshot is written again without
+   * them. Transcripts still on disk stay indexed and are archived again when they change.
+   */
+  async purgeArchive(): Promise<void> {
+    if (!this.archive || !this.options.dataDir) return;
+    await this.archive.purge();
+    await Persistence.discard(this.options.dataDir);
+    for (const [file, known] of [...this.byFile]) {
+      if (!known.ids.length || !known.ids.every((id) => this.sessions.get(id)?.sourceDeleted === true)) continue;
+      for (const id of known.ids) this.removeSession(id);
+      this.byFile.delete(file);
+    }
+    this.dirty = true;
+    await this.saveSnapshot();
+  }
+
+  /** Writes pending changes and gives up the writer lock and open files. */
+  async close(): Promise<void> {
+    if (this.dirty) await this.saveSnapshot();
+    await this.saving;
+    await this.persistence?.close();
   }
 
   /** Whether a file under a root is read: the adapter recognises it and no exclude pattern names it. */
@@ -118,37 +263,40 @@ export class SessionLibrary {
   }
 
   /** Cross-file fix-ups, archive entries, then the index: the common end of a load and of a reload. */
-  private async commit(root: SourceRoot, reads: FileRead[]): Promise<void> {
+  private async commit(root: SourceRoot, reads: FileRead[], writer: boolean): Promise<void> {
     const ctx = this.context();
     const fresh = reads.filter((r) => r.fresh).flatMap((r) => r.sessions);
     await sourceById(root.source)!.finalize?.(fresh, [root.path], ctx);
     const kept = new Set(fresh);
     for (const read of reads) if (read.fresh) read.sessions = read.sessions.filter((s) => kept.has(s));
-    await archiveReads(this.archive, reads, ctx);
-    for (const read of reads) this.replaceFile(read.file, root, read.sessions);
+    await archiveReads(writer ? this.archive : undefined, reads, ctx);
+    for (const read of reads) this.replaceFile(read, root);
   }
 
   /** Archived sessions of configured sources whose transcript no longer exists: still searchable, marked deleted. */
   private async restoreArchived(): Promise<void> {
     if (!this.archive) return;
-    const configured = [...this.resolvedRoots, ...this.missingRoots];
-    for (const { entry, meta } of await this.archive.list()) {
-      if (this.byFile.has(meta.file) || !configured.some((r) => r.source === meta.source && isInside(r.path, meta.file))) continue;
+    const known = new Set([...this.byFile.keys()].map((f) => basename(this.archive!.entryPath(f))));
+    for (const { entry, meta } of await this.archive.list((name) => !known.has(name))) {
+      if (this.byFile.has(meta.file) || !this.isConfigured(meta.source, meta.file)) continue;
       if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
       const archived = await this.archive.load(entry);
       if (!archived) continue;
       for (const s of archived.sessions) s.sourceDeleted = true;
-      this.replaceFile(meta.file, { source: meta.source, path: meta.file }, archived.sessions);
+      this.replaceFile({ file: meta.file, sessions: archived.sessions, size: meta.size, mtimeMs: meta.mtimeMs, ino: 0 }, { source: meta.source, path: meta.file });
     }
   }
 
   /** Replaces the sessions that came from one file. */
-  private replaceFile(file: string, root: SourceRoot, sessions: Session[]): void {
+  private replaceFile(read: Pick<FileRead, 'file' | 'sessions' | 'size' | 'mtimeMs' | 'ino'>, root: SourceRoot): void {
+    const { file, sessions } = read;
     const previous = this.byFile.get(file)?.ids ?? [];
     const ids = sessions.map((s) => s.id);
     for (const id of previous) if (!ids.includes(id)) this.removeSession(id);
     for (const s of sessions) this.addSession(s);
-    this.byFile.set(file, { root, ids: sessions.map((s) => s.id).filter((id) => this.sessions.get(id)?.file === file) });
+    const kept = sessions.map((s) => s.id).filter((id) => this.sessions.get(id)?.file === file);
+    this.byFile.set(file, { root, ids: kept, file, size: read.size, mtimeMs: read.mtimeMs, ino: read.ino });
+    this.scheduleSave();
   }
 
   /** Reads one file again after it changed (or appeared); a file that vanished keeps its sessions, marked deleted. */
@@ -162,7 +310,7 @@ export class SessionLibrary {
     }
     try {
       const read = await readFileSessions(sourceById(root.source)!, file, root, ctx, this.archive, false, this.options.maxFileBytes);
-      await this.commit(root, [read]);
+      await this.commit(root, [read], await this.writable());
     } catch (err) {
       ctx.logger.warn(`${file}: not re-read, ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -174,9 +322,10 @@ export class SessionLibrary {
     if (!entry) return;
     for (const id of entry.ids) {
       const s = this.sessions.get(id);
-      if (!s) continue;
+      if (!s || s.sourceDeleted) continue;
       if (this.archive) s.sourceDeleted = true;
       else this.removeSession(id);
+      this.scheduleSave();
     }
     if (!this.archive) this.byFile.delete(file);
   }
@@ -200,13 +349,13 @@ export class SessionLibrary {
       else messages.push(turn.text.length > INDEXED_CHARS_PER_TOOL_TURN ? turn.text.slice(0, INDEXED_CHARS_PER_TOOL_TURN) : turn.text);
     }
     this.index.add(session.id, { topic: session.topic, content, messages }, Date.parse(session.updated) || 0);
-    this.titles.add(session.id, session.topic);
+    this.titles?.add(session.id, session.topic);
   }
 
   removeSession(id: string): void {
     this.sessions.delete(id);
     this.index.remove(id);
-    this.titles.remove(id);
+    this.titles?.remove(id);
   }
 
   search(query: string, options: SearchOptions = {}): SearchResponse {
@@ -247,6 +396,10 @@ export class SessionLibrary {
 
   /** Sessions whose title words start with what was typed: for search-as-you-type. */
   suggestTitles(prefix: string, limit = 20): Session[] {
+    if (!this.titles) {
+      this.titles = new TitleIndex();
+      for (const s of this.sessions.values()) this.titles.add(s.id, s.topic);
+    }
     return this.titles.search(prefix, limit).map((id) => this.sessions.get(id)!).filter(Boolean);
   }
 

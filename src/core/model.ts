@@ -74,6 +74,22 @@ export function localDay(date: Date): string {
   return `${y}-${m}-${d}`;
 }
 
+/**
+ * What lists and the tree show of a session whose turns are still on disk (store/turns.ts): how many turns, and the
+ * start of the first prompt. Sessions held in memory have no entry and are counted directly.
+ */
+export const turnSummaries = new WeakMap<Session, { count: number; firstPrompt?: string }>();
+
+/** Characters of the first prompt kept for tooltips. */
+export const FIRST_PROMPT_CHARS = 300;
+
+/** The first prompt (its first FIRST_PROMPT_CHARS characters for a session whose turns are on disk). */
 export function firstPrompt(session: Session): string | undefined {
+  const summary = turnSummaries.get(session);
+  if (summary) return summary.firstPrompt;
   return session.turns.find((t) => t.role === 'user' && t.kind === 'conversation')?.text;
+}
+
+export function turnCount(session: Session): number {
+  return turnSummaries.get(session)?.count ?? session.turns.length;
 }

@@ -4,7 +4,7 @@ import type { GetResponse, ListResponse, Message, ReadResponse, SessionInfo } fr
 import { SessionSearchError } from './errors.js';
 import { render, toToon, type OutputFormat } from './format.js';
 import { maskText } from './mask.js';
-import type { Session, Turn } from './model.js';
+import { turnCount, type Session, type Turn } from './model.js';
 import { inProject } from './searching.js';
 import { codeArchitectSiblings } from './sources/codearchitect.js';
 import type { SourceRoot } from './sources/registry.js';
@@ -95,7 +95,7 @@ export async function getSession(lib: LibraryView, name: string, format: OutputF
 }
 
 export function sessionInfo(s: Session): SessionInfo {
-  const info: SessionInfo = { id: s.id, source: s.source, filename: s.filename, topic: s.topic, date: s.created, file: s.file, size: s.size, turns: s.turns.length };
+  const info: SessionInfo = { id: s.id, source: s.source, filename: s.filename, topic: s.topic, date: s.created, file: s.file, size: s.size, turns: turnCount(s) };
   if (s.project) info.project = s.project;
   if (s.sourceDeleted) info.sourceDeleted = true;
   return info;

@@ -7,7 +7,7 @@ import { errorMessage } from '../core/errors.js';
 import { SessionLibrary } from '../core/library.js';
 import { LiveUpdates } from '../core/live.js';
 import type { Logger } from '../core/log.js';
-import { firstPrompt } from '../core/model.js';
+import { firstPrompt, turnCount } from '../core/model.js';
 import { rootsFromSettings } from '../core/sources/registry.js';
 import {
   ChangedNotification,
@@ -74,7 +74,7 @@ function treeSessions(lib: SessionLibrary, limit?: number): TreeSession[] {
       updated: s.updated,
       file: s.file,
       size: s.size,
-      turns: s.turns.length,
+      turns: turnCount(s),
       nativeId: s.nativeId,
       firstPrompt: firstPrompt(s)?.slice(0, 300),
       sourceDeleted: s.sourceDeleted,

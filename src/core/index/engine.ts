@@ -5,7 +5,7 @@
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
-import { packFields, PostingStore, SEAL_THRESHOLD } from './postings.js';
+import { packFields, PostingStore, SEAL_THRESHOLD, type Segment } from './postings.js';
 import { topK } from './top-k.js';
 
 /** Field order is fixed: topic (title), content (the conversation), messages (tool calls, outputs, thinking, notes). */
@@ -52,6 +52,22 @@ export interface ScoreOptions {
   limit?: number;
 }
 
+/** Everything a SearchIndex holds, as flat arrays: what a snapshot writes and reads back (store/snapshot.ts). */
+export interface IndexState {
+  /** Term text in id order. */
+  terms: string[];
+  df: Uint32Array<ArrayBuffer>;
+  lengths: Uint32Array<ArrayBuffer>;
+  recency: Float64Array<ArrayBuffer>;
+  docTerms: Uint32Array<ArrayBuffer>;
+  docTermStart: Uint32Array<ArrayBuffer>;
+  /** Document keys by document number; null for removed documents. */
+  keys: (string | null)[];
+  totalLengths: number[];
+  dead: number;
+  segments: Segment[];
+}
+
 export class SearchIndex {
   private readonly dict = new Map<string, number>();
   private readonly store = new PostingStore();
@@ -86,6 +102,52 @@ export class SearchIndex {
     return this.byKey.size;
   }
 
+  /**
+   * The index as flat arrays (sealed first). Document frequencies are copied; the other arrays are shared, which is
+   * safe because later changes append to them or replace them but never rewrite what is already there.
+   */
+  exportState(): IndexState {
+    this.seal();
+    const terms = new Array<string>(this.termCount);
+    for (const [term, id] of this.dict) if (id >= 0) terms[id] = term;
+    const docs = this.keys.length;
+    return {
+      terms,
+      df: this.df.slice(0, this.termCount),
+      lengths: this.lengths.subarray(0, docs * 3),
+      recency: this.recency.subarray(0, docs),
+      docTerms: this.docTerms.subarray(0, this.docTermsLength),
+      docTermStart: Uint32Array.from(this.docTermStart),
+      keys: this.keys.map((k) => k ?? null),
+      totalLengths: [...this.totalLengths],
+      dead: this.dead,
+      segments: this.store.segments,
+    };
+  }
+
+  /** An index holding exactly what `exportState` returned; it can be added to and removed from as usual. */
+  static fromState(state: IndexState, params: RankingParams = DEFAULT_RANKING): SearchIndex {
+    const index = new SearchIndex(params);
+    const terms = state.terms;
+    for (let id = 0; id < terms.length; id++) index.dict.set(terms[id], id);
+    index.termCount = terms.length;
+    index.df = state.df;
+    index.scratch = new Uint32Array(Math.max(3 * 1024, terms.length * 3 + 3));
+    index.lengths = state.lengths;
+    index.recency = state.recency;
+    index.docTerms = state.docTerms;
+    index.docTermsLength = state.docTerms.length;
+    index.docTermStart = Array.from(state.docTermStart);
+    state.keys.forEach((key, doc) => {
+      index.keys.push(key ?? undefined);
+      if (key !== null) index.byKey.set(key, doc);
+    });
+    state.totalLengths.forEach((l, f) => (index.totalLengths[f] = l));
+    index.dead = state.dead;
+    index.store.segments.push(...state.segments);
+    return index;
+  }
+
   has(key: string): boolean {
     return this.byKey.has(key);
   }
@@ -111,7 +173,7 @@ export class SearchIndex {
         this.scratch = grown;
       }
       if (id >= this.df.length) {
-        const grown = new Uint32Array(this.df.length * 2);
+        const grown = new Uint32Array(Math.max(1024, this.df.length * 2));
         grown.set(this.df);
         this.df = grown;
       }
@@ -150,10 +212,10 @@ export class SearchIndex {
     const doc = this.keys.length;
     this.keys.push(key);
     if (doc * 3 + 3 > this.lengths.length) {
-      const grown = new Uint32Array(this.lengths.length * 2);
+      const grown = new Uint32Array(Math.max(3 * 1024, this.lengths.length * 2));
       grown.set(this.lengths);
       this.lengths = grown;
-      const rec = new Float64Array(this.recency.length * 2);
+      const rec = new Float64Array(Math.max(1024, this.recency.length * 2));
       rec.set(this.recency);
       this.recency = rec;
     }

@@ -87,9 +87,9 @@ export class Archive {
     await rename(temp, entry);
   }
 
-  /** Every entry's metadata; stray temporary files of crashed writers are removed once they are old. */
-  async list(): Promise<{ entry: string; meta: ArchiveMeta }[]> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
+  /** Every entry's metadata (of entries whose name `wanted` accepts); stray temporary files of crashed writers are removed once they are old. */
+  async list(wanted: (name: string) => boolean = () => true): Promise<{ entry: string; meta: ArchiveMeta }[]> {
+    const names = (await readdir(this.dir).catch(() => [] as string[])).filter(wanted);
     const out: { entry: string; meta: ArchiveMeta }[] = [];
     for (const name of names) {
       const entry = join(this.dir, name);

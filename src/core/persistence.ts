@@ -1,0 +1,102 @@
+/**
+ * What a library keeps in its data folder between runs, and who may write it: the writer lock, the index snapshot
+ * (read at start-up, written after a load that changed something and a while after live changes), and the open
+ * snapshot file that restored sessions read their turns from.
+ */
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { DEFAULT_RANKING, SearchIndex } from './index/engine.js';
+import type { Logger } from './log.js';
+import { turnCount, firstPrompt, FIRST_PROMPT_CHARS, type Session } from './model.js';
+import { WriterLock } from './store/lock.js';
+import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type ManifestEntry, type SessionSource } from './store/snapshot.js';
+import { makeLazy, rawTurns, restoredSession, TurnFile } from './store/turns.js';
+import { open, rm } from 'node:fs/promises';
+
+export interface Restored {
+  index: SearchIndex;
+  sessions: Session[];
+  files: ManifestEntry[];
+}
+
+/** Old snapshot files are closed this long after a newer one replaced them, so reads in flight finish first. */
+const CLOSE_OLD_AFTER_MS = 10_000;
+
+export class Persistence {
+  readonly lock: WriterLock;
+  readonly path: string;
+  private turnFile: TurnFile | undefined;
+
+  constructor(
+    dataDir: string,
+    private readonly config: string,
+    private readonly logger: Logger,
+  ) {
+    this.lock = new WriterLock(dataDir, logger);
+    this.path = Persistence.snapshotPath(dataDir);
+  }
+
+  /** Where a data folder keeps its snapshot. */
+  static snapshotPath(dataDir: string): string {
+    return join(dataDir, 'index', 'snapshot.bin');
+  }
+
+  /** Removes the snapshot (after the archive was purged, so sessions kept only by the archive do not come back). */
+  static async discard(dataDir: string): Promise<void> {
+    await rm(Persistence.snapshotPath(dataDir), { force: true });
+  }
+
+  /** A key of everything that changes what a snapshot holds besides the transcripts themselves. */
+  static configKey(parts: object): string {
+    const text = JSON.stringify({ snapshot: SNAPSHOT_VERSION, ranking: DEFAULT_RANKING, ...parts });
+    return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  }
+
+  /** The last snapshot, or undefined (none yet, or unusable: the reason is logged and it will be rebuilt). */
+  async restore(): Promise<Restored | undefined> {
+    let contents;
+    try {
+      contents = await readSnapshot(this.path, this.config);
+    } catch (err) {
+      const why = err instanceof SnapshotError ? err.message : String(err);
+      this.logger.warn(`${this.path}: snapshot discarded (${why}); rebuilding the index`);
+      return undefined;
+    }
+    if (!contents) return undefined;
+    const file = new TurnFile(contents.handle, this.logger, this.path);
+    this.turnFile = file;
+    const index = SearchIndex.fromState(contents.index);
+    const sessions = contents.sessions.map((s) => restoredSession(s, file));
+    this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
+    return { index, sessions, files: contents.files };
+  }
+
+  /**
+   * Writes a snapshot of the library when this process holds (or can take) the writer lock. Afterwards every session
+   * reads its turns from the new file, which releases the memory of freshly parsed ones.
+   */
+  async save(index: SearchIndex, sessions: Session[], files: ManifestEntry[]): Promise<boolean> {
+    if (!(await this.lock.tryAcquire())) return false;
+    const started = performance.now();
+    const sources: SessionSource[] = sessions.map((session) => ({
+      session,
+      turnCount: turnCount(session),
+      firstPrompt: firstPrompt(session)?.slice(0, FIRST_PROMPT_CHARS),
+      rawTurns: rawTurns(session),
+    }));
+    const positions = await writeSnapshot(this.path, this.config, index.exportState(), sources, files);
+    const next = new TurnFile(await open(this.path, 'r'), this.logger, this.path);
+    sources.forEach((s, i) => makeLazy(s.session, next, positions[i], { count: s.turnCount, firstPrompt: s.firstPrompt }));
+    const previous = this.turnFile;
+    this.turnFile = next;
+    if (previous) setTimeout(() => void previous.close(), CLOSE_OLD_AFTER_MS).unref();
+    this.logger.info(`snapshot written: ${sessions.length} sessions, ${files.length} files in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await this.lock.releaseLock();
+    await this.turnFile?.close();
+    this.turnFile = undefined;
+  }
+}

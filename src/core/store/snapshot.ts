@@ -1,0 +1,239 @@
+/**
+ * The index snapshot: one file, `<data>/index/snapshot.bin`, written to a temporary file, flushed (fsync) and renamed,
+ * so a reader sees the previous snapshot or the new one and a crash mid-write leaves only a stray temporary file.
+ *
+ * Layout: every session's turns as JSON, then the search index as flat, 8-byte aligned arrays, then a JSON header
+ * (version, configuration, manifest of the files covered, session metadata, where each section lies), then a fixed
+ * footer pointing at the header. Start-up reads the header and the index arrays only; a restored session reads its
+ * turns from the file on first use (turns.ts), so a warm start costs a few reads instead of parsing the corpus again.
+ */
+import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { IndexState } from '../index/engine.js';
+import type { Segment } from '../index/postings.js';
+import type { Session, SourceId } from '../model.js';
+
+/** Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt. */
+export const SNAPSHOT_VERSION = 1;
+const MAGIC = 'SSSNAPv1';
+const FOOTER_BYTES = 8 + 8 + 8;
+
+/** One transcript file the snapshot covers, with what identifies its state on disk. */
+export interface ManifestEntry {
+  file: string;
+  source: SourceId;
+  /** The configured root the file was read under. */
+  root: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  ids: string[];
+}
+
+/** A session without its turns, plus where the turns lie in the file and what the tree shows without reading them. */
+export type StoredSession = Omit<Session, 'turns'> & { turnCount: number; firstPrompt?: string; turnsAt: [number, number] };
+
+interface Header {
+  version: number;
+  config: string;
+  created: string;
+  sections: Record<string, [number, number]>;
+  segmentTerms: number[];
+  keys: (string | null)[];
+  totalLengths: number[];
+  dead: number;
+  files: ManifestEntry[];
+  sessions: StoredSession[];
+}
+
+export interface SnapshotContents {
+  index: IndexState;
+  sessions: StoredSession[];
+  files: ManifestEntry[];
+  created: string;
+  handle: FileHandle;
+}
+
+/** What the writer needs for each session's turns: parsed turns, or the raw bytes of a session still on disk. */
+export interface SessionSource {
+  session: Session;
+  turnCount: number;
+  firstPrompt?: string;
+  /** The turns' JSON bytes, when they can be copied without parsing (a restored session not yet read). */
+  rawTurns?: () => Buffer;
+}
+
+export class SnapshotError extends Error {}
+
+/** Writes in 4 MB batches, tracking the offset, padding typed arrays to their alignment. */
+class Writer {
+  offset = 0;
+  private parts: Buffer[] = [];
+  private pending = 0;
+  constructor(private readonly handle: FileHandle) {}
+
+  async write(buffer: Buffer): Promise<[number, number]> {
+    const at = this.offset;
+    this.parts.push(buffer);
+    this.pending += buffer.length;
+    this.offset += buffer.length;
+    if (this.pending >= 4 * 1024 * 1024) await this.flush();
+    return [at, buffer.length];
+  }
+
+  async array(array: ArrayBufferView): Promise<[number, number]> {
+    const pad = (8 - (this.offset % 8)) % 8;
+    if (pad) await this.write(Buffer.alloc(pad));
+    return this.write(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
+  }
+
+  async flush(): Promise<void> {
+    if (!this.pending) return;
+    const data = Buffer.concat(this.parts, this.pending);
+    this.parts = [];
+    this.pending = 0;
+    await this.handle.write(data, 0, data.length);
+  }
+}
+
+/** Writes a snapshot; returns where each session's turns lie in it, in the order of `sources`. */
+export async function writeSnapshot(path: string, config: string, index: IndexState, sources: SessionSource[], files: ManifestEntry[]): Promise<[number, number][]> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const handle = await open(temp, 'w');
+  const sessions: StoredSession[] = [];
+  try {
+    const out = new Writer(handle);
+    for (const { session, turnCount, firstPrompt, rawTurns } of sources) {
+      const bytes = rawTurns ? rawTurns() : Buffer.from(JSON.stringify(session.turns), 'utf8');
+      const turnsAt = await out.write(bytes);
+      const { turns: _turns, ...meta } = session;
+      sessions.push({ ...meta, turnCount, firstPrompt, turnsAt });
+    }
+    const sections: Record<string, [number, number]> = {};
+    sections.terms = await out.write(Buffer.from(index.terms.join('\n'), 'utf8'));
+    sections.df = await out.array(index.df);
+    sections.lengths = await out.array(index.lengths);
+    sections.recency = await out.array(index.recency);
+    sections.docTerms = await out.array(index.docTerms);
+    sections.docTermStart = await out.array(index.docTermStart);
+    for (const [i, seg] of index.segments.entries()) {
+      sections[`s${i}.offsets`] = await out.array(seg.offsets);
+      sections[`s${i}.docs`] = await out.array(seg.docs);
+      sections[`s${i}.freqs`] = await out.array(seg.freqs);
+    }
+    const header: Header = {
+      version: SNAPSHOT_VERSION,
+      config,
+      created: new Date().toISOString(),
+      sections,
+      segmentTerms: index.segments.map((s) => s.terms),
+      keys: index.keys,
+      totalLengths: index.totalLengths,
+      dead: index.dead,
+      files,
+      sessions,
+    };
+    const [headerAt, headerLength] = await out.write(Buffer.from(JSON.stringify(header), 'utf8'));
+    const footer = Buffer.alloc(FOOTER_BYTES);
+    footer.writeBigUInt64LE(BigInt(headerAt), 0);
+    footer.writeBigUInt64LE(BigInt(headerLength), 8);
+    footer.write(MAGIC, 16, 'latin1');
+    await out.write(footer);
+    await out.flush();
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  await rename(temp, path);
+  return sessions.map((s) => s.turnsAt);
+}
+
+async function readSection(handle: FileHandle, size: number, [at, length]: [number, number], name: string): Promise<ArrayBuffer> {
+  if (at < 0 || length < 0 || at + length > size) throw new SnapshotError(`section ${name} lies outside the file`);
+  const buffer = new ArrayBuffer(length);
+  const { bytesRead } = await handle.read(new Uint8Array(buffer), 0, length, at);
+  if (bytesRead !== length) throw new SnapshotError(`section ${name} is truncated`);
+  return buffer;
+}
+
+/**
+ * Reads a snapshot written by `writeSnapshot` with the same configuration. Throws SnapshotError saying why a snapshot
+ * cannot be used (another version, another configuration, damage); the caller rebuilds and logs the reason.
+ */
+export async function readSnapshot(path: string, config: string): Promise<SnapshotContents | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) return undefined;
+  const handle = await open(path, 'r');
+  try {
+    if (info.size < FOOTER_BYTES) throw new SnapshotError('file too short');
+    const footer = Buffer.alloc(FOOTER_BYTES);
+    await handle.read(footer, 0, FOOTER_BYTES, info.size - FOOTER_BYTES);
+    if (footer.toString('latin1', 16, 24) !== MAGIC) throw new SnapshotError('not a snapshot of this version (footer)');
+    const headerAt = Number(footer.readBigUInt64LE(0));
+    const headerLength = Number(footer.readBigUInt64LE(8));
+    const headerBytes = Buffer.from(await readSection(handle, info.size - FOOTER_BYTES, [headerAt, headerLength], 'header'));
+    let header: Header;
+    try {
+      header = JSON.parse(headerBytes.toString('utf8')) as Header;
+    } catch {
+      throw new SnapshotError('header is not valid JSON');
+    }
+    if (header.version !== SNAPSHOT_VERSION) throw new SnapshotError(`version ${header.version}, this build reads ${SNAPSHOT_VERSION}`);
+    if (header.config !== config) throw new SnapshotError('written with other settings (exclude patterns, size limit or ranking)');
+    const s = header.sections;
+    const limit = headerAt;
+    const section = (name: string): Promise<ArrayBuffer> => {
+      if (!s[name]) throw new SnapshotError(`section ${name} is missing`);
+      return readSection(handle, limit, s[name], name);
+    };
+    const segments: Segment[] = [];
+    for (const [i, terms] of header.segmentTerms.entries()) {
+      segments.push({
+        terms,
+        offsets: new Uint32Array(await section(`s${i}.offsets`)),
+        docs: new Int32Array(await section(`s${i}.docs`)),
+        freqs: new Uint32Array(await section(`s${i}.freqs`)),
+      });
+    }
+    const termText = Buffer.from(await section('terms')).toString('utf8');
+    const index: IndexState = {
+      terms: termText ? termText.split('\n') : [],
+      df: new Uint32Array(await section('df')),
+      lengths: new Uint32Array(await section('lengths')),
+      recency: new Float64Array(await section('recency')),
+      docTerms: new Uint32Array(await section('docTerms')),
+      docTermStart: new Uint32Array(await section('docTermStart')),
+      keys: header.keys,
+      totalLengths: header.totalLengths,
+      dead: header.dead,
+      segments,
+    };
+    checkConsistent(index, header, limit);
+    return { index, sessions: header.sessions, files: header.files, created: header.created, handle };
+  } catch (err) {
+    await handle.close();
+    if (err instanceof SnapshotError) throw err;
+    throw new SnapshotError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** Cheap structural checks, so a damaged snapshot is rejected at start-up rather than failing a query later. */
+function checkConsistent(index: IndexState, header: Header, limit: number): void {
+  const docs = index.keys.length;
+  const terms = index.terms.length;
+  if (index.df.length !== terms) throw new SnapshotError('term table and frequencies disagree');
+  if (index.lengths.length !== docs * 3 || index.recency.length !== docs || index.docTermStart.length !== docs) throw new SnapshotError('document tables disagree');
+  for (const seg of index.segments) {
+    if (seg.terms > terms || seg.offsets.length !== seg.terms + 1 || seg.offsets[seg.terms] !== seg.docs.length || seg.docs.length !== seg.freqs.length) {
+      throw new SnapshotError('a posting segment is damaged');
+    }
+  }
+  for (const s of header.sessions) {
+    const [at, length] = s.turnsAt;
+    if (at < 0 || at + length > limit) throw new SnapshotError(`turns of ${s.id} lie outside the file`);
+  }
+}
