@@ -6,7 +6,7 @@ const noVscode = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'test-results/**', 'bench/.out/**', '*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'test-results/**', 'bench/.out/**', 'scratch-tmp/**', '*.mjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

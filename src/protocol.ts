@@ -35,10 +35,20 @@ export interface TreeSession extends SessionInfo {
 }
 
 export interface IndexProgress {
-  state: 'indexing' | 'ready';
+  /** cancelled: indexing was stopped; what was read is searchable and the rest is read on the next start. */
+  state: 'indexing' | 'ready' | 'cancelled';
   files: number;
   totalFiles: number;
+  bytes: number;
+  totalBytes: number;
   sessions: number;
+}
+
+export interface ArchiveSize {
+  enabled: boolean;
+  dir: string;
+  bytes: number;
+  entries: number;
 }
 
 /** host → server: ranked search (the seed's search_session answer). */
@@ -55,6 +65,12 @@ export const ReadRequest = new RequestType<{ docid: string; offset?: number }, R
 export const TurnsRequest = new RequestType<{ id: string; from: number; to: number }, { turns: Turn[]; total: number } | null, void>('sessions/turns');
 /** host → server: read every root again from scratch. */
 export const RebuildRequest = new RequestType0<void, void>('sessions/rebuild');
+/** host → server: stop indexing; what was read so far stays searchable. */
+export const CancelIndexingRequest = new RequestType0<boolean, void>('sessions/cancelIndexing');
+/** host → server: how big the archive is. */
+export const ArchiveSizeRequest = new RequestType0<ArchiveSize, void>('sessions/archiveSize');
+/** host → server: delete the archive (sessions whose transcript is gone leave the index). */
+export const PurgeArchiveRequest = new RequestType0<ArchiveSize, void>('sessions/purgeArchive');
 /** server → host: indexing progress for the status bar. */
 export const IndexProgressNotification = new NotificationType<IndexProgress>('sessions/indexProgress');
 /** server → host: sessions changed (tree refresh). */

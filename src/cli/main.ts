@@ -9,15 +9,19 @@ import { renderGet, renderList, renderSearch } from './render.js';
 
 const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALID_ARGUMENT']);
 
+/** Libraries opened by this command: closed (snapshot written, writer lock released) before the process ends. */
+const opened: SessionLibrary[] = [];
+
 async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   const logger = stderrLogger(options.verbose);
   const library = new SessionLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
+  opened.push(library);
   const showProgress = process.stderr.isTTY && !options.json && !options.toon;
   let last = 0;
   await library.load((p) => {
     if (showProgress && Date.now() - last > 100) {
       last = Date.now();
-      process.stderr.write(`\rindexing ${p.files}/${p.totalFiles} files…`);
+      process.stderr.write(`\rindexing ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MB…`);
     }
   });
   if (showProgress && last) process.stderr.write('\r\x1b[K');
@@ -107,7 +111,9 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-run(process.argv.slice(2)).then(
+run(process.argv.slice(2))
+  .finally(() => Promise.all(opened.map((l) => l.close())))
+  .then(
   (code) => {
     if (code >= 0) process.exitCode = code;
   },

@@ -11,6 +11,9 @@ import { openSession, SCHEME, SessionDocuments } from './reader.js';
 import { searchSessions } from './search-command.js';
 import { dataFolder } from './settings.js';
 import { resumeCommand, SessionTree, type Grouping } from './tree.js';
+import { IndexStatus } from './status.js';
+import { cancelIndexing } from './commands/cancel-indexing.js';
+import { purgeArchive, showArchiveSize } from './commands/archive.js';
 
 /** What activate returns: used by other extensions and by the extension-host tests. */
 export interface SessionSearchApi {
@@ -20,18 +23,14 @@ export interface SessionSearchApi {
 export async function activate(context: vscode.ExtensionContext): Promise<SessionSearchApi> {
   const log = vscode.window.createOutputChannel('Session Search', { log: true });
   const tree = new SessionTree();
-  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
-  status.command = 'sessionSearch.search';
-  status.text = '$(history) Sessions: starting…';
-  status.show();
+  const status = new IndexStatus();
   const mcpChanged = new vscode.EventEmitter<void>();
   const mcp = mcpProvider(context, dataFolder, mcpChanged);
   context.subscriptions.push(log, status, registerMcpProvider(mcp, mcpChanged));
 
   const progress = (p: IndexProgress): void => {
-    status.text = p.state === 'indexing' ? `$(sync~spin) Sessions: indexing ${p.files}/${p.totalFiles}` : `$(history) ${p.sessions} sessions`;
-    status.tooltip = p.state === 'indexing' ? 'Session Search is reading your transcripts' : 'Search sessions';
-    if (p.state === 'ready') void refresh();
+    status.update(p);
+    if (p.state !== 'indexing') void refresh();
   };
   const client: LanguageClient = startIndexServer(context, log, progress);
   const refresh = async (): Promise<void> => {
@@ -88,6 +87,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
       await refresh();
     }),
     vscode.commands.registerCommand('sessionSearch.showLog', () => log.show()),
+    vscode.commands.registerCommand('sessionSearch.cancelIndexing', () => cancelIndexing(client)),
+    vscode.commands.registerCommand('sessionSearch.showArchiveSize', () => showArchiveSize(client)),
+    vscode.commands.registerCommand('sessionSearch.purgeArchive', async () => {
+      if (await purgeArchive(client)) await refresh();
+    }),
     vscode.commands.registerCommand('sessionSearch.copyClaudeMcpCommand', async () => {
       try {
         const launcher = await writeLauncher(dataFolder(), process.execPath, mcpServerArgs(context, undefined)[0]);

@@ -10,19 +10,17 @@ export async function runStdioServer(options: { roots: SourceRoot[]; dataDir: st
   const logger = stderrLogger(options.verbose);
   const library = new SessionLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
   const live = new LiveUpdates(library, { logger });
-  const ready = library.load().then(
+  const loaded = library.load().then(
     () => {
       // From here on, sessions written while the server runs become searchable as they are written.
       live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${err instanceof Error ? err.message : String(err)}`));
-      return library;
     },
-    (err: unknown) => {
-      logger.error(`loading sessions failed: ${err instanceof Error ? err.message : String(err)}`);
-      return library;
-    },
+    (err: unknown) => logger.error(`loading sessions failed: ${err instanceof Error ? err.message : String(err)}`),
   );
+  // Tools answer once the snapshot is restored; files changed since are caught up behind them.
+  const ready = Promise.race([library.answerable, loaded]).then(() => library);
   const server = createServer(ready);
   const transport = new StdioServerTransport();
-  transport.onclose = () => void live.close();
+  transport.onclose = () => void live.close().then(() => library.close());
   await server.connect(transport);
 }

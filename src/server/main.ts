@@ -9,8 +9,12 @@ import { LiveUpdates } from '../core/live.js';
 import type { Logger } from '../core/log.js';
 import { firstPrompt, turnCount } from '../core/model.js';
 import { rootsFromSettings } from '../core/sources/registry.js';
+import { Persistence } from '../core/persistence.js';
 import {
+  ArchiveSizeRequest,
+  CancelIndexingRequest,
   ChangedNotification,
+  PurgeArchiveRequest,
   GetRequest,
   IndexProgressNotification,
   ListRequest,
@@ -19,6 +23,7 @@ import {
   SearchRequest,
   TreeRequest,
   TurnsRequest,
+  type ArchiveSize,
   type ServerSettings,
   type TreeSession,
 } from '../protocol.js';
@@ -34,10 +39,16 @@ let settings: ServerSettings | undefined;
 let library: SessionLibrary | undefined;
 let live: LiveUpdates | undefined;
 let ready: Promise<SessionLibrary> | undefined;
+let indexing: AbortController | undefined;
 
+/**
+ * Opens a library over the configured roots. Requests are answered as soon as it is answerable (right after a
+ * snapshot is restored); the rest of the load, then watching, continue behind them.
+ */
 async function open(): Promise<SessionLibrary> {
   if (!settings) throw new Error('the server was not initialised');
   await live?.close();
+  await library?.close();
   const next = new SessionLibrary({
     roots: rootsFromSettings(settings.sources, settings.workspaceFolders, process.env),
     logger,
@@ -46,17 +57,35 @@ async function open(): Promise<SessionLibrary> {
     exclude: settings.exclude,
     maxFileBytes: settings.maxFileBytes,
   });
+  const controller = new AbortController();
+  indexing = controller;
   let last = 0;
-  await next.load((p) => {
-    if (Date.now() - last < 200) return;
+  const loaded = next.load((p) => {
+    if (Date.now() - last < 200 && p.files < p.totalFiles) return;
     last = Date.now();
     void connection.sendNotification(IndexProgressNotification, { state: 'indexing', ...p });
-  });
+    if (p.files % 500 === 0 || p.files === p.totalFiles) logger.info(`indexing: ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MB`);
+  }, controller.signal);
+  void loaded.then(
+    () => {
+      if (indexing === controller) indexing = undefined;
+      const state = controller.signal.aborted ? 'cancelled' : 'ready';
+      void connection.sendNotification(IndexProgressNotification, { state, files: 0, totalFiles: 0, bytes: 0, totalBytes: 0, sessions: next.sessions.size });
+      void connection.sendNotification(ChangedNotification, { files: [] });
+      live = new LiveUpdates(next, { logger, onChange: (files) => void connection.sendNotification(ChangedNotification, { files }) });
+      live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
+    },
+    (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
+  );
+  await Promise.race([next.answerable, loaded]);
   library = next;
-  void connection.sendNotification(IndexProgressNotification, { state: 'ready', files: 0, totalFiles: 0, sessions: next.sessions.size });
-  live = new LiveUpdates(next, { logger, onChange: (files) => void connection.sendNotification(ChangedNotification, { files }) });
-  live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
   return next;
+}
+
+async function archiveSize(): Promise<ArchiveSize> {
+  const l = await lib();
+  const size = (await l.archive?.size()) ?? { bytes: 0, entries: 0 };
+  return { enabled: l.archive !== undefined, dir: l.archive?.dir ?? '', ...size };
 }
 
 function treeSessions(lib: SessionLibrary, limit?: number): TreeSession[] {
@@ -100,8 +129,25 @@ connection.onRequest(GetRequest, async ({ name, format }) => (await lib()).get(n
 connection.onRequest(ReadRequest, async ({ docid, offset }) => (await lib()).read(docid, offset ?? 0));
 connection.onRequest(TurnsRequest, async ({ id, from, to }) => (await lib()).turnWindow(id, from, to) ?? null);
 connection.onRequest(RebuildRequest, async () => {
+  indexing?.abort();
+  await live?.close();
+  live = undefined;
+  await library?.close();
+  library = undefined;
+  if (settings) await Persistence.discard(settings.dataDir);
   ready = open();
   await ready;
+});
+connection.onRequest(CancelIndexingRequest, () => {
+  if (!indexing) return false;
+  indexing.abort();
+  return true;
+});
+connection.onRequest(ArchiveSizeRequest, archiveSize);
+connection.onRequest(PurgeArchiveRequest, async () => {
+  await (await lib()).purgeArchive();
+  void connection.sendNotification(ChangedNotification, { files: [] });
+  return archiveSize();
 });
 
 connection.onWorkspaceSymbol(async ({ query }): Promise<WorkspaceSymbol[]> => {
@@ -116,7 +162,9 @@ connection.onWorkspaceSymbol(async ({ query }): Promise<WorkspaceSymbol[]> => {
 });
 
 connection.onShutdown(async () => {
+  indexing?.abort();
   await live?.close();
+  await library?.close();
 });
 
 connection.listen();

@@ -107,8 +107,10 @@ export async function writeSnapshot(path: string, config: string, index: IndexSt
     for (const { session, turnCount, firstPrompt, rawTurns } of sources) {
       const bytes = rawTurns ? rawTurns() : Buffer.from(JSON.stringify(session.turns), 'utf8');
       const turnsAt = await out.write(bytes);
-      const { turns: _turns, ...meta } = session;
-      sessions.push({ ...meta, turnCount, firstPrompt, turnsAt });
+      // Copied key by key: spreading would call a restored session's `turns` getter and read its turns for nothing.
+      const meta: Record<string, unknown> = {};
+      for (const key of Object.keys(session)) if (key !== 'turns') meta[key] = session[key as keyof Session];
+      sessions.push({ ...(meta as Omit<Session, 'turns'>), turnCount, firstPrompt, turnsAt });
     }
     const sections: Record<string, [number, number]> = {};
     sections.terms = await out.write(Buffer.from(index.terms.join('\n'), 'utf8'));

@@ -1,0 +1,31 @@
+/** The status bar item: indexing progress (files and MB, click to cancel), then the number of sessions. */
+import * as vscode from 'vscode';
+import type { IndexProgress } from '../protocol.js';
+
+const mb = (bytes: number): string => (bytes / 1048576).toFixed(bytes < 10 * 1048576 ? 1 : 0);
+
+export class IndexStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+
+  constructor() {
+    this.item.command = 'sessionSearch.search';
+    this.item.text = '$(history) Sessions: starting…';
+    this.item.show();
+  }
+
+  update(p: IndexProgress): void {
+    if (p.state === 'indexing') {
+      this.item.text = `$(sync~spin) Sessions: indexing ${p.files.toLocaleString()}/${p.totalFiles.toLocaleString()}`;
+      this.item.tooltip = `Session Search is reading your transcripts: ${p.files} of ${p.totalFiles} files, ${mb(p.bytes)} of ${mb(p.totalBytes)} MB, ${p.sessions} sessions searchable so far.\nClick to cancel.`;
+      this.item.command = 'sessionSearch.cancelIndexing';
+      return;
+    }
+    this.item.text = `$(history) ${p.sessions.toLocaleString()} sessions${p.state === 'cancelled' ? ' (partial)' : ''}`;
+    this.item.tooltip = p.state === 'cancelled' ? 'Indexing was cancelled: what was read is searchable; the rest is read on the next start or with Rebuild Index.' : 'Search sessions';
+    this.item.command = 'sessionSearch.search';
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
