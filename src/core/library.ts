@@ -301,7 +301,7 @@ export class SessionLibrary {
 
   /** Reads one file again after it changed (or appeared); a file that vanished keeps its sessions, marked deleted. */
   async reloadFile(file: string): Promise<void> {
-    const ctx = this.context();
+    const ctx = { ...this.context(), live: true };
     const root = this.byFile.get(file)?.root ?? this.resolvedRoots.find((r) => isInside(r.path, file) && this.accepts(sourceById(r.source)!, file, r.path));
     if (!root) return;
     if (!(await stat(file).catch(() => undefined))) {

@@ -189,7 +189,7 @@ export const claudeCodeSource: SourceAdapter = {
   async readFile(file, root, ctx) {
     const info = await stat(file);
     const state: FileState = { turns: [], seen: new Set(), byMessage: new Map(), tools: new Map(), sessionIds: new Set(), summaries: new Map() };
-    await readJsonRecords(file, ctx.logger, (value, lineNo) => readRecord(state, value, lineNo));
+    await readJsonRecords(file, ctx.logger, (value, lineNo) => readRecord(state, value, lineNo), true, ctx.live);
     if (!state.turns.length) {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];

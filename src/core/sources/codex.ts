@@ -148,7 +148,7 @@ export const codexSource: SourceAdapter = {
   async readFile(file, _root, ctx) {
     const info = await stat(file);
     const state: CodexState = { meta: {}, userEvents: [], userItems: [], assistantItems: [], agentEvents: [], other: [], calls: new Map() };
-    await readJsonRecords(file, ctx.logger, (value, lineNo) => readCodexLine(state, value, lineNo));
+    await readJsonRecords(file, ctx.logger, (value, lineNo) => readCodexLine(state, value, lineNo), true, ctx.live);
     const users = state.userEvents.length ? state.userEvents : state.userItems;
     const assistants = state.assistantItems.length ? state.assistantItems : state.agentEvents;
     const turns = [...users, ...assistants, ...state.other].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));

@@ -1,5 +1,5 @@
 /** File reading shared by the adapters: bounded line reads, so one huge or broken line never sinks a file. */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { Logger } from '../log.js';
 
 /** Lines longer than this are skipped with a logged reason (base64 images, runaway tool output). */
@@ -7,8 +7,12 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
 
 export interface LineReadResult {
-  /** Byte offset just after the last complete line: where an incremental read resumes. */
+  /** Byte offset just after the last line read (a partial last line included when asked for). */
   endOffset: number;
+  /** Byte offset just after the last line that ended with a newline: where an incremental read resumes. */
+  completeOffset: number;
+  /** Lines counted, so a read resuming at `completeOffset` numbers its lines on. */
+  completeLines: number;
 }
 
 /**
@@ -17,26 +21,26 @@ export interface LineReadResult {
  */
 export async function readLines(
   file: string,
-  onLine: (line: string, lineNo: number) => void,
-  options: { fromOffset?: number; includePartialTail?: boolean; logger?: Logger; maxLineBytes?: number } = {},
+  onLine: (line: string, lineNo: number, partial: boolean) => void,
+  options: { fromOffset?: number; firstLineNo?: number; includePartialTail?: boolean; logger?: Logger; maxLineBytes?: number } = {},
 ): Promise<LineReadResult> {
   const max = options.maxLineBytes ?? MAX_LINE_BYTES;
   const handle = await open(file, 'r');
   try {
     let position = options.fromOffset ?? 0;
     let lineStart = position;
-    let lineNo = 0;
+    let lineNo = options.firstLineNo ?? 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let oversized = false;
     const buffer = Buffer.allocUnsafe(CHUNK);
-    const finishLine = (tail: Buffer): void => {
+    const finishLine = (tail: Buffer, partial = false): void => {
       lineNo++;
       if (oversized || pendingBytes + tail.length > max) {
         options.logger?.warn(`${file}:${lineNo}: line of ${pendingBytes + tail.length} bytes skipped (limit ${max})`);
       } else {
         const bytes = pending.length ? Buffer.concat([...pending, tail]) : tail;
-        onLine(bytes.toString('utf8'), lineNo);
+        onLine(bytes.toString('utf8'), lineNo, partial);
       }
       pending = [];
       pendingBytes = 0;
@@ -66,35 +70,121 @@ export async function readLines(
       }
       position += bytesRead;
     }
+    const completeOffset = lineStart;
+    const completeLines = lineNo;
     if (pendingBytes > 0 && options.includePartialTail) {
-      finishLine(Buffer.alloc(0));
+      finishLine(Buffer.alloc(0), true);
       lineStart = position;
     }
-    return { endOffset: lineStart };
+    return { endOffset: lineStart, completeOffset, completeLines };
   } finally {
     await handle.close();
   }
 }
 
+type JsonRecord = Record<string, unknown>;
+
+/** The parsed records of a recently read append-only file, and what tells whether it was only appended to since. */
+interface ParsedFile {
+  ino: number;
+  completeOffset: number;
+  completeLines: number;
+  /** The file's first bytes and the bytes before `completeOffset`: changed, the file was rewritten. */
+  head: Buffer;
+  tail: Buffer;
+  records: { value: JsonRecord; lineNo: number }[];
+  /** Where the read that produced this entry started: 0, or the previous entry's `completeOffset`. */
+  resumedFrom: number;
+}
+
+const PARSED_CACHE_BYTES = 64 * 1024 * 1024;
+const PARSED_MAX_FILE_BYTES = 16 * 1024 * 1024;
+const CHECK_BYTES = 4096;
+const parsedFiles = new Map<string, ParsedFile>();
+let parsedBytes = 0;
+
+function forget(file: string): void {
+  const entry = parsedFiles.get(file);
+  if (!entry) return;
+  parsedFiles.delete(file);
+  parsedBytes -= entry.completeOffset;
+}
+
+async function readAt(file: string, at: number, length: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, at);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether a cached file was only appended to since: same identity, not shorter, same first bytes and same bytes at the end of what was read. */
+async function onlyAppended(file: string, cached: ParsedFile): Promise<boolean> {
+  const info = await stat(file);
+  if (info.ino !== cached.ino || info.size < cached.completeOffset) return false;
+  const head = await readAt(file, 0, cached.head.length);
+  const tail = await readAt(file, cached.completeOffset - cached.tail.length, cached.tail.length);
+  return head.equals(cached.head) && tail.equals(cached.tail);
+}
+
 /**
  * Every JSON object line of a file, in order; other lines are skipped with file, line and reason logged.
  * `includePartialTail` reads a last line without its newline (a finished file); otherwise it waits for more.
+ *
+ * With `incremental` (append-only formats whose handler never modifies the records), the parsed records of the file
+ * are kept (a cache bounded in bytes): when the file was only appended to, the kept records are replayed and parsing
+ * resumes at the last complete line, instead of parsing the whole file again. A file that shrank, was replaced, or
+ * whose start or last read line changed is read again from the beginning. A partial last line is never kept.
  */
 export async function readJsonRecords(
   file: string,
   logger: Logger,
-  onRecord: (value: Record<string, unknown>, lineNo: number) => void,
+  onRecord: (value: JsonRecord, lineNo: number) => void,
   includePartialTail = true,
+  incremental = false,
 ): Promise<LineReadResult> {
-  return readLines(
+  let cached = incremental ? parsedFiles.get(file) : undefined;
+  if (cached && !(await onlyAppended(file, cached).catch(() => false))) {
+    forget(file);
+    cached = undefined;
+  }
+  const records: { value: JsonRecord; lineNo: number }[] = cached ? cached.records : [];
+  if (cached) for (const r of cached.records) onRecord(r.value, r.lineNo);
+  const info = incremental ? await stat(file) : undefined;
+  const result = await readLines(
     file,
-    (line, lineNo) => {
+    (line, lineNo, partial) => {
       const { value, error } = parseJsonObject(line);
-      if (error) logger.warn(`${file}:${lineNo}: skipped, ${error}`);
-      if (value) onRecord(value, lineNo);
+      if (error && partial) logger.info(`${file}:${lineNo}: last line incomplete (still being written?), read once it ends`);
+      else if (error) logger.warn(`${file}:${lineNo}: skipped, ${error}`);
+      if (!value) return;
+      onRecord(value, lineNo);
+      if (incremental && !partial) records.push({ value, lineNo });
     },
-    { includePartialTail, logger },
+    { includePartialTail, logger, fromOffset: cached?.completeOffset, firstLineNo: cached?.completeLines },
   );
+  if (info && info.size <= PARSED_MAX_FILE_BYTES && result.completeOffset > 0) {
+    forget(file);
+    const head = await readAt(file, 0, Math.min(CHECK_BYTES, result.completeOffset));
+    const tailLength = Math.min(CHECK_BYTES, result.completeOffset);
+    const tail = await readAt(file, result.completeOffset - tailLength, tailLength);
+    parsedFiles.set(file, { ino: info.ino, completeOffset: result.completeOffset, completeLines: result.completeLines, head, tail, records, resumedFrom: cached?.completeOffset ?? 0 });
+    parsedBytes += result.completeOffset;
+    for (const [key] of parsedFiles) {
+      if (parsedBytes <= PARSED_CACHE_BYTES) break;
+      forget(key);
+    }
+  } else if (incremental) forget(file);
+  return result;
+}
+
+/** Where the last incremental read of a file started and how many records are kept for it (for tests). */
+export function lastIncrementalRead(file: string): { resumedFrom: number; records: number } | undefined {
+  const entry = parsedFiles.get(file);
+  return entry && { resumedFrom: entry.resumedFrom, records: entry.records.length };
 }
 
 /** Parses one JSON line into an object, or explains why not. */

@@ -6,6 +6,11 @@ export interface SourceContext {
   logger: Logger;
   /** Environment used to find default locations (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, ...). */
   env: NodeJS.ProcessEnv;
+  /**
+   * The file is being read again because it changed while we run: append-only formats keep its parsed records so the
+   * next append is parsed from the last complete line on (read.ts `readJsonRecords`).
+   */
+  live?: boolean;
 }
 
 export interface SourceAdapter {

@@ -1,0 +1,166 @@
+/** The index snapshot and the writer lock: warm starts read only what changed, damage is detected, one writer at a time. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { SessionLibrary, type LibraryOptions } from '../src/core/library.js';
+import { MemoryLogger } from '../src/core/log.js';
+import { Persistence } from '../src/core/persistence.js';
+import { CORPUS, ROOT, tempDir } from './helpers.js';
+
+const CLI = join(ROOT, 'dist', 'cli.js');
+const SESSION = '11111111-2222-4333-8444-555555555555';
+
+function corpusCopy(): string {
+  const root = join(tempDir(), 'claude');
+  cpSync(join(CORPUS, 'claude-code'), root, { recursive: true });
+  return root;
+}
+
+function record(text: string, i = 0): string {
+  return `${JSON.stringify({ type: 'user', uuid: `u-${i}-${text}`, sessionId: SESSION, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: { role: 'user', content: text } })}\n`;
+}
+
+async function open(root: string, data: string, extra: Partial<LibraryOptions> = {}): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
+  const logger = new MemoryLogger();
+  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, ...extra });
+  await library.load();
+  return { library, logger };
+}
+
+/** What a user sees for a query: ids, scores and snippets, whatever the library's history. */
+function answers(library: SessionLibrary, query: string): unknown {
+  return library.search(query, { limit: 10 }).results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, deleted: r.sourceDeleted }));
+}
+
+const QUERIES = ['test', 'error handling', 'readme', '"npm install"', 'todo -write'];
+
+test('a warm start restores the snapshot, reads only the files that changed, and answers like a cold build', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  const cold = await open(root, data);
+  assert.ok(cold.logger.lines.some((l) => l.includes('snapshot written')), cold.logger.lines.join('\n'));
+  await cold.library.close();
+
+  const files = readdirSync(join(root, 'claude-code-log'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl'));
+  const changed = join(root, 'claude-code-log', files[0]);
+  const deleted = join(root, 'claude-code-log', files[1]);
+  appendFileSync(changed, `${readFileSync(changed, 'utf8').endsWith('\n') ? '' : '\n'}${record('snapshotcatchup appended later')}`);
+  rmSync(deleted);
+  mkdirSync(join(root, 'new-project'));
+  writeFileSync(join(root, 'new-project', `${SESSION}.jsonl`), record('brandnewfile after the snapshot'));
+
+  // The reference: a build without a snapshot over the same files and a copy of the same archive.
+  const referenceData = tempDir();
+  cpSync(join(data, 'archive'), join(referenceData, 'archive'), { recursive: true });
+  const warm = await open(root, data);
+  assert.ok(warm.logger.lines.some((l) => /snapshot of .* restored/.test(l)), warm.logger.lines.join('\n'));
+  assert.ok(warm.logger.lines.some((l) => l.includes(': 2 files read,')), 'only the appended and the new file are read again');
+  assert.equal(warm.library.search('snapshotcatchup').count, 1);
+  assert.equal(warm.library.search('brandnewfile').count, 1);
+  const gone = [...warm.library.sessions.values()].filter((s) => s.file === deleted);
+  assert.ok(gone.length > 0 && gone.every((s) => s.sourceDeleted), 'the deleted transcript stays, marked source deleted');
+
+  const reference = await open(root, referenceData, { snapshot: false });
+  for (const q of QUERIES) assert.deepEqual(answers(warm.library, q), answers(reference.library, q), `answers for ${q}`);
+  const some = [...reference.library.sessions.values()].slice(0, 5);
+  for (const s of some) {
+    const restored = await warm.library.get(s.id);
+    assert.deepEqual(restored, await reference.library.get(s.id), `get ${s.id} reads its turns from the snapshot`);
+  }
+  assert.deepEqual(warm.library.list({ limit: 5 }), { ...reference.library.list({ limit: 5 }) });
+});
+
+test('a damaged snapshot, one of another version and one written with other settings are discarded, logged and rebuilt', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  await (await open(root, data)).library.close();
+  const path = Persistence.snapshotPath(data);
+  const good = readFileSync(path);
+  const expected = (await open(root, tempDir(), { snapshot: false })).library;
+  const damages: [string, (b: Buffer) => Buffer, RegExp][] = [
+    ['truncated', (b) => b.subarray(0, Math.floor(b.length / 2)), /snapshot discarded \(not a snapshot of this version \(footer\)\)/],
+    ['bytes flipped in the header', (b) => Buffer.from(b.toString('latin1').replace('"sessions":[', '"sessions":{'), 'latin1'), /snapshot discarded \(header is not valid JSON\)/],
+    ['another version', (b) => Buffer.from(b.toString('latin1').replace('{"version":1,', '{"version":0,'), 'latin1'), /snapshot discarded \(version 0, this build reads 1\)/],
+    ['not a snapshot at all', () => Buffer.from('\u0000garbage'.repeat(10)), /snapshot discarded/],
+  ];
+  for (const [what, damage, reason] of damages) {
+    writeFileSync(path, damage(good));
+    const { library, logger } = await open(root, data);
+    assert.ok(logger.lines.some((l) => reason.test(l)), `${what}: ${logger.lines.join('\n')}`);
+    for (const q of QUERIES) assert.deepEqual(answers(library, q), answers(expected, q), `${what}: ${q}`);
+    await library.close();
+    assert.ok(readFileSync(path).equals(good) || readFileSync(path).length > 1000, `${what}: a good snapshot was written again`);
+  }
+  const { logger } = await open(root, data, { exclude: ['**/ccusage/**'] });
+  assert.ok(logger.lines.some((l) => l.includes('snapshot discarded (written with other settings')), logger.lines.join('\n'));
+});
+
+test('killing the writer (kill -9) while it writes the snapshot, again and again, never leaves a data folder that fails to load', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  for (let attempt = 0; attempt < 8; attempt++) {
+    // Each run finds something new to write, so every run writes a snapshot.
+    writeFileSync(join(root, `extra-${attempt}.jsonl`), record(`killrun${attempt}`, attempt).replace(SESSION, `${SESSION.slice(0, -1)}${attempt}`));
+    await new Promise<void>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'list', '--root', `claude-code=${root}`, '--data', data], { stdio: 'ignore' });
+      setTimeout(() => child.kill('SIGKILL'), 120 + attempt * 60);
+      child.on('exit', () => resolve());
+    });
+  }
+  // The dead writer's lock is not refreshed any more; it would go stale by itself, here it is made old at once.
+  const lock = join(data, 'writer.lock');
+  if (existsSync(lock)) utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  const { library, logger } = await open(root, data);
+  assert.ok(!logger.lines.some((l) => /snapshot discarded|unreadable/.test(l)), logger.lines.join('\n'));
+  const reference = (await open(root, tempDir(), { snapshot: false, archive: false })).library;
+  assert.equal(library.sessions.size, reference.sessions.size);
+  for (let attempt = 0; attempt < 8; attempt++) assert.equal(library.search(`killrun${attempt}`).count, 1);
+  assert.ok(library.persistence?.lock.held, 'the stale lock of the killed writer was taken over');
+});
+
+test('one writer per data folder: a second library only reads, then takes over when the writer closes', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  const first = await open(root, data);
+  assert.ok(first.library.persistence?.lock.held);
+  writeFileSync(join(root, `${SESSION}.jsonl`), record('secondreader sees this'));
+  const second = await open(root, data);
+  assert.equal(second.library.persistence?.lock.held, false);
+  assert.equal(second.library.search('secondreader').count, 1, 'a reader catches up by reading changed files itself');
+  const entry = first.library.archive!.entryPath(join(root, `${SESSION}.jsonl`));
+  assert.ok(!existsSync(entry), 'a reader does not write the archive');
+  await first.library.close();
+  await second.library.saveSnapshot();
+  assert.ok(second.library.persistence?.lock.held, 'the reader became the writer');
+  await second.library.close();
+  const third = await open(root, data);
+  assert.ok(third.logger.lines.some((l) => l.includes(': 0 files read,')), third.logger.lines.join('\n'));
+  assert.equal(third.library.search('secondreader').count, 1);
+});
+
+test('cancelled indexing keeps what was read, and the next start reads the rest', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  const logger = new MemoryLogger();
+  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
+  const controller = new AbortController();
+  let seen = 0;
+  let total = 0;
+  await library.load((p) => {
+    seen = p.files;
+    total = p.totalFiles;
+    assert.ok(p.bytes <= p.totalBytes && p.totalBytes > 0);
+    if (p.files === 5) controller.abort();
+  }, controller.signal);
+  assert.equal(seen, 5);
+  assert.ok(logger.lines.some((l) => l.includes(`indexing cancelled after 5 of ${total} files`)), logger.lines.join('\n'));
+  const partial = library.sessions.size;
+  await library.close();
+  const next = await open(root, data);
+  assert.ok(next.logger.lines.some((l) => l.includes(`: ${total - 5} files read,`)), next.logger.lines.join('\n'));
+  const reference = (await open(root, tempDir(), { snapshot: false, archive: false })).library;
+  assert.ok(partial < reference.sessions.size);
+  assert.equal(next.library.sessions.size, reference.sessions.size);
+});
