@@ -154,12 +154,12 @@ test('cancelled indexing keeps what was read, and the next start reads the rest'
     assert.ok(p.bytes <= p.totalBytes && p.totalBytes > 0);
     if (p.files === 5) controller.abort();
   }, controller.signal);
-  assert.equal(seen, 5);
-  assert.ok(logger.lines.some((l) => l.includes(`indexing cancelled after 5 of ${total} files`)), logger.lines.join('\n'));
+  assert.ok(seen >= 5 && seen < total, `stopped at ${seen} of ${total}`);
+  assert.ok(logger.lines.some((l) => l.includes(`indexing cancelled after ${seen} of ${total} files`)), logger.lines.join('\n'));
   const partial = library.sessions.size;
   await library.close();
   const next = await open(root, data);
-  assert.ok(next.logger.lines.some((l) => l.includes(`: ${total - 5} files read,`)), next.logger.lines.join('\n'));
+  assert.ok(next.logger.lines.some((l) => l.includes(`: ${total - seen} files read,`)), next.logger.lines.join('\n'));
   const reference = (await open(root, tempDir(), { snapshot: false, archive: false })).library;
   assert.ok(partial < reference.sessions.size);
   assert.equal(next.library.sessions.size, reference.sessions.size);

@@ -45,15 +45,16 @@ export async function readFileSessions(
   return { file, root, sessions, fresh: true, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
 }
 
-/** Writes the archive entries of freshly parsed files (after cross-file fix-ups); failures are logged, not fatal. */
-export async function archiveReads(archive: Archive | undefined, reads: FileRead[], ctx: SourceContext): Promise<void> {
+/** Writes the archive entries of freshly parsed files (after cross-file fix-ups), several at a time; failures are logged, not fatal. */
+export async function archiveReads(archive: Archive | undefined, reads: FileRead[], ctx: SourceContext, durable = true): Promise<void> {
   if (!archive) return;
-  for (const read of reads) {
-    if (!read.fresh) continue;
+  const fresh = reads.filter((r) => r.fresh);
+  const write = async (read: FileRead): Promise<void> => {
     try {
-      await archive.save({ source: read.root.source, file: read.file, size: read.size, mtimeMs: read.mtimeMs }, read.sessions);
+      await archive.save({ source: read.root.source, file: read.file, size: read.size, mtimeMs: read.mtimeMs }, read.sessions, durable);
     } catch (err) {
       ctx.logger.warn(`${read.file}: not archived (${err instanceof Error ? err.message : String(err)})`);
     }
-  }
+  };
+  for (let i = 0; i < fresh.length; i += 8) await Promise.all(fresh.slice(i, i + 8).map(write));
 }

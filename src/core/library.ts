@@ -29,6 +29,9 @@ import { Persistence } from './persistence.js';
 import type { ManifestEntry } from './store/snapshot.js';
 import { statFiles, type FileState } from './file-state.js';
 
+/** Files read at once during a load. */
+const READ_AHEAD = 8;
+
 /** Tool output beyond this many characters per turn is kept for reading but not indexed. */
 export const INDEXED_CHARS_PER_TOOL_TURN = 16 * 1024;
 
@@ -148,17 +151,25 @@ export class SessionLibrary {
     let bytes = 0;
     const writer = await this.writable();
     for (const { root, files } of changed) {
+      const adapter = sourceById(root.source)!;
       const reads: FileRead[] = [];
-      for (const state of files) {
-        if (signal?.aborted) break;
-        try {
-          reads.push(await readFileSessions(sourceById(root.source)!, state.file, root, ctx, this.archive, true, this.options.maxFileBytes));
-        } catch (err) {
-          ctx.logger.warn(`${state.file}: skipped, ${err instanceof Error ? err.message : String(err)}`);
+      // A few files in flight at once, so reading one overlaps parsing another; results keep the files' order.
+      for (let i = 0; i < files.length && !signal?.aborted; i += READ_AHEAD) {
+        const batch = files.slice(i, i + READ_AHEAD);
+        const results = await Promise.all(
+          batch.map((state) =>
+            readFileSessions(adapter, state.file, root, ctx, this.archive, true, this.options.maxFileBytes).catch((err: unknown) => {
+              ctx.logger.warn(`${state.file}: skipped, ${err instanceof Error ? err.message : String(err)}`);
+              return undefined;
+            }),
+          ),
+        );
+        for (const [k, read] of results.entries()) {
+          if (read) reads.push(read);
+          bytes += batch[k].size;
+          done++;
+          onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.sessions.size });
         }
-        bytes += state.size;
-        done++;
-        onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.sessions.size });
       }
       await this.commit(root, reads, writer);
     }
@@ -269,7 +280,7 @@ export class SessionLibrary {
     await sourceById(root.source)!.finalize?.(fresh, [root.path], ctx);
     const kept = new Set(fresh);
     for (const read of reads) if (read.fresh) read.sessions = read.sessions.filter((s) => kept.has(s));
-    await archiveReads(writer ? this.archive : undefined, reads, ctx);
+    await archiveReads(writer ? this.archive : undefined, reads, ctx, reads.length === 1);
     for (const read of reads) this.replaceFile(read, root);
   }
 

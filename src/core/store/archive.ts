@@ -72,7 +72,12 @@ export class Archive {
     }
   }
 
-  async save(meta: Omit<ArchiveMeta, 'version'>, sessions: Session[]): Promise<void> {
+  /**
+   * Writes one entry atomically (temporary file, rename). `durable` also flushes it to the disk before the rename:
+   * done for single changes while running; a bulk load skips it for speed, since an entry lost to a power cut right
+   * after a load is one whose transcript still exists and is read again (an unreadable entry is ignored).
+   */
+  async save(meta: Omit<ArchiveMeta, 'version'>, sessions: Session[], durable = true): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const entry = this.entryPath(meta.file);
     const temp = `${entry}.${process.pid}.${Date.now()}.tmp`;
@@ -80,7 +85,7 @@ export class Archive {
     const handle = await open(temp, 'w');
     try {
       await handle.writeFile(body, 'utf8');
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
