@@ -123,8 +123,7 @@ export class SessionLibrary {
   async load(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     const ctx = this.context();
     const restored = await this.persistence?.restore();
-    const plan: { root: SourceRoot; files: FileState[] }[] = [];
-    const seen = new Set<string>();
+    const present: { root: SourceRoot; adapter: SourceAdapter }[] = [];
     for (const root of this.options.roots) {
       const adapter = sourceById(root.source);
       if (!adapter) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
@@ -136,13 +135,18 @@ export class SessionLibrary {
       }
       const resolved = { source: root.source, path: real };
       this.resolvedRoots.push(resolved);
-      const files = await statFiles(await walkFiles(real, { logger: ctx.logger, accept: (f) => this.accepts(adapter, f, real) }));
-      for (const f of files) seen.add(f.file);
-      plan.push({ root: resolved, files });
+      present.push({ root: resolved, adapter });
     }
     if (restored) {
-      this.adopt(restored, seen);
+      this.adopt(restored);
       this.markAnswerable();
+    }
+    const plan: { root: SourceRoot; files: FileState[] }[] = [];
+    const seen = new Set<string>();
+    for (const { root, adapter } of present) {
+      const files = await statFiles(await walkFiles(root.path, { logger: ctx.logger, accept: (f) => this.accepts(adapter, f, root.path) }));
+      for (const f of files) seen.add(f.file);
+      plan.push({ root, files });
     }
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
@@ -185,11 +189,11 @@ export class SessionLibrary {
   }
 
   /** Takes over a restored snapshot: sessions of roots no longer configured are dropped. */
-  private adopt(restored: { index: SearchIndex; sessions: Session[]; files: ManifestEntry[] }, seen: Set<string>): void {
+  private adopt(restored: { index: SearchIndex; sessions: Session[]; files: ManifestEntry[] }): void {
     this.searchIndex = restored.index;
     const keep = new Set<string>();
     for (const f of restored.files) {
-      if (!this.isConfigured(f.source, f.file) && !seen.has(f.file)) continue;
+      if (!this.isConfigured(f.source, f.file)) continue;
       const root = this.resolvedRoots.find((r) => r.source === f.source && r.path === f.root) ?? { source: f.source, path: f.root };
       this.byFile.set(f.file, { root, ids: f.ids, file: f.file, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino });
       for (const id of f.ids) keep.add(id);
