@@ -95,3 +95,35 @@ test('secrets planted in every source format never reach the index, snippets, ge
   }
   assert.ok(surfaces.join('').includes(SECRET_MASK) && surfaces.join('').includes(EMAIL_MASK));
 });
+
+test("nothing secretlint's recommended rules find survives our masking, in planted secrets or the sample transcripts", async () => {
+  const { lintSource } = await import('@secretlint/core');
+  const { creator } = await import('@secretlint/secretlint-rule-preset-recommend');
+  const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: creator }] };
+  const findings = async (text: string): Promise<string[]> =>
+    (await lintSource({ source: { content: text, filePath: '/t.txt', ext: '.txt', contentType: 'text' }, options: { config, noPhysicFilePath: true } })).messages.map((m) =>
+      text.slice(m.range[0], m.range[1]),
+    );
+  const planted = [
+    ...Object.values(SECRETS),
+    fake('github_pat_', 'Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op', 82),
+    fake('xoxp-', '2345678901-bcdefgHI', 40),
+    `https://hooks.slack.com/services/T0${fake('', 'ABCDEFG', 7)}/B0${fake('', 'HIJKLMN', 7)}/${fake('', 'abcdEFGHijkl1234', 24)}`,
+    `mysql://root:${fake('', 'Pa55w0rdXy', 14)}@db.internal:3306/app`,
+  ];
+  const text = planted.map((s, i) => `step ${i}: export VALUE=${s} and continue`).join('\n');
+  const flagged = await findings(text);
+  assert.ok(flagged.length >= 5, `secretlint recognises the planted secrets (${flagged.length})`);
+  const masked = maskText(text);
+  for (const span of flagged) assert.ok(!masked.includes(span), `left unmasked: ${span.slice(0, 12)}…`);
+
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { CORPUS } = await import('./helpers.js');
+  const files = readdirSync(CORPUS, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(jsonl?|md)$/.test(f));
+  assert.ok(files.length > 100);
+  for (const f of files) {
+    const sample = readFileSync(join(CORPUS, f), 'utf8');
+    const maskedSample = maskText(sample);
+    for (const span of await findings(sample)) assert.ok(!maskedSample.includes(span), `${f}: left unmasked ${span.slice(0, 12)}…`);
+  }
+});
