@@ -155,7 +155,7 @@ for (const size of values.sizes.split(',').map(Number)) {
   const library = new SessionLibrary({ roots, logger: silentLogger, env: {}, dataDir: data, snapshotDelayMs: 60_000 });
   const loaded = library.load();
   await Promise.race([library.answerable, loaded]);
-  library.search('session');
+  library.search('session', { limit: 10 });
   const firstAnswer = performance.now() - warmStart;
   await loaded;
   const caughtUp = performance.now() - warmStart;
