@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EMAIL_MASK, maskText, SECRET_MASK } from '../src/core/mask.js';
-import { loadLibrary, tempDir, writeFile } from './helpers.js';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { SessionLibrary } from '../src/core/library.js';
+import { MemoryLogger } from '../src/core/log.js';
+import { firstPrompt } from '../src/core/model.js';
+import type { SourceRoot } from '../src/core/sources/registry.js';
+import { tempDir, writeFile } from './helpers.js';
 
 // Built at run time so that no complete secret-shaped literal sits in the repository.
 const fake = (prefix: string, body: string, n: number): string => prefix + body.repeat(Math.ceil(n / body.length)).slice(0, n);
@@ -53,7 +58,7 @@ test('e-mail addresses are masked; git remotes and code are not', () => {
   assert.equal(maskText(maskText(`x ${SECRETS.github}`)), `x ${SECRET_MASK}`, 'idempotent');
 });
 
-test('secrets planted in every source format never reach the index, snippets, get or read', async () => {
+test('secrets planted in transcripts never reach the index, snippets, get, read, titles, the log, the archive or the snapshot', async () => {
   const dir = tempDir();
   const secret = SECRETS.github;
   const email = 'qzxpersonal@example.org';
@@ -74,13 +79,19 @@ test('secrets planted in every source format never reach the index, snippets, ge
       .map((r) => JSON.stringify(r))
       .join('\n') + '\n',
   );
-  const { library } = await loadLibrary([
+  writeFile(join(dir, 'aider', '.aider.chat.history.md'), `# aider chat started at 2025-01-02 10:00:00\n\n#### deploy with ${secret} for ${email} canary\n\nSure, deploying.\n`);
+  const data = join(dir, 'data');
+  const logger = new MemoryLogger();
+  const roots: SourceRoot[] = [
     { source: 'codearchitect', path: join(dir, 'ca') },
     { source: 'claude-code', path: join(dir, 'claude') },
     { source: 'codex', path: join(dir, 'codex') },
-  ]);
+    { source: 'aider', path: join(dir, 'aider') },
+  ];
+  const library = new SessionLibrary({ roots, logger, env: {}, dataDir: data });
+  await library.load();
   const found = library.search('deploy canary');
-  assert.equal(found.count, 3);
+  assert.equal(found.count, 4);
   assert.equal(library.search(secret).count, 0);
   assert.equal(library.search('qzxpersonal').count, 0);
   const surfaces: string[] = [JSON.stringify(found), JSON.stringify(library.list())];
@@ -89,6 +100,13 @@ test('secrets planted in every source format never reach the index, snippets, ge
     surfaces.push(JSON.stringify(library.read(r.id)));
     for (const t of r.snippetTurnIds) surfaces.push(JSON.stringify(library.read(t)));
   }
+  // What the tree shows (titles, first prompts), the log, and every file in the data folder (archive, snapshot).
+  for (const s of library.sessions.values()) surfaces.push(s.topic, firstPrompt(s) ?? '');
+  surfaces.push(library.suggestTitles('deploy').map((s) => s.topic).join('\n'), logger.lines.join('\n'));
+  await library.close();
+  const stored = readdirSync(data, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(data, f)).isFile());
+  assert.ok(stored.some((f) => f.endsWith('snapshot.bin')) && stored.filter((f) => f.endsWith('.jsonl')).length === 4, stored.join(', '));
+  for (const f of stored) surfaces.push(readFileSync(join(data, f), 'latin1'));
   for (const text of surfaces) {
     assert.ok(!text.includes(secret), 'no secret');
     assert.ok(!text.includes(email), 'no e-mail');
@@ -117,7 +135,6 @@ test("nothing secretlint's recommended rules find survives our masking, in plant
   const masked = maskText(text);
   for (const span of flagged) assert.ok(!masked.includes(span), `left unmasked: ${span.slice(0, 12)}…`);
 
-  const { readdirSync, readFileSync } = await import('node:fs');
   const { CORPUS } = await import('./helpers.js');
   const files = readdirSync(CORPUS, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(jsonl?|md)$/.test(f));
   assert.ok(files.length > 100);

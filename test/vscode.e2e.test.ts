@@ -178,6 +178,7 @@ describe('hostile transcripts and secrets', () => {
       assert.ok(text.includes('onerror='), 'the image tag is shown as text');
       assert.ok(!text.includes(PLANTED_SECRET) && text.includes('[redacted-secret]'), 'the secret is masked in the reader');
       assert.ok(!text.includes('\u202E') && text.includes('⟦U+202E⟧gnp.exe'), 'a right-to-left override is shown, not obeyed');
+      assert.ok(text.includes('a ten megabyte reply') && /more characters: copy the turn/.test(text), 'a 10 MB turn is shown cut, with a note');
       const page = frame().locator('body');
       assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script reached the page');
       assert.equal(await page.locator('img, a[href^="javascript:"], a[href^="command:"], .reader style').count(), 0, 'no element was made from transcript markup');
@@ -185,5 +186,8 @@ describe('hostile transcripts and secrets', () => {
       assert.ok(pwned.every((v) => v === undefined), 'no transcript script ran in any frame');
       await screenshot(bench.page, 'panel-hostile');
       await bench.page.keyboard.press('Escape');
+      // still usable after all that: a new search answers
+      await query.fill('CLAUDE.md Foundation');
+      await frame().locator('.result', { hasText: 'Empty Repo Setup' }).first().waitFor({ timeout: 20_000 });
     }));
 });

@@ -29,6 +29,17 @@ export async function run(): Promise<void> {
   const read = await toolText('session_read', { docid: 'codearchitect:2024-08-06/python#1' });
   check(read.includes('MockRepoMap') || read.includes('platform darwin'), `session_read answered: ${read.slice(0, 200)}`);
 
+  // A secret planted in a transcript (test/e2e/workbench.ts) never reaches a language model through the tools.
+  const token = /gh[pousr]_[A-Za-z0-9]{36}/;
+  const hostile = await toolText('session_search', { query: 'zebrahostile deploy', limit: 3 });
+  check(hostile.includes('zebrahostile') && hostile.includes('[redacted-secret]') && !token.test(hostile), `session_search masks the planted secret: ${hostile.slice(0, 300)}`);
+  const hostileId = 'claude-code:66666666-6666-4666-8666-666666666666';
+  check(hostile.includes(hostileId), 'session_search finds the hostile session');
+  const whole = await toolText('session_read', { docid: hostileId });
+  check(whole.includes('zebrahostile') && !token.test(whole), `session_read of ${hostileId} masks the planted secret`);
+  const session = await toolText('session_get', { id: hostileId });
+  check(session.includes('zebrahostile') && !token.test(session), 'session_get masks the planted secret');
+
   const definitions = (await api.mcpServerDefinitions()) ?? [];
   check(definitions.length === 1, `one MCP server definition, got ${definitions.length}`);
   const [mcp] = definitions;

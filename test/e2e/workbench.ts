@@ -50,6 +50,7 @@ function prepareHome(run: string): { home: string; workspace: string } {
       hostile('h1', 'user', `zebrahostile deploy with ${PLANTED_SECRET} <script>window.__pwned = 1</script>`),
       hostile('h2', 'assistant', 'zebrahostile <img src=x onerror="window.__pwned = 2"> <a href="javascript:window.__pwned=3">click</a> <a href="command:workbench.action.quit">quit</a> <style>body{display:none}</style> \u202Egnp.exe'),
       hostile('h3', 'assistant', `zebrahostile ${'A'.repeat(200_000)}`),
+      hostile('h4', 'assistant', `zebrahostile a ten megabyte reply: ${'filler words of a runaway answer '.repeat(320_000)}`),
     ].join(''),
   );
   const workspace = join(run, 'workspace');
