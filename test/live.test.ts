@@ -97,10 +97,43 @@ describe('watching', () => {
     const live = new LiveUpdates(library, { logger, debounceMs: 10, pollMs: 50, watchFactory: failing });
     await live.start();
     try {
-      await new Promise((r) => setTimeout(r, 120)); // let the first rescan record what exists
       appendFileSync(file, claudeLine('polled-1', 'capybarix found by a rescan'));
       await eventually(() => found(library, 'capybarix').length === 1, 'rescan finds the append');
       assert.equal(logger.lines.filter((l) => l.includes('ENOSPC')).length, 1);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe('roots that cannot be watched or go away', () => {
+  test('a root on a network drive is said so once and rescanned instead of watched', async () => {
+    const { file, library, logger } = await setup();
+    const live = new LiveUpdates(library, { logger, debounceMs: 10, pollMs: 50, networkFileSystem: async () => 'NFS' });
+    await live.start();
+    try {
+      appendFileSync(file, claudeLine('nfs-1', 'nfsmarker appended on another machine'));
+      await eventually(() => found(library, 'nfsmarker').length === 1, 'the rescan finds the append');
+      assert.equal(logger.lines.filter((l) => l.startsWith('warn') && l.includes('is on a network drive (NFS)')).length, 1, logger.lines.join('\n'));
+    } finally {
+      await live.close();
+    }
+  });
+
+  test('a root that disappears is reported once, its sessions stay, and it is watched again when it comes back', async () => {
+    const { root, file, library, logger } = await setup();
+    const live = new LiveUpdates(library, { logger, debounceMs: 10, rootCheckMs: 30 });
+    await live.start();
+    try {
+      renameSync(root, `${root}.unmounted`);
+      await eventually(() => logger.lines.some((l) => l.includes('disappeared')), 'the disappearance is reported');
+      await eventually(() => found(library, '"hello.py"')[0]?.sourceDeleted === true, 'the session stays, marked deleted');
+      renameSync(`${root}.unmounted`, root);
+      await eventually(() => logger.lines.some((l) => l.includes('is back')), 'the return is noticed');
+      await eventually(() => found(library, '"hello.py"')[0]?.sourceDeleted !== true, 'the session is live again');
+      appendFileSync(file, claudeLine('back-1', 'returnmarker after the drive came back'));
+      await eventually(() => found(library, 'returnmarker').length === 1, 'changes are seen again');
+      assert.equal(logger.lines.filter((l) => l.includes('disappeared')).length, 1);
     } finally {
       await live.close();
     }

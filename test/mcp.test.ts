@@ -1,6 +1,7 @@
 /** The MCP server through a real client: in memory, and over stdio against the built bundle. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -153,6 +154,43 @@ describe('stdio, against the built bundle', () => {
       assert.ok(s.results.length <= 3);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('a running stdio server stays fresh', () => {
+  test('turns appended to a transcript are found by the next searches, and a restart answers from the snapshot', async () => {
+    const root = join(tempDir(), 'projects');
+    const data = tempDir();
+    const id = '77777777-8888-4999-8aaa-bbbbbbbbbbbb';
+    const file = join(root, 'p', `${id}.jsonl`);
+    const line = (n: number, text: string): string =>
+      `${JSON.stringify({ type: 'user', uuid: `u${n}`, sessionId: id, cwd: '/p', timestamp: new Date().toISOString(), message: { role: 'user', content: text } })}\n`;
+    writeFile(file, line(0, 'the first prompt of a live session'));
+    const start = async (): Promise<Client> => {
+      const client = new Client({ name: 'live-test', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'dist', 'mcp.js'), '--data', data, '--root', `claude-code=${root}`], stderr: 'pipe' }));
+      return client;
+    };
+    const count = async (client: Client, word: string): Promise<number> =>
+      (((await client.callTool({ name: 'search_session', arguments: { query: word } })) as Result).structuredContent as { count: number }).count;
+    const client = await start();
+    try {
+      assert.equal(await count(client, 'live'), 1);
+      for (let i = 1; i <= 5; i++) {
+        appendFileSync(file, line(i, `mcpfresh${i} appended while the server runs`));
+        const until = Date.now() + 10_000;
+        while ((await count(client, `mcpfresh${i}`)) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        assert.equal(await count(client, `mcpfresh${i}`), 1, `append ${i} is found`);
+      }
+    } finally {
+      await client.close();
+    }
+    const again = await start();
+    try {
+      assert.equal(await count(again, 'mcpfresh5'), 1, 'the restarted server knows the appended turns');
+    } finally {
+      await again.close();
     }
   });
 });

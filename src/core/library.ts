@@ -90,6 +90,17 @@ export class SessionLibrary {
    * or at the end of a first load without one.
    */
   readonly answerable = new Promise<void>((resolve) => (this.markAnswerable = resolve));
+  private markLoaded!: () => void;
+  /** Settles when a load has finished (caught up with every changed file), or failed. */
+  readonly loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
+
+  /**
+   * What front ends wait for before answering: the load to finish, but no longer than `graceMs` after the snapshot was
+   * restored; past that, answers come from what is indexed so far while the rest is read.
+   */
+  ready(graceMs = 2_000): Promise<void> {
+    return Promise.race([this.loaded, this.answerable.then(() => new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()))]);
+  }
 
   constructor(private readonly options: LibraryOptions) {
     this.excluded = excluder(options.exclude);
@@ -121,6 +132,15 @@ export class SessionLibrary {
    * `signal` stops reading between files; what was read stays indexed.
    */
   async load(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.loadAll(onProgress, signal);
+    } finally {
+      this.markAnswerable();
+      this.markLoaded();
+    }
+  }
+
+  private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     const ctx = this.context();
     const restored = await this.persistence?.restore();
     const present: { root: SourceRoot; adapter: SourceAdapter }[] = [];
@@ -266,6 +286,32 @@ export class SessionLibrary {
     if (this.dirty) await this.saveSnapshot();
     await this.saving;
     await this.persistence?.close();
+  }
+
+  /**
+   * Files that changed, appeared or vanished since they were read: a watcher that starts after a load asks, so that
+   * nothing written between the load's walk and the watcher's start is missed.
+   */
+  async changedFiles(): Promise<string[]> {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const root of this.resolvedRoots) {
+      const adapter = sourceById(root.source)!;
+      for (const state of await statFiles(await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.accepts(adapter, f, root.path) }))) {
+        seen.add(state.file);
+        if (!this.unchanged(state)) out.push(state.file);
+      }
+    }
+    for (const [file, known] of this.byFile) {
+      if (seen.has(file) || !this.resolvedRoots.some((r) => isInside(r.path, file))) continue;
+      if (known.ids.some((id) => this.sessions.get(id)?.sourceDeleted === false || this.sessions.get(id)?.sourceDeleted === undefined)) out.push(file);
+    }
+    return out;
+  }
+
+  /** Transcript files known under a folder (for a root that disappeared). */
+  filesUnder(folder: string): string[] {
+    return [...this.byFile.keys()].filter((f) => isInside(folder, f));
   }
 
   /** Whether a file under a root is read: the adapter recognises it and no exclude pattern names it. */

@@ -9,7 +9,8 @@ import { watch as chokidarWatch } from 'chokidar';
 import type { SessionLibrary } from './library.js';
 import type { Logger } from './log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
-import { walkFiles } from './walk.js';
+import { isInside, walkFiles } from './walk.js';
+import { networkFileSystem } from './filesystems.js';
 
 /** The part of a file watcher we use; tests pass their own to simulate failures. */
 export interface Watcher {
@@ -27,6 +28,10 @@ export interface LiveOptions {
   debounceMs?: number;
   /** Rescan interval when watching is impossible. */
   pollMs?: number;
+  /** How often roots are checked for having disappeared or come back. */
+  rootCheckMs?: number;
+  /** Tests: treat a root as being on this network file system. */
+  networkFileSystem?: (path: string) => Promise<string | undefined>;
   watchFactory?: WatchFactory;
   /** Called after changed files were read again. */
   onChange?: (files: string[]) => void;
@@ -50,13 +55,20 @@ export const chokidarFactory: WatchFactory = (root, accepts) =>
   });
 
 export class LiveUpdates {
-  private readonly watchers: Watcher[] = [];
+  private readonly watchers = new Map<SourceRoot, Watcher>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly verifiers = new Set<NodeJS.Timeout>();
   private queue: Promise<void> = Promise.resolve();
   private poller: NodeJS.Timeout | undefined;
+  private rootChecker: NodeJS.Timeout | undefined;
+  /** Roots rescanned on a timer instead of watched (watching failed, or a network drive). */
+  private readonly polled = new Set<SourceRoot>();
+  /** Roots found missing by the last check. */
+  private readonly missing = new Set<SourceRoot>();
   private readonly known = new Map<string, string>();
-  private warned = false;
+  private warnedLimit = false;
+  /** First scans of roots that are polled, so `start` resolves once they know what exists. */
+  private firstScans: Promise<void>[] = [];
   private closed = false;
 
   constructor(
@@ -64,32 +76,46 @@ export class LiveUpdates {
     private readonly options: LiveOptions,
   ) {}
 
+  private get pollMs(): number {
+    return this.options.pollMs ?? 30_000;
+  }
+
   /** Starts watching every root the library read; resolves once the watchers are ready. */
   async start(): Promise<void> {
+    await Promise.all(this.library.roots.map((root) => this.watchRoot(root)));
+    await Promise.all(this.firstScans);
+    // Whatever changed between the library's load and the watchers' start.
+    for (const file of await this.library.changedFiles()) this.schedule(file);
+    this.rootChecker = setInterval(() => void this.checkRoots(), this.options.rootCheckMs ?? 10_000);
+    this.rootChecker.unref();
+  }
+
+  private async watchRoot(root: SourceRoot): Promise<void> {
+    const network = await (this.options.networkFileSystem ?? networkFileSystem)(root.path);
+    if (network) {
+      this.options.logger.warn(`${root.path} is on a network drive (${network}), where changes made elsewhere are not reported: rescanning it every ${Math.round(this.pollMs / 1000)} s instead of watching`);
+      this.poll(root);
+      return;
+    }
+    const adapter = sourceById(root.source)!;
     const factory = this.options.watchFactory ?? chokidarFactory;
-    await Promise.all(
-      this.library.roots.map(
-        (root) =>
-          new Promise<void>((resolve) => {
-            const adapter = sourceById(root.source)!;
-            let watcher: Watcher;
-            try {
-              watcher = factory(root, (path) => this.library.accepts(adapter, path, root.path));
-            } catch (err) {
-              this.fallBack(err);
-              resolve();
-              return;
-            }
-            this.watchers.push(watcher);
-            for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (path: string) => this.schedule(path));
-            watcher.on('error', (err: unknown) => {
-              this.fallBack(err);
-              resolve();
-            });
-            watcher.on('ready', () => resolve());
-          }),
-      ),
-    );
+    await new Promise<void>((resolve) => {
+      let watcher: Watcher;
+      try {
+        watcher = factory(root, (path) => this.library.accepts(adapter, path, root.path));
+      } catch (err) {
+        this.fallBack(root, err);
+        resolve();
+        return;
+      }
+      this.watchers.set(root, watcher);
+      for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (path: string) => this.schedule(path));
+      watcher.on('error', (err: unknown) => {
+        this.fallBack(root, err);
+        resolve();
+      });
+      watcher.on('ready', () => resolve());
+    });
   }
 
   private schedule(file: string): void {
@@ -126,23 +152,32 @@ export class LiveUpdates {
     this.verifiers.add(timer);
   }
 
-  /** Watching failed: say so once, then rescan every root on a timer. */
-  private fallBack(err: unknown): void {
+  /** Watching a root failed: say so once, then rescan it on a timer. */
+  private fallBack(root: SourceRoot, err: unknown): void {
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    if (!this.warned) {
-      this.warned = true;
-      const why = code && WATCH_LIMIT_CODES.has(code) ? `the system's limit on watched files was reached (${code})` : `watching failed (${err instanceof Error ? err.message : String(err)})`;
-      this.options.logger.warn(`${why}: rescanning for changes every ${Math.round((this.options.pollMs ?? 30_000) / 1000)} s instead`);
+    const limit = code !== undefined && WATCH_LIMIT_CODES.has(code);
+    if (!limit || !this.warnedLimit) {
+      this.warnedLimit ||= limit;
+      const why = limit ? `the system's limit on watched files was reached (${code})` : `watching ${root.path} failed (${err instanceof Error ? err.message : String(err)})`;
+      this.options.logger.warn(`${why}: rescanning for changes every ${Math.round(this.pollMs / 1000)} s instead`);
     }
-    if (this.poller || this.closed) return;
-    void this.rescan(true);
-    this.poller = setInterval(() => void this.rescan(false), this.options.pollMs ?? 30_000);
+    const watcher = this.watchers.get(root);
+    this.watchers.delete(root);
+    void watcher?.close().catch(() => undefined);
+    this.poll(root);
+  }
+
+  private poll(root: SourceRoot): void {
+    if (this.closed || this.polled.has(root)) return;
+    this.polled.add(root);
+    this.firstScans.push(this.rescan([root], true));
+    this.poller ??= setInterval(() => void this.rescan([...this.polled], false), this.pollMs);
   }
 
   /** Compares every accepted file's size and mtime with the last scan and reads the changed ones again. */
-  private async rescan(initial: boolean): Promise<void> {
+  private async rescan(roots: SourceRoot[], initial: boolean): Promise<void> {
     const seen = new Set<string>();
-    for (const root of this.library.roots) {
+    for (const root of roots) {
       const adapter = sourceById(root.source)!;
       const files = await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.library.accepts(adapter, f, root.path) });
       for (const file of files) {
@@ -153,9 +188,34 @@ export class LiveUpdates {
       }
     }
     for (const file of this.known.keys()) {
-      if (!seen.has(file)) {
+      if (!seen.has(file) && roots.some((r) => isInside(r.path, file))) {
         this.known.delete(file);
         this.schedule(file);
+      }
+    }
+  }
+
+  /**
+   * A root that disappears (an unmounted drive, a deleted folder) is reported once; its sessions stay (marked deleted
+   * when the archive keeps them). When it comes back it is watched again and its files are read.
+   */
+  private async checkRoots(): Promise<void> {
+    for (const root of this.library.roots) {
+      const exists = (await stat(root.path).catch(() => undefined))?.isDirectory() ?? false;
+      if (!exists && !this.missing.has(root)) {
+        this.missing.add(root);
+        this.options.logger.warn(`${root.path} disappeared: its sessions stay searchable from the archive; it is read again if it comes back`);
+        const known = this.library.filesUnder(root.path);
+        for (const file of known) this.schedule(file);
+      } else if (exists && this.missing.has(root)) {
+        this.missing.delete(root);
+        this.options.logger.info(`${root.path} is back: watching it again`);
+        const watcher = this.watchers.get(root);
+        this.watchers.delete(root);
+        await watcher?.close().catch(() => undefined);
+        if (!this.polled.has(root)) await this.watchRoot(root);
+        const adapter = sourceById(root.source)!;
+        for (const file of await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.library.accepts(adapter, f, root.path) })) this.schedule(file);
       }
     }
   }
@@ -176,7 +236,8 @@ export class LiveUpdates {
     for (const t of this.verifiers) clearTimeout(t);
     this.verifiers.clear();
     if (this.poller) clearInterval(this.poller);
-    await Promise.all(this.watchers.map((w) => w.close()));
+    if (this.rootChecker) clearInterval(this.rootChecker);
+    await Promise.all([...this.watchers.values()].map((w) => w.close()));
     await this.queue;
   }
 }

@@ -17,10 +17,15 @@ export async function runStdioServer(options: { roots: SourceRoot[]; dataDir: st
     },
     (err: unknown) => logger.error(`loading sessions failed: ${err instanceof Error ? err.message : String(err)}`),
   );
-  // Tools answer once the snapshot is restored; files changed since are caught up behind them.
-  const ready = Promise.race([library.answerable, loaded]).then(() => library);
+  // Tools answer once caught up with what changed since the snapshot, or from the snapshot if that takes long.
+  const ready = library.ready().then(() => library);
   const server = createServer(ready);
   const transport = new StdioServerTransport();
-  transport.onclose = () => void live.close().then(() => library.close());
+  let closing: Promise<void> | undefined;
+  // Closing writes the snapshot (if something changed) and frees the data folder for the next writer.
+  const shutdown = (): Promise<void> => (closing ??= loaded.then(() => live.close()).then(() => library.close()));
+  transport.onclose = () => void shutdown();
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown().finally(() => process.exit(0)));
+  process.stdin.once('end', () => void shutdown());
   await server.connect(transport);
 }

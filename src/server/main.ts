@@ -77,7 +77,7 @@ async function open(): Promise<SessionLibrary> {
     },
     (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
   );
-  await Promise.race([next.answerable, loaded]);
+  await next.ready();
   library = next;
   return next;
 }
