@@ -43,6 +43,27 @@ test('thousands of removals compact the postings without losing live documents',
   assert.equal(index.score(['word3']).length, [...Array(500).keys()].filter((i) => (i + 2500) % 7 === 3).length);
 });
 
+test('a live index that seals after every change keeps few segments, merges small ones, and ranks like a bulk build', () => {
+  const doc = (i: number) => ({ topic: `topic${i % 13}`, content: [`common word${i % 7} extra${i % 3}`], messages: [`tool${i % 5}`] });
+  const live = new SearchIndex();
+  for (let i = 0; i < 2000; i++) live.add(`d${i}`, doc(i));
+  live.seal();
+  const big = live.exportState().segments[0].docs.length;
+  for (let i = 2000; i < 2400; i++) {
+    live.add(`d${i}`, doc(i));
+    if (i % 3 === 0) live.remove(`d${i - 1000}`);
+    live.score(['common']); // a query seals what was added
+  }
+  const segments = live.exportState().segments;
+  assert.ok(segments.length <= 12, `${segments.length} segments`);
+  assert.equal(segments[0].docs.length, big, 'the big segment was never merged again');
+  const bulk = new SearchIndex();
+  for (let i = 0; i < 2400; i++) if (!(i >= 1000 && i < 1400 && (i + 1000) % 3 === 0)) bulk.add(`d${i}`, doc(i));
+  for (const q of [['common'], ['word3', 'extra1'], ['topic5', 'tool2'], ['word6']]) {
+    assert.deepEqual(live.score(q, { limit: 50 }).map((r) => [r.key, r.score.toFixed(9)]), bulk.score(q, { limit: 50 }).map((r) => [r.key, r.score.toFixed(9)]), q.join(' '));
+  }
+});
+
 test('fields are weighted: topic 3, content 2, messages 1', () => {
   const index = new SearchIndex();
   index.add('topic', { topic: 'needle', content: ['x'], messages: [] });

@@ -1,78 +1,32 @@
 /**
- * The composition root of the engine: reads every configured root through its source adapter, masks, indexes, and
- * answers search / get / list / read for every front end (CLI, MCP server, index server).
+ * The composition root of the engine: reads every configured root through its source adapter, masks, indexes, keeps
+ * the data folder (archive, snapshot) and stays current as files change; answers.ts answers search / get / list / read
+ * for every front end (CLI, MCP server, index server).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, realpath, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse } from './api.js';
-import { dayRange, overlaps } from './dates.js';
 import { SessionSearchError } from './errors.js';
-import type { OutputFormat } from './format.js';
 import { SearchIndex } from './index/engine.js';
-import { TitleIndex } from './index/title-index.js';
-import { parseQuery } from './index/query.js';
-import type { Logger } from './log.js';
-import { ROLES, TURN_KINDS, type Session, type Turn } from './model.js';
-import { getSession, listSessions, readDoc } from './reading.js';
-import { searchSessions } from './searching.js';
+import type { Session } from './model.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import { isInside, walkFiles } from './walk.js';
 import { archiveReads, readFileSessions, type FileRead } from './ingest.js';
 import { Archive } from './store/archive.js';
 import type { SourceAdapter, SourceContext } from './sources/types.js';
 import { excluder } from './exclude.js';
-import { searchContext, type ContextQuery } from './context.js';
 import { storeCodeArchitectSession, type StoredMessage } from './store/codearchitect-store.js';
 import { codeArchitectDefaultRoot } from './sources/codearchitect.js';
 import { Persistence } from './persistence.js';
+import { SessionAnswers } from './answers.js';
 import type { ManifestEntry } from './store/snapshot.js';
 import { statFiles, type FileState } from './file-state.js';
+import { INDEXED_CHARS_PER_TOOL_TURN, READ_AHEAD, type KnownFile, type LibraryOptions, type LoadProgress } from './library-options.js';
 
-/** Files read at once during a load. */
-const READ_AHEAD = 8;
+export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library-options.js';
 
-/** Tool output beyond this many characters per turn is kept for reading but not indexed. */
-export const INDEXED_CHARS_PER_TOOL_TURN = 16 * 1024;
-
-export interface LibraryOptions {
-  roots: SourceRoot[];
-  logger: Logger;
-  env?: NodeJS.ProcessEnv;
-  /** The product's own data folder (archive); without one nothing is written. */
-  dataDir?: string;
-  /** Keep a masked copy of every session in the data folder (default on when there is a data folder). */
-  archive?: boolean;
-  /** Glob patterns of transcript files never to read. */
-  exclude?: string[];
-  /** Files larger than this are skipped with a logged reason. */
-  maxFileBytes?: number;
-  /** Keep an index snapshot in the data folder for a fast start (default on when there is a data folder). */
-  snapshot?: boolean;
-  /** Quiet time after live changes before the snapshot is written again. */
-  snapshotDelayMs?: number;
-}
-
-export interface LoadProgress {
-  /** Files read so far, of those that changed since the snapshot (all of them without one). */
-  files: number;
-  totalFiles: number;
-  bytes: number;
-  totalBytes: number;
-  sessions: number;
-}
-
-/** What a library knows of one transcript file: where it was read from, its state then, and its sessions. */
-interface KnownFile extends FileState {
-  root: SourceRoot;
-  ids: string[];
-}
-
-export class SessionLibrary {
-  readonly sessions = new Map<string, Session>();
+export class SessionLibrary extends SessionAnswers {
   private searchIndex = new SearchIndex();
-  /** Built on the first title search: start-up does not pay for it. */
-  private titles: TitleIndex | undefined;
   private readonly resolvedRoots: SourceRoot[] = [];
   private readonly missingRoots: SourceRoot[] = [];
   /** Which sessions came from which file, under which root, and the file's state when read. */
@@ -103,6 +57,7 @@ export class SessionLibrary {
   }
 
   constructor(private readonly options: LibraryOptions) {
+    super();
     this.excluded = excluder(options.exclude);
     if (options.dataDir && options.archive !== false) this.archive = new Archive(options.dataDir, options.logger);
     if (options.dataDir && options.snapshot !== false) {
@@ -417,56 +372,6 @@ export class SessionLibrary {
     this.sessions.delete(id);
     this.index.remove(id);
     this.titles?.remove(id);
-  }
-
-  search(query: string, options: SearchOptions = {}): SearchResponse {
-    if (typeof query !== 'string' || !query.trim()) throw new SessionSearchError('Search query is required', 'Search query is required: give one or more words to look for.');
-    if (options.role !== undefined && !ROLES.includes(options.role)) {
-      throw new SessionSearchError('INVALID_ARGUMENT', `role must be one of ${ROLES.join(', ')}, got "${String(options.role)}".`);
-    }
-    if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
-      throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
-    }
-    if (options.kind !== undefined && !TURN_KINDS.includes(options.kind)) {
-      throw new SessionSearchError('INVALID_ARGUMENT', `kind must be one of ${TURN_KINDS.join(', ')}, got "${String(options.kind)}".`);
-    }
-    const range = dayRange(options);
-    return searchSessions(this, parseQuery(query), query, options, range);
-  }
-
-  get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {
-    return getSession(this, name, options.format ?? 'auto');
-  }
-
-  list(options: { date?: string; dateFrom?: string; dateTo?: string; limit?: number; source?: string; project?: string; format?: OutputFormat } = {}): ListResponse {
-    const range = dayRange(options);
-    return listSessions(this, options, (s) => overlaps(range, s.firstDay, s.lastDay));
-  }
-
-  read(docid: string, offset = 0): ReadResponse {
-    return readDoc(this, docid, offset);
-  }
-
-  /** Turns `from`..`to` (exclusive) of a session, for a reader that shows a window around a hit. */
-  turnWindow(id: string, from: number, to: number): { turns: Turn[]; total: number } | undefined {
-    const s = this.sessions.get(id);
-    if (!s) return undefined;
-    const start = Math.max(0, Math.floor(from));
-    return { turns: s.turns.slice(start, Math.max(start, Math.floor(to))), total: s.turns.length };
-  }
-
-  /** Sessions whose title words start with what was typed: for search-as-you-type. */
-  suggestTitles(prefix: string, limit = 20): Session[] {
-    if (!this.titles) {
-      this.titles = new TitleIndex();
-      for (const s of this.sessions.values()) this.titles.add(s.id, s.topic);
-    }
-    return this.titles.search(prefix, limit).map((id) => this.sessions.get(id)!).filter(Boolean);
-  }
-
-  searchContext(query: string, options: ContextQuery & { dateFrom?: string; dateTo?: string }) {
-    if (typeof query !== 'string' || !query.trim()) throw new SessionSearchError('Search query is required', 'Search query is required: describe what to look for.');
-    return searchContext(this, parseQuery(query), dayRange(options), options);
   }
 
   /** Writes a conversation in CodeArchitect's layout under the first CodeArchitect root and indexes it at once. */

@@ -15,7 +15,7 @@ export function packFields(topic: number, content: number, messages: number): nu
 const INITIAL_PENDING = 1 << 16;
 /** Pending triples sealed into a segment during a bulk load: bounds the buffer's memory (12 bytes a triple). */
 export const SEAL_THRESHOLD = 1 << 22;
-/** A query visits every segment; past this many they are merged into one (each merge also drops removed documents). */
+/** A query visits every segment; past this many the newest are merged (each merge also drops removed documents). */
 const MAX_SEGMENTS = 12;
 
 export interface Segment {
@@ -79,6 +79,21 @@ export class PostingStore {
       this.pendingFreqs = new Uint32Array(INITIAL_PENDING);
     }
     this.segments.push({ terms: termCount, offsets, docs, freqs });
+    if (this.segments.length > MAX_SEGMENTS) this.mergeTail(termCount, alive);
+  }
+
+  /**
+   * Merges the newest segments, going back while the next older one is less than four times what is being merged:
+   * a live index adds tiny segments, and merging them into each other (not into the big one) keeps each merge cheap
+   * while sizes stay geometric, so a query still visits few segments.
+   */
+  private mergeTail(termCount: number, alive: (doc: number) => boolean): void {
+    const size = (i: number): number => this.segments[i].docs.length;
+    let from = this.segments.length - 2;
+    let total = size(from) + size(from + 1);
+    while (from > 0 && total * 4 > size(from - 1)) total += size(--from);
+    const merged = mergeSegments(this.segments.slice(from), termCount, alive);
+    this.segments.splice(from, this.segments.length - from, merged);
     if (this.segments.length > MAX_SEGMENTS) this.compact(termCount, alive);
   }
 

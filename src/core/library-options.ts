@@ -1,0 +1,44 @@
+/** What a SessionLibrary is configured with and reports, and what it remembers per file. */
+import type { FileState } from './file-state.js';
+import type { Logger } from './log.js';
+import type { SourceRoot } from './sources/registry.js';
+
+/** Files read at once during a load. */
+export const READ_AHEAD = 8;
+
+/** Tool output beyond this many characters per turn is kept for reading but not indexed. */
+export const INDEXED_CHARS_PER_TOOL_TURN = 16 * 1024;
+
+export interface LibraryOptions {
+  roots: SourceRoot[];
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+  /** The product's own data folder (archive); without one nothing is written. */
+  dataDir?: string;
+  /** Keep a masked copy of every session in the data folder (default on when there is a data folder). */
+  archive?: boolean;
+  /** Glob patterns of transcript files never to read. */
+  exclude?: string[];
+  /** Files larger than this are skipped with a logged reason. */
+  maxFileBytes?: number;
+  /** Keep an index snapshot in the data folder for a fast start (default on when there is a data folder). */
+  snapshot?: boolean;
+  /** Quiet time after live changes before the snapshot is written again. */
+  snapshotDelayMs?: number;
+}
+
+export interface LoadProgress {
+  /** Files read so far, of those that changed since the snapshot (all of them without one). */
+  files: number;
+  totalFiles: number;
+  bytes: number;
+  totalBytes: number;
+  sessions: number;
+}
+
+/** What a library knows of one transcript file: where it was read from, its state then, and its sessions. */
+export interface KnownFile extends FileState {
+  root: SourceRoot;
+  ids: string[];
+}
+
