@@ -135,17 +135,29 @@ describe('the search panel', () => {
 });
 
 describe('themes', () => {
-  test('the panel follows the light theme', () =>
+  test('the panel follows the light and high-contrast themes', () =>
     step('themes', async () => {
       const settings = JSON.parse(readFileSync(bench.settingsFile, 'utf8')) as Record<string, unknown>;
-      for (const [theme, cssClass, name] of [
-        ['Default Light Modern', 'vs', 'panel-light'],
-      ] as const) {
-        writeFileSync(bench.settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }));
-        await bench.page.locator(`.monaco-workbench.${cssClass}`).waitFor({ timeout: 20_000 });
-        await bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('.results .result').first().waitFor({ timeout: 10_000 });
-        await screenshot(bench.page, name);
-      }
+      const results = () => bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('.results .result').first();
+      writeFileSync(bench.settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': 'Default Light Modern' }));
+      await bench.page.locator('.monaco-workbench.vs').waitFor({ timeout: 20_000 });
+      await results().waitFor({ timeout: 10_000 });
+      await screenshot(bench.page, 'panel-light');
+      // High contrast the way a user picks it: Preferences: Color Theme.
+      await bench.page.keyboard.press('F1');
+      const input = bench.page.locator('.quick-input-widget .quick-input-box input');
+      await input.fill('>Preferences: Color Theme');
+      await bench.page.locator('.quick-input-widget .monaco-list-row', { hasText: /^Preferences: Color Theme(?!s)/ }).click();
+      await input.fill('Dark High Contrast');
+      await bench.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: 'Dark High Contrast' }).waitFor({ timeout: 10_000 });
+      await bench.page.keyboard.press('Enter');
+      await bench.page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 20_000 });
+      await results().waitFor({ timeout: 10_000 });
+      const outline = await bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('body').evaluate((b) => getComputedStyle(b).getPropertyValue('--vscode-contrastBorder').trim());
+      assert.ok(outline.length > 0, 'the panel receives the high-contrast border colour');
+      const mark = bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('.results mark').first();
+      assert.notEqual(await mark.evaluate((m) => getComputedStyle(m).outlineStyle), 'none', 'matches stay visible without highlight colours');
+      await screenshot(bench.page, 'panel-high-contrast');
       writeFileSync(bench.settingsFile, JSON.stringify(settings));
     }));
 });
