@@ -153,10 +153,11 @@ describe('themes', () => {
       await bench.page.keyboard.press('Enter');
       await bench.page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 20_000 });
       await results().waitFor({ timeout: 10_000 });
-      const outline = await bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('body').evaluate((b) => getComputedStyle(b).getPropertyValue('--vscode-contrastBorder').trim());
+      type Style = { getPropertyValue(name: string): string; outlineStyle: string };
+      const outline = await bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('body').evaluate((b) => (globalThis as unknown as { getComputedStyle(e: unknown): Style }).getComputedStyle(b).getPropertyValue('--vscode-contrastBorder').trim());
       assert.ok(outline.length > 0, 'the panel receives the high-contrast border colour');
       const mark = bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('.results mark').first();
-      assert.notEqual(await mark.evaluate((m) => getComputedStyle(m).outlineStyle), 'none', 'matches stay visible without highlight colours');
+      assert.notEqual(await mark.evaluate((m) => (globalThis as unknown as { getComputedStyle(e: unknown): Style }).getComputedStyle(m).outlineStyle), 'none', 'matches stay visible without highlight colours');
       await screenshot(bench.page, 'panel-high-contrast');
       writeFileSync(bench.settingsFile, JSON.stringify(settings));
     }));
