@@ -12,7 +12,9 @@ import type { SourceAdapter } from '../src/core/sources/types.js';
 import { tempDir } from './helpers.js';
 
 const ID = '22222222-3333-4444-8555-666666666666';
-const line = (i: number, text = `turn number ${i} about topic${i}`): string =>
+/** Long enough that the files below are over the 64 KB from which parsed records are kept. */
+const PAD = ' and more of the same words'.repeat(60);
+const line = (i: number, text = `turn number ${i} about topic${i}${PAD}`): string =>
   `${JSON.stringify({ type: i % 2 ? 'assistant' : 'user', uuid: `u${i}`, parentUuid: i ? `u${i - 1}` : null, sessionId: ID, cwd: '/p', timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), message: i % 2 ? { id: `m${i}`, role: 'assistant', content: [{ type: 'text', text }] } : { role: 'user', content: text } })}\n`;
 
 async function read(adapter: SourceAdapter, file: string, root: string, live: boolean, logger = new MemoryLogger()): Promise<Session[]> {
@@ -56,17 +58,17 @@ test('an appended Claude Code turn is parsed from the last complete line; partia
 test('a truncated, rewritten or replaced transcript is read again from the beginning', async () => {
   const root = tempDir();
   const file = join(root, `${ID}.jsonl`);
-  writeFileSync(file, Array.from({ length: 20 }, (_, i) => line(i)).join(''));
+  writeFileSync(file, Array.from({ length: 60 }, (_, i) => line(i)).join(''));
   await same(claudeCodeSource, file, root);
 
-  truncateSync(file, statSync(file).size - line(19).length);
+  truncateSync(file, statSync(file).size - line(59).length);
   const shorter = await same(claudeCodeSource, file, root);
   assert.equal(lastIncrementalRead(file)?.resumedFrom, 0);
-  assert.ok(!shorter[0].turns.some((t) => t.text.includes('topic19')));
+  assert.ok(!shorter[0].turns.some((t) => t.text.includes('topic59')));
 
   // Same length, same start, different middle and end: the bytes before the resume point changed.
   const text = readFileSync(file, 'utf8');
-  writeFileSync(file, text.replace('topic18', 'topicXY') + line(30));
+  writeFileSync(file, text.replace('topic58', 'topicXY') + line(30));
   const rewritten = await same(claudeCodeSource, file, root);
   assert.equal(lastIncrementalRead(file)?.resumedFrom, 0);
   assert.ok(rewritten[0].turns.some((t) => t.text.includes('topicXY')));
@@ -76,6 +78,14 @@ test('a truncated, rewritten or replaced transcript is read again from the begin
   const replaced = await same(claudeCodeSource, file, root);
   assert.equal(lastIncrementalRead(file)?.resumedFrom, 0);
   assert.ok(replaced[0].turns[0].text.includes('a completely new first prompt'));
+});
+
+test('small files are parsed again whole rather than kept', async () => {
+  const root = tempDir();
+  const file = join(root, `${ID}.jsonl`);
+  writeFileSync(file, line(0, 'a short session'));
+  await same(claudeCodeSource, file, root);
+  assert.equal(lastIncrementalRead(file), undefined);
 });
 
 test('appending while a read is under way never loses or doubles a turn', async () => {
@@ -97,7 +107,7 @@ test('Codex rollouts are read incrementally too', async () => {
   const root = tempDir();
   const file = join(root, 'rollout-2026-01-01T00-00-00-33333333-4444-4555-8666-777777777777.jsonl');
   const rec = (type: string, payload: object): string => `${JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type, payload })}\n`;
-  writeFileSync(file, rec('session_meta', { id: '33333333-4444-4555-8666-777777777777', cwd: '/p' }) + rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'first codex prompt' }] }));
+  writeFileSync(file, rec('session_meta', { id: '33333333-4444-4555-8666-777777777777', cwd: '/p' }) + rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `first codex prompt${PAD.repeat(50)}` }] }));
   await same(codexSource, file, root);
   const size = statSync(file).size;
   appendFileSync(file, rec('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'codex answer appended' }] }));

@@ -97,8 +97,11 @@ interface ParsedFile {
   resumedFrom: number;
 }
 
-const PARSED_CACHE_BYTES = 64 * 1024 * 1024;
+/** Kept records are bounded by the bytes of the files they came from (parsed objects take a few times that). */
+const PARSED_CACHE_BYTES = 32 * 1024 * 1024;
 const PARSED_MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** Smaller files are parsed again whole: cheap, and a burst of new small files does not fill the cache. */
+const PARSED_MIN_FILE_BYTES = 64 * 1024;
 const CHECK_BYTES = 4096;
 const parsedFiles = new Map<string, ParsedFile>();
 let parsedBytes = 0;
@@ -134,8 +137,8 @@ async function onlyAppended(file: string, cached: ParsedFile): Promise<boolean> 
  * Every JSON object line of a file, in order; other lines are skipped with file, line and reason logged.
  * `includePartialTail` reads a last line without its newline (a finished file); otherwise it waits for more.
  *
- * With `incremental` (append-only formats whose handler never modifies the records), the parsed records of the file
- * are kept (a cache bounded in bytes): when the file was only appended to, the kept records are replayed and parsing
+ * With `incremental` (append-only formats whose handler never modifies the records), the parsed records of a file of
+ * 64 KB to 16 MB are kept (a cache bounded in bytes): when the file was only appended to, the kept records are replayed and parsing
  * resumes at the last complete line, instead of parsing the whole file again. A file that shrank, was replaced, or
  * whose start or last read line changed is read again from the beginning. A partial last line is never kept.
  */
@@ -166,7 +169,7 @@ export async function readJsonRecords(
     },
     { includePartialTail, logger, fromOffset: cached?.completeOffset, firstLineNo: cached?.completeLines },
   );
-  if (info && info.size <= PARSED_MAX_FILE_BYTES && result.completeOffset > 0) {
+  if (info && info.size >= PARSED_MIN_FILE_BYTES && info.size <= PARSED_MAX_FILE_BYTES && result.completeOffset > 0) {
     forget(file);
     const head = await readAt(file, 0, Math.min(CHECK_BYTES, result.completeOffset));
     const tailLength = Math.min(CHECK_BYTES, result.completeOffset);
