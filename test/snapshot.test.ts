@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import { SessionLibrary, type LibraryOptions } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { Persistence } from '../src/core/persistence.js';
+import { SNAPSHOT_VERSION } from '../src/core/store/snapshot.js';
+import { turnCount } from '../src/core/model.js';
 import { CORPUS, ROOT, tempDir } from './helpers.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -82,7 +84,7 @@ test('a damaged snapshot, one of another version and one written with other sett
   const damages: [string, (b: Buffer) => Buffer, RegExp][] = [
     ['truncated', (b) => b.subarray(0, Math.floor(b.length / 2)), /snapshot discarded \(not a snapshot of this version \(footer\)\)/],
     ['bytes flipped in the header', (b) => Buffer.from(b.toString('latin1').replace('"sessions":[', '"sessions":{'), 'latin1'), /snapshot discarded \(header is not valid JSON\)/],
-    ['another version', (b) => Buffer.from(b.toString('latin1').replace('{"version":1,', '{"version":0,'), 'latin1'), /snapshot discarded \(version 0, this build reads 1\)/],
+    ['another version', (b) => Buffer.from(b.toString('latin1').replace(`{"version":${SNAPSHOT_VERSION},`, '{"version":0,'), 'latin1'), new RegExp(`snapshot discarded \\(version 0, this build reads ${SNAPSHOT_VERSION}\\)`)],
     ['not a snapshot at all', () => Buffer.from('\u0000garbage'.repeat(10)), /snapshot discarded/],
   ];
   for (const [what, damage, reason] of damages) {
@@ -163,4 +165,55 @@ test('cancelled indexing keeps what was read, and the next start reads the rest'
   const reference = (await open(root, tempDir(), { snapshot: false, archive: false })).library;
   assert.ok(partial < reference.sessions.size);
   assert.equal(next.library.sessions.size, reference.sessions.size);
+});
+
+test('with an archive the snapshot does not repeat the turns; restored sessions read them from archive entries, even rewritten ones', async () => {
+  const root = corpusCopy();
+  const withArchive = tempDir();
+  const withoutArchive = tempDir();
+  await (await open(root, withArchive)).library.close();
+  await (await open(root, withoutArchive, { archive: false })).library.close();
+  const small = readFileSync(Persistence.snapshotPath(withArchive)).length;
+  const whole = readFileSync(Persistence.snapshotPath(withoutArchive)).length;
+  assert.ok(small < whole / 2, `snapshot ${small} bytes with an archive, ${whole} without`);
+
+  const reader = await open(root, withArchive);
+  const reference = (await open(root, tempDir(), { snapshot: false, archive: false })).library;
+  // One session is left unread for the second half; every other one reads its turns from the archive.
+  const target = [...reader.library.sessions.values()].find((s) => s.source === 'claude-code' && turnCount(s) > 2)!;
+  for (const id of reference.sessions.keys()) if (id !== target.id) assert.deepEqual(await reader.library.get(id), await reference.get(id), `get ${id}`);
+
+  // Another process rewrites the target's archive entry (its transcript grew): the position the reader restored is
+  // stale, and the session is found in the entry by its id.
+  const entry = reader.library.archive!.entryPath(target.file);
+  const entryBefore = readFileSync(entry);
+  await reader.library.persistence!.lock.releaseLock(); // let the other process be the writer
+  const writer = await open(root, withArchive);
+  appendFileSync(target.file, `${readFileSync(target.file, 'utf8').endsWith('\n') ? '' : '\n'}${record('rewrittenentry appended')}`);
+  await writer.library.reloadFile(target.file);
+  assert.ok(!readFileSync(entry).equals(entryBefore), 'the entry was rewritten');
+  const turns = reader.library.sessions.get(target.id)!.turns;
+  assert.ok(turns.length >= turnCount(target), `turns still readable after the entry was rewritten (${turns.length})`);
+  assert.ok(!reader.logger.lines.some((l) => l.includes('no longer in its archive entry') || l.includes('unreadable')), reader.logger.lines.join('\n'));
+});
+
+test('purging the archive forgets sessions whose transcript is gone and reads the others again', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  const files = readdirSync(join(root, 'claude-code-log'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl'));
+  const doomed = join(root, 'claude-code-log', files[0]);
+  await (await open(root, data)).library.close();
+  rmSync(doomed);
+  const { library } = await open(root, data);
+  const gone = [...library.sessions.values()].filter((s) => s.file === doomed).map((s) => s.id);
+  assert.ok(gone.length > 0);
+  await library.purgeArchive();
+  for (const id of gone) assert.equal(library.sessions.has(id), false);
+  const reference = (await open(root, tempDir(), { snapshot: false, archive: false })).library;
+  assert.equal(library.sessions.size, reference.sessions.size);
+  for (const id of [...reference.sessions.keys()].slice(0, 8)) assert.deepEqual(await library.get(id), await reference.get(id), `get ${id} after the purge`);
+  await library.close();
+  const next = await open(root, data);
+  assert.equal(next.library.sessions.size, reference.sessions.size, 'the rewritten snapshot and archive load');
+  for (const id of gone) assert.equal(next.library.sessions.has(id), false, 'purged sessions do not come back');
 });

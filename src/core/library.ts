@@ -62,7 +62,7 @@ export class SessionLibrary extends SessionAnswers {
     if (options.dataDir && options.archive !== false) this.archive = new Archive(options.dataDir, options.logger);
     if (options.dataDir && options.snapshot !== false) {
       const config = Persistence.configKey({ exclude: options.exclude ?? [], maxFileBytes: options.maxFileBytes ?? null, archive: this.archive !== undefined, indexed: INDEXED_CHARS_PER_TOOL_TURN });
-      this.persistence = new Persistence(options.dataDir, config, options.logger);
+      this.persistence = new Persistence(options.dataDir, config, options.logger, this.archive?.dir);
     }
   }
 
@@ -130,27 +130,11 @@ export class SessionLibrary extends SessionAnswers {
     let bytes = 0;
     const writer = await this.writable();
     for (const { root, files } of changed) {
-      const adapter = sourceById(root.source)!;
-      const reads: FileRead[] = [];
-      // A few files in flight at once, so reading one overlaps parsing another; results keep the files' order.
-      for (let i = 0; i < files.length && !signal?.aborted; i += READ_AHEAD) {
-        const batch = files.slice(i, i + READ_AHEAD);
-        const results = await Promise.all(
-          batch.map((state) =>
-            readFileSessions(adapter, state.file, root, ctx, this.archive, true, this.options.maxFileBytes).catch((err: unknown) => {
-              ctx.logger.warn(`${state.file}: skipped, ${err instanceof Error ? err.message : String(err)}`);
-              return undefined;
-            }),
-          ),
-        );
-        for (const [k, read] of results.entries()) {
-          if (read) reads.push(read);
-          bytes += batch[k].size;
-          done++;
-          onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.sessions.size });
-        }
-      }
-      await this.commit(root, reads, writer);
+      await this.readFiles(root, files, true, writer, signal, (state) => {
+        bytes += state.size;
+        done++;
+        onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.sessions.size });
+      });
     }
     if (signal?.aborted) ctx.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
     else {
@@ -161,6 +145,32 @@ export class SessionLibrary extends SessionAnswers {
     ctx.logger.info(`indexed ${this.sessions.size} sessions: ${done} files read, ${seen.size - totalFiles} unchanged since the snapshot`);
     this.markAnswerable();
     if (this.dirty || !restored) await this.saveSnapshot();
+  }
+
+  /**
+   * Reads files of one root (from their archive entries when `trustArchive` and they match), a few at a time so reading
+   * one overlaps parsing another, then commits them together; stops between batches when `signal` fires.
+   */
+  private async readFiles(root: SourceRoot, files: FileState[], trustArchive: boolean, writer: boolean, signal: AbortSignal | undefined, onFile: (state: FileState) => void): Promise<void> {
+    const ctx = this.context();
+    const adapter = sourceById(root.source)!;
+    const reads: FileRead[] = [];
+    for (let i = 0; i < files.length && !signal?.aborted; i += READ_AHEAD) {
+      const batch = files.slice(i, i + READ_AHEAD);
+      const results = await Promise.all(
+        batch.map((state) =>
+          readFileSessions(adapter, state.file, root, ctx, this.archive, trustArchive, this.options.maxFileBytes).catch((err: unknown) => {
+            ctx.logger.warn(`${state.file}: skipped, ${err instanceof Error ? err.message : String(err)}`);
+            return undefined;
+          }),
+        ),
+      );
+      for (const [k, read] of results.entries()) {
+        if (read) reads.push(read);
+        onFile(batch[k]);
+      }
+    }
+    await this.commit(root, reads, writer);
   }
 
   /** Takes over a restored snapshot: sessions of roots no longer configured are dropped. */
@@ -220,18 +230,23 @@ export class SessionLibrary extends SessionAnswers {
   }
 
   /**
-   * Deletes the archive: sessions whose transcript is gone leave the index, and the snapshot is written again without
-   * them. Transcripts still on disk stay indexed and are archived again when they change.
+   * Deletes the archive: sessions whose transcript is gone leave the index; transcripts still on disk are read again
+   * (the archive held their turns), archived again while the archive is on, and the snapshot is written anew.
    */
   async purgeArchive(): Promise<void> {
     if (!this.archive || !this.options.dataDir) return;
     await this.archive.purge();
     await Persistence.discard(this.options.dataDir);
+    const again = new Map<SourceRoot, FileState[]>();
     for (const [file, known] of [...this.byFile]) {
-      if (!known.ids.length || !known.ids.every((id) => this.sessions.get(id)?.sourceDeleted === true)) continue;
-      for (const id of known.ids) this.removeSession(id);
-      this.byFile.delete(file);
+      if (known.ids.length && known.ids.every((id) => this.sessions.get(id)?.sourceDeleted === true)) {
+        for (const id of known.ids) this.removeSession(id);
+        this.byFile.delete(file);
+      } else again.set(known.root, [...(again.get(known.root) ?? []), known]);
     }
+    // The archive held the turns of every session: transcripts still on disk are read again (and archived again).
+    const writer = await this.writable();
+    for (const [root, files] of again) await this.readFiles(root, files, false, writer, undefined, () => undefined);
     this.dirty = true;
     await this.saveSnapshot();
   }

@@ -10,7 +10,9 @@ import type { Logger } from './log.js';
 import { turnCount, firstPrompt, FIRST_PROMPT_CHARS, type Session } from './model.js';
 import { WriterLock } from './store/lock.js';
 import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type ManifestEntry, type SessionSource } from './store/snapshot.js';
-import { makeLazy, rawTurns, restoredSession, TurnFile } from './store/turns.js';
+import { archivedPlace, makeLazy, rawTurns, TurnFile, type TurnPlace } from './store/turns.js';
+import { archiveLocation } from './store/archive.js';
+import type { StoredSession } from './store/snapshot.js';
 import { open, rm } from 'node:fs/promises';
 
 export interface Restored {
@@ -31,6 +33,8 @@ export class Persistence {
     dataDir: string,
     private readonly config: string,
     private readonly logger: Logger,
+    /** The archive folder whose entries hold the turns of archived sessions (none: the snapshot holds them all). */
+    private readonly archiveDir: string | undefined,
   ) {
     this.lock = new WriterLock(dataDir, logger);
     this.path = Persistence.snapshotPath(dataDir);
@@ -63,12 +67,22 @@ export class Persistence {
       return undefined;
     }
     if (!contents) return undefined;
-    const file = new TurnFile(contents.handle, this.logger, this.path);
+    const file = new TurnFile(contents.handle, this.path);
     this.turnFile = file;
     const index = SearchIndex.fromState(contents.index);
-    const sessions = contents.sessions.map((s) => restoredSession(s, file));
+    const sessions = contents.sessions.map((s) => this.restoredSession(s, file));
     this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
     return { index, sessions, files: contents.files };
+  }
+
+  /** A session whose turns stay on disk until used. */
+  private restoredSession(stored: StoredSession, file: TurnFile): Session {
+    const { turnCount, firstPrompt, turnsAt, archivedAt, ...meta } = stored;
+    const session = meta as Session;
+    const place: TurnPlace =
+      archivedAt && this.archiveDir ? { archive: join(this.archiveDir, archivedAt.entry), at: archivedAt.at } : { snapshot: file, at: turnsAt ?? [0, 0] };
+    makeLazy(session, place, { count: turnCount, firstPrompt }, this.logger);
+    return session;
   }
 
   /**
@@ -83,10 +97,15 @@ export class Persistence {
       turnCount: turnCount(session),
       firstPrompt: firstPrompt(session)?.slice(0, FIRST_PROMPT_CHARS),
       rawTurns: rawTurns(session),
+      archived: this.archiveDir ? (archiveLocation(session) ?? archivedPlace(session)) : undefined,
     }));
     const positions = await writeSnapshot(this.path, this.config, index.exportState(), sources, files);
-    const next = new TurnFile(await open(this.path, 'r'), this.logger, this.path);
-    sources.forEach((s, i) => makeLazy(s.session, next, positions[i], { count: s.turnCount, firstPrompt: s.firstPrompt }));
+    const next = new TurnFile(await open(this.path, 'r'), this.path);
+    sources.forEach((s, i) => {
+      const at = positions[i];
+      const place: TurnPlace = at ? { snapshot: next, at } : { archive: s.archived!.entry, at: s.archived!.at };
+      makeLazy(s.session, place, { count: s.turnCount, firstPrompt: s.firstPrompt }, this.logger);
+    });
     const previous = this.turnFile;
     this.turnFile = next;
     if (previous) setTimeout(() => void previous.close(), CLOSE_OLD_AFTER_MS).unref();

@@ -6,6 +6,7 @@
  * sees the old entry or the new one, never half of one, and a crash mid-write leaves only a stray temporary file.
  */
 import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
@@ -20,6 +21,57 @@ export interface ArchiveMeta {
   file: string;
   size: number;
   mtimeMs: number;
+}
+
+/** Where each session read from or written to the archive lies: its entry and the byte range of its line. */
+const archived = new WeakMap<Session, { entry: string; at: [number, number] }>();
+
+export function archiveLocation(session: Session): { entry: string; at: [number, number] } | undefined {
+  return archived.get(session);
+}
+
+/** [offset, length] of every non-empty line (without its newline). */
+function splitLines(bytes: Buffer): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(10, start);
+    if (end === -1) end = bytes.length;
+    if (end > start) out.push([start, end - start]);
+    start = end + 1;
+  }
+  return out;
+}
+
+/**
+ * One archived session, read synchronously (a restored session reading its turns on first use). When the entry was
+ * rewritten since the position was taken, the session is looked up by id in the whole entry.
+ */
+export function readArchivedSession(entry: string, at: [number, number], id: string): Session | undefined {
+  try {
+    const fd = openSync(entry, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(at[1]);
+      if (readSync(fd, buffer, 0, at[1], at[0]) === at[1]) {
+        const session = JSON.parse(buffer.toString('utf8')) as Session;
+        if (session.id === id) return session;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // moved on: look it up below
+  }
+  try {
+    const bytes = readFileSync(entry);
+    for (const [offset, length] of splitLines(bytes).slice(1)) {
+      const session = JSON.parse(bytes.toString('utf8', offset, offset + length)) as Session;
+      if (session.id === id) return session;
+    }
+  } catch {
+    // the entry is gone or damaged
+  }
+  return undefined;
 }
 
 export class Archive {
@@ -38,17 +90,22 @@ export class Archive {
 
   /** The sessions archived for a source file, or undefined when there is no readable entry. */
   async load(entry: string): Promise<{ meta: ArchiveMeta; sessions: Session[] } | undefined> {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(entry, 'utf8');
+      bytes = await readFile(entry);
     } catch {
       return undefined;
     }
-    const lines = text.split('\n').filter(Boolean);
     try {
-      const meta = JSON.parse(lines[0]) as ArchiveMeta;
+      const lines = splitLines(bytes);
+      const meta = JSON.parse(bytes.toString('utf8', lines[0][0], lines[0][0] + lines[0][1])) as ArchiveMeta;
       if (meta.version !== ARCHIVE_VERSION) return undefined;
-      return { meta, sessions: lines.slice(1).map((l) => JSON.parse(l) as Session) };
+      const sessions = lines.slice(1).map((at) => {
+        const session = JSON.parse(bytes.toString('utf8', at[0], at[0] + at[1])) as Session;
+        archived.set(session, { entry, at });
+        return session;
+      });
+      return { meta, sessions };
     } catch (err) {
       this.logger.warn(`${entry}: archive entry unreadable (${err instanceof Error ? err.message : String(err)}), ignored`);
       return undefined;
@@ -81,15 +138,22 @@ export class Archive {
     await mkdir(this.dir, { recursive: true });
     const entry = this.entryPath(meta.file);
     const temp = `${entry}.${process.pid}.${Date.now()}.tmp`;
-    const body = [JSON.stringify({ version: ARCHIVE_VERSION, ...meta }), ...sessions.map((s) => JSON.stringify({ ...s, sourceDeleted: undefined }))].join('\n') + '\n';
+    const lines = [JSON.stringify({ version: ARCHIVE_VERSION, ...meta }), ...sessions.map((s) => JSON.stringify({ ...s, sourceDeleted: undefined }))].map((l) => Buffer.from(`${l}\n`, 'utf8'));
+    const body = Buffer.concat(lines);
     const handle = await open(temp, 'w');
     try {
-      await handle.writeFile(body, 'utf8');
+      await handle.writeFile(body);
       if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
     await rename(temp, entry);
+    let offset = lines[0].length;
+    sessions.forEach((session, i) => {
+      const length = lines[i + 1].length - 1;
+      archived.set(session, { entry, at: [offset, length] });
+      offset += length + 1;
+    });
   }
 
   /** Every entry's metadata (of entries whose name `wanted` accepts); stray temporary files of crashed writers are removed once they are old. */

@@ -2,19 +2,20 @@
  * The index snapshot: one file, `<data>/index/snapshot.bin`, written to a temporary file, flushed (fsync) and renamed,
  * so a reader sees the previous snapshot or the new one and a crash mid-write leaves only a stray temporary file.
  *
- * Layout: every session's turns as JSON, then the search index as flat, 8-byte aligned arrays, then a JSON header
+ * Layout: the turns (as JSON) of sessions that have no archive entry holding them, then the search index as flat, 8-byte aligned arrays, then a JSON header
  * (version, configuration, manifest of the files covered, session metadata, where each section lies), then a fixed
  * footer pointing at the header. Start-up reads the header and the index arrays only; a restored session reads its
  * turns from the file on first use (turns.ts), so a warm start costs a few reads instead of parsing the corpus again.
  */
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { IndexState } from '../index/engine.js';
 import type { Segment } from '../index/postings.js';
 import type { Session, SourceId } from '../model.js';
 
 /** Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt. */
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
+/** Marks the footer layout (offset and length of the header); the header's own version says what the sections hold. */
 const MAGIC = 'SSSNAPv1';
 const FOOTER_BYTES = 8 + 8 + 8;
 
@@ -30,8 +31,13 @@ export interface ManifestEntry {
   ids: string[];
 }
 
-/** A session without its turns, plus where the turns lie in the file and what the tree shows without reading them. */
-export type StoredSession = Omit<Session, 'turns'> & { turnCount: number; firstPrompt?: string; turnsAt: [number, number] };
+/**
+ * A session without its turns, plus where the turns lie (a range of this file, or a line of an archive entry, named by
+ * its file name in the archive folder) and what the tree shows without reading them.
+ */
+export type StoredSession = Omit<Session, 'turns'> & { turnCount: number; firstPrompt?: string; turnsAt?: [number, number]; archivedAt?: { entry: string; at: [number, number] } };
+
+const ENTRY_NAME = /^[0-9a-f]{40}\.jsonl$/;
 
 interface Header {
   version: number;
@@ -61,6 +67,8 @@ export interface SessionSource {
   firstPrompt?: string;
   /** The turns' JSON bytes, when they can be copied without parsing (a restored session not yet read). */
   rawTurns?: () => Buffer;
+  /** The session's line in an archive entry: the turns are not written again. */
+  archived?: { entry: string; at: [number, number] };
 }
 
 export class SnapshotError extends Error {}
@@ -96,21 +104,22 @@ class Writer {
   }
 }
 
-/** Writes a snapshot; returns where each session's turns lie in it, in the order of `sources`. */
-export async function writeSnapshot(path: string, config: string, index: IndexState, sources: SessionSource[], files: ManifestEntry[]): Promise<[number, number][]> {
+/** Writes a snapshot; returns where each session's turns lie in it (undefined: in the archive), in the order of `sources`. */
+export async function writeSnapshot(path: string, config: string, index: IndexState, sources: SessionSource[], files: ManifestEntry[]): Promise<([number, number] | undefined)[]> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   const handle = await open(temp, 'w');
   const sessions: StoredSession[] = [];
   try {
     const out = new Writer(handle);
-    for (const { session, turnCount, firstPrompt, rawTurns } of sources) {
-      const bytes = rawTurns ? rawTurns() : Buffer.from(JSON.stringify(session.turns), 'utf8');
-      const turnsAt = await out.write(bytes);
+    for (const { session, turnCount, firstPrompt, rawTurns, archived } of sources) {
+      const entry = archived && basename(archived.entry);
+      const turnsAt = entry && ENTRY_NAME.test(entry) ? undefined : await out.write(rawTurns ? rawTurns() : Buffer.from(JSON.stringify(session.turns), 'utf8'));
+      const archivedAt = turnsAt ? undefined : { entry: entry!, at: archived!.at };
       // Copied key by key: spreading would call a restored session's `turns` getter and read its turns for nothing.
       const meta: Record<string, unknown> = {};
       for (const key of Object.keys(session)) if (key !== 'turns') meta[key] = session[key as keyof Session];
-      sessions.push({ ...(meta as Omit<Session, 'turns'>), turnCount, firstPrompt, turnsAt });
+      sessions.push({ ...(meta as Omit<Session, 'turns'>), turnCount, firstPrompt, turnsAt, archivedAt });
     }
     const sections: Record<string, [number, number]> = {};
     sections.terms = await out.write(Buffer.from(index.terms.join('\n'), 'utf8'));
@@ -235,7 +244,11 @@ function checkConsistent(index: IndexState, header: Header, limit: number): void
     }
   }
   for (const s of header.sessions) {
-    const [at, length] = s.turnsAt;
+    if (s.archivedAt) {
+      if (!ENTRY_NAME.test(s.archivedAt.entry)) throw new SnapshotError(`turns of ${s.id} point outside the archive`);
+      continue;
+    }
+    const [at, length] = s.turnsAt ?? [-1, 0];
     if (at < 0 || at + length > limit) throw new SnapshotError(`turns of ${s.id} lie outside the file`);
   }
 }

@@ -1,30 +1,21 @@
 /**
  * Sessions restored from a snapshot keep their turns on disk: `session.turns` reads them on first use, and a cache
- * bounded in bytes keeps the recently used ones. What the tree and lists need without the turns (how many, the first
- * prompt) is kept beside the session (model.ts `turnCount`, `firstPrompt`).
+ * bounded in bytes keeps the recently used ones. The turns lie in the archive entry of the session's transcript when
+ * there is an archive (so they are stored once), else in the snapshot itself. What the tree and lists need without the
+ * turns (how many, the first prompt) is kept beside the session (model.ts `turnCount`, `firstPrompt`).
  */
 import { readSync } from 'node:fs';
-import type { FileHandle as PromiseFileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { Logger } from '../log.js';
 import { turnSummaries, type Session, type Turn } from '../model.js';
-import type { StoredSession } from './snapshot.js';
+import { readArchivedSession } from './archive.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
 
-/** Where one restored session's turns lie; repointed when a newer snapshot is written. */
-interface Location {
-  file: TurnFile;
-  at: [number, number];
-}
-
-/** An open snapshot file that restored sessions read their turns from. */
+/** An open snapshot file that restored sessions without an archive entry read their turns from. */
 export class TurnFile {
-  private readonly cache = new Map<string, { turns: Turn[]; bytes: number }>();
-  private cached = 0;
-
   constructor(
-    readonly handle: PromiseFileHandle,
-    private readonly logger: Logger,
+    readonly handle: FileHandle,
     readonly path: string,
   ) {}
 
@@ -39,71 +30,83 @@ export class TurnFile {
     return buffer;
   }
 
-  read(id: string, at: [number, number]): Turn[] {
-    const hit = this.cache.get(id);
-    if (hit) {
-      this.cache.delete(id);
-      this.cache.set(id, hit);
-      return hit.turns;
-    }
-    let turns: Turn[];
-    try {
-      turns = JSON.parse(this.raw(at).toString('utf8')) as Turn[];
-    } catch (err) {
-      this.logger.warn(`${this.path}: turns of ${id} unreadable (${err instanceof Error ? err.message : String(err)}); rebuild the index to restore them`);
-      turns = [];
-    }
-    this.cache.set(id, { turns, bytes: at[1] });
-    this.cached += at[1];
-    for (const [key, entry] of this.cache) {
-      if (this.cached <= CACHE_BYTES) break;
-      this.cache.delete(key);
-      this.cached -= entry.bytes;
-    }
-    return turns;
-  }
-
   async close(): Promise<void> {
-    this.cache.clear();
     await this.handle.close().catch(() => undefined);
   }
 }
 
-const locations = new WeakMap<Session, Location>();
+/** Where a session's turns lie: a range of the snapshot (the turns' JSON), or a line of an archive entry (the session). */
+export type TurnPlace = { snapshot: TurnFile; at: [number, number] } | { archive: string; at: [number, number] };
 
-/** Makes `session.turns` read from a snapshot file on use (and forget them under memory pressure). */
-export function makeLazy(session: Session, file: TurnFile, at: [number, number], summary: { count: number; firstPrompt?: string }): void {
-  const existing = locations.get(session);
+interface Lazy {
+  place: TurnPlace;
+  logger: Logger;
+}
+
+const lazy = new WeakMap<Session, Lazy>();
+const cache = new Map<Session, { turns: Turn[]; bytes: number }>();
+let cached = 0;
+
+function load(session: Session, { place, logger }: Lazy): Turn[] {
+  const hit = cache.get(session);
+  if (hit) {
+    cache.delete(session);
+    cache.set(session, hit);
+    return hit.turns;
+  }
+  let turns: Turn[] = [];
+  try {
+    if ('snapshot' in place) turns = JSON.parse(place.snapshot.raw(place.at).toString('utf8')) as Turn[];
+    else {
+      const archived = readArchivedSession(place.archive, place.at, session.id);
+      if (archived) turns = archived.turns;
+      else logger.warn(`${place.archive}: session ${session.id} is no longer in its archive entry; rebuild the index to read it again`);
+    }
+  } catch (err) {
+    logger.warn(`turns of ${session.id} unreadable (${err instanceof Error ? err.message : String(err)}); rebuild the index to read them again`);
+  }
+  cache.set(session, { turns, bytes: place.at[1] });
+  cached += place.at[1];
+  for (const [key, entry] of cache) {
+    if (cached <= CACHE_BYTES) break;
+    cache.delete(key);
+    cached -= entry.bytes;
+  }
+  return turns;
+}
+
+/** Makes `session.turns` read from disk on use (and be forgotten under memory pressure). */
+export function makeLazy(session: Session, place: TurnPlace, summary: { count: number; firstPrompt?: string }, logger: Logger): void {
+  const existing = lazy.get(session);
   if (existing) {
-    existing.file = file;
-    existing.at = at;
+    existing.place = place;
     return;
   }
-  const location: Location = { file, at };
-  locations.set(session, location);
+  const state: Lazy = { place, logger };
+  lazy.set(session, state);
   turnSummaries.set(session, summary);
   Object.defineProperty(session, 'turns', {
     enumerable: true,
     configurable: true,
-    get: () => location.file.read(session.id, location.at),
+    get: () => load(session, state),
     set: (turns: Turn[]) => {
-      locations.delete(session);
+      lazy.delete(session);
       turnSummaries.delete(session);
       Object.defineProperty(session, 'turns', { value: turns, writable: true, enumerable: true, configurable: true });
     },
   });
 }
 
-/** A session whose turns stay in the snapshot until used. */
-export function restoredSession(stored: StoredSession, file: TurnFile): Session {
-  const { turnCount, firstPrompt, turnsAt, ...meta } = stored;
-  const session = meta as Session;
-  makeLazy(session, file, turnsAt, { count: turnCount, firstPrompt });
-  return session;
+/** The raw JSON of the turns of a session whose turns lie in a snapshot, for copying into the next one unparsed. */
+export function rawTurns(session: Session): (() => Buffer) | undefined {
+  const state = lazy.get(session);
+  if (!state || !('snapshot' in state.place)) return undefined;
+  const { snapshot, at } = state.place;
+  return () => snapshot.raw(at);
 }
 
-/** The raw JSON of a restored session's turns, for copying into a new snapshot without parsing them. */
-export function rawTurns(session: Session): (() => Buffer) | undefined {
-  const location = locations.get(session);
-  return location && (() => location.file.raw(location.at));
+/** The archive line a restored session reads its turns from, so the next snapshot points there too. */
+export function archivedPlace(session: Session): { entry: string; at: [number, number] } | undefined {
+  const state = lazy.get(session);
+  return state && 'archive' in state.place ? { entry: state.place.archive, at: state.place.at } : undefined;
 }
