@@ -88,3 +88,17 @@ test('exclude globs match names anywhere or paths by their tail', () => {
   assert.equal(skip('/home/u/.claude/projects/real/a.jsonl'), false);
   assert.equal(excluder([])('/anything'), false);
 });
+
+test('a load commits in groups that end at top-level folders, bounded in size', async () => {
+  const { commitBatches } = await import('../src/core/file-state.js');
+  const state = (file: string) => ({ file, size: 1, mtimeMs: 0, ino: 0 });
+  const files = [
+    ...Array.from({ length: 600 }, (_, i) => state(`/r/a/${i}.jsonl`)),
+    ...Array.from({ length: 10 }, (_, i) => state(`/r/a/sub/${i}.jsonl`)),
+    ...Array.from({ length: 300 }, (_, i) => state(`/r/b/${i}.jsonl`)),
+    ...Array.from({ length: 12_000 }, (_, i) => state(`/r/c/${i}.jsonl`)),
+  ];
+  const sizes = [...commitBatches('/r', files)].map((b) => b.length);
+  assert.deepEqual(sizes, [610, 5000, 5000, 2300]);
+  assert.equal(sizes.reduce((a, b) => a + b, 0), files.length);
+});

@@ -1,5 +1,6 @@
 /** A transcript file's state on disk: what tells a snapshot's manifest whether the file changed since. */
 import { stat } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
 
 export interface FileState {
   file: string;
@@ -17,4 +18,28 @@ export async function statFiles(files: string[], batch = 64): Promise<FileState[
     for (const info of infos) if (info) out.push(info);
   }
   return out;
+}
+
+/** A load commits (fix-ups, archive, index) after about this many files, at the boundary of a top-level folder... */
+const COMMIT_MIN = 500;
+/** ...and after this many whatever the folder. */
+const COMMIT_MAX = 5000;
+
+/**
+ * Splits a root's files (in walk order) into the groups a load reads and commits together. Cross-file fix-ups
+ * (Claude Code titles recorded in another transcript of the same project) stay within a top-level folder of the
+ * root, so groups end where that folder changes; committing as it goes keeps memory bounded and makes a long first
+ * load searchable part by part.
+ */
+export function* commitBatches(root: string, files: FileState[]): Generator<FileState[]> {
+  const top = (f: FileState): string => relative(root, f.file).split(sep)[0];
+  let start = 0;
+  for (let i = 1; i <= files.length; i++) {
+    const size = i - start;
+    const boundary = i === files.length || top(files[i]) !== top(files[i - 1]);
+    if (i === files.length || (size >= COMMIT_MIN && boundary) || size >= COMMIT_MAX) {
+      yield files.slice(start, i);
+      start = i;
+    }
+  }
 }

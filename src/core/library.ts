@@ -20,7 +20,8 @@ import { codeArchitectDefaultRoot } from './sources/codearchitect.js';
 import { Persistence } from './persistence.js';
 import { SessionAnswers } from './answers.js';
 import type { ManifestEntry } from './store/snapshot.js';
-import { statFiles, type FileState } from './file-state.js';
+import { commitBatches, statFiles, type FileState } from './file-state.js';
+import { releaseToArchive } from './store/turns.js';
 import { INDEXED_CHARS_PER_TOOL_TURN, READ_AHEAD, type KnownFile, type LibraryOptions, type LoadProgress } from './library-options.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library-options.js';
@@ -130,11 +131,14 @@ export class SessionLibrary extends SessionAnswers {
     let bytes = 0;
     const writer = await this.writable();
     for (const { root, files } of changed) {
-      await this.readFiles(root, files, true, writer, signal, (state) => {
-        bytes += state.size;
-        done++;
-        onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.sessions.size });
-      });
+      for (const batch of commitBatches(root.path, files)) {
+        if (signal?.aborted) break;
+        await this.readFiles(root, batch, true, writer, signal, (state) => {
+          bytes += state.size;
+          done++;
+          onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.sessions.size });
+        });
+      }
     }
     if (signal?.aborted) ctx.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
     else {
@@ -302,6 +306,8 @@ export class SessionLibrary extends SessionAnswers {
     for (const read of reads) if (read.fresh) read.sessions = read.sessions.filter((s) => kept.has(s));
     await archiveReads(writer ? this.archive : undefined, reads, ctx, reads.length === 1);
     for (const read of reads) this.replaceFile(read, root);
+    // Archived sessions read their turns from the archive from now on: memory holds the index, not the transcripts.
+    for (const read of reads) for (const session of read.sessions) releaseToArchive(session, ctx.logger);
   }
 
   /** Archived sessions of configured sources whose transcript no longer exists: still searchable, marked deleted. */

@@ -7,8 +7,8 @@
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Logger } from '../log.js';
-import { turnSummaries, type Session, type Turn } from '../model.js';
-import { readArchivedSession } from './archive.js';
+import { FIRST_PROMPT_CHARS, firstPrompt, turnSummaries, type Session, type Turn } from '../model.js';
+import { archiveLocation, readArchivedSession } from './archive.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -109,4 +109,12 @@ export function rawTurns(session: Session): (() => Buffer) | undefined {
 export function archivedPlace(session: Session): { entry: string; at: [number, number] } | undefined {
   const state = lazy.get(session);
   return state && 'archive' in state.place ? { entry: state.place.archive, at: state.place.at } : undefined;
+}
+
+/** Once a session is in an archive entry its turns can be read from there: they leave memory. */
+export function releaseToArchive(session: Session, logger: Logger): void {
+  const where = archiveLocation(session);
+  if (!where || lazy.has(session)) return;
+  const summary = { count: session.turns.length, firstPrompt: firstPrompt(session)?.slice(0, FIRST_PROMPT_CHARS) };
+  makeLazy(session, { archive: where.entry, at: where.at }, summary, logger);
 }
