@@ -21,6 +21,7 @@ test('symlinks pointing out of a root, FIFOs and device files are skipped; the r
   const files = await walkFiles(root, { logger, accept: () => true });
   assert.deepEqual(files.map((f) => f.slice(root.length)), ['/proj/11111111-2222-4333-8444-555555555555.jsonl']);
   assert.ok(logger.lines.some((l) => l.includes('link-out.jsonl') && l.includes('outside')));
+  assert.ok(logger.lines.some((l) => l.includes('pipe.jsonl') && l.includes('not a regular file')), logger.lines.join('\n'));
   const { library } = await loadLibrary([{ source: 'claude-code', path: root }]);
   assert.equal(library.search('inside').count, 1);
   assert.equal(library.search('outside').count, 0);

@@ -8,7 +8,8 @@ import { SessionLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { firstPrompt } from '../src/core/model.js';
 import type { SourceRoot } from '../src/core/sources/registry.js';
-import { tempDir, writeFile } from './helpers.js';
+import { spawnSync } from 'node:child_process';
+import { ROOT, tempDir, writeFile } from './helpers.js';
 
 // Built at run time so that no complete secret-shaped literal sits in the repository.
 const fake = (prefix: string, body: string, n: number): string => prefix + body.repeat(Math.ceil(n / body.length)).slice(0, n);
@@ -58,7 +59,7 @@ test('e-mail addresses are masked; git remotes and code are not', () => {
   assert.equal(maskText(maskText(`x ${SECRETS.github}`)), `x ${SECRET_MASK}`, 'idempotent');
 });
 
-test('secrets planted in transcripts never reach the index, snippets, get, read, titles, the log, the archive or the snapshot', async () => {
+test('secrets planted in transcripts never reach the index, snippets, get, read, titles, the log, the archive, the snapshot or the CLI', async () => {
   const dir = tempDir();
   const secret = SECRETS.github;
   const email = 'qzxpersonal@example.org';
@@ -107,6 +108,16 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
   const stored = readdirSync(data, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(data, f)).isFile());
   assert.ok(stored.some((f) => f.endsWith('snapshot.bin')) && stored.filter((f) => f.endsWith('.jsonl')).length === 4, stored.join(', '));
   for (const f of stored) surfaces.push(readFileSync(join(data, f), 'latin1'));
+  // The CLI, as a person runs it: search, list and get, human and JSON output.
+  const rootArgs = roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]);
+  const run = (...args: string[]): string => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, ...rootArgs, '--data', data], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stdout + result.stderr;
+  };
+  surfaces.push(run('search', 'deploy', 'canary'), run('search', 'deploy', 'canary', '--json'), run('list', '--json'));
+  for (const r of found.results) surfaces.push(run('get', r.id));
+  assert.ok(surfaces.at(-1)!.includes('canary'), 'the CLI shows the session');
   for (const text of surfaces) {
     assert.ok(!text.includes(secret), 'no secret');
     assert.ok(!text.includes(email), 'no e-mail');

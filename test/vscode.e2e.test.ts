@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from './helpers.js';
@@ -202,5 +202,17 @@ describe('hostile transcripts and secrets', () => {
       // still usable after all that: a new search answers
       await query.fill('CLAUDE.md Foundation');
       await frame().locator('.result', { hasText: 'Empty Repo Setup' }).first().waitFor({ timeout: 20_000 });
+
+      // a turn written to a transcript while VS Code runs is found by the panel through the index server
+      const transcript = join(bench.home, '.claude', 'projects', '-home-dev-hostile', '66666666-6666-4666-8666-666666666666.jsonl');
+      appendFileSync(transcript, `${JSON.stringify({ type: 'user', uuid: 'h9', sessionId: '66666666-6666-4666-8666-666666666666', cwd: '/home/dev/hostile', timestamp: new Date().toISOString(), message: { role: 'user', content: 'quokkalive written while the editor runs' } })}\n`);
+      const written = Date.now();
+      await query.fill('quokkalive');
+      const live = frame().locator('.result', { hasText: 'quokkalive' }).first();
+      for (let attempt = 0; !(await live.isVisible()) && Date.now() - written < 20_000; attempt++) {
+        await query.fill(attempt % 2 ? 'quokkalive' : 'quokkalive ');
+        await live.waitFor({ timeout: 500 }).catch(() => undefined);
+      }
+      assert.ok(await live.isVisible(), 'the appended turn is found');
     }));
 });

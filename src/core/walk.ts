@@ -58,6 +58,7 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
       }
       if (isDir && depth < maxDepth && !SKIPPED_FOLDERS.has(entry.name)) await visit(full, depth + 1);
       else if (isFile && options.accept(full)) files.push(full);
+      else if (!isDir && !isFile && options.accept(full)) options.logger.warn(`${full}: not a regular file (a FIFO, socket or device), never opened`);
     }
   };
   const info = await lstat(realRoot).catch(() => undefined);
