@@ -1,7 +1,7 @@
 /** The built CLI as a user runs it: `node dist/cli.js …` (what `npx session-search` starts). */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CORPUS, ROOT, tempDir } from './helpers.js';
@@ -75,4 +75,34 @@ test('the archive keeps a deleted transcript searchable from the CLI; archive si
   assert.equal(size.entries, 1);
   assert.equal(cli('archive', 'purge', '--data', data).code, 0);
   assert.equal((JSON.parse(cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json').stdout) as { count: number }).count, 0);
+});
+
+test('Ctrl-C while indexing stops between files, keeps what was read, exits 130; the next run reads the rest', async () => {
+  const root = tempDir();
+  const data = tempDir();
+  const n = 3000;
+  for (let i = 0; i < n; i++) {
+    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const dir = join(root, `p${i % 10}`);
+    mkdirSync(dir, { recursive: true });
+    const lines = Array.from({ length: 20 }, (_, k) => JSON.stringify({ type: 'user', uuid: `u${i}-${k}`, sessionId: id, cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: `interruptword ${k} of session ${i} ${'filler '.repeat(40)}` } }));
+    writeFileSync(join(dir, `${id}.jsonl`), `${lines.join('\n')}\n`);
+  }
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--root', `claude-code=${root}`, '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // Interrupt once the first group of files has been committed (its archive entries exist).
+  const archive = join(data, 'archive', 'v1');
+  const until = Date.now() + 60_000;
+  while (!(existsSync(archive) && readdirSync(archive).length > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  child.kill('SIGINT');
+  const code = await exited;
+  assert.equal(code, 130, stderr);
+  const stopped = /indexing stopped after (\d+) of (\d+) files/.exec(stderr);
+  assert.ok(stopped && Number(stopped[1]) < n && Number(stopped[2]) === n, stderr);
+  const next = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data, '--verbose'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  assert.equal(next.status, 0, next.stderr);
+  assert.equal((JSON.parse(next.stdout) as { sessions: unknown[] }).sessions.length, n);
+  assert.match(next.stderr, new RegExp(`: ${n - Number(stopped![1])} files read, ${stopped![1]} unchanged since the snapshot`));
 });

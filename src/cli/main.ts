@@ -18,15 +18,29 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   opened.push(library);
   const showProgress = process.stderr.isTTY && !options.json && !options.toon;
   let last = 0;
-  await library.load((p) => {
-    if (showProgress && Date.now() - last > 100) {
-      last = Date.now();
-      process.stderr.write(`\rindexing ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MB…`);
-    }
-  });
+  let progress = { files: 0, totalFiles: 0 };
+  // Ctrl-C while indexing stops between files and keeps what was read (archive and snapshot) for the next run.
+  const stop = new AbortController();
+  const onInterrupt = (): void => stop.abort();
+  process.once('SIGINT', onInterrupt);
+  try {
+    await library.load((p) => {
+      progress = p;
+      if (showProgress && Date.now() - last > 100) {
+        last = Date.now();
+        process.stderr.write(`\rindexing ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MB (Ctrl-C stops and keeps what is read)…`);
+      }
+    }, stop.signal);
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
   if (showProgress && last) process.stderr.write('\r\x1b[K');
+  if (stop.signal.aborted) throw new Interrupted(`indexing stopped after ${progress.files} of ${progress.totalFiles} files; what was read is kept and the rest is read next time`);
   return library;
 }
+
+/** Ctrl-C during indexing: exit 130, after the library was closed (what was read is kept). */
+class Interrupted extends Error {}
 
 function print(options: CliOptions, value: unknown, human: () => string): void {
   if (options.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -118,7 +132,10 @@ run(process.argv.slice(2))
     if (code >= 0) process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof UsageError || (err instanceof SessionSearchError && USAGE_CODES.has(err.code))) {
+    if (err instanceof Interrupted) {
+      process.stderr.write(`session-search: ${err.message}\n`);
+      process.exitCode = 130;
+    } else if (err instanceof UsageError || (err instanceof SessionSearchError && USAGE_CODES.has(err.code))) {
       process.stderr.write(`session-search: ${errorMessage(err)}\nRun session-search --help for usage.\n`);
       process.exitCode = 2;
     } else {
