@@ -217,3 +217,36 @@ test('purging the archive forgets sessions whose transcript is gone and reads th
   assert.equal(next.library.sessions.size, reference.sessions.size, 'the rewritten snapshot and archive load');
   for (const id of gone) assert.equal(next.library.sessions.has(id), false, 'purged sessions do not come back');
 });
+
+test('random damage anywhere in a snapshot never escapes as an error or a hang: it is discarded or read, and answers', { timeout: 120_000 }, async () => {
+  const fc = (await import('fast-check')).default;
+  const root = corpusCopy();
+  const data = tempDir();
+  await (await open(root, data, { archive: false })).library.close();
+  const path = Persistence.snapshotPath(data);
+  const good = readFileSync(path);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(
+        fc.array(fc.tuple(fc.nat({ max: good.length - 1 }), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 8 }).map((flips) => (b: Buffer) => {
+          const copy = Buffer.from(b);
+          for (const [at, x] of flips) copy[at] ^= x;
+          return copy;
+        }),
+        fc.nat({ max: good.length - 1 }).map((at) => (b: Buffer) => b.subarray(0, at)),
+        fc.tuple(fc.nat({ max: good.length - 1 }), fc.integer({ min: 1, max: 4096 })).map(([at, n]) => (b: Buffer) => Buffer.concat([b.subarray(0, at), Buffer.alloc(n), b.subarray(Math.min(b.length, at + n))])),
+      ),
+      async (damage) => {
+        writeFileSync(path, damage(good));
+        const logger = new MemoryLogger();
+        const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, archive: false, snapshotDelayMs: 60_000 });
+        await library.load();
+        const found = library.search('test', { limit: 5 });
+        for (const r of found.results) await library.get(r.id);
+        library.list({ limit: 5 });
+        await library.close();
+      },
+    ),
+    { numRuns: 30 },
+  );
+});

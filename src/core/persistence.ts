@@ -67,9 +67,16 @@ export class Persistence {
       return undefined;
     }
     if (!contents) return undefined;
+    let index: SearchIndex;
+    try {
+      index = SearchIndex.fromState(contents.index);
+    } catch (err) {
+      await contents.handle.close();
+      this.logger.warn(`${this.path}: snapshot discarded (${err instanceof Error ? err.message : String(err)}); rebuilding the index`);
+      return undefined;
+    }
     const file = new TurnFile(contents.handle, this.path);
     this.turnFile = file;
-    const index = SearchIndex.fromState(contents.index);
     const sessions = contents.sessions.map((s) => this.restoredSession(s, file));
     this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
     return { index, sessions, files: contents.files };

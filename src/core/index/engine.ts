@@ -130,6 +130,7 @@ export class SearchIndex {
     const index = new SearchIndex(params);
     const terms = state.terms;
     for (let id = 0; id < terms.length; id++) index.dict.set(terms[id], id);
+    if (index.dict.size !== terms.length) throw new Error('the term table holds a term twice');
     index.termCount = terms.length;
     index.df = state.df;
     index.scratch = new Uint32Array(Math.max(3 * 1024, terms.length * 3 + 3));

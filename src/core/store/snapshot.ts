@@ -239,10 +239,20 @@ function checkConsistent(index: IndexState, header: Header, limit: number): void
   if (index.df.length !== terms) throw new SnapshotError('term table and frequencies disagree');
   if (index.lengths.length !== docs * 3 || index.recency.length !== docs || index.docTermStart.length !== docs) throw new SnapshotError('document tables disagree');
   for (const seg of index.segments) {
-    if (seg.terms > terms || seg.offsets.length !== seg.terms + 1 || seg.offsets[seg.terms] !== seg.docs.length || seg.docs.length !== seg.freqs.length) {
+    if (seg.terms > terms || seg.offsets.length !== seg.terms + 1 || seg.offsets[0] !== 0 || seg.offsets[seg.terms] !== seg.docs.length || seg.docs.length !== seg.freqs.length) {
       throw new SnapshotError('a posting segment is damaged');
     }
+    // Every loop over postings trusts these: offsets that go backwards or documents out of range would make a query
+    // read past its arrays or run for ever.
+    for (let t = 0; t < seg.terms; t++) if (seg.offsets[t] > seg.offsets[t + 1]) throw new SnapshotError('a posting segment is damaged (offsets)');
+    for (let i = 0; i < seg.docs.length; i++) if (seg.docs[i] < 0 || seg.docs[i] >= docs) throw new SnapshotError('a posting segment is damaged (documents)');
   }
+  for (let d = 0; d < docs; d++) {
+    const start = index.docTermStart[d];
+    if (start > index.docTerms.length || (d > 0 && start < index.docTermStart[d - 1])) throw new SnapshotError('document term lists are damaged');
+  }
+  for (let i = 0; i < index.docTerms.length; i++) if (index.docTerms[i] >= terms) throw new SnapshotError('document term lists are damaged (terms)');
+
   for (const s of header.sessions) {
     if (s.archivedAt) {
       if (!ENTRY_NAME.test(s.archivedAt.entry)) throw new SnapshotError(`turns of ${s.id} point outside the archive`);
