@@ -155,3 +155,17 @@ test("nothing secretlint's recommended rules find survives our masking, in plant
     for (const span of await findings(sample)) assert.ok(!maskedSample.includes(span), `${f}: left unmasked ${span.slice(0, 12)}…`);
   }
 });
+
+test('a damaged line holding a secret never puts any of it in the log', async () => {
+  const dir = tempDir();
+  const secret = SECRETS.github;
+  // Not valid JSON: the parser's error message would quote the start of the line, secret included.
+  writeFile(join(dir, 'claude', 'p', '11111111-2222-4333-8444-555555555555.jsonl'), `{"type": ${secret}, "x": 1}\n${JSON.stringify({ type: 'user', uuid: 'u', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'a good line after a bad one' } })}\n`);
+  writeFile(join(dir, 'gemini', 'tmp', 'abc', 'chats', 'session-1.json'), `{"sessionId": ${secret}}`);
+  const logger = new MemoryLogger();
+  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: join(dir, 'claude') }, { source: 'gemini', path: join(dir, 'gemini') }], logger, env: {} });
+  await library.load();
+  assert.equal(library.search('good line').count, 1, 'the rest of the file loads');
+  assert.ok(logger.lines.some((l) => l.includes('11111111-2222-4333-8444-555555555555.jsonl:1: skipped')), logger.lines.join('\n'));
+  for (const line of logger.lines) assert.ok(!line.includes(secret.slice(0, 8)), `no part of the secret in: ${line}`);
+});

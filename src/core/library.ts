@@ -22,6 +22,7 @@ import { SessionAnswers } from './answers.js';
 import type { ManifestEntry } from './store/snapshot.js';
 import { commitBatches, statFiles, type FileState } from './file-state.js';
 import { releaseToArchive } from './store/turns.js';
+import { safeLogger } from './log.js';
 import { INDEXED_CHARS_PER_TOOL_TURN, READ_AHEAD, type KnownFile, type LibraryOptions, type LoadProgress } from './library-options.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library-options.js';
@@ -59,11 +60,13 @@ export class SessionLibrary extends SessionAnswers {
 
   constructor(private readonly options: LibraryOptions) {
     super();
+    // Every line the engine logs is made safe once, here: no parser snippet of a transcript, secrets masked.
+    this.options = { ...options, logger: safeLogger(options.logger) };
     this.excluded = excluder(options.exclude);
-    if (options.dataDir && options.archive !== false) this.archive = new Archive(options.dataDir, options.logger);
+    if (options.dataDir && options.archive !== false) this.archive = new Archive(options.dataDir, this.options.logger);
     if (options.dataDir && options.snapshot !== false) {
       const config = Persistence.configKey({ exclude: options.exclude ?? [], maxFileBytes: options.maxFileBytes ?? null, archive: this.archive !== undefined, indexed: INDEXED_CHARS_PER_TOOL_TURN });
-      this.persistence = new Persistence(options.dataDir, config, options.logger, this.archive?.dir);
+      this.persistence = new Persistence(options.dataDir, config, this.options.logger, this.archive?.dir);
     }
   }
 

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { watch as chokidarWatch } from 'chokidar';
 import type { SessionLibrary } from './library.js';
-import type { Logger } from './log.js';
+import { safeLogger, type Logger } from './log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import { isInside, walkFiles } from './walk.js';
 import { networkFileSystem } from './filesystems.js';
@@ -71,10 +71,14 @@ export class LiveUpdates {
   private firstScans: Promise<void>[] = [];
   private closed = false;
 
+  private readonly options: LiveOptions;
+
   constructor(
     private readonly library: SessionLibrary,
-    private readonly options: LiveOptions,
-  ) {}
+    options: LiveOptions,
+  ) {
+    this.options = { ...options, logger: safeLogger(options.logger) };
+  }
 
   private get pollMs(): number {
     return this.options.pollMs ?? 30_000;
