@@ -14,6 +14,7 @@ export const STALE_MS = 15_000;
 
 export class WriterLock {
   private release: (() => Promise<void>) | undefined;
+  private warned = false;
 
   constructor(
     private readonly dataDir: string,
@@ -42,7 +43,10 @@ export class WriterLock {
       return true;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ELOCKED') this.logger.warn(`${this.dataDir}: cannot take the writer lock (${err instanceof Error ? err.message : String(err)})`);
+      if (code !== 'ELOCKED' && !this.warned) {
+        this.warned = true;
+        this.logger.warn(`${this.dataDir}: cannot take the writer lock (${err instanceof Error ? err.message : String(err)}); reading only, nothing is written to the data folder`);
+      }
       return false;
     }
   }
