@@ -28,7 +28,7 @@ const RULES: Rule[] = [
   { name: 'stripe-key', hint: '_', pattern: /\b(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{16,}\b/g },
   { name: 'anthropic-key', hint: 'sk-ant-', pattern: /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}/g },
   { name: 'openai-key', hint: 'sk-', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|\bsk-[A-Za-z0-9]{48}\b/g },
-  { name: 'google-api-key', hint: 'AIza', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { name: 'google-api-key', hint: 'AIza', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g },
   { name: 'gcp-service-account-key', hint: 'private_key_id', pattern: /("private_key_id"\s*:\s*")([a-f0-9]{40})(")/g, group: 2 },
   { name: 'npm-token', hint: 'npm_', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
   { name: 'pypi-token', hint: 'pypi-', pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
@@ -52,6 +52,48 @@ const RULES: Rule[] = [
     group: 2,
   },
 ];
+
+/**
+ * Service tokens with a recognisable prefix (formats as each service documents them, as collected in gitleaks' rule
+ * data). Most text holds none, so one combined scan for their prefixes decides whether any of them runs.
+ */
+const PREFIXED_RULES: Rule[] = [
+  { name: 'sendgrid-key', hint: 'SG.', pattern: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![\w-])/g },
+  { name: 'shopify-token', hint: 'shp', pattern: /\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b/g },
+  { name: '1password-service-token', hint: 'ops_eyJ', pattern: /\bops_eyJ[A-Za-z0-9+/=_-]{50,}/g },
+  { name: 'linear-key', hint: 'lin_api_', pattern: /\blin_api_[A-Za-z0-9]{40}\b/g },
+  { name: 'digitalocean-token', hint: '_v1_', pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { name: 'twilio-key', hint: 'SK', pattern: /\bSK[0-9a-fA-F]{32}\b/g },
+  { name: 'databricks-token', hint: 'dapi', pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
+  { name: 'doppler-token', hint: 'dp.', pattern: /\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b/g },
+  { name: 'postman-key', hint: 'PMAK-', pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g },
+  { name: 'supabase-token', hint: 'sbp_', pattern: /\bsbp_[a-f0-9]{40}\b/g },
+  { name: 'sentry-token', hint: 'sntry', pattern: /\bsntry[su]_[A-Za-z0-9+/=_-]{30,}/g },
+  { name: 'grafana-token', hint: 'gl', pattern: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,400}={0,2}/g },
+  { name: 'replicate-token', hint: 'r8_', pattern: /\br8_[A-Za-z0-9]{37}\b/g },
+  { name: 'perplexity-key', hint: 'pplx-', pattern: /\bpplx-[A-Za-z0-9]{48}\b/g },
+  { name: 'openrouter-key', hint: 'sk-or-', pattern: /\bsk-or-v1-[a-f0-9]{64}\b/g },
+  { name: 'posthog-key', hint: /ph[cx]_/, pattern: /\bph[cx]_[A-Za-z0-9]{43}\b/g },
+  { name: 'notion-token', hint: /ntn_|secret_/, pattern: /\bntn_[A-Za-z0-9]{46}\b|\bsecret_[A-Za-z0-9]{43}\b/g },
+  { name: 'figma-token', hint: 'figd_', pattern: /\bfigd_[A-Za-z0-9_-]{40}(?![\w-])/g },
+  { name: 'age-secret-key', hint: 'AGE-SECRET-KEY-', pattern: /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/g },
+  { name: 'terraform-cloud-token', hint: '.atlasv1.', pattern: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![\w=-])/g },
+  { name: 'fly-token', hint: 'fo1_', pattern: /\bfo1_[A-Za-z0-9_-]{43}(?![\w-])/g },
+  { name: 'newrelic-key', hint: 'NRAK-', pattern: /\bNRAK-[A-Z0-9]{27}\b/g },
+  { name: 'telegram-bot-token', hint: ':AA', pattern: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])/g },
+  { name: 'square-token', hint: 'sq0', pattern: /\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}(?![\w-])/g },
+  { name: 'mailchimp-key', hint: '-us', pattern: /\b[a-f0-9]{32}-us\d{1,2}\b/g },
+  { name: 'dynatrace-token', hint: 'dt0c01.', pattern: /\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b/g },
+  { name: 'atlassian-token', hint: 'ATATT3', pattern: /\bATATT3[A-Za-z0-9_=-]{150,}/g },
+  { name: 'google-oauth', hint: /GOCSPX-|ya29\./, pattern: /\bGOCSPX-[A-Za-z0-9_-]{28}(?![\w-])|\bya29\.[A-Za-z0-9_-]{20,}/g },
+  { name: 'azure-ad-client-secret', hint: 'Q~', pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
+  { name: 'netlify-token', hint: 'nfp_', pattern: /\bnfp_[A-Za-z0-9]{40}\b/g },
+  { name: 'docker-hub-token', hint: 'dckr_pat_', pattern: /\bdckr_pat_[A-Za-z0-9_-]{27}(?![\w-])/g },
+  { name: 'pulumi-token', hint: 'pul-', pattern: /\bpul-[a-f0-9]{40}\b/g },
+  { name: 'buildkite-token', hint: 'bkua_', pattern: /\bbkua_[a-f0-9]{40}\b/g },
+  { name: 'vault-token', hint: /hv[sb]\./, pattern: /\bhv[sb]\.[A-Za-z0-9_-]{90,}/g },
+];
+const PREFIXES = new RegExp(PREFIXED_RULES.map((r) => (typeof r.hint === 'string' ? r.hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : r.hint!.source)).join('|'));
 
 const EMAIL = /[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b/g;
 /** SSH remotes such as git@github.com are addresses, not people's e-mail. */
@@ -110,16 +152,17 @@ export function maskText(text: string): string {
   for (const rule of RULES) {
     if (hintMatches(rule.hint, out)) out = applyRule(rule, out);
   }
+  if (PREFIXES.test(out)) for (const rule of PREFIXED_RULES) if (hintMatches(rule.hint, out)) out = applyRule(rule, out);
   if (out.includes('@')) out = out.replace(EMAIL, (m: string, at: number, whole: string) => (isEmail(m, whole[at + m.length]) ? EMAIL_MASK : m));
   return out;
 }
 
-export const MASK_RULE_NAMES = RULES.map((r) => r.name);
+export const MASK_RULE_NAMES = [...RULES, ...PREFIXED_RULES].map((r) => r.name);
 
 /** What masking would replace in `text`, rule by rule (for measuring it; masking itself uses maskText). */
 export function findMasked(text: string): { rule: string; value: string }[] {
   const found: { rule: string; value: string }[] = [];
-  for (const rule of RULES) {
+  for (const rule of [...RULES, ...(PREFIXES.test(text) ? PREFIXED_RULES : [])]) {
     if (!hintMatches(rule.hint, text)) continue;
     for (const m of text.matchAll(new RegExp(rule.pattern.source, rule.pattern.flags))) {
       const value = rule.group === undefined ? m[0] : m[rule.group];
