@@ -49,6 +49,8 @@ export interface ArchiveSize {
   dir: string;
   bytes: number;
   entries: number;
+  /** The index snapshot beside it. */
+  snapshotBytes: number;
 }
 
 /** host → server: ranked search (the seed's search_session answer). */

@@ -71,8 +71,9 @@ test('the archive keeps a deleted transcript searchable from the CLI; archive si
   const after = JSON.parse(cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json').stdout) as { results: { sourceDeleted?: boolean }[] };
   assert.equal(after.results.length, 1);
   assert.equal(after.results[0].sourceDeleted, true);
-  const size = JSON.parse(cli('archive', 'size', '--data', data, '--json').stdout) as { entries: number; bytes: number };
+  const size = JSON.parse(cli('archive', 'size', '--data', data, '--json').stdout) as { entries: number; bytes: number; snapshotBytes: number };
   assert.equal(size.entries, 1);
+  assert.ok(size.bytes > 0 && size.snapshotBytes > 0, JSON.stringify(size));
   assert.equal(cli('archive', 'purge', '--data', data).code, 0);
   assert.equal((JSON.parse(cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json').stdout) as { count: number }).count, 0);
 });

@@ -102,12 +102,14 @@ async function run(argv: string[]): Promise<number> {
         await archive.purge();
         const { Persistence } = await import('../core/persistence.js');
         await Persistence.discard(options.dataDir);
-        process.stdout.write(`Removed the archive in ${archive.dir}.\n`);
+        process.stdout.write(`Removed the archive in ${archive.dir} and the index snapshot; the next run reads the transcripts again.\n`);
         return 0;
       }
       if (action !== 'size') throw new UsageError(`archive takes "size" or "purge", got "${action}".`);
       const size = await archive.size();
-      print(options, { success: true, dir: archive.dir, ...size }, () => `${archive.dir}: ${size.entries} transcript files, ${(size.bytes / 1024 / 1024).toFixed(1)} MB\n`);
+      const { Persistence } = await import('../core/persistence.js');
+      const snapshotBytes = await Persistence.snapshotBytes(options.dataDir);
+      print(options, { success: true, dir: archive.dir, ...size, snapshotBytes }, () => `${archive.dir}: ${size.entries} transcript files, ${(size.bytes / 1048576).toFixed(1)} MB; index snapshot ${(snapshotBytes / 1048576).toFixed(1)} MB\n`);
       return 0;
     }
     case 'mcp-config': {

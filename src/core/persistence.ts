@@ -13,7 +13,7 @@ import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type Mani
 import { archivedPlace, makeLazy, rawTurns, TurnFile, type TurnPlace } from './store/turns.js';
 import { archiveLocation } from './store/archive.js';
 import type { StoredSession } from './store/snapshot.js';
-import { open, rm } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 
 export interface Restored {
   index: SearchIndex;
@@ -43,6 +43,11 @@ export class Persistence {
   /** Where a data folder keeps its snapshot. */
   static snapshotPath(dataDir: string): string {
     return join(dataDir, 'index', 'snapshot.bin');
+  }
+
+  /** Bytes of the snapshot on disk (0 when there is none). */
+  static async snapshotBytes(dataDir: string): Promise<number> {
+    return (await stat(Persistence.snapshotPath(dataDir)).catch(() => undefined))?.size ?? 0;
   }
 
   /** Removes the snapshot (after the archive was purged, so sessions kept only by the archive do not come back). */

@@ -85,7 +85,8 @@ async function open(): Promise<SessionLibrary> {
 async function archiveSize(): Promise<ArchiveSize> {
   const l = await lib();
   const size = (await l.archive?.size()) ?? { bytes: 0, entries: 0 };
-  return { enabled: l.archive !== undefined, dir: l.archive?.dir ?? '', ...size };
+  const snapshotBytes = settings ? await Persistence.snapshotBytes(settings.dataDir) : 0;
+  return { enabled: l.archive !== undefined, dir: l.archive?.dir ?? '', ...size, snapshotBytes };
 }
 
 function treeSessions(lib: SessionLibrary, limit?: number): TreeSession[] {

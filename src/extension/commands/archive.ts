@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ArchiveSizeRequest, PurgeArchiveRequest, type ArchiveSize } from '../../protocol.js';
 
-const describe = (size: ArchiveSize): string => `${size.entries.toLocaleString()} transcript files, ${(size.bytes / 1048576).toFixed(1)} MB in ${size.dir}`;
+const describe = (size: ArchiveSize): string =>
+  `${size.entries.toLocaleString()} transcript files, ${(size.bytes / 1048576).toFixed(1)} MB in ${size.dir}; index snapshot ${(size.snapshotBytes / 1048576).toFixed(1)} MB`;
 
 export async function showArchiveSize(client: LanguageClient): Promise<void> {
   const size = await client.sendRequest(ArchiveSizeRequest);
