@@ -102,7 +102,7 @@ export class SessionLibrary extends SessionAnswers {
   private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     const ctx = this.context();
     const restored = await this.persistence?.restore();
-    const present: { root: SourceRoot; adapter: SourceAdapter }[] = [];
+    const present: SourceRoot[] = [];
     for (const root of this.options.roots) {
       const adapter = sourceById(root.source);
       if (!adapter) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
@@ -114,19 +114,13 @@ export class SessionLibrary extends SessionAnswers {
       }
       const resolved = { source: root.source, path: real };
       this.resolvedRoots.push(resolved);
-      present.push({ root: resolved, adapter });
+      present.push(resolved);
     }
     if (restored) {
       this.adopt(restored);
       this.markAnswerable();
     }
-    const plan: { root: SourceRoot; files: FileState[] }[] = [];
-    const seen = new Set<string>();
-    for (const { root, adapter } of present) {
-      const files = await statFiles(await walkFiles(root.path, { logger: ctx.logger, accept: (f) => this.accepts(adapter, f, root.path) }));
-      for (const f of files) seen.add(f.file);
-      plan.push({ root, files });
-    }
+    const { plan, seen } = await this.scan(present);
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
@@ -270,20 +264,26 @@ export class SessionLibrary extends SessionAnswers {
    * nothing written between the load's walk and the watcher's start is missed.
    */
   async changedFiles(): Promise<string[]> {
-    const out: string[] = [];
-    const seen = new Set<string>();
-    for (const root of this.resolvedRoots) {
-      const adapter = sourceById(root.source)!;
-      for (const state of await statFiles(await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.accepts(adapter, f, root.path) }))) {
-        seen.add(state.file);
-        if (!this.unchanged(state)) out.push(state.file);
-      }
-    }
+    const { plan, seen } = await this.scan(this.resolvedRoots);
+    const out = plan.flatMap(({ files }) => files.filter((f) => !this.unchanged(f)).map((f) => f.file));
     for (const [file, known] of this.byFile) {
       if (seen.has(file) || !this.resolvedRoots.some((r) => isInside(r.path, file))) continue;
-      if (known.ids.some((id) => this.sessions.get(id)?.sourceDeleted === false || this.sessions.get(id)?.sourceDeleted === undefined)) out.push(file);
+      if (known.ids.some((id) => this.sessions.get(id)?.sourceDeleted !== true)) out.push(file);
     }
     return out;
+  }
+
+  /** Every accepted transcript file under the roots, with its state on disk. */
+  private async scan(roots: readonly SourceRoot[]): Promise<{ plan: { root: SourceRoot; files: FileState[] }[]; seen: Set<string> }> {
+    const plan: { root: SourceRoot; files: FileState[] }[] = [];
+    const seen = new Set<string>();
+    for (const root of roots) {
+      const adapter = sourceById(root.source)!;
+      const files = await statFiles(await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.accepts(adapter, f, root.path) }));
+      for (const f of files) seen.add(f.file);
+      plan.push({ root, files });
+    }
+    return { plan, seen };
   }
 
   /** Transcript files known under a folder (for a root that disappeared). */
