@@ -115,3 +115,24 @@ test('Codex rollouts are read incrementally too', async () => {
   assert.equal(lastIncrementalRead(file)?.resumedFrom, size);
   assert.ok(after[0].turns.some((t) => t.text.includes('codex answer appended')));
 });
+
+test('a Claude Code transcript read again alone keeps the title that a summary in another transcript gave it', async () => {
+  const { corpusCopy, openLibrary } = await import('./damage.js');
+  const root = corpusCopy();
+  const { library } = await openLibrary(root, undefined);
+  // Sessions whose title differs from what their own file alone gives: titled by another file's summary.
+  const titled: Session[] = [];
+  for (const s of library.sessions.values()) {
+    const alone = (await read(claudeCodeSource, s.file, root, false)).find((a) => a.id === s.id);
+    if (alone && alone.topic !== s.topic) titled.push(s);
+  }
+  assert.ok(titled.length > 0, 'the sample transcripts hold a title recorded in another file');
+  for (const s of titled) {
+    const topic = s.topic;
+    appendFileSync(s.file, line(900, 'appended later, the title stays').replace(ID, s.nativeId));
+    await library.reloadFile(s.file);
+    const after = library.sessions.get(s.id)!;
+    assert.equal(after.topic, topic, s.file);
+    assert.equal(library.search('appended later the title stays').results[0]?.id, s.id);
+  }
+});

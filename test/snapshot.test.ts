@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { crc32 } from 'node:zlib';
 import { SessionLibrary, type LibraryOptions } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { Persistence } from '../src/core/persistence.js';
@@ -34,6 +35,37 @@ async function open(root: string, data: string, extra: Partial<LibraryOptions> =
 /** What a user sees for a query: ids, scores and snippets, whatever the library's history. */
 function answers(library: SessionLibrary, query: string): unknown {
   return library.search(query, { limit: 10 }).results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, deleted: r.sourceDeleted }));
+}
+
+/** The header of a snapshot (its footer: header offset, length, CRC-32, magic). */
+function headerOf(b: Buffer): { at: number; header: Record<string, unknown> } {
+  const at = Number(b.readBigUInt64LE(b.length - 32));
+  const length = Number(b.readBigUInt64LE(b.length - 24));
+  return { at, header: JSON.parse(b.toString('utf8', at, at + length)) as Record<string, unknown> };
+}
+
+/** A snapshot whose header was edited and whose checksum was written to match: what another build would have written. */
+function withHeader(b: Buffer, edit: (header: Record<string, unknown>) => void): Buffer {
+  const { at, header } = headerOf(b);
+  edit(header);
+  const bytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const footer = Buffer.alloc(32);
+  footer.writeBigUInt64LE(BigInt(at), 0);
+  footer.writeBigUInt64LE(BigInt(bytes.length), 8);
+  footer.writeBigUInt64LE(BigInt(crc32(bytes)), 16);
+  footer.write('SSSNAPv2', 24, 'latin1');
+  return Buffer.concat([b.subarray(0, at), bytes, footer]);
+}
+
+function sectionAt(b: Buffer, name: string): number {
+  const sections = headerOf(b).header.sections as Record<string, [number, number]>;
+  return sections[name][0];
+}
+
+function flipAt(b: Buffer, at: number): Buffer {
+  const copy = Buffer.from(b);
+  copy[at] ^= 0x40;
+  return copy;
 }
 
 const QUERIES = ['test', 'error handling', 'readme', '"npm install"', 'todo -write'];
@@ -83,8 +115,10 @@ test('a damaged snapshot, one of another version and one written with other sett
   const expected = (await open(root, tempDir(), { snapshot: false })).library;
   const damages: [string, (b: Buffer) => Buffer, RegExp][] = [
     ['truncated', (b) => b.subarray(0, Math.floor(b.length / 2)), /snapshot discarded \(not a snapshot of this version \(footer\)\)/],
-    ['bytes flipped in the header', (b) => Buffer.from(b.toString('latin1').replace('"sessions":[', '"sessions":{'), 'latin1'), /snapshot discarded \(header is not valid JSON\)/],
-    ['another version', (b) => Buffer.from(b.toString('latin1').replace(`{"version":${SNAPSHOT_VERSION},`, '{"version":0,'), 'latin1'), new RegExp(`snapshot discarded \\(version 0, this build reads ${SNAPSHOT_VERSION}\\)`)],
+    ['bytes flipped in the header', (b) => Buffer.from(b.toString('latin1').replace('"sessions":[', '"sessions":{'), 'latin1'), /snapshot discarded \(section header is damaged \(checksum\)\)/],
+    ['bytes flipped in an index array', (b) => flipAt(b, sectionAt(b, 'df')), /snapshot discarded \(section df is damaged \(checksum\)\)/],
+    ['another version', (b) => withHeader(b, (h) => (h.version = 0)), new RegExp(`snapshot discarded \\(version 0, this build reads ${SNAPSHOT_VERSION}\\)`)],
+    ['the previous layout', (b) => Buffer.concat([b.subarray(0, b.length - 8), Buffer.from('SSSNAPv1')]), /snapshot discarded \(not a snapshot of this version \(footer\)\)/],
     ['not a snapshot at all', () => Buffer.from('\u0000garbage'.repeat(10)), /snapshot discarded/],
   ];
   for (const [what, damage, reason] of damages) {
@@ -216,37 +250,4 @@ test('purging the archive forgets sessions whose transcript is gone and reads th
   const next = await open(root, data);
   assert.equal(next.library.sessions.size, reference.sessions.size, 'the rewritten snapshot and archive load');
   for (const id of gone) assert.equal(next.library.sessions.has(id), false, 'purged sessions do not come back');
-});
-
-test('random damage anywhere in a snapshot never escapes as an error or a hang: it is discarded or read, and answers', { timeout: 120_000 }, async () => {
-  const fc = (await import('fast-check')).default;
-  const root = corpusCopy();
-  const data = tempDir();
-  await (await open(root, data, { archive: false })).library.close();
-  const path = Persistence.snapshotPath(data);
-  const good = readFileSync(path);
-  await fc.assert(
-    fc.asyncProperty(
-      fc.oneof(
-        fc.array(fc.tuple(fc.nat({ max: good.length - 1 }), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 8 }).map((flips) => (b: Buffer) => {
-          const copy = Buffer.from(b);
-          for (const [at, x] of flips) copy[at] ^= x;
-          return copy;
-        }),
-        fc.nat({ max: good.length - 1 }).map((at) => (b: Buffer) => b.subarray(0, at)),
-        fc.tuple(fc.nat({ max: good.length - 1 }), fc.integer({ min: 1, max: 4096 })).map(([at, n]) => (b: Buffer) => Buffer.concat([b.subarray(0, at), Buffer.alloc(n), b.subarray(Math.min(b.length, at + n))])),
-      ),
-      async (damage) => {
-        writeFileSync(path, damage(good));
-        const logger = new MemoryLogger();
-        const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, archive: false, snapshotDelayMs: 60_000 });
-        await library.load();
-        const found = library.search('test', { limit: 5 });
-        for (const r of found.results) await library.get(r.id);
-        library.list({ limit: 5 });
-        await library.close();
-      },
-    ),
-    { numRuns: 30 },
-  );
 });

@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { Session } from './model.js';
-import type { Archive } from './store/archive.js';
+import type { Archive, EntryState } from './store/archive.js';
 import type { SourceRoot } from './sources/registry.js';
 import type { SourceAdapter, SourceContext } from './sources/types.js';
 
@@ -17,6 +17,8 @@ export interface FileRead {
   size: number;
   mtimeMs: number;
   ino: number;
+  /** The state of the file's archive entry, once written or when read from it. */
+  entry?: EntryState;
 }
 
 export async function readFileSessions(
@@ -38,7 +40,8 @@ export async function readFileSessions(
     const meta = await archive.meta(entry);
     if (meta && meta.size === info.size && meta.mtimeMs === info.mtimeMs && meta.source === root.source) {
       const archived = await archive.load(entry);
-      if (archived) return { file, root, sessions: archived.sessions, fresh: false, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+      if (archived?.damaged) ctx.logger.warn(`${file}: read again from the transcript, its archive entry is damaged`);
+      else if (archived) return { file, root, sessions: archived.sessions, fresh: false, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, entry: meta.state };
     }
   }
   const sessions = await adapter.readFile(file, root.path, ctx);
@@ -51,7 +54,7 @@ export async function archiveReads(archive: Archive | undefined, reads: FileRead
   const fresh = reads.filter((r) => r.fresh);
   const write = async (read: FileRead): Promise<void> => {
     try {
-      await archive.save({ source: read.root.source, file: read.file, size: read.size, mtimeMs: read.mtimeMs }, read.sessions, durable);
+      read.entry = await archive.save({ source: read.root.source, file: read.file, size: read.size, mtimeMs: read.mtimeMs }, read.sessions, durable);
     } catch (err) {
       ctx.logger.warn(`${read.file}: not archived (${err instanceof Error ? err.message : String(err)})`);
     }

@@ -1,6 +1,7 @@
 /** What a SessionLibrary is configured with and reports, and what it remembers per file. */
 import type { FileState } from './file-state.js';
 import type { Logger } from './log.js';
+import type { EntryState } from './store/archive.js';
 import type { SourceRoot } from './sources/registry.js';
 
 /** Files read at once during a load. */
@@ -40,5 +41,7 @@ export interface LoadProgress {
 export interface KnownFile extends FileState {
   root: SourceRoot;
   ids: string[];
+  /** Size and modification time of the file's archive entry as last written or read. */
+  entry?: EntryState;
 }
 

@@ -9,6 +9,8 @@ import { basename } from 'node:path';
 import { SessionSearchError } from './errors.js';
 import { SearchIndex } from './index/engine.js';
 import type { Session } from './model.js';
+import type { GetResponse } from './api.js';
+import type { OutputFormat } from './format.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import { isInside, walkFiles } from './walk.js';
 import { archiveReads, readFileSessions, type FileRead } from './ingest.js';
@@ -21,7 +23,7 @@ import { Persistence } from './persistence.js';
 import { SessionAnswers } from './answers.js';
 import type { ManifestEntry } from './store/snapshot.js';
 import { commitBatches, statFiles, type FileState } from './file-state.js';
-import { releaseToArchive } from './store/turns.js';
+import { releaseToArchive, type TurnHooks } from './store/turns.js';
 import { safeLogger } from './log.js';
 import { INDEXED_CHARS_PER_TOOL_TURN, READ_AHEAD, type KnownFile, type LibraryOptions, type LoadProgress } from './library-options.js';
 
@@ -40,6 +42,9 @@ export class SessionLibrary extends SessionAnswers {
   private dirty = false;
   private saveTimer: NodeJS.Timeout | undefined;
   private saving: Promise<unknown> = Promise.resolve();
+  /** Transcripts being read again because the copy of their turns on disk turned out damaged. */
+  private readonly repairs = new Map<string, Promise<void>>();
+  private readonly turnHooks: TurnHooks;
   private markAnswerable!: () => void;
   /**
    * Settles once queries can be answered: right after a snapshot is restored (the rest is caught up while queries run),
@@ -62,11 +67,12 @@ export class SessionLibrary extends SessionAnswers {
     super();
     // Every line the engine logs is made safe once, here: no parser snippet of a transcript, secrets masked.
     this.options = { ...options, logger: safeLogger(options.logger) };
+    this.turnHooks = { logger: this.options.logger, unreadable: (session) => this.repair(session) };
     this.excluded = excluder(options.exclude);
     if (options.dataDir && options.archive !== false) this.archive = new Archive(options.dataDir, this.options.logger);
     if (options.dataDir && options.snapshot !== false) {
       const config = Persistence.configKey({ exclude: options.exclude ?? [], maxFileBytes: options.maxFileBytes ?? null, archive: this.archive !== undefined, indexed: INDEXED_CHARS_PER_TOOL_TURN });
-      this.persistence = new Persistence(options.dataDir, config, this.options.logger, this.archive?.dir);
+      this.persistence = new Persistence(options.dataDir, config, this.options.logger, this.archive?.dir, this.turnHooks);
     }
   }
 
@@ -118,6 +124,7 @@ export class SessionLibrary extends SessionAnswers {
     }
     if (restored) {
       this.adopt(restored);
+      await this.checkArchiveEntries();
       this.markAnswerable();
     }
     const { plan, seen } = await this.scan(present);
@@ -181,7 +188,7 @@ export class SessionLibrary extends SessionAnswers {
     for (const f of restored.files) {
       if (!this.isConfigured(f.source, f.file)) continue;
       const root = this.resolvedRoots.find((r) => r.source === f.source && r.path === f.root) ?? { source: f.source, path: f.root };
-      this.byFile.set(f.file, { root, ids: f.ids, file: f.file, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino });
+      this.byFile.set(f.file, { root, ids: f.ids, file: f.file, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino, entry: f.entry });
       for (const id of f.ids) keep.add(id);
     }
     for (const s of restored.sessions) {
@@ -189,6 +196,47 @@ export class SessionLibrary extends SessionAnswers {
       else this.searchIndex.remove(s.id);
     }
     for (const key of [...keep]) if (!this.sessions.has(key)) this.searchIndex.remove(key);
+  }
+
+  /**
+   * Archive entries that changed since the snapshot was written (damaged, or rewritten by another process): their
+   * transcripts count as changed, so the load reads them again (from the entry when it is intact, else the transcript).
+   */
+  private async checkArchiveEntries(): Promise<void> {
+    if (!this.archive) return;
+    const known = [...this.byFile.values()].filter((k) => k.entry);
+    for (let i = 0; i < known.length; i += 64) {
+      await Promise.all(
+        known.slice(i, i + 64).map(async (k) => {
+          const info = await stat(this.archive!.entryPath(k.file)).catch(() => undefined);
+          if (info && info.size === k.entry![0] && info.mtimeMs === k.entry![1]) return;
+          this.options.logger.warn(`${k.file}: its archive entry changed since the snapshot; reading it again`);
+          k.size = -1;
+        }),
+      );
+    }
+  }
+
+  /**
+   * A session's turns could not be read back (its archive line or snapshot range is damaged): its transcript is read
+   * again. Where the transcript is gone too, the turns are lost, and that is reported.
+   */
+  private repair(session: Session): void {
+    const file = session.file;
+    if (this.repairs.has(file)) return;
+    const run = (async () => {
+      if (await stat(file).catch(() => undefined)) await this.reloadFile(file);
+      else this.options.logger.warn(`${file}: the turns of ${session.id} are lost: its stored copy is damaged and the transcript no longer exists`);
+    })().finally(() => this.repairs.delete(file));
+    this.repairs.set(file, run);
+  }
+
+  /** One session; when its stored turns turned out damaged while answering, answers again once its transcript is read. */
+  override async get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {
+    const first = await super.get(name, options);
+    if (!this.repairs.size) return first;
+    await Promise.all(this.repairs.values());
+    return super.get(name, options);
   }
 
   /** Whether a file lies under a configured root of its source (existing or not). */
@@ -209,7 +257,7 @@ export class SessionLibrary extends SessionAnswers {
     this.saveTimer = undefined;
     const run = async (): Promise<void> => {
       this.dirty = false;
-      const files: ManifestEntry[] = [...this.byFile.values()].map((k) => ({ file: k.file, source: k.root.source, root: k.root.path, size: k.size, mtimeMs: k.mtimeMs, ino: k.ino, ids: [...k.ids] }));
+      const files: ManifestEntry[] = [...this.byFile.values()].map((k) => ({ file: k.file, source: k.root.source, root: k.root.path, size: k.size, mtimeMs: k.mtimeMs, ino: k.ino, ids: [...k.ids], entry: k.entry }));
       try {
         await this.persistence!.save(this.index, [...this.sessions.values()], files);
       } catch (err) {
@@ -302,7 +350,7 @@ export class SessionLibrary extends SessionAnswers {
 
   /** Cross-file fix-ups, archive entries, then the index: the common end of a load and of a reload. */
   private async commit(root: SourceRoot, reads: FileRead[], writer: boolean): Promise<void> {
-    const ctx = this.context();
+    const ctx = { ...this.context(), previous: (id: string) => this.sessions.get(id) };
     const fresh = reads.filter((r) => r.fresh).flatMap((r) => r.sessions);
     await sourceById(root.source)!.finalize?.(fresh, [root.path], ctx);
     const kept = new Set(fresh);
@@ -310,7 +358,7 @@ export class SessionLibrary extends SessionAnswers {
     await archiveReads(writer ? this.archive : undefined, reads, ctx, reads.length === 1);
     for (const read of reads) this.replaceFile(read, root);
     // Archived sessions read their turns from the archive from now on: memory holds the index, not the transcripts.
-    for (const read of reads) for (const session of read.sessions) releaseToArchive(session, ctx.logger);
+    for (const read of reads) for (const session of read.sessions) releaseToArchive(session, this.turnHooks);
   }
 
   /** Archived sessions of configured sources whose transcript no longer exists: still searchable, marked deleted. */
@@ -322,20 +370,21 @@ export class SessionLibrary extends SessionAnswers {
       if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
       const archived = await this.archive.load(entry);
       if (!archived) continue;
+      if (archived.damaged) this.options.logger.warn(`${meta.file}: ${archived.damaged} session(s) lost: damaged in the archive and the transcript no longer exists`);
       for (const s of archived.sessions) s.sourceDeleted = true;
       this.replaceFile({ file: meta.file, sessions: archived.sessions, size: meta.size, mtimeMs: meta.mtimeMs, ino: 0 }, { source: meta.source, path: meta.file });
     }
   }
 
   /** Replaces the sessions that came from one file. */
-  private replaceFile(read: Pick<FileRead, 'file' | 'sessions' | 'size' | 'mtimeMs' | 'ino'>, root: SourceRoot): void {
+  private replaceFile(read: Pick<FileRead, 'file' | 'sessions' | 'size' | 'mtimeMs' | 'ino' | 'entry'>, root: SourceRoot): void {
     const { file, sessions } = read;
     const previous = this.byFile.get(file)?.ids ?? [];
     const ids = sessions.map((s) => s.id);
     for (const id of previous) if (!ids.includes(id)) this.removeSession(id);
     for (const s of sessions) this.addSession(s);
     const kept = sessions.map((s) => s.id).filter((id) => this.sessions.get(id)?.file === file);
-    this.byFile.set(file, { root, ids: kept, file, size: read.size, mtimeMs: read.mtimeMs, ino: read.ino });
+    this.byFile.set(file, { root, ids: kept, file, size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, entry: read.entry });
     this.scheduleSave();
   }
 

@@ -93,3 +93,45 @@ export function firstPrompt(session: Session): string | undefined {
 export function turnCount(session: Session): number {
   return turnSummaries.get(session)?.count ?? session.turns.length;
 }
+
+const isString = (x: unknown): x is string => typeof x === 'string';
+const optional = (x: unknown, check: (y: unknown) => boolean): boolean => x === undefined || check(x);
+
+/** A turn as the rest of the engine relies on it: read back from disk, anything else is damage. */
+export function isTurn(x: unknown): x is Turn {
+  if (typeof x !== 'object' || x === null) return false;
+  const t = x as Record<string, unknown>;
+  return (
+    isString(t.id) &&
+    ROLES.includes(t.role as Role) &&
+    TURN_KINDS.includes(t.kind as TurnKind) &&
+    isString(t.text) &&
+    optional(t.timestamp, isString) &&
+    optional(t.tool, isString) &&
+    optional(t.line, Number.isInteger)
+  );
+}
+
+/** A session read back from disk (an archive line) with every field the engine reads, and well-formed turns. */
+export function isSession(x: unknown): x is Session {
+  if (typeof x !== 'object' || x === null) return false;
+  const s = x as Record<string, unknown>;
+  return (
+    isString(s.id) &&
+    SOURCE_IDS.includes(s.source as SourceId) &&
+    isString(s.nativeId) &&
+    isString(s.topic) &&
+    isString(s.filename) &&
+    isString(s.file) &&
+    typeof s.size === 'number' &&
+    isString(s.created) &&
+    isString(s.updated) &&
+    isString(s.firstDay) &&
+    isString(s.lastDay) &&
+    optional(s.project, isString) &&
+    optional(s.branch, isString) &&
+    optional(s.parentId, isString) &&
+    Array.isArray(s.turns) &&
+    s.turns.every(isTurn)
+  );
+}

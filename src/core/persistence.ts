@@ -12,7 +12,7 @@ import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from './mode
 import { archiveLocation } from './store/archive.js';
 import { WriterLock } from './store/lock.js';
 import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type ManifestEntry, type SessionSource, type StoredSession } from './store/snapshot.js';
-import { archivedPlace, makeLazy, rawTurns, TurnFile, type TurnPlace } from './store/turns.js';
+import { archivedPlace, makeLazy, rawTurns, TurnFile, type TurnHooks, type TurnPlace } from './store/turns.js';
 
 export interface Restored {
   index: SearchIndex;
@@ -34,6 +34,8 @@ export class Persistence {
     private readonly logger: Logger,
     /** The archive folder whose entries hold the turns of archived sessions (none: the snapshot holds them all). */
     private readonly archiveDir: string | undefined,
+    /** Told when a session's turns cannot be read back. */
+    private readonly hooks: TurnHooks = { logger },
   ) {
     this.lock = new WriterLock(dataDir, logger);
     this.path = Persistence.snapshotPath(dataDir);
@@ -92,7 +94,7 @@ export class Persistence {
     const session = meta as Session;
     const place: TurnPlace =
       archivedAt && this.archiveDir ? { archive: join(this.archiveDir, archivedAt.entry), at: archivedAt.at } : { snapshot: file, at: turnsAt ?? [0, 0] };
-    makeLazy(session, place, { count: turnCount, firstPrompt }, this.logger);
+    makeLazy(session, place, { count: turnCount, firstPrompt }, this.hooks);
     return session;
   }
 
@@ -115,7 +117,7 @@ export class Persistence {
     sources.forEach((s, i) => {
       const at = positions[i];
       const place: TurnPlace = at ? { snapshot: next, at } : { archive: s.archived!.entry, at: s.archived!.at };
-      makeLazy(s.session, place, { count: s.turnCount, firstPrompt: s.firstPrompt }, this.logger);
+      makeLazy(s.session, place, { count: s.turnCount, firstPrompt: s.firstPrompt }, this.hooks);
     });
     const previous = this.turnFile;
     this.turnFile = next;

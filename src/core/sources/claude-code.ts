@@ -217,20 +217,20 @@ export const claudeCodeSource: SourceAdapter = {
     titleEvidence.set(session, { explicit: explicit !== undefined, uuids: state.seen, summaries: state.summaries });
     return [session];
   },
-  async finalize(sessions) {
+  async finalize(sessions, _roots, ctx) {
     const leafTitles = new Map<string, string>();
     for (const s of sessions) for (const [leaf, title] of titleEvidence.get(s)?.summaries ?? []) leafTitles.set(leaf, title);
     for (const s of sessions) {
       const evidence = titleEvidence.get(s);
       if (!evidence) continue;
       titleEvidence.delete(s);
-      if (evidence.explicit || !leafTitles.size) continue;
-      for (const uuid of evidence.uuids) {
-        const title = leafTitles.get(uuid);
-        if (title) {
-          s.topic = maskText(titleFrom(title) ?? s.topic);
-          break;
-        }
+      if (evidence.explicit) continue;
+      const leaf = [...evidence.uuids].map((uuid) => leafTitles.get(uuid)).find(Boolean);
+      if (leaf) s.topic = maskText(titleFrom(leaf) ?? s.topic);
+      else {
+        // Read alone, this file does not hold the summary that titled it: the title it had stays.
+        const before = ctx.previous?.(s.id);
+        if (before && before.file === s.file) s.topic = before.topic;
       }
     }
   },

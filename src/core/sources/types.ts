@@ -11,6 +11,11 @@ export interface SourceContext {
    * next append is parsed from the last complete line on (read.ts `readJsonRecords`).
    */
   live?: boolean;
+  /**
+   * The library's current copy of a session, for fix-ups that need what other files said: a file read again alone
+   * (it changed, or its archive entry was damaged) keeps a title that another file's records gave it.
+   */
+  previous?: (id: string) => Session | undefined;
 }
 
 export interface SourceAdapter {

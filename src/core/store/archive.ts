@@ -4,15 +4,22 @@
  * `<data>/archive/v1/<hash of the path>.jsonl`: line 1 describes the source file (path, size, mtime), each further
  * line is one session. Entries are written to a temporary file, flushed and renamed, so a reader (another process)
  * sees the old entry or the new one, never half of one, and a crash mid-write leaves only a stray temporary file.
+ * Each line starts with the CRC-32 of its JSON (`<8 hex digits>\t<json>`), so damage on disk is detected when the
+ * line is read: a damaged session is read again from its transcript, or reported when the transcript is gone.
+ * Entries of version 1 (lines without a checksum) are still read, their sessions checked for shape only.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { Logger } from '../log.js';
-import type { Session, SourceId } from '../model.js';
+import { isSession, SOURCE_IDS, type Session, type SourceId } from '../model.js';
 
+/** The folder layout (`archive/v1/`): entries of every version live there. */
 export const ARCHIVE_VERSION = 1;
+/** What an entry's lines hold: 2 adds a checksum to each line; 1 is still read. */
+export const ENTRY_VERSION = 2;
 const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
 
 export interface ArchiveMeta {
@@ -22,6 +29,11 @@ export interface ArchiveMeta {
   size: number;
   mtimeMs: number;
 }
+
+/** An entry's size and modification time when it was written or read: a change since means it was damaged or rewritten. */
+export type EntryState = [size: number, mtimeMs: number];
+
+const entryState = (info: { size: number; mtimeMs: number }): EntryState => [info.size, info.mtimeMs];
 
 /** Where each session read from or written to the archive lies: its entry and the byte range of its line. */
 const archived = new WeakMap<Session, { entry: string; at: [number, number] }>();
@@ -43,6 +55,40 @@ function splitLines(bytes: Buffer): [number, number][] {
   return out;
 }
 
+/** A line as written: the checksum of its JSON, a tab, the JSON. */
+function encodeLine(json: string): Buffer {
+  const body = Buffer.from(json, 'utf8');
+  return Buffer.concat([Buffer.from(`${crc32(body).toString(16).padStart(8, '0')}\t`, 'latin1'), body, Buffer.from('\n')]);
+}
+
+const CHECKED = /^[0-9a-f]{8}\t/;
+
+/** The JSON value of one line; throws when its checksum does not match (lines of version 1 have none). */
+function decodeLine(bytes: Buffer, [offset, length]: [number, number]): unknown {
+  const head = bytes.toString('latin1', offset, offset + Math.min(9, length));
+  if (CHECKED.test(head)) {
+    const body = bytes.subarray(offset + 9, offset + length);
+    if (crc32(body) !== parseInt(head.slice(0, 8), 16)) throw new Error('checksum does not match');
+    return JSON.parse(body.toString('utf8'));
+  }
+  return JSON.parse(bytes.toString('utf8', offset, offset + length));
+}
+
+function isMeta(x: unknown): x is ArchiveMeta {
+  const m = x as ArchiveMeta;
+  return typeof m === 'object' && m !== null && (m.version === 1 || m.version === ENTRY_VERSION) && SOURCE_IDS.includes(m.source) && typeof m.file === 'string' && typeof m.size === 'number' && typeof m.mtimeMs === 'number';
+}
+
+/** A session line, checked: undefined when it is damaged. */
+function decodeSession(bytes: Buffer, at: [number, number]): Session | undefined {
+  try {
+    const value = decodeLine(bytes, at);
+    return isSession(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * One archived session, read synchronously (a restored session reading its turns on first use). When the entry was
  * rewritten since the position was taken, the session is looked up by id in the whole entry.
@@ -53,8 +99,8 @@ export function readArchivedSession(entry: string, at: [number, number], id: str
     try {
       const buffer = Buffer.allocUnsafe(at[1]);
       if (readSync(fd, buffer, 0, at[1], at[0]) === at[1]) {
-        const session = JSON.parse(buffer.toString('utf8')) as Session;
-        if (session.id === id) return session;
+        const session = decodeSession(buffer, [0, at[1]]);
+        if (session?.id === id) return session;
       }
     } finally {
       closeSync(fd);
@@ -64,9 +110,9 @@ export function readArchivedSession(entry: string, at: [number, number], id: str
   }
   try {
     const bytes = readFileSync(entry);
-    for (const [offset, length] of splitLines(bytes).slice(1)) {
-      const session = JSON.parse(bytes.toString('utf8', offset, offset + length)) as Session;
-      if (session.id === id) return session;
+    for (const at of splitLines(bytes).slice(1)) {
+      const session = decodeSession(bytes, at);
+      if (session?.id === id) return session;
     }
   } catch {
     // the entry is gone or damaged
@@ -88,40 +134,54 @@ export class Archive {
     return join(this.dir, `${createHash('sha256').update(file).digest('hex').slice(0, 40)}.jsonl`);
   }
 
-  /** The sessions archived for a source file, or undefined when there is no readable entry. */
-  async load(entry: string): Promise<{ meta: ArchiveMeta; sessions: Session[] } | undefined> {
+  /**
+   * The sessions archived for a source file, or undefined when there is no readable entry. `damaged` counts session
+   * lines that failed their checksum or shape check: they are left out (and logged), the others are kept.
+   */
+  async load(entry: string): Promise<{ meta: ArchiveMeta; sessions: Session[]; damaged: number } | undefined> {
     let bytes: Buffer;
     try {
       bytes = await readFile(entry);
     } catch {
       return undefined;
     }
+    const lines = splitLines(bytes);
+    let meta: unknown;
     try {
-      const lines = splitLines(bytes);
-      const meta = JSON.parse(bytes.toString('utf8', lines[0][0], lines[0][0] + lines[0][1])) as ArchiveMeta;
-      if (meta.version !== ARCHIVE_VERSION) return undefined;
-      const sessions = lines.slice(1).map((at) => {
-        const session = JSON.parse(bytes.toString('utf8', at[0], at[0] + at[1])) as Session;
-        archived.set(session, { entry, at });
-        return session;
-      });
-      return { meta, sessions };
+      meta = lines.length ? decodeLine(bytes, lines[0]) : undefined;
     } catch (err) {
       this.logger.warn(`${entry}: archive entry unreadable (${err instanceof Error ? err.message : String(err)}), ignored`);
       return undefined;
     }
+    if (!isMeta(meta)) {
+      this.logger.warn(`${entry}: archive entry unreadable (its first line does not describe a transcript), ignored`);
+      return undefined;
+    }
+    const sessions: Session[] = [];
+    let damaged = 0;
+    for (const at of lines.slice(1)) {
+      const session = decodeSession(bytes, at);
+      if (!session) {
+        damaged++;
+        continue;
+      }
+      archived.set(session, { entry, at });
+      sessions.push(session);
+    }
+    if (damaged) this.logger.warn(`${entry}: ${damaged} damaged session line(s) in the archive entry of ${meta.file}`);
+    return { meta, sessions, damaged };
   }
 
-  /** Only the first line of an entry: which file it holds, cheaply. */
-  async meta(entry: string): Promise<ArchiveMeta | undefined> {
+  /** Only the first line of an entry: which file it holds, cheaply, and the entry's own size and modification time. */
+  async meta(entry: string): Promise<(ArchiveMeta & { state: EntryState }) | undefined> {
     const handle = await open(entry, 'r').catch(() => undefined);
     if (!handle) return undefined;
     try {
       const buffer = Buffer.alloc(8192);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      const line = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
-      const meta = JSON.parse(line) as ArchiveMeta;
-      return meta.version === ARCHIVE_VERSION ? meta : undefined;
+      const end = buffer.subarray(0, bytesRead).indexOf(10);
+      const meta = decodeLine(buffer, [0, end === -1 ? bytesRead : end]);
+      return isMeta(meta) ? { ...meta, state: entryState(await handle.stat()) } : undefined;
     } catch {
       return undefined;
     } finally {
@@ -134,16 +194,19 @@ export class Archive {
    * done for single changes while running; a bulk load skips it for speed, since an entry lost to a power cut right
    * after a load is one whose transcript still exists and is read again (an unreadable entry is ignored).
    */
-  async save(meta: Omit<ArchiveMeta, 'version'>, sessions: Session[], durable = true): Promise<void> {
+  /** Writes an entry; returns its size and modification time, which a snapshot keeps to notice later damage. */
+  async save(meta: Omit<ArchiveMeta, 'version'>, sessions: Session[], durable = true): Promise<EntryState> {
     await mkdir(this.dir, { recursive: true });
     const entry = this.entryPath(meta.file);
     const temp = `${entry}.${process.pid}.${Date.now()}.tmp`;
-    const lines = [JSON.stringify({ version: ARCHIVE_VERSION, ...meta }), ...sessions.map((s) => JSON.stringify({ ...s, sourceDeleted: undefined }))].map((l) => Buffer.from(`${l}\n`, 'utf8'));
+    const lines = [JSON.stringify({ version: ENTRY_VERSION, ...meta }), ...sessions.map((s) => JSON.stringify({ ...s, sourceDeleted: undefined }))].map(encodeLine);
     const body = Buffer.concat(lines);
     const handle = await open(temp, 'w');
+    let state: EntryState;
     try {
       await handle.writeFile(body);
       if (durable) await handle.sync();
+      state = entryState(await handle.stat());
     } finally {
       await handle.close();
     }
@@ -154,6 +217,7 @@ export class Archive {
       archived.set(session, { entry, at: [offset, length] });
       offset += length + 1;
     });
+    return state;
   }
 
   /** Every entry's metadata (of entries whose name `wanted` accepts); stray temporary files of crashed writers are removed once they are old. */

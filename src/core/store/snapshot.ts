@@ -9,15 +9,18 @@
  */
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { IndexState } from '../index/engine.js';
 import type { Segment } from '../index/postings.js';
 import type { Session, SourceId } from '../model.js';
 
 /** Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt. */
-export const SNAPSHOT_VERSION = 2;
-/** Marks the footer layout (offset and length of the header); the header's own version says what the sections hold. */
-const MAGIC = 'SSSNAPv1';
-const FOOTER_BYTES = 8 + 8 + 8;
+export const SNAPSHOT_VERSION = 3;
+/** Marks the footer layout (offset, length and checksum of the header); the header's own version says what the sections hold. */
+const MAGIC = 'SSSNAPv2';
+const FOOTER_BYTES = 8 + 8 + 8 + 8;
+/** The turns region is checked in pieces of this size, so a large one is never read into memory at once. */
+const CHECK_CHUNK = 8 * 1024 * 1024;
 
 /** One transcript file the snapshot covers, with what identifies its state on disk. */
 export interface ManifestEntry {
@@ -29,6 +32,8 @@ export interface ManifestEntry {
   mtimeMs: number;
   ino: number;
   ids: string[];
+  /** Size and modification time of the file's archive entry when the snapshot was written. */
+  entry?: [number, number];
 }
 
 /**
@@ -44,6 +49,9 @@ interface Header {
   config: string;
   created: string;
   sections: Record<string, [number, number]>;
+  /** CRC-32 of every section, and of the turns region (`turns`: from the start of the file to the first section). */
+  checksums: Record<string, number>;
+  turnsEnd: number;
   segmentTerms: number[];
   keys: (string | null)[];
   totalLengths: number[];
@@ -76,12 +84,15 @@ export class SnapshotError extends Error {}
 /** Writes in 4 MB batches, tracking the offset, padding typed arrays to their alignment. */
 class Writer {
   offset = 0;
+  /** CRC-32 of the last buffer written (with `array`, of the array without its padding). */
+  crc = 0;
   private parts: Buffer[] = [];
   private pending = 0;
   constructor(private readonly handle: FileHandle) {}
 
   async write(buffer: Buffer): Promise<[number, number]> {
     const at = this.offset;
+    this.crc = crc32(buffer);
     this.parts.push(buffer);
     this.pending += buffer.length;
     this.offset += buffer.length;
@@ -93,6 +104,12 @@ class Writer {
     const pad = (8 - (this.offset % 8)) % 8;
     if (pad) await this.write(Buffer.alloc(pad));
     return this.write(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
+  }
+
+  /** Writes a named section and records its checksum. */
+  async section(into: Header, name: string, data: Buffer | ArrayBufferView): Promise<void> {
+    into.sections[name] = Buffer.isBuffer(data) ? await this.write(data) : await this.array(data);
+    into.checksums[name] = this.crc;
   }
 
   async flush(): Promise<void> {
@@ -112,32 +129,28 @@ export async function writeSnapshot(path: string, config: string, index: IndexSt
   const sessions: StoredSession[] = [];
   try {
     const out = new Writer(handle);
+    let turnsCrc = 0;
     for (const { session, turnCount, firstPrompt, rawTurns, archived } of sources) {
       const entry = archived && basename(archived.entry);
-      const turnsAt = entry && ENTRY_NAME.test(entry) ? undefined : await out.write(rawTurns ? rawTurns() : Buffer.from(JSON.stringify(session.turns), 'utf8'));
+      let turnsAt: [number, number] | undefined;
+      if (!(entry && ENTRY_NAME.test(entry))) {
+        const bytes = rawTurns ? rawTurns() : Buffer.from(JSON.stringify(session.turns), 'utf8');
+        turnsAt = await out.write(bytes);
+        turnsCrc = crc32(bytes, turnsCrc);
+      }
       const archivedAt = turnsAt ? undefined : { entry: entry!, at: archived!.at };
       // Copied key by key: spreading would call a restored session's `turns` getter and read its turns for nothing.
       const meta: Record<string, unknown> = {};
       for (const key of Object.keys(session)) if (key !== 'turns') meta[key] = session[key as keyof Session];
       sessions.push({ ...(meta as Omit<Session, 'turns'>), turnCount, firstPrompt, turnsAt, archivedAt });
     }
-    const sections: Record<string, [number, number]> = {};
-    sections.terms = await out.write(Buffer.from(index.terms.join('\n'), 'utf8'));
-    sections.df = await out.array(index.df);
-    sections.lengths = await out.array(index.lengths);
-    sections.recency = await out.array(index.recency);
-    sections.docTerms = await out.array(index.docTerms);
-    sections.docTermStart = await out.array(index.docTermStart);
-    for (const [i, seg] of index.segments.entries()) {
-      sections[`s${i}.offsets`] = await out.array(seg.offsets);
-      sections[`s${i}.docs`] = await out.array(seg.docs);
-      sections[`s${i}.freqs`] = await out.array(seg.freqs);
-    }
     const header: Header = {
       version: SNAPSHOT_VERSION,
       config,
       created: new Date().toISOString(),
-      sections,
+      sections: {},
+      checksums: { turns: turnsCrc },
+      turnsEnd: out.offset,
       segmentTerms: index.segments.map((s) => s.terms),
       keys: index.keys,
       totalLengths: index.totalLengths,
@@ -145,11 +158,24 @@ export async function writeSnapshot(path: string, config: string, index: IndexSt
       files,
       sessions,
     };
-    const [headerAt, headerLength] = await out.write(Buffer.from(JSON.stringify(header), 'utf8'));
+    await out.section(header, 'terms', Buffer.from(index.terms.join('\n'), 'utf8'));
+    await out.section(header, 'df', index.df);
+    await out.section(header, 'lengths', index.lengths);
+    await out.section(header, 'recency', index.recency);
+    await out.section(header, 'docTerms', index.docTerms);
+    await out.section(header, 'docTermStart', index.docTermStart);
+    for (const [i, seg] of index.segments.entries()) {
+      await out.section(header, `s${i}.offsets`, seg.offsets);
+      await out.section(header, `s${i}.docs`, seg.docs);
+      await out.section(header, `s${i}.freqs`, seg.freqs);
+    }
+    const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+    const [headerAt, headerLength] = await out.write(headerBytes);
     const footer = Buffer.alloc(FOOTER_BYTES);
     footer.writeBigUInt64LE(BigInt(headerAt), 0);
     footer.writeBigUInt64LE(BigInt(headerLength), 8);
-    footer.write(MAGIC, 16, 'latin1');
+    footer.writeBigUInt64LE(BigInt(crc32(headerBytes)), 16);
+    footer.write(MAGIC, 24, 'latin1');
     await out.write(footer);
     await out.flush();
     await handle.sync();
@@ -163,12 +189,27 @@ export async function writeSnapshot(path: string, config: string, index: IndexSt
   return sessions.map((s) => s.turnsAt);
 }
 
-async function readSection(handle: FileHandle, size: number, [at, length]: [number, number], name: string): Promise<ArrayBuffer> {
-  if (at < 0 || length < 0 || at + length > size) throw new SnapshotError(`section ${name} lies outside the file`);
+async function readSection(handle: FileHandle, size: number, [at, length]: [number, number], name: string, checksum: number | undefined): Promise<ArrayBuffer> {
+  if (!Number.isSafeInteger(at) || !Number.isSafeInteger(length) || at < 0 || length < 0 || at + length > size) throw new SnapshotError(`section ${name} lies outside the file`);
   const buffer = new ArrayBuffer(length);
   const { bytesRead } = await handle.read(new Uint8Array(buffer), 0, length, at);
   if (bytesRead !== length) throw new SnapshotError(`section ${name} is truncated`);
+  if (crc32(new Uint8Array(buffer)) !== checksum) throw new SnapshotError(`section ${name} is damaged (checksum)`);
   return buffer;
+}
+
+/** Checks the turns region piece by piece against its checksum (it can be large: the turns of every unarchived session). */
+async function checkTurns(handle: FileHandle, end: number, limit: number, checksum: number | undefined): Promise<void> {
+  if (!Number.isSafeInteger(end) || end < 0 || end > limit) throw new SnapshotError('section turns lies outside the file');
+  const chunk = Buffer.allocUnsafe(Math.min(CHECK_CHUNK, Math.max(end, 1)));
+  let crc = 0;
+  for (let at = 0; at < end; ) {
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - at), at);
+    if (bytesRead === 0) throw new SnapshotError('section turns is truncated');
+    crc = crc32(chunk.subarray(0, bytesRead), crc);
+    at += bytesRead;
+  }
+  if (crc !== checksum) throw new SnapshotError('section turns is damaged (checksum)');
 }
 
 /**
@@ -183,10 +224,10 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     if (info.size < FOOTER_BYTES) throw new SnapshotError('file too short');
     const footer = Buffer.alloc(FOOTER_BYTES);
     await handle.read(footer, 0, FOOTER_BYTES, info.size - FOOTER_BYTES);
-    if (footer.toString('latin1', 16, 24) !== MAGIC) throw new SnapshotError('not a snapshot of this version (footer)');
+    if (footer.toString('latin1', 24, 32) !== MAGIC) throw new SnapshotError('not a snapshot of this version (footer)');
     const headerAt = Number(footer.readBigUInt64LE(0));
     const headerLength = Number(footer.readBigUInt64LE(8));
-    const headerBytes = Buffer.from(await readSection(handle, info.size - FOOTER_BYTES, [headerAt, headerLength], 'header'));
+    const headerBytes = Buffer.from(await readSection(handle, info.size - FOOTER_BYTES, [headerAt, headerLength], 'header', Number(footer.readBigUInt64LE(16))));
     let header: Header;
     try {
       header = JSON.parse(headerBytes.toString('utf8')) as Header;
@@ -199,8 +240,9 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     const limit = headerAt;
     const section = (name: string): Promise<ArrayBuffer> => {
       if (!s[name]) throw new SnapshotError(`section ${name} is missing`);
-      return readSection(handle, limit, s[name], name);
+      return readSection(handle, limit, s[name], name, header.checksums[name]);
     };
+    await checkTurns(handle, header.turnsEnd, limit, header.checksums.turns);
     const segments: Segment[] = [];
     for (const [i, terms] of header.segmentTerms.entries()) {
       segments.push({
@@ -259,6 +301,6 @@ function checkConsistent(index: IndexState, header: Header, limit: number): void
       continue;
     }
     const [at, length] = s.turnsAt ?? [-1, 0];
-    if (at < 0 || at + length > limit) throw new SnapshotError(`turns of ${s.id} lie outside the file`);
+    if (at < 0 || at + length > header.turnsEnd) throw new SnapshotError(`turns of ${s.id} lie outside the turns region`);
   }
 }

@@ -7,7 +7,7 @@
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Logger } from '../log.js';
-import { FIRST_PROMPT_CHARS, firstPrompt, turnSummaries, type Session, type Turn } from '../model.js';
+import { FIRST_PROMPT_CHARS, firstPrompt, isTurn, turnSummaries, type Session, type Turn } from '../model.js';
 import { archiveLocation, readArchivedSession } from './archive.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
@@ -38,32 +38,46 @@ export class TurnFile {
 /** Where a session's turns lie: a range of the snapshot (the turns' JSON), or a line of an archive entry (the session). */
 export type TurnPlace = { snapshot: TurnFile; at: [number, number] } | { archive: string; at: [number, number] };
 
+/** Who hears of turns that cannot be read back (damage on disk): the library reads the session's transcript again. */
+export interface TurnHooks {
+  logger: Logger;
+  unreadable?: (session: Session) => void;
+}
+
 interface Lazy {
   place: TurnPlace;
-  logger: Logger;
+  hooks: TurnHooks;
 }
 
 const lazy = new WeakMap<Session, Lazy>();
 const cache = new Map<Session, { turns: Turn[]; bytes: number }>();
 let cached = 0;
 
-function load(session: Session, { place, logger }: Lazy): Turn[] {
+/** The turns at a place, or a reason why they cannot be read. */
+function read(session: Session, place: TurnPlace): Turn[] | string {
+  try {
+    if ('snapshot' in place) {
+      const turns: unknown = JSON.parse(place.snapshot.raw(place.at).toString('utf8'));
+      return Array.isArray(turns) && turns.every(isTurn) ? turns : 'the snapshot holds something else';
+    }
+    return readArchivedSession(place.archive, place.at, session.id)?.turns ?? `no intact copy in its archive entry ${place.archive}`;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+function load(session: Session, { place, hooks }: Lazy): Turn[] {
   const hit = cache.get(session);
   if (hit) {
     cache.delete(session);
     cache.set(session, hit);
     return hit.turns;
   }
-  let turns: Turn[] = [];
-  try {
-    if ('snapshot' in place) turns = JSON.parse(place.snapshot.raw(place.at).toString('utf8')) as Turn[];
-    else {
-      const archived = readArchivedSession(place.archive, place.at, session.id);
-      if (archived) turns = archived.turns;
-      else logger.warn(`${place.archive}: session ${session.id} is no longer in its archive entry; rebuild the index to read it again`);
-    }
-  } catch (err) {
-    logger.warn(`turns of ${session.id} unreadable (${err instanceof Error ? err.message : String(err)}); rebuild the index to read them again`);
+  const turns = read(session, place);
+  if (typeof turns === 'string') {
+    hooks.logger.warn(`turns of ${session.id} unreadable (${turns}); reading its transcript again`);
+    hooks.unreadable?.(session);
+    return [];
   }
   cache.set(session, { turns, bytes: place.at[1] });
   cached += place.at[1];
@@ -76,13 +90,13 @@ function load(session: Session, { place, logger }: Lazy): Turn[] {
 }
 
 /** Makes `session.turns` read from disk on use (and be forgotten under memory pressure). */
-export function makeLazy(session: Session, place: TurnPlace, summary: { count: number; firstPrompt?: string }, logger: Logger): void {
+export function makeLazy(session: Session, place: TurnPlace, summary: { count: number; firstPrompt?: string }, hooks: TurnHooks): void {
   const existing = lazy.get(session);
   if (existing) {
     existing.place = place;
     return;
   }
-  const state: Lazy = { place, logger };
+  const state: Lazy = { place, hooks };
   lazy.set(session, state);
   turnSummaries.set(session, summary);
   Object.defineProperty(session, 'turns', {
@@ -112,9 +126,9 @@ export function archivedPlace(session: Session): { entry: string; at: [number, n
 }
 
 /** Once a session is in an archive entry its turns can be read from there: they leave memory. */
-export function releaseToArchive(session: Session, logger: Logger): void {
+export function releaseToArchive(session: Session, hooks: TurnHooks): void {
   const where = archiveLocation(session);
   if (!where || lazy.has(session)) return;
   const summary = { count: session.turns.length, firstPrompt: firstPrompt(session)?.slice(0, FIRST_PROMPT_CHARS) };
-  makeLazy(session, { archive: where.entry, at: where.at }, summary, logger);
+  makeLazy(session, { archive: where.entry, at: where.at }, summary, hooks);
 }
