@@ -265,7 +265,7 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
       dead: header.dead,
       segments,
     };
-    checkConsistent(index, header, limit);
+    checkConsistent(index, header);
     return { index, sessions: header.sessions, files: header.files, created: header.created, handle };
   } catch (err) {
     await handle.close();
@@ -275,7 +275,7 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
 }
 
 /** Cheap structural checks, so a damaged snapshot is rejected at start-up rather than failing a query later. */
-function checkConsistent(index: IndexState, header: Header, limit: number): void {
+function checkConsistent(index: IndexState, header: Header): void {
   const docs = index.keys.length;
   const terms = index.terms.length;
   if (index.df.length !== terms) throw new SnapshotError('term table and frequencies disagree');
