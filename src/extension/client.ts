@@ -17,7 +17,8 @@ export function startIndexServer(
   const clientOptions: LanguageClientOptions = {
     documentSelector: [],
     outputChannel: log,
-    initializationOptions: serverSettings(),
+    // A function, so a restart (after the workspace is trusted) sends the settings as they are then.
+    initializationOptions: () => serverSettings(),
     initializationFailedHandler: (error) => {
       log.error(`the index server failed to start: ${error instanceof Error ? error.message : String(error)}`);
       void vscode.window.showErrorMessage('Session Search: the index server failed to start. See Session Search: Show Log.');

@@ -9,7 +9,7 @@ import { mcpProvider, mcpServerArgs, registerMcpProvider } from './mcp-provider.
 import { SearchPanel } from './panel.js';
 import { openSession, SCHEME, SessionDocuments } from './reader.js';
 import { searchSessions } from './search-command.js';
-import { dataFolder } from './settings.js';
+import { dataFolder, restrictedNote } from './settings.js';
 import { resumeCommand, SessionTree, type Grouping } from './tree.js';
 import { IndexStatus } from './status.js';
 import { cancelIndexing } from './commands/cancel-indexing.js';
@@ -49,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
   context.subscriptions.push({ dispose: () => void client.stop() });
 
   const view = vscode.window.createTreeView('sessionSearch.sessions', { treeDataProvider: tree, showCollapseAll: true });
+  view.message = restrictedNote();
   const find = (id: unknown): string | undefined => (typeof id === 'string' ? id : (id as { session?: { id: string } } | undefined)?.session?.id);
   const sessionOf = (arg: unknown) => tree.find(find(arg));
   context.subscriptions.push(
@@ -103,6 +104,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
         void vscode.window.showErrorMessage('Session Search could not write its Claude Code launcher; see the Session Search log.');
       }
     }),
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+      // Trusted now: the server starts again with the workspace's own histories among its roots.
+      view.message = restrictedNote();
+      await client.restart();
+      await refresh();
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('sessionSearch.sources') || e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.archive')) {
         void vscode.window.showInformationMessage('Session Search: reload the window to apply the new folders.', 'Reload').then((choice) => {
@@ -113,6 +120,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
   );
   await vscode.commands.executeCommand('setContext', 'sessionSearch.grouping', 'date');
   await client.start();
+  if (vscode.workspace.getConfiguration('sessionSearch').get<boolean>('showOnStartup', false)) void vscode.commands.executeCommand('sessionSearch.sessions.focus');
   return { mcpServerDefinitions: () => mcp.provideMcpServerDefinitions(new vscode.CancellationTokenSource().token) };
 }
 

@@ -45,5 +45,7 @@ export function registerMcpProvider(
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.sources')) changed.fire();
   });
-  return vscode.Disposable.from(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider), changed, settings);
+  // Trusting the workspace adds its SpecStory and Aider histories to what agents search.
+  const trusted = vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire());
+  return vscode.Disposable.from(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider), changed, settings, trusted);
 }

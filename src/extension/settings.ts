@@ -1,4 +1,5 @@
 /** Reads the sessionSearch.* settings into what the index server and the MCP server need. */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -10,6 +11,21 @@ export function dataFolder(): string {
   return configured || process.env.SESSION_SEARCH_HOME || join(homedir(), '.session-search');
 }
 
+/**
+ * The workspace folders whose SpecStory and Aider histories are read: only a trusted workspace's. In Restricted Mode
+ * the user's own agent histories (home folder, editors' storage) are still read: they are not workspace content.
+ */
+export function workspaceFoldersToRead(): string[] {
+  return vscode.workspace.isTrusted ? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath) : [];
+}
+
+/** What the Sessions view says in Restricted Mode when the workspace holds histories that are not read. */
+export function restrictedNote(): string | undefined {
+  if (vscode.workspace.isTrusted) return undefined;
+  const held = (vscode.workspace.workspaceFolders ?? []).some((f) => (existsSync(join(f.uri.fsPath, '.specstory')) || existsSync(join(f.uri.fsPath, '.aider.chat.history.md'))));
+  return held ? 'Restricted Mode: SpecStory and Aider histories inside this workspace are read once you trust it.' : undefined;
+}
+
 export function serverSettings(): ServerSettings {
   const config = vscode.workspace.getConfiguration('sessionSearch');
   return {
@@ -18,7 +34,7 @@ export function serverSettings(): ServerSettings {
       enabled: config.get<boolean>(`sources.${id}.enabled`, true) !== false,
       folders: config.get<string[]>(`sources.${id}.folders`, []),
     })),
-    workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    workspaceFolders: workspaceFoldersToRead(),
     dataDir: dataFolder(),
     archive: config.get<boolean>('archive.enabled', true),
     workspaceSymbols: config.get<boolean>('workspaceSymbols.enabled', false),

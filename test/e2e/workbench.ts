@@ -16,7 +16,7 @@ export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
 /** A GitHub-token-shaped value planted in a transcript; no surface may show it. Built at run time, never stored whole. */
 export const PLANTED_SECRET = `ghp_${'R7fQ2xW9kL'.repeat(4).slice(0, 36)}`;
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -78,6 +78,11 @@ export interface WorkbenchOptions {
   testsPath?: string;
   /** Receives the extension-host tests' exit code. */
   onTestsExit?: (code: number) => void;
+  /**
+   * Workspace trust stays on, as users have it: the workspace opens with VS Code's trust prompt, answered as a person
+   * would. 'trust' (the default) says "Yes, I trust the authors"; 'restricted' says no, so the window is in Restricted Mode.
+   */
+  trust?: 'trust' | 'restricted';
 }
 
 export async function openWorkbench(options: WorkbenchOptions): Promise<Workbench> {
@@ -96,7 +101,6 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
       'telemetry.telemetryLevel': 'off',
       'extensions.autoUpdate': false,
       'extensions.autoCheckUpdates': false,
-      'security.workspace.trust.enabled': false,
     }),
   );
   const env = { ...process.env, HOME: home, TMPDIR: run, SESSION_SEARCH_HOME: join(run, 'data') };
@@ -107,7 +111,7 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
   const port = await freePort();
   const server: ChildProcess = spawn(
     NODE24,
-    [CODE_SERVER, '--config', join(run, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    [CODE_SERVER, '--config', join(run, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
       '--disable-getting-started-override', '--ignore-last-opened', '--user-data-dir', ud, '--extensions-dir', exts,
       ...(options.testsPath ? ['--vscode-option', 'enable-smoke-test-driver'] : []), workspace],
     { env, detached: true, stdio: 'ignore' },
@@ -119,6 +123,7 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
       // already gone
     }
   };
+  let context: BrowserContext | undefined;
   try {
     const until = Date.now() + 60_000;
     for (;;) {
@@ -127,7 +132,7 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
       if (Date.now() > until) throw new Error('code-server did not start within 60 s');
       await new Promise((r) => setTimeout(r, 200));
     }
-    const context = await chromium.launchPersistentContext(join(run, 'browser'), {
+    context = await chromium.launchPersistentContext(join(run, 'browser'), {
       executablePath: '/usr/bin/chromium',
       viewport: { width: 1400, height: 900 },
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
@@ -141,21 +146,46 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
     const query = payload.length ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : '';
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}${query}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await answerTrustPrompt(page, options.trust ?? 'trust');
+    const opened = context;
     return {
       page,
       settingsFile: join(ud, 'User', 'settings.json'),
-      context,
+      context: opened,
       workspace,
       home,
       close: async () => {
-        await context.close().catch(() => undefined);
+        await opened.close().catch(() => undefined);
         stopServer();
       },
     };
   } catch (err) {
+    const page = context?.pages()[0];
+    if (page) await screenshot(page, 'FAILED-open-workbench').catch(() => undefined);
+    await context?.close().catch(() => undefined);
     stopServer();
     throw err;
   }
+}
+
+/**
+ * The workbench opens a folder it has not seen in Restricted Mode (the browser workbench shows a banner, not a modal
+ * prompt). 'trust' trusts it as a person does: Manage Workspace Trust, then Trust; 'restricted' leaves it as it is.
+ */
+export async function answerTrustPrompt(page: Page, answer: 'trust' | 'restricted'): Promise<void> {
+  await page.locator('.statusbar', { hasText: 'Restricted Mode' }).waitFor({ timeout: 60_000 });
+  if (answer === 'restricted') return;
+  await trustWorkspace(page);
+}
+
+/** Workspaces: Manage Workspace Trust, the Trust button, and the editor closed again. */
+export async function trustWorkspace(page: Page): Promise<void> {
+  await runCommand(page, 'Workspaces: Manage Workspace Trust');
+  const trust = page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
+  await trust.waitFor({ timeout: 20_000 });
+  await trust.click();
+  await page.locator('.statusbar', { hasText: 'Restricted Mode' }).waitFor({ state: 'hidden', timeout: 20_000 });
+  await page.keyboard.press('Control+W');
 }
 
 /** Runs a command from the palette by its title. */
