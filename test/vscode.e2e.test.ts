@@ -78,7 +78,8 @@ describe('inside the extension host', () => {
     const built = spawnSync('npx', ['esbuild', join(ROOT, 'test', 'e2e', 'host-tests.ts'), '--bundle', '--platform=node', '--format=cjs', '--external:vscode', `--outfile=${runner}`], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(built.status, 0, built.stderr);
     let exitCode: number | undefined;
-    const host = await openWorkbench({ developmentPath: ROOT, testsPath: runner, onTestsExit: (code) => (exitCode = code) });
+    // The extension-host tests run as the window opens; the window stays in Restricted Mode, where the tools must work.
+    const host = await openWorkbench({ developmentPath: ROOT, testsPath: runner, onTestsExit: (code) => (exitCode = code), trust: 'restricted' });
     try {
       const until = Date.now() + 150_000;
       while (exitCode === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 250));

@@ -135,3 +135,8 @@ export function isSession(x: unknown): x is Session {
     s.turns.every(isTurn)
   );
 }
+
+/** Role and kind of a turn packed in one number (an archive line's turn layout, store/session-layout.ts). */
+export function turnFlags(turn: Turn): number {
+  return ROLES.indexOf(turn.role) | (TURN_KINDS.indexOf(turn.kind) << 4);
+}

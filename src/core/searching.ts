@@ -7,6 +7,8 @@ import { tokenize } from './index/tokenize.js';
 import type { Session } from './model.js';
 import type { SearchIndex } from './index/engine.js';
 import { repositoryRoot } from './worktrees.js';
+import { rawArchived } from './store/turns.js';
+import { findSnippetsRaw } from './store/session-layout.js';
 
 export interface LibraryView {
   sessions: Map<string, Session>;
@@ -58,7 +60,15 @@ export function searchSessions(lib: LibraryView, query: ParsedQuery, raw: string
   const ranked = rankSessions(lib, query, options, range);
   const results: SearchResult[] = ranked.map((hit) => {
     const s = lib.sessions.get(hit.key)!;
-    const snippets = findSnippets(s.turns, query, { role: options.role, kind: options.kind, weight: (t) => lib.index.idf(t) });
+    const how = { role: options.role, kind: options.kind, weight: (t: string) => lib.index.idf(t) };
+    const raw = rawArchived(s);
+    let snippets;
+    try {
+      snippets = raw && findSnippetsRaw(raw, s.id, query, how);
+    } finally {
+      raw?.close();
+    }
+    snippets ??= findSnippets(s.turns, query, how);
     const result: SearchResult = {
       id: s.id,
       source: s.source,

@@ -178,13 +178,18 @@ export async function answerTrustPrompt(page: Page, answer: 'trust' | 'restricte
   await trustWorkspace(page);
 }
 
-/** Workspaces: Manage Workspace Trust, the Trust button, and the editor closed again. */
+/** Workspaces: Manage Workspace Trust, the Trust button (again if the first click came before it was ready), the editor closed. */
 export async function trustWorkspace(page: Page): Promise<void> {
   await runCommand(page, 'Workspaces: Manage Workspace Trust');
   const trust = page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
-  await trust.waitFor({ timeout: 20_000 });
-  await trust.click();
-  await page.locator('.statusbar', { hasText: 'Restricted Mode' }).waitFor({ state: 'hidden', timeout: 20_000 });
+  const restricted = page.locator('.statusbar', { hasText: 'Restricted Mode' });
+  for (let attempt = 0; ; attempt++) {
+    await trust.waitFor({ timeout: 30_000 });
+    await trust.click();
+    const trusted = await restricted.waitFor({ state: 'hidden', timeout: 20_000 }).then(() => true, () => false);
+    if (trusted) break;
+    if (attempt === 2) throw new Error('the workspace stayed in Restricted Mode after three clicks on Trust');
+  }
   await page.keyboard.press('Control+W');
 }
 

@@ -14,12 +14,16 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Logger } from '../log.js';
-import { isSession, SOURCE_IDS, type Session, type SourceId } from '../model.js';
+import { isSession, SOURCE_IDS, turnFlags, type Session, type SourceId } from '../model.js';
 
 /** The folder layout (`archive/v1/`): entries of every version live there. */
 export const ARCHIVE_VERSION = 1;
-/** What an entry's lines hold: 2 adds a checksum to each line; 1 is still read. */
-export const ENTRY_VERSION = 2;
+/**
+ * What an entry's lines hold: 3 adds each session's turn layout (where each turn's JSON lies in the line, its role and
+ * kind), so a search can cut snippets from the turns it needs without parsing the whole session; 2 added a checksum
+ * to each line; 1 and 2 are still read.
+ */
+export const ENTRY_VERSION = 3;
 const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
 
 export interface ArchiveMeta {
@@ -55,28 +59,67 @@ function splitLines(bytes: Buffer): [number, number][] {
   return out;
 }
 
-/** A line as written: the checksum of its JSON, a tab, the JSON. */
+/** A line as written: the checksum of what follows the first tab, a tab, the JSON (the entry's first line). */
 function encodeLine(json: string): Buffer {
   const body = Buffer.from(json, 'utf8');
   return Buffer.concat([Buffer.from(`${crc32(body).toString(16).padStart(8, '0')}\t`, 'latin1'), body, Buffer.from('\n')]);
 }
 
+/** Numbers per turn in a session line's layout: offset and length of the turn's JSON, role and kind, its CRC-32. */
+export const LAYOUT_FIELDS = 4;
+
+/**
+ * A session line: `<crc>\t<layout, base64>\t<JSON>`, the JSON with the turns last, and the layout LAYOUT_FIELDS
+ * numbers per turn (offset from the JSON's start and length of its JSON, role and kind, checksum), see session-layout.ts.
+ */
+function encodeSessionLine(session: Session): Buffer {
+  const { turns, ...meta } = session;
+  const head = Buffer.from(`${JSON.stringify({ ...meta, sourceDeleted: undefined }).slice(0, -1)},"turns":[`, 'utf8');
+  const parts: Buffer[] = [head];
+  const layout = new Uint32Array(turns.length * LAYOUT_FIELDS);
+  let offset = head.length;
+  turns.forEach((turn, i) => {
+    const bytes = Buffer.from(`${i ? ',' : ''}${JSON.stringify(turn)}`, 'utf8');
+    const comma = i ? 1 : 0;
+    const at = i * LAYOUT_FIELDS;
+    layout[at] = offset + comma;
+    layout[at + 1] = bytes.length - comma;
+    layout[at + 2] = turnFlags(turn);
+    layout[at + 3] = crc32(bytes.subarray(comma));
+    parts.push(bytes);
+    offset += bytes.length;
+  });
+  parts.push(Buffer.from(']}', 'utf8'));
+  const body = Buffer.concat([Buffer.from(`${Buffer.from(layout.buffer, layout.byteOffset, layout.byteLength).toString('base64')}\t`, 'latin1'), ...parts]);
+  return Buffer.concat([Buffer.from(`${crc32(body).toString(16).padStart(8, '0')}\t`, 'latin1'), body, Buffer.from('\n')]);
+}
+
 const CHECKED = /^[0-9a-f]{8}\t/;
 
-/** The JSON value of one line; throws when its checksum does not match (lines of version 1 have none). */
-function decodeLine(bytes: Buffer, [offset, length]: [number, number]): unknown {
+/**
+ * The JSON part of a line, as [offset, length] within `bytes`, after checking its checksum (throws when it does not
+ * match), and where the layout lies (version 3 lines). Lines of version 1 are all JSON, without a checksum.
+ */
+export function lineParts(bytes: Buffer, [offset, length]: [number, number]): { json: [number, number]; layout?: [number, number] } {
   const head = bytes.toString('latin1', offset, offset + Math.min(9, length));
-  if (CHECKED.test(head)) {
-    const body = bytes.subarray(offset + 9, offset + length);
-    if (crc32(body) !== parseInt(head.slice(0, 8), 16)) throw new Error('checksum does not match');
-    return JSON.parse(body.toString('utf8'));
-  }
-  return JSON.parse(bytes.toString('utf8', offset, offset + length));
+  if (!CHECKED.test(head)) return { json: [offset, length] };
+  const body = bytes.subarray(offset + 9, offset + length);
+  if (crc32(body) !== parseInt(head.slice(0, 8), 16)) throw new Error('checksum does not match');
+  if (body[0] === 0x7b) return { json: [offset + 9, length - 9] };
+  const tab = body.indexOf(9);
+  if (tab === -1) throw new Error('no layout separator');
+  return { json: [offset + 9 + tab + 1, length - 9 - tab - 1], layout: [offset + 9, tab] };
+}
+
+/** The JSON value of one line; throws when its checksum does not match (lines of version 1 have none). */
+function decodeLine(bytes: Buffer, at: [number, number]): unknown {
+  const { json } = lineParts(bytes, at);
+  return JSON.parse(bytes.toString('utf8', json[0], json[0] + json[1]));
 }
 
 function isMeta(x: unknown): x is ArchiveMeta {
   const m = x as ArchiveMeta;
-  return typeof m === 'object' && m !== null && (m.version === 1 || m.version === ENTRY_VERSION) && SOURCE_IDS.includes(m.source) && typeof m.file === 'string' && typeof m.size === 'number' && typeof m.mtimeMs === 'number';
+  return typeof m === 'object' && m !== null && (m.version === 1 || m.version === 2 || m.version === ENTRY_VERSION) && SOURCE_IDS.includes(m.source) && typeof m.file === 'string' && typeof m.size === 'number' && typeof m.mtimeMs === 'number';
 }
 
 /** A session line, checked: undefined when it is damaged. */
@@ -199,7 +242,7 @@ export class Archive {
     await mkdir(this.dir, { recursive: true });
     const entry = this.entryPath(meta.file);
     const temp = `${entry}.${process.pid}.${Date.now()}.tmp`;
-    const lines = [JSON.stringify({ version: ENTRY_VERSION, ...meta }), ...sessions.map((s) => JSON.stringify({ ...s, sourceDeleted: undefined }))].map(encodeLine);
+    const lines = [encodeLine(JSON.stringify({ version: ENTRY_VERSION, ...meta })), ...sessions.map(encodeSessionLine)];
     const body = Buffer.concat(lines);
     const handle = await open(temp, 'w');
     let state: EntryState;

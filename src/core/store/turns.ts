@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Logger } from '../log.js';
 import { FIRST_PROMPT_CHARS, firstPrompt, isTurn, turnSummaries, type Session, type Turn } from '../model.js';
 import { archiveLocation, readArchivedSession } from './archive.js';
+import { readRawSession, type RawSession } from './session-layout.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -131,4 +132,14 @@ export function releaseToArchive(session: Session, hooks: TurnHooks): void {
   if (!where || lazy.has(session)) return;
   const summary = { count: session.turns.length, firstPrompt: firstPrompt(session)?.slice(0, FIRST_PROMPT_CHARS) };
   makeLazy(session, { archive: where.entry, at: where.at }, summary, hooks);
+}
+
+/**
+ * The raw archive line of a session whose turns are on disk and not in the cache, for a search that needs only a few
+ * of its turns (session-layout.ts); undefined when its turns are at hand or its line has no layout.
+ */
+export function rawArchived(session: Session): RawSession | undefined {
+  const state = lazy.get(session);
+  if (!state || !('archive' in state.place) || cache.has(session)) return undefined;
+  return readRawSession(state.place.archive, state.place.at, session.id);
 }

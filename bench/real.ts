@@ -1,0 +1,182 @@
+/**
+ * `npm run bench:real [-- --sizes 1000,10000]`: Session Search as people call it, beside SQLite FTS5, on a corpus
+ * shaped like real histories (bench/real-corpus.ts), in one run. Per size:
+ * - cold build: our MCP server started with no data folder until its first answer (it answers once the first load is
+ *   done: parse, mask, index, archive, snapshot), against FTS5's build from the same files; wall time and peak RSS;
+ * - sizes on disk: our archive and snapshot, FTS5's database;
+ * - warm start: a new MCP server on the data folder until the first right answer to a known-item query;
+ * - query latency through the real MCP server over stdio (`search_session`, 10 results with snippets) for 1 to 6 words,
+ *   p50/p95/p99, beside FTS5 with snippet() (and without) answering over a pipe from its own process;
+ * - peak RSS of each serving process; hit@1 and hit@10 of the planted known items for both.
+ * The corpus is written once per size into bench/.out/real/<size> and reused.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ROOT } from '../test/helpers.js';
+import { realCorpus, type RealCorpus } from './real-corpus.js';
+import { peakRssMb } from './real-fts5.js';
+
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' } } });
+const OUT = join(ROOT, 'bench', '.out', 'real');
+const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
+const f1 = (n: number): string => n.toFixed(1);
+const f2 = (n: number): string => n.toFixed(2);
+
+function duMb(path: string): number {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.size / 1048576;
+  return readdirSync(path).reduce((n, name) => n + duMb(join(path, name)), 0);
+}
+
+async function corpus(size: number): Promise<RealCorpus> {
+  const dir = join(OUT, String(size));
+  const marker = join(dir, 'corpus.json');
+  if (existsSync(marker)) return JSON.parse(readFileSync(marker, 'utf8')) as RealCorpus;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const t = performance.now();
+  const made = await realCorpus(dir, size);
+  writeFileSync(marker, JSON.stringify(made));
+  console.error(`corpus of ${size} sessions written: ${(made.bytes / 1048576).toFixed(0)} MB in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  return made;
+}
+
+/** Our MCP server over stdio, as an agent starts it. */
+async function mcpServer(c: RealCorpus, data: string): Promise<{ client: Client; pid: number; close: () => Promise<void> }> {
+  const args = [join(ROOT, 'dist', 'mcp.js'), ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data];
+  const transport = new StdioClientTransport({ command: process.execPath, args, env: { ...process.env, HOME: c.home } as Record<string, string>, stderr: 'ignore' });
+  const client = new Client({ name: 'bench-real', version: '1' });
+  await client.connect(transport);
+  return { client, pid: transport.pid!, close: () => client.close() };
+}
+
+type Found = { ids: string[]; snippets: number };
+async function search(client: Client, query: string): Promise<Found> {
+  const res = await client.callTool({ name: 'search_session', arguments: { query, limit: 10 } }, undefined, { timeout: 3_600_000 });
+  const results = ((res.structuredContent ?? {}) as { results?: { id: string; matchedSnippets: string[] }[] }).results ?? [];
+  return { ids: results.map((r) => r.id), snippets: results.reduce((n, r) => n + r.matchedSnippets.length, 0) };
+}
+
+/** FTS5's serving process: JSON lines over a pipe. */
+function ftsServer(db: string): Promise<{ ask: (msg: object) => Promise<{ ids: string[]; snippets: string[]; peakRssMb: number }>; close: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'real-fts5.ts'), 'serve', db], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting: ((line: string) => void)[] = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  const next = (): Promise<string> => new Promise((resolve) => waiting.push(resolve));
+  return next().then(() => ({
+    ask: (msg: object) => {
+      const answer = next();
+      child.stdin.write(`${JSON.stringify(msg)}\n`);
+      return answer.then((l) => JSON.parse(l) as { ids: string[]; snippets: string[]; peakRssMb: number });
+    },
+    close: () => child.kill(),
+  }));
+}
+
+function ftsBuild(c: RealCorpus, db: string): Promise<{ buildMs: number; peakRssMb: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'real-fts5.ts'), 'build', db, JSON.stringify(c.roots)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { buildMs: number; peakRssMb: number }) : reject(new Error(`FTS5 build exited ${code}`))));
+  });
+}
+
+async function timeQueries(ask: (q: string) => Promise<unknown>, queries: string[]): Promise<number[]> {
+  const ms: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    await ask(q);
+    ms.push(performance.now() - t);
+  }
+  return ms;
+}
+
+const rows: string[] = [];
+for (const size of values.sizes!.split(',').map(Number)) {
+  const c = await corpus(size);
+  const dir = join(OUT, String(size));
+  const data = join(dir, 'data');
+  const db = join(dir, 'fts5.db');
+  rmSync(data, { recursive: true, force: true });
+  rmSync(db, { force: true });
+  rmSync(`${db}-wal`, { force: true });
+
+  // Cold: no data folder yet; the first answer comes once the first load is done.
+  let t = performance.now();
+  const cold = await mcpServer(c, data);
+  const expected = await search(cold.client, c.known[0].query);
+  const coldMs = performance.now() - t;
+  const coldRss = peakRssMb(cold.pid);
+  await cold.close();
+  const fts = await ftsBuild(c, db);
+
+  // Warm: a new server on the data folder, until the first right answer (the one the cold server gave).
+  t = performance.now();
+  const warm = await mcpServer(c, data);
+  let first = await search(warm.client, c.known[0].query);
+  while (first.ids.join() !== expected.ids.join() && performance.now() - t < 120_000) first = await search(warm.client, c.known[0].query);
+  const warmMs = performance.now() - t;
+
+  const peer = await ftsServer(db);
+  const all = c.queries.flat();
+  // One pass to warm caches on both sides, then the measured pass.
+  await timeQueries((q) => search(warm.client, q), all.slice(0, 30));
+  await timeQueries((q) => peer.ask({ q }), all.slice(0, 30));
+  const oursMs: number[][] = [];
+  for (const qs of c.queries) oursMs.push(await timeQueries((q) => search(warm.client, q), qs));
+  const ftsMs: number[][] = [];
+  const ftsPlainMs: number[][] = [];
+  for (const qs of c.queries) {
+    ftsMs.push(await timeQueries((q) => peer.ask({ q }), qs));
+    ftsPlainMs.push(await timeQueries((q) => peer.ask({ q, snippets: false }), qs));
+  }
+  let hit1 = 0;
+  let hit10 = 0;
+  let ftsHit1 = 0;
+  let ftsHit10 = 0;
+  for (const k of c.known) {
+    const o = await search(warm.client, k.query);
+    hit1 += o.ids[0] === k.id ? 1 : 0;
+    hit10 += o.ids.includes(k.id) ? 1 : 0;
+    const p = await peer.ask({ q: k.query });
+    ftsHit1 += p.ids[0] === k.id ? 1 : 0;
+    ftsHit10 += p.ids.includes(k.id) ? 1 : 0;
+  }
+  const servingRss = peakRssMb(warm.pid);
+  const ftsServingRss = (await peer.ask({ stats: true })).peakRssMb;
+  await warm.close();
+  peer.close();
+
+  const flat = (xs: number[][]): number[] => xs.flat();
+  const o = flat(oursMs);
+  const s = flat(ftsMs);
+  const n = flat(ftsPlainMs);
+  const line = [
+    size,
+    (c.bytes / 1048576).toFixed(0),
+    `${f2(pct(o, 0.5))} / ${f2(pct(o, 0.95))} / ${f2(pct(o, 0.99))}`,
+    `${f2(pct(s, 0.5))} / ${f2(pct(s, 0.95))} / ${f2(pct(s, 0.99))}`,
+    `${f2(pct(n, 0.5))} / ${f2(pct(n, 0.95))}`,
+    `${f2(pct(o, 0.5) / pct(s, 0.5))}× / ${f2(pct(o, 0.95) / pct(s, 0.95))}×`,
+    `${f1(coldMs / 1000)} / ${f1(fts.buildMs / 1000)}`,
+    f2(warmMs / 1000),
+    `${servingRss.toFixed(0)} / ${ftsServingRss.toFixed(0)}`,
+    `${coldRss.toFixed(0)} / ${fts.peakRssMb.toFixed(0)}`,
+    `${duMb(join(data, 'archive')).toFixed(0)} + ${duMb(join(data, 'index')).toFixed(0)} / ${duMb(db).toFixed(0)}`,
+    `${((100 * hit1) / c.known.length).toFixed(0)}% / ${((100 * hit10) / c.known.length).toFixed(0)}% · ${((100 * ftsHit1) / c.known.length).toFixed(0)}% / ${((100 * ftsHit10) / c.known.length).toFixed(0)}%`,
+  ].join(' | ');
+  rows.push(`| ${line} |`);
+  const perWords = c.queries.map((_, k) => `${k + 1}w ${f2(pct(oursMs[k], 0.5))}/${f2(pct(ftsMs[k], 0.5))}`).join(', ');
+  console.error(`${size}: p50 by words, ours/FTS5+snippets ms: ${perWords}`);
+}
+console.log('| sessions | MB | MCP search_session p50 / p95 / p99 ms | FTS5 + snippet() p50 / p95 / p99 ms | FTS5 no snippets p50 / p95 | ours ÷ FTS5+snippets p50 / p95 | cold build s ours / FTS5 | warm start to first right answer s | serving peak RSS MB ours / FTS5 | cold peak RSS MB ours / FTS5 | disk MB archive + snapshot / FTS5 db | known items hit@1 / hit@10 ours · FTS5 |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(r);
