@@ -1,5 +1,7 @@
 /** Snippets cut from the few turns a raw archive line points at equal those cut from the whole parsed session. */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { SessionLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
@@ -23,6 +25,35 @@ test('search answers from archived sessions (raw lines with a turn layout) equal
       const b = memory.search(q, options).results.map((r) => [r.id, r.matchedSnippets, r.snippetTurnIds]);
       assert.deepEqual(a, b, `${q} ${JSON.stringify(options)}`);
     }
+  }
+  await restored.close();
+});
+
+test('a word found only after more than a MB of tool output still gets its snippet, from archived and from in-memory sessions', async () => {
+  const root = tempDir();
+  const id = '33333333-4444-4555-8666-777777777777';
+  const rec = (uuid: string, type: 'user' | 'assistant', content: unknown) => `${JSON.stringify({ type, uuid, sessionId: id, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: type === 'user' ? { role: 'user', content } : { id: `m-${uuid}`, role: 'assistant', content } })}\n`;
+  const filler = 'lorem ipsum dolor sit amet '.repeat(60_000);
+  writeFileSync(
+    join(root, `${id}.jsonl`),
+    rec('a', 'user', 'run the build please') +
+      rec('b', 'assistant', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]) +
+      rec('c', 'user', [{ type: 'tool_result', tool_use_id: 't1', content: filler }]) +
+      rec('d', 'assistant', [{ type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'make test' } }]) +
+      rec('e', 'user', [{ type: 'tool_result', tool_use_id: 't2', content: `then quuxfailure in the linker ${filler}` }]),
+  );
+  const roots = [{ source: 'claude-code' as const, path: root }];
+  const data = tempDir();
+  const writer = new SessionLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  await writer.load();
+  await writer.close();
+  const restored = new SessionLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  await restored.load();
+  const memory = new SessionLibrary({ roots, logger: new MemoryLogger(), env: {} });
+  await memory.load();
+  for (const library of [restored, memory]) {
+    const [hit] = library.search('quuxfailure').results;
+    assert.ok(hit?.matchedSnippets[0]?.includes('quuxfailure in the linker'), JSON.stringify(hit));
   }
   await restored.close();
 });

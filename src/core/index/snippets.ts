@@ -48,6 +48,26 @@ function cut(text: string, index: number, length: number): { text: string; offse
 
 const MATCHES_EXAMINED_PER_TURN = 200;
 
+/** Characters of tool output, file reads and thinking that snippets are looked for in, after the whole conversation. */
+export const OTHER_CHARS_SCANNED = 1024 * 1024;
+
+/**
+ * The turns snippets come from first: every conversation turn, then the other turns in order until
+ * OTHER_CHARS_SCANNED characters of them (a session of many MB of tool output is not scanned to its end for a
+ * snippet unless nothing matches before).
+ */
+function snippetTurns(turns: Turn[]): Set<Turn> {
+  let budget = OTHER_CHARS_SCANNED;
+  return new Set(
+    turns.filter((t) => {
+      if (t.kind === 'conversation') return true;
+      if (budget <= 0) return false;
+      budget -= t.text.length;
+      return true;
+    }),
+  );
+}
+
 /**
  * Up to `max` snippets from distinct turns: the turns holding the most (and rarest, by `weight`) query terms first,
  * each cut around its rarest term; conversation turns win ties. Optionally only turns of one role.
@@ -62,7 +82,7 @@ export function findSnippets(
   const max = options.max ?? MAX_SNIPPETS;
   const weight = options.weight ?? (() => 1);
   const candidates: { turn: Turn; score: number; index: number; length: number; order: number }[] = [];
-  turns.forEach((turn, order) => {
+  const scan = (turn: Turn, order: number): void => {
     if ((options.role && turn.role !== options.role) || (options.kind && turn.kind !== options.kind)) return;
     matcher.lastIndex = 0;
     const seen = new Map<string, { index: number; length: number; weight: number }>();
@@ -79,7 +99,11 @@ export function findSnippets(
       if (hit.weight > anchor.weight) anchor = hit;
     }
     candidates.push({ turn, score, index: anchor.index, length: anchor.length, order });
-  });
+  };
+  const scanned = snippetTurns(turns);
+  turns.forEach((turn, order) => scanned.has(turn) && scan(turn, order));
+  // Nothing in the conversation or the first MB of the rest: the match lies further on, so look there too.
+  if (!candidates.length) turns.forEach((turn, order) => !scanned.has(turn) && scan(turn, order));
   candidates.sort((a, b) => b.score - a.score || a.order - b.order);
   const snippets: Snippet[] = [];
   for (const c of candidates) {

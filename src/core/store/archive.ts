@@ -65,8 +65,8 @@ function encodeLine(json: string): Buffer {
   return Buffer.concat([Buffer.from(`${crc32(body).toString(16).padStart(8, '0')}\t`, 'latin1'), body, Buffer.from('\n')]);
 }
 
-/** Numbers per turn in a session line's layout: offset and length of the turn's JSON, role and kind, its CRC-32. */
-export const LAYOUT_FIELDS = 4;
+/** Numbers per turn in a session line's layout: offset and length of the turn's JSON, role and kind, its CRC-32, the length of its text. */
+export const LAYOUT_FIELDS = 5;
 
 /**
  * A session line: `<crc>\t<layout, base64>\t<JSON>`, the JSON with the turns last, and the layout LAYOUT_FIELDS
@@ -86,6 +86,7 @@ function encodeSessionLine(session: Session): Buffer {
     layout[at + 1] = bytes.length - comma;
     layout[at + 2] = turnFlags(turn);
     layout[at + 3] = crc32(bytes.subarray(comma));
+    layout[at + 4] = turn.text.length;
     parts.push(bytes);
     offset += bytes.length;
   });

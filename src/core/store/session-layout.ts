@@ -8,13 +8,13 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ROLES, TURN_KINDS, type Role, type Turn, type TurnKind } from '../model.js';
 import type { ParsedQuery } from '../index/query.js';
-import { findSnippets, MAX_SNIPPETS, type Snippet } from '../index/snippets.js';
+import { findSnippets, MAX_SNIPPETS, OTHER_CHARS_SCANNED, type Snippet } from '../index/snippets.js';
 import { crc32 } from 'node:zlib';
 import { LAYOUT_FIELDS } from './archive.js';
 
 /** A session's archive line opened for reading single turns: its layout, and reads of one turn's JSON at a time. */
 export interface RawSession {
-  /** LAYOUT_FIELDS numbers per turn: offset (from the JSON's start) and length of its JSON, flags, checksum. */
+  /** LAYOUT_FIELDS numbers per turn: offset (from the JSON's start) and length of its JSON, flags, checksum, text length. */
   layout: Uint32Array;
   /** The JSON bytes of turn `i`, or undefined when they do not match their checksum. */
   turn(i: number): Buffer | undefined;
@@ -82,9 +82,6 @@ function boundary(text: string, i: number, before: boolean): boolean {
   return false;
 }
 
-/** Bytes of tool output scanned at most when the conversation does not hold enough matching turns. */
-const OTHER_BYTES_SCANNED = 4 * 1024 * 1024;
-
 /** Thrown inside findSnippetsRaw when a turn's bytes fail their checksum: the caller parses the session instead. */
 class Damaged extends Error {}
 
@@ -105,6 +102,19 @@ export function findSnippetsRaw(raw: RawSession, sessionId: string, query: Parse
   const turns = layout.length / LAYOUT_FIELDS;
   const kindOf = (i: number): TurnKind => TURN_KINDS[layout[i * LAYOUT_FIELDS + 2] >> 4];
   const bytes = new Map<number, Buffer>();
+  const texts = new Map<number, Turn>();
+  const parse = (index: number): Turn => {
+    let turn = texts.get(index);
+    if (!turn) {
+      const json = bytes.get(index) ?? raw.turn(index);
+      if (!json) throw new Damaged();
+      turn = JSON.parse(json.toString('utf8')) as Turn;
+      if (!turn.id) turn = { ...turn, id: `${sessionId}#${index}` };
+      texts.set(index, turn);
+    }
+    return turn;
+  };
+  const textLength = (index: number): number => layout[index * LAYOUT_FIELDS + 4];
   const scored: { index: number; score: number }[] = [];
   const scan = (index: number): void => {
     const flags = layout[index * LAYOUT_FIELDS + 2];
@@ -128,11 +138,12 @@ export function findSnippetsRaw(raw: RawSession, sessionId: string, query: Parse
   try {
     for (let i = 0; i < turns; i++) if (kindOf(i) === 'conversation') scan(i);
     if (scored.filter((s) => s.score >= best).length < MAX_SNIPPETS) {
-      let budget = OTHER_BYTES_SCANNED;
+      // The same turns findSnippets looks at: the budget counts characters of text (the layout keeps each turn's).
+      let budget = OTHER_CHARS_SCANNED;
       for (let i = 0; i < turns && budget > 0; i++) {
         if (kindOf(i) === 'conversation') continue;
-        budget -= layout[i * LAYOUT_FIELDS + 1];
         scan(i);
+        budget -= textLength(i);
       }
     }
   } catch (err) {
@@ -143,9 +154,12 @@ export function findSnippetsRaw(raw: RawSession, sessionId: string, query: Parse
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
   // A few more than shown, so snippets that come out the same text still leave enough distinct ones.
   const chosen = scored.slice(0, MAX_SNIPPETS * 2).sort((a, b) => a.index - b.index);
-  const parsed: Turn[] = chosen.map(({ index }) => {
-    const turn = JSON.parse(bytes.get(index)!.toString('utf8')) as Turn;
-    return turn.id ? turn : { ...turn, id: `${sessionId}#${index}` };
-  });
+  let parsed: Turn[];
+  try {
+    parsed = chosen.map(({ index }) => parse(index));
+  } catch (err) {
+    if (err instanceof Damaged) return undefined;
+    throw err;
+  }
   return findSnippets(parsed, query, { ...options, max: MAX_SNIPPETS });
 }
