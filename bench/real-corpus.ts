@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { SessionLibrary } from '../src/core/library.js';
 import { silentLogger } from '../src/core/log.js';
 import { CORPUS } from '../test/helpers.js';
+import { mulberry32 as rng } from './corpus.js';
 
 export interface RealCorpus {
   home: string;
@@ -21,18 +22,6 @@ export interface RealCorpus {
   known: { query: string; id: string }[];
   /** Queries of 1 to 6 words drawn from the words people use in prompts. */
   queries: string[][];
-}
-
-/** mulberry32: a small, seedable generator. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Pool {
