@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT } from './helpers.js';
-import { openWorkbench, PLANTED_SECRET, runCommand, screenshot, type Workbench } from './e2e/workbench.js';
+import { ROOT } from '../helpers.js';
+import { openWorkbench, PLANTED_SECRET, runCommand, screenshot, type Workbench } from './workbench.js';
 
 let bench: Workbench;
 

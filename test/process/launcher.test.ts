@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { claudeAddCommand, writeLauncher } from '../src/extension/claude-launcher.js';
-import { CORPUS, ROOT, tempDir } from './helpers.js';
+import { claudeAddCommand, writeLauncher } from '../../src/extension/claude-launcher.js';
+import { CORPUS, ROOT, tempDir } from '../helpers.js';
 
 test('the launcher in the data folder starts the bundled MCP server, and is rewritten in place on update', async () => {
   const data = tempDir();

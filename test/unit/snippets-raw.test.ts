@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SessionLibrary } from '../src/core/library.js';
-import { MemoryLogger } from '../src/core/log.js';
-import { corpusRoots, tempDir } from './helpers.js';
+import { SessionLibrary } from '../../src/core/library.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import { corpusRoots, tempDir } from '../helpers.js';
 
 const QUERIES = ['test', 'error handling', 'readme', 'typescript config', 'database migration', 'install', 'claude', 'function return value', 'websocket', 'TODO app localStorage', 'api key', 'build failed', 'python', 'git commit message', '"npm install"', 'file'];
 

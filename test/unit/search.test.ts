@@ -1,11 +1,11 @@
 /** Search behaviour a user relies on, on hand-made CodeArchitect folders whose content we control. */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { SessionSearchError } from '../src/core/errors.js';
+import { SessionSearchError } from '../../src/core/errors.js';
 import { join } from 'node:path';
-import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from './helpers.js';
-import { SessionLibrary } from '../src/core/library.js';
-import { MemoryLogger } from '../src/core/log.js';
+import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
+import { SessionLibrary } from '../../src/core/library.js';
+import { MemoryLogger } from '../../src/core/log.js';
 
 let library: SessionLibrary;
 const LONG = 'lorem ipsum dolor sit amet '.repeat(30);

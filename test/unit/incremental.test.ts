@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { MemoryLogger } from '../src/core/log.js';
-import type { Session } from '../src/core/model.js';
-import { claudeCodeSource } from '../src/core/sources/claude-code.js';
-import { codexSource } from '../src/core/sources/codex.js';
-import { lastIncrementalRead } from '../src/core/sources/read.js';
-import type { SourceAdapter } from '../src/core/sources/types.js';
-import { tempDir } from './helpers.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import type { Session } from '../../src/core/model.js';
+import { claudeCodeSource } from '../../src/core/sources/claude-code.js';
+import { codexSource } from '../../src/core/sources/codex.js';
+import { lastIncrementalRead } from '../../src/core/sources/read.js';
+import type { SourceAdapter } from '../../src/core/sources/types.js';
+import { tempDir } from '../helpers.js';
 
 const ID = '22222222-3333-4444-8555-666666666666';
 /** Long enough that the files below are over the 64 KB from which parsed records are kept. */
@@ -117,7 +117,7 @@ test('Codex rollouts are read incrementally too', async () => {
 });
 
 test('a Claude Code transcript read again alone keeps the title that a summary in another transcript gave it', async () => {
-  const { corpusCopy, openLibrary } = await import('./damage.js');
+  const { corpusCopy, openLibrary } = await import('../damage.js');
   const root = corpusCopy();
   const { library } = await openLibrary(root, undefined);
   // Sessions whose title differs from what their own file alone gives: titled by another file's summary.

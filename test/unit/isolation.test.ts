@@ -4,9 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { walkFiles } from '../src/core/walk.js';
-import { MemoryLogger } from '../src/core/log.js';
-import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from './helpers.js';
+import { walkFiles } from '../../src/core/walk.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
 
 test('symlinks pointing out of a root, FIFOs and device files are skipped; the rest loads', async () => {
   const outside = tempDir();

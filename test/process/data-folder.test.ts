@@ -1,13 +1,13 @@
 /** One data folder shared by several processes, processes killed mid-write, and a burst of new transcripts. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SessionLibrary } from '../src/core/library.js';
-import { LiveUpdates } from '../src/core/live.js';
-import { MemoryLogger } from '../src/core/log.js';
-import { CORPUS, ROOT, tempDir } from './helpers.js';
+import { SessionLibrary } from '../../src/core/library.js';
+import { LiveUpdates } from '../../src/core/live.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import { CORPUS, ROOT, tempDir } from '../helpers.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 
@@ -79,4 +79,36 @@ test('10,000 transcripts appearing at once are all indexed by a running library'
   } finally {
     await live.close();
   }
+});
+
+const SESSION = '11111111-2222-4333-8444-555555555555';
+
+function record(text: string, i = 0): string {
+  return `${JSON.stringify({ type: 'user', uuid: `u-${i}-${text}`, sessionId: SESSION, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: { role: 'user', content: text } })}\n`;
+}
+
+test('killing the writer (kill -9) while it writes the snapshot, again and again, never leaves a data folder that fails to load', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  for (let attempt = 0; attempt < 8; attempt++) {
+    // Each run finds something new to write, so every run writes a snapshot.
+    writeFileSync(join(root, `extra-${attempt}.jsonl`), record(`killrun${attempt}`, attempt).replace(SESSION, `${SESSION.slice(0, -1)}${attempt}`));
+    await new Promise<void>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'list', '--root', `claude-code=${root}`, '--data', data], { stdio: 'ignore' });
+      setTimeout(() => child.kill('SIGKILL'), 120 + attempt * 60);
+      child.on('exit', () => resolve());
+    });
+  }
+  // The dead writer's lock is not refreshed any more; it would go stale by itself, here it is made old at once.
+  const lock = join(data, 'writer.lock');
+  if (existsSync(lock)) utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  const logger = new MemoryLogger();
+  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
+  await library.load();
+  assert.ok(!logger.lines.some((l) => /snapshot discarded|unreadable/.test(l)), logger.lines.join('\n'));
+  const reference = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  await reference.load();
+  assert.equal(library.sessions.size, reference.sessions.size);
+  for (let attempt = 0; attempt < 8; attempt++) assert.equal(library.search(`killrun${attempt}`).count, 1);
+  assert.ok(library.persistence?.lock.held, 'the stale lock of the killed writer was taken over');
 });

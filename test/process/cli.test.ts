@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CORPUS, ROOT, tempDir } from './helpers.js';
+import { CORPUS, ROOT, tempDir } from '../helpers.js';
 
 const CA_ROOT = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
 /** An empty home (no default roots) and a data folder of the tests' own: the user's folders are never touched. */

@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { SessionLibrary } from '../src/core/library.js';
-import type { MemoryLogger } from '../src/core/log.js';
-import { firstPrompt } from '../src/core/model.js';
-import { CORPUS, corpusRoots, loadLibrary } from './helpers.js';
+import type { SessionLibrary } from '../../src/core/library.js';
+import type { MemoryLogger } from '../../src/core/log.js';
+import { firstPrompt } from '../../src/core/model.js';
+import { CORPUS, corpusRoots, loadLibrary } from '../helpers.js';
 
 function hashTree(dir: string, out = new Map<string, string>()): Map<string, string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

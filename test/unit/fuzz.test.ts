@@ -8,10 +8,10 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import type { SourceId } from '../src/core/model.js';
-import { SessionLibrary } from '../src/core/library.js';
-import { MemoryLogger } from '../src/core/log.js';
-import { CORPUS, tempDir } from './helpers.js';
+import type { SourceId } from '../../src/core/model.js';
+import { SessionLibrary } from '../../src/core/library.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import { CORPUS, tempDir } from '../helpers.js';
 
 /** For each source: a real sample (or a small valid file), where it must sit under a root, and a healthy neighbour. */
 const CASES: { source: SourceId; sample: () => Buffer; path: string }[] = [

@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { ROOT } from './helpers.js';
-import { freePort, openWorkbench, runCommand, screenshot, trustWorkspace } from './e2e/workbench.js';
+import { ROOT } from '../helpers.js';
+import { freePort, openWorkbench, runCommand, screenshot, trustWorkspace } from './workbench.js';
 
 const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 

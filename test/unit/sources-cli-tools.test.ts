@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { firstPrompt } from '../src/core/model.js';
-import { CORPUS, loadLibrary, tempDir, writeFile } from './helpers.js';
-import { writeDatabase } from './helpers-sqlite.js';
+import { firstPrompt } from '../../src/core/model.js';
+import { CORPUS, loadLibrary, tempDir, writeFile } from '../helpers.js';
+import { writeDatabase } from '../helpers-sqlite.js';
 
 const all = (lib: Awaited<ReturnType<typeof loadLibrary>>['library']) => [...lib.sessions.values()];
 

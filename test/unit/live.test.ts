@@ -4,11 +4,11 @@ import { EventEmitter } from 'node:events';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { SessionLibrary } from '../src/core/library.js';
-import { LiveUpdates, type Watcher } from '../src/core/live.js';
-import { MemoryLogger } from '../src/core/log.js';
-import type { SourceRoot } from '../src/core/sources/registry.js';
-import { CORPUS, tempDir } from './helpers.js';
+import { SessionLibrary } from '../../src/core/library.js';
+import { LiveUpdates, type Watcher } from '../../src/core/live.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import type { SourceRoot } from '../../src/core/sources/registry.js';
+import { CORPUS, tempDir } from '../helpers.js';
 
 const CLAUDE_ID = '4c2ddfdc-b619-4525-8d03-1950fb1b0257';
 const claudeLine = (uuid: string, text: string): string =>

@@ -7,11 +7,11 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { fromToon, tabularView } from '../src/core/format.js';
-import { SessionLibrary } from '../src/core/library.js';
-import { MemoryLogger } from '../src/core/log.js';
-import { createServer } from '../src/mcp/server.js';
-import { CORPUS, ROOT, tempDir, writeCodeArchitect, writeFile } from './helpers.js';
+import { fromToon, tabularView } from '../../src/core/format.js';
+import { SessionLibrary } from '../../src/core/library.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import { createServer } from '../../src/mcp/server.js';
+import { CORPUS, ROOT, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
 
 type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text: string }[] };
 const BIG = Array.from({ length: 180_000 }, (_, i) => `line ${i} ünïcødé ✓ 𝄞 output`).join('\n'); // > 5 MB, astral characters included
