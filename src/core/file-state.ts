@@ -43,3 +43,20 @@ export function* commitBatches(root: string, files: FileState[]): Generator<File
     }
   }
 }
+
+/**
+ * Of files whose archive entry's state (size, mtime) was recorded, those whose entry is now missing or different:
+ * damaged on disk, or rewritten by another process since the snapshot was written.
+ */
+export async function changedEntries<T extends { file: string; entry?: [number, number] }>(known: T[], entryPath: (file: string) => string, batch = 64): Promise<T[]> {
+  const recorded = known.filter((k) => k.entry);
+  const out: T[] = [];
+  for (let i = 0; i < recorded.length; i += batch) {
+    const infos = await Promise.all(recorded.slice(i, i + batch).map((k) => stat(entryPath(k.file)).catch(() => undefined)));
+    infos.forEach((info, j) => {
+      const k = recorded[i + j];
+      if (!info || info.size !== k.entry![0] || info.mtimeMs !== k.entry![1]) out.push(k);
+    });
+  }
+  return out;
+}

@@ -22,9 +22,10 @@ import { codeArchitectDefaultRoot } from './sources/codearchitect.js';
 import { Persistence } from './persistence.js';
 import { SessionAnswers } from './answers.js';
 import type { ManifestEntry } from './store/snapshot.js';
-import { commitBatches, statFiles, type FileState } from './file-state.js';
+import { changedEntries, commitBatches, statFiles, type FileState } from './file-state.js';
 import { releaseToArchive, type TurnHooks } from './store/turns.js';
 import { safeLogger } from './log.js';
+import { Repairs } from './repairs.js';
 import { INDEXED_CHARS_PER_TOOL_TURN, READ_AHEAD, type KnownFile, type LibraryOptions, type LoadProgress } from './library-options.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library-options.js';
@@ -43,7 +44,7 @@ export class SessionLibrary extends SessionAnswers {
   private saveTimer: NodeJS.Timeout | undefined;
   private saving: Promise<unknown> = Promise.resolve();
   /** Transcripts being read again because the copy of their turns on disk turned out damaged. */
-  private readonly repairs = new Map<string, Promise<void>>();
+  private readonly repairs: Repairs;
   private readonly turnHooks: TurnHooks;
   private markAnswerable!: () => void;
   /**
@@ -67,7 +68,8 @@ export class SessionLibrary extends SessionAnswers {
     super();
     // Every line the engine logs is made safe once, here: no parser snippet of a transcript, secrets masked.
     this.options = { ...options, logger: safeLogger(options.logger) };
-    this.turnHooks = { logger: this.options.logger, unreadable: (session) => this.repair(session) };
+    this.repairs = new Repairs((file) => this.reloadFile(file), this.options.logger);
+    this.turnHooks = { logger: this.options.logger, unreadable: (session) => this.repairs.request(session) };
     this.excluded = excluder(options.exclude);
     if (options.dataDir && options.archive !== false) this.archive = new Archive(options.dataDir, this.options.logger);
     if (options.dataDir && options.snapshot !== false) {
@@ -198,44 +200,20 @@ export class SessionLibrary extends SessionAnswers {
     for (const key of [...keep]) if (!this.sessions.has(key)) this.searchIndex.remove(key);
   }
 
-  /**
-   * Archive entries that changed since the snapshot was written (damaged, or rewritten by another process): their
-   * transcripts count as changed, so the load reads them again (from the entry when it is intact, else the transcript).
-   */
+  /** Transcripts whose archive entry changed since the snapshot (damaged, or rewritten) count as changed: read again. */
   private async checkArchiveEntries(): Promise<void> {
     if (!this.archive) return;
-    const known = [...this.byFile.values()].filter((k) => k.entry);
-    for (let i = 0; i < known.length; i += 64) {
-      await Promise.all(
-        known.slice(i, i + 64).map(async (k) => {
-          const info = await stat(this.archive!.entryPath(k.file)).catch(() => undefined);
-          if (info && info.size === k.entry![0] && info.mtimeMs === k.entry![1]) return;
-          this.options.logger.warn(`${k.file}: its archive entry changed since the snapshot; reading it again`);
-          k.size = -1;
-        }),
-      );
+    for (const k of await changedEntries([...this.byFile.values()], (file) => this.archive!.entryPath(file))) {
+      this.options.logger.warn(`${k.file}: its archive entry changed since the snapshot; reading it again`);
+      k.size = -1;
     }
-  }
-
-  /**
-   * A session's turns could not be read back (its archive line or snapshot range is damaged): its transcript is read
-   * again. Where the transcript is gone too, the turns are lost, and that is reported.
-   */
-  private repair(session: Session): void {
-    const file = session.file;
-    if (this.repairs.has(file)) return;
-    const run = (async () => {
-      if (await stat(file).catch(() => undefined)) await this.reloadFile(file);
-      else this.options.logger.warn(`${file}: the turns of ${session.id} are lost: its stored copy is damaged and the transcript no longer exists`);
-    })().finally(() => this.repairs.delete(file));
-    this.repairs.set(file, run);
   }
 
   /** One session; when its stored turns turned out damaged while answering, answers again once its transcript is read. */
   override async get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {
     const first = await super.get(name, options);
-    if (!this.repairs.size) return first;
-    await Promise.all(this.repairs.values());
+    if (!this.repairs.busy) return first;
+    await this.repairs.settled();
     return super.get(name, options);
   }
 
