@@ -126,8 +126,9 @@ export class SessionLibrary extends SessionAnswers {
     }
     if (restored) {
       this.adopt(restored);
-      await this.checkArchiveEntries();
       this.markAnswerable();
+      // After answering starts: a damaged entry read before its check is caught by its checksums and repaired.
+      await this.checkArchiveEntries();
     }
     const { plan, seen } = await this.scan(present);
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.unchanged(f)) }));

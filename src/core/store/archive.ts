@@ -98,24 +98,24 @@ function encodeSessionLine(session: Session): Buffer {
 const CHECKED = /^[0-9a-f]{8}\t/;
 
 /**
- * The JSON part of a line, as [offset, length] within `bytes`, after checking its checksum (throws when it does not
- * match), and where the layout lies (version 3 lines). Lines of version 1 are all JSON, without a checksum.
+ * Where the JSON of a line lies in `bytes`, after checking the line's checksum (throws when it does not match).
+ * Lines of version 1 are all JSON, without a checksum; lines of version 3 put the turn layout before the JSON.
  */
-export function lineParts(bytes: Buffer, [offset, length]: [number, number]): { json: [number, number]; layout?: [number, number] } {
+function jsonPart(bytes: Buffer, [offset, length]: [number, number]): [number, number] {
   const head = bytes.toString('latin1', offset, offset + Math.min(9, length));
-  if (!CHECKED.test(head)) return { json: [offset, length] };
+  if (!CHECKED.test(head)) return [offset, length];
   const body = bytes.subarray(offset + 9, offset + length);
   if (crc32(body) !== parseInt(head.slice(0, 8), 16)) throw new Error('checksum does not match');
-  if (body[0] === 0x7b) return { json: [offset + 9, length - 9] };
+  if (body[0] === 0x7b) return [offset + 9, length - 9];
   const tab = body.indexOf(9);
   if (tab === -1) throw new Error('no layout separator');
-  return { json: [offset + 9 + tab + 1, length - 9 - tab - 1], layout: [offset + 9, tab] };
+  return [offset + 9 + tab + 1, length - 9 - tab - 1];
 }
 
 /** The JSON value of one line; throws when its checksum does not match (lines of version 1 have none). */
 function decodeLine(bytes: Buffer, at: [number, number]): unknown {
-  const { json } = lineParts(bytes, at);
-  return JSON.parse(bytes.toString('utf8', json[0], json[0] + json[1]));
+  const [start, length] = jsonPart(bytes, at);
+  return JSON.parse(bytes.toString('utf8', start, start + length));
 }
 
 function isMeta(x: unknown): x is ArchiveMeta {
