@@ -3,8 +3,7 @@
  * namespaced `sessions/…`; each says who sends it.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
-import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo } from './core/api.js';
-import type { Turn } from './core/model.js';
+import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TurnWindow } from './core/api.js';
 import type { SourceSetting } from './core/sources/registry.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
@@ -63,8 +62,8 @@ export const ListRequest = new RequestType<{ date?: string; limit?: number; sour
 export const GetRequest = new RequestType<{ name: string; format?: 'json' | 'toon' | 'auto' }, GetResponse, void>('sessions/get');
 /** host → server: paged read of a session or turn by docid. */
 export const ReadRequest = new RequestType<{ docid: string; offset?: number }, ReadResponse, void>('sessions/read');
-/** host → server: turns `from`..`to` of a session, for the reader's window around a hit. */
-export const TurnsRequest = new RequestType<{ id: string; from: number; to: number }, { turns: Turn[]; total: number } | null, void>('sessions/turns');
+/** host → server: turns `from`..`to` of a session, for the reader's window around a hit, with what matches `query` marked. */
+export const TurnsRequest = new RequestType<{ id: string; from: number; to: number; query?: string }, TurnWindow | null, void>('sessions/turns');
 /** host → server: read every root again from scratch. */
 export const RebuildRequest = new RequestType0<void, void>('sessions/rebuild');
 /** host → server: stop indexing; what was read so far stays searchable. */

@@ -19,6 +19,8 @@ export interface PanelTurn {
   text: string;
   timestamp?: string;
   line?: number;
+  /** [start, end) ranges of `text` matching the query the reader was opened from. */
+  highlights: [number, number][];
 }
 
 export type ToPanel =
@@ -30,7 +32,7 @@ export type ToPanel =
 export type FromPanel =
   | { type: 'ready' }
   | { type: 'search'; query: string; filters: PanelFilters }
-  | { type: 'openContext'; sessionId: string; topic: string; turnId: string }
+  | { type: 'openContext'; sessionId: string; topic: string; turnId: string; query: string }
   | { type: 'more'; direction: 'earlier' | 'later' }
   | { type: 'openRaw'; sessionId: string; line?: number }
   | { type: 'copy'; text: string };

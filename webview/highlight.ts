@@ -1,22 +1,5 @@
 /** Builds text with matched words marked, using DOM nodes only: transcript text is never parsed as HTML. */
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The words of a query worth marking: no exclusions, no one-letter words. */
-export function queryWords(query: string): string[] {
-  const words: string[] = [];
-  for (const part of query.split(/\s+/)) {
-    if (!part || part.startsWith('-')) continue;
-    for (const w of part.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) if (w.length > 1 && !words.includes(w)) words.push(w);
-  }
-  return words;
-}
-
-export function matcher(words: string[]): RegExp | undefined {
-  if (!words.length) return undefined;
-  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
-}
-
 /** Bidirectional-override characters can make `gnp.exe` read as `exe.png`: show them as visible codes instead. */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 
@@ -24,23 +7,21 @@ export function visibleControls(text: string): string {
   return text.replace(BIDI_CONTROLS, (c) => `⟦U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟧`);
 }
 
-/** Appends `text` to `parent` as text nodes, with <mark> around matches. */
-export function appendHighlighted(parent: HTMLElement, raw: string, re: RegExp | undefined): void {
-  const text = visibleControls(raw);
-  if (!re) {
-    parent.append(document.createTextNode(text));
-    return;
-  }
+/**
+ * Appends `raw` to `parent` as text nodes, with <mark> around the [start, end) `ranges` the engine found (sorted, not
+ * overlapping): the page never works out matches itself. Ranges past the end (text cut for display) are dropped.
+ */
+export function appendMarked(parent: HTMLElement, raw: string, ranges: readonly (readonly [number, number])[] = []): void {
   let last = 0;
-  re.lastIndex = 0;
-  for (const m of text.matchAll(re)) {
-    if (m.index > last) parent.append(document.createTextNode(text.slice(last, m.index)));
+  for (const [from, to] of ranges) {
+    if (from < last || from >= raw.length) continue;
+    if (from > last) parent.append(document.createTextNode(visibleControls(raw.slice(last, from))));
     const mark = document.createElement('mark');
-    mark.textContent = m[0];
+    mark.textContent = visibleControls(raw.slice(from, Math.min(to, raw.length)));
     parent.append(mark);
-    last = m.index + m[0].length;
+    last = Math.min(to, raw.length);
   }
-  if (last < text.length) parent.append(document.createTextNode(text.slice(last)));
+  if (last < raw.length) parent.append(document.createTextNode(visibleControls(raw.slice(last))));
 }
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {

@@ -8,7 +8,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { SearchResult } from '../src/core/api.js';
 import type { FromPanel, PanelFilters, PanelTurn, ToPanel } from '../src/webview-protocol.js';
-import { appendHighlighted, el, matcher, queryWords } from './highlight.js';
+import { appendMarked, el } from './highlight.js';
 import { drawChart } from './chart.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromPanel): void; setState(state: unknown): void; getState(): unknown };
@@ -95,7 +95,6 @@ function search(): void {
 function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   results = m.results;
   count.textContent = m.query.trim() ? `${m.count} session${m.count === 1 ? '' : 's'} · ${m.tookMs} ms` : '';
-  const re = matcher(queryWords(m.query));
   list.replaceChildren();
   m.results.forEach((r, i) => {
     const item = el('div', 'result');
@@ -104,12 +103,13 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
     item.dataset.index = String(i);
     const title = el('div', 'title');
     title.append(el('span', `codicon codicon-${r.sourceDeleted ? 'trash' : 'comment-discussion'}`));
-    appendHighlighted(title, ` ${r.topic}`, re);
+    title.append(document.createTextNode(' '));
+    appendMarked(title, r.topic, r.topicHighlights);
     const meta = el('div', 'meta', `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''} · ${r.relevanceScore.toFixed(2)}${r.sourceDeleted ? ' · source deleted' : ''}`);
     item.append(title, meta);
     r.matchedSnippets.forEach((snippet, s) => {
       const line = el('div', 'snippet');
-      appendHighlighted(line, snippet, re);
+      appendMarked(line, snippet, r.snippetHighlights[s]);
       line.dataset.turn = r.snippetTurnIds[s];
       item.append(line);
     });
@@ -120,11 +120,10 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
 }
 
 function open(r: SearchResult, turnId?: string): void {
-  send({ type: 'openContext', sessionId: r.id, topic: r.topic, turnId: turnId ?? r.snippetTurnIds[0] ?? `${r.id}#0` });
+  send({ type: 'openContext', sessionId: r.id, topic: r.topic, turnId: turnId ?? r.snippetTurnIds[0] ?? `${r.id}#0`, query: lastQuery });
 }
 
 function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
-  const re = matcher(queryWords(lastQuery));
   reader.replaceChildren();
   const head = el('div', 'reader-head');
   head.append(el('h2', undefined, m.topic));
@@ -140,7 +139,7 @@ function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
   if (m.first === 0) earlier.setAttribute('disabled', '');
   earlier.addEventListener('click', () => send({ type: 'more', direction: 'earlier' }));
   reader.append(earlier);
-  for (const t of m.turns) reader.append(turnBlock(m.sessionId, t, t.index === m.hitIndex, re));
+  for (const t of m.turns) reader.append(turnBlock(m.sessionId, t, t.index === m.hitIndex));
   const after = m.total - (m.first + m.turns.length);
   const later = document.createElement('vscode-button');
   later.id = 'later';
@@ -155,7 +154,7 @@ function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
   reader.querySelector<HTMLElement>('.turn.hit')?.focus();
 }
 
-function turnBlock(sessionId: string, t: PanelTurn, hit: boolean, re: RegExp | undefined): HTMLElement {
+function turnBlock(sessionId: string, t: PanelTurn, hit: boolean): HTMLElement {
   const block = el('article', `turn role-${t.role}${hit ? ' hit' : ''}`);
   block.tabIndex = 0;
   const head = el('div', 'turn-head', `${t.role}${t.kind === 'conversation' ? '' : ` · ${t.kind}`}${t.timestamp ? ` · ${new Date(t.timestamp).toLocaleString()}` : ''}`);
@@ -170,7 +169,7 @@ function turnBlock(sessionId: string, t: PanelTurn, hit: boolean, re: RegExp | u
     head.append(raw);
   }
   const body = el('div', 'turn-text');
-  appendHighlighted(body, t.text.length > TURN_DISPLAY_LIMIT ? t.text.slice(0, TURN_DISPLAY_LIMIT) : t.text, re);
+  appendMarked(body, t.text.length > TURN_DISPLAY_LIMIT ? t.text.slice(0, TURN_DISPLAY_LIMIT) : t.text, t.highlights);
   block.append(head, body);
   if (t.text.length > TURN_DISPLAY_LIMIT) block.append(el('div', 'meta', `… ${t.text.length - TURN_DISPLAY_LIMIT} more characters: copy the turn to read them all.`));
   return block;

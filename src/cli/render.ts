@@ -1,7 +1,5 @@
 /** Human-readable output for the terminal. Matched words are marked when stdout is a terminal. */
 import type { GetResponse, ListResponse, SearchResponse } from '../core/api.js';
-import { parseQuery } from '../core/index/query.js';
-import { matcherFor } from '../core/index/snippets.js';
 
 const ANSI = { bold: '\x1b[1m', dim: '\x1b[2m', mark: '\x1b[1;33m', reset: '\x1b[0m' };
 
@@ -16,14 +14,25 @@ export function printable(text: string): string {
 
 export function renderSearch(response: SearchResponse, color: boolean): string {
   if (!response.results.length) return `No sessions match "${printable(response.query)}".\n`;
-  const matcher = matcherFor(parseQuery(response.query));
-  const mark = (text: string): string => (color && matcher ? text.replace(matcher, (m) => style(true, ANSI.mark, m)) : text);
+  // the engine's ranges are marked as they are; cleaning control characters keeps every offset
+  const mark = (text: string, ranges: [number, number][] = [], base = ''): string => {
+    const plain = (part: string): string => (base && part ? style(color, base, printable(part)) : printable(part));
+    if (!color) return printable(text);
+    let out = '';
+    let last = 0;
+    for (const [from, to] of ranges) {
+      if (from < last) continue;
+      out += plain(text.slice(last, from)) + style(true, ANSI.mark, printable(text.slice(from, to)));
+      last = to;
+    }
+    return out + plain(text.slice(last));
+  };
   const lines: string[] = [];
   response.results.forEach((r, i) => {
-    const head = `${String(i + 1).padStart(2)}. ${r.date.slice(0, 10)}  ${r.source}  ${style(color, ANSI.bold, printable(r.topic))}  (${r.relevanceScore.toFixed(2)})`;
+    const head = `${String(i + 1).padStart(2)}. ${r.date.slice(0, 10)}  ${r.source}  ${mark(r.topic, r.topicHighlights, ANSI.bold)}  (${r.relevanceScore.toFixed(2)})`;
     lines.push(head);
     if (r.project) lines.push(`    ${style(color, ANSI.dim, `project: ${printable(r.project)}${r.branch ? ` (${printable(r.branch)})` : ''}`)}`);
-    for (const s of r.matchedSnippets) lines.push(`    ${mark(printable(s))}`);
+    r.matchedSnippets.forEach((s, k) => lines.push(`    ${mark(s, r.snippetHighlights[k])}`));
     lines.push(`    ${style(color, ANSI.dim, `id: ${r.id}`)}`);
     lines.push('');
   });

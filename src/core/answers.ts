@@ -2,7 +2,8 @@
  * The questions every front end asks of a library (search, get, list, read, turn windows, title suggestions, context
  * search), with their argument checks; the library (library.ts) supplies the sessions and the index.
  */
-import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse } from './api.js';
+import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TurnWindow } from './api.js';
+import { highlightRanges, matcherFor } from './index/snippets.js';
 import { searchContext, type ContextQuery } from './context.js';
 import { dayRange, overlaps } from './dates.js';
 import { SessionSearchError } from './errors.js';
@@ -10,9 +11,9 @@ import type { OutputFormat } from './format.js';
 import type { SearchIndex } from './index/engine.js';
 import { parseQuery } from './index/query.js';
 import { TitleIndex } from './index/title-index.js';
-import { ROLES, TURN_KINDS, type Session, type Turn } from './model.js';
+import { ROLES, TURN_KINDS, type Session } from './model.js';
 import { getSession, listSessions, readDoc } from './reading.js';
-import { searchSessions } from './searching.js';
+import { planQuery, searchSessions } from './searching.js';
 import type { SourceRoot } from './sources/registry.js';
 
 export abstract class SessionAnswers {
@@ -34,7 +35,7 @@ export abstract class SessionAnswers {
       throw new SessionSearchError('INVALID_ARGUMENT', `kind must be one of ${TURN_KINDS.join(', ')}, got "${String(options.kind)}".`);
     }
     const range = dayRange(options);
-    return searchSessions(this, parseQuery(query), query, options, range);
+    return searchSessions(this, planQuery(parseQuery(query), options, range), query);
   }
 
   get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {
@@ -50,12 +51,15 @@ export abstract class SessionAnswers {
     return readDoc(this, docid, offset);
   }
 
-  /** Turns `from`..`to` (exclusive) of a session, for a reader that shows a window around a hit. */
-  turnWindow(id: string, from: number, to: number): { turns: Turn[]; total: number } | undefined {
+  /** Turns `from`..`to` (exclusive) of a session, for a reader that shows a window around a hit; `query`'s matches marked. */
+  turnWindow(id: string, from: number, to: number, query = ''): TurnWindow | undefined {
     const s = this.sessions.get(id);
     if (!s) return undefined;
     const start = Math.max(0, Math.floor(from));
-    return { turns: s.turns.slice(start, Math.max(start, Math.floor(to))), total: s.turns.length };
+    const all = s.turns;
+    const turns = all.slice(start, Math.max(start, Math.floor(to)));
+    const matcher = matcherFor(parseQuery(query));
+    return { turns, highlights: turns.map((t) => (matcher ? highlightRanges(t.text, matcher) : [])), total: all.length };
   }
 
   /** Sessions whose title words start with what was typed: for search-as-you-type. */

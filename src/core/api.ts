@@ -1,5 +1,5 @@
 /** The response shapes every front end returns: CodeArchitect's seed shapes, plus our own fields. */
-import type { Role, SourceId, TurnKind } from './model.js';
+import type { Role, SourceId, Turn, TurnKind } from './model.js';
 
 export interface SearchOptions {
   date?: string;
@@ -28,6 +28,10 @@ export interface SearchResult {
   matchedSnippets: string[];
   /** The turn (a docid for reading) each snippet came from, in the order of `matchedSnippets`. */
   snippetTurnIds: string[];
+  /** Per snippet, the [start, end) character ranges of `matchedSnippets[i]` that matched the query. */
+  snippetHighlights: [number, number][][];
+  /** The ranges of `topic` that matched the query. */
+  topicHighlights: [number, number][];
   matchCount: number;
   /** The tool deleted its transcript; this session comes from the archive. */
   sourceDeleted?: boolean;
@@ -98,4 +102,11 @@ export interface ErrorResponse {
   success: false;
   error: string;
   message: string;
+}
+
+/** A window of a session's turns; `highlights[i]` are the ranges of `turns[i].text` that match the query asked with. */
+export interface TurnWindow {
+  turns: Turn[];
+  highlights: [number, number][][];
+  total: number;
 }

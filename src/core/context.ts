@@ -9,7 +9,7 @@ import type { ParsedQuery } from './index/query.js';
 import { findSnippets, matcherFor } from './index/snippets.js';
 import { forEachToken } from './index/tokenize.js';
 import type { Session, TurnKind } from './model.js';
-import { rankSessions, type LibraryView } from './searching.js';
+import { planQuery, rankSessions, type LibraryView } from './searching.js';
 import { basename } from 'node:path';
 
 export interface ContextQuery {
@@ -47,7 +47,7 @@ export function searchContext(lib: LibraryView & { index: SearchIndex }, query: 
   const started = performance.now();
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const wantedTags = (options.tags ?? []).map((t) => t.toLowerCase());
-  const ranked = rankSessions(lib, query, { source: options.source, project: options.project }, range).filter((hit) => {
+  const ranked = rankSessions(lib, planQuery(query, { source: options.source, project: options.project }, range)).filter((hit) => {
     const s = lib.sessions.get(hit.key)!;
     if (wanted && !wanted.has(s.id) && !wanted.has(s.nativeId)) return false;
     return wantedTags.every((t) => sessionTags(s).includes(t));

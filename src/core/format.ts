@@ -43,6 +43,7 @@ export function tabularView(value: unknown): unknown {
       const snippets: Row[] = [];
       const rows = v.map((r) => {
         const { matchedSnippets, snippetTurnIds, ...rest } = r as Row & { matchedSnippets: string[]; snippetTurnIds?: string[] };
+        for (const key of SCREEN_ONLY) delete rest[key];
         // the turn id starts with the session id, so it alone ties a snippet to its result
         matchedSnippets.forEach((text, i) => snippets.push({ turnId: snippetTurnIds?.[i] ?? rest.id ?? null, text }));
         return rest;
@@ -56,9 +57,12 @@ export function tabularView(value: unknown): unknown {
   return out;
 }
 
+/** Highlight ranges serve screens that mark matches (structured results, the panel); text for a model leaves them out. */
+const SCREEN_ONLY = new Set(['snippetHighlights', 'topicHighlights']);
+
 /** The text for `value` in the chosen format; `auto` picks TOON only where it is shorter than compact JSON. */
 export function render(value: unknown, format: OutputFormat): { format: 'json' | 'toon'; text: string } {
-  const json = JSON.stringify(value);
+  const json = JSON.stringify(value, (key, v: unknown) => (SCREEN_ONLY.has(key) ? undefined : v));
   if (format === 'json') return { format: 'json', text: json };
   const toon = toToon(tabularView(value));
   if (format === 'toon' || toon.length < json.length) return { format: 'toon', text: toon };

@@ -46,6 +46,8 @@ export class SessionLibrary extends SessionAnswers {
   /** Transcripts being read again because the copy of their turns on disk turned out damaged. */
   private readonly repairs: Repairs;
   private readonly turnHooks: TurnHooks;
+  /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
+  private indexComplete: Promise<void> = Promise.resolve();
   private markAnswerable!: () => void;
   /**
    * Settles once queries can be answered: right after a snapshot is restored (the rest is caught up while queries run),
@@ -58,9 +60,10 @@ export class SessionLibrary extends SessionAnswers {
 
   /**
    * What front ends wait for before answering: the load to finish, but no longer than `graceMs` after the snapshot was
-   * restored; past that, answers come from what is indexed so far while the rest is read.
+   * restored (by default not at all: a warm start answers from the snapshot at once, and what changed since becomes
+   * searchable as it is read, within a second or two of starting).
    */
-  ready(graceMs = 2_000): Promise<void> {
+  ready(graceMs = 0): Promise<void> {
     return Promise.race([this.loaded, this.answerable.then(() => new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()))]);
   }
 
@@ -127,8 +130,9 @@ export class SessionLibrary extends SessionAnswers {
     if (restored) {
       this.adopt(restored);
       this.markAnswerable();
+      this.indexComplete = this.completeRestored();
       // After answering starts: a damaged entry read before its check is caught by its checksums and repaired.
-      await this.checkArchiveEntries();
+      await Promise.all([this.checkArchiveEntries(), this.indexComplete]);
     }
     const { plan, seen } = await this.scan(present);
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.unchanged(f)) }));
@@ -199,6 +203,22 @@ export class SessionLibrary extends SessionAnswers {
       else this.searchIndex.remove(s.id);
     }
     for (const key of [...keep]) if (!this.sessions.has(key)) this.searchIndex.remove(key);
+  }
+
+  /**
+   * What the snapshot hands over after answering has begun; when that part turns out damaged, the index is built again
+   * from every transcript (through its archive entry).
+   */
+  private async completeRestored(): Promise<void> {
+    try {
+      await this.searchIndex.complete();
+    } catch (err) {
+      this.options.logger.warn(`snapshot discarded (${err instanceof Error ? err.message : String(err)}); rebuilding the index`);
+      this.searchIndex = new SearchIndex();
+      this.sessions.clear();
+      this.titles = undefined;
+      for (const known of this.byFile.values()) known.size = -1;
+    }
   }
 
   /** Transcripts whose archive entry changed since the snapshot (damaged, or rewritten) count as changed: read again. */
@@ -329,6 +349,7 @@ export class SessionLibrary extends SessionAnswers {
 
   /** Cross-file fix-ups, archive entries, then the index: the common end of a load and of a reload. */
   private async commit(root: SourceRoot, reads: FileRead[], writer: boolean): Promise<void> {
+    await this.indexComplete;
     const ctx = { ...this.context(), previous: (id: string) => this.sessions.get(id) };
     const fresh = reads.filter((r) => r.fresh).flatMap((r) => r.sessions);
     await sourceById(root.source)!.finalize?.(fresh, [root.path], ctx);

@@ -1,11 +1,15 @@
-/** search_session over the library: BM25F candidates, filters, phrase checks, ordering, snippets. */
+/**
+ * search_session over the library, one way through: the query is parsed once into a plan; the engine ranks with
+ * filters on session metadata only; phrases, roles and kinds are checked on the best candidates (widening until
+ * `limit` pass); snippets are cut from the session's text layout and come back with their matched ranges.
+ */
 import type { SearchOptions, SearchResponse, SearchResult } from './api.js';
 import { overlaps, type DayRange } from './dates.js';
 import type { ParsedQuery } from './index/query.js';
-import { findSnippets, phraseMatcher, turnsMatch } from './index/snippets.js';
+import { findSnippets, highlightRanges, matcherFor, phraseMatcher, turnsMatch } from './index/snippets.js';
 import { tokenize } from './index/tokenize.js';
 import type { Session } from './model.js';
-import type { SearchIndex } from './index/engine.js';
+import type { Scored, SearchIndex } from './index/engine.js';
 import { repositoryRoot } from './worktrees.js';
 import { rawArchived } from './store/turns.js';
 import { findSnippetsRaw } from './store/session-layout.js';
@@ -13,6 +17,21 @@ import { findSnippetsRaw } from './store/session-layout.js';
 export interface LibraryView {
   sessions: Map<string, Session>;
   index: Pick<SearchIndex, 'score' | 'idf'>;
+}
+
+/** A query worked out once: what the engine ranks, what the best candidates are checked for, what snippets mark. */
+export interface QueryPlan {
+  query: ParsedQuery;
+  /** Terms every result holds (the words of its required phrases). */
+  required: string[];
+  /** Any query term or phrase, as whole words: snippets and highlights. */
+  matcher: RegExp | undefined;
+  options: SearchOptions;
+  range: DayRange;
+}
+
+export function planQuery(query: ParsedQuery, options: SearchOptions, range: DayRange): QueryPlan {
+  return { query, required: [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))], matcher: matcherFor(query), options, range };
 }
 
 /** Whether `project` is the filter folder, inside it, or a git worktree of the same repository. */
@@ -24,49 +43,80 @@ export function inProject(project: string | undefined, filter: string): boolean 
   return within(norm(repositoryRoot(project)), norm(repositoryRoot(filter)));
 }
 
+/** Filters on what every session keeps in memory (source, project, days): no turn is read. */
+function metadataFilter(plan: QueryPlan): (s: Session) => boolean {
+  const { options, range } = plan;
+  return (s) => (!options.source || s.source === options.source) && (!options.project || inProject(s.project, options.project)) && overlaps(range, s.firstDay, s.lastDay);
+}
+
 function containsPhrase(session: Session, matcher: RegExp): boolean {
   return matcher.test(session.topic) || session.turns.some((t) => matcher.test(t.text));
 }
 
-export function sessionFilter(options: SearchOptions, range: DayRange, query?: ParsedQuery): (s: Session) => boolean {
-  const phrases = (query?.phrases ?? []).map(phraseMatcher);
-  const excludedPhrases = (query?.excludedPhrases ?? []).map(phraseMatcher);
-  return (s) => {
-    if (options.source && s.source !== options.source) return false;
-    if (options.project && !inProject(s.project, options.project)) return false;
-    if (!overlaps(range, s.firstDay, s.lastDay)) return false;
-    if (phrases.some((p) => !containsPhrase(s, p))) return false;
-    if (excludedPhrases.some((p) => containsPhrase(s, p))) return false;
-    if ((options.role || options.kind) && query && !turnsMatch(s.turns, query, options.role, options.kind)) return false;
-    return true;
+/** Checks that read a session's turns (phrases, excluded phrases, role, kind); undefined when the plan has none. */
+function contentCheck(plan: QueryPlan): ((s: Session) => boolean) | undefined {
+  const { query, options } = plan;
+  const phrases = query.phrases.map(phraseMatcher);
+  const excludedPhrases = query.excludedPhrases.map(phraseMatcher);
+  const byTurn = options.role !== undefined || options.kind !== undefined;
+  if (!phrases.length && !excludedPhrases.length && !byTurn) return undefined;
+  return (s) =>
+    phrases.every((p) => containsPhrase(s, p)) &&
+    !excludedPhrases.some((p) => containsPhrase(s, p)) &&
+    (!byTurn || turnsMatch(s.turns, query, options.role, options.kind));
+}
+
+/** The first candidates asked of the engine when the best ones must pass a check that reads turns. */
+const FIRST_WINDOW = 20;
+
+/**
+ * The ranked sessions of a plan. Metadata filters run inside the engine; checks that read turns run on the best
+ * candidates only, in order, asking the engine for four times as many each round until `limit` pass or none are left.
+ */
+export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
+  const meta = metadataFilter(plan);
+  const score = (limit: number | undefined): Scored[] =>
+    lib.index.score(plan.query.terms, {
+      required: plan.required,
+      excluded: plan.query.excluded,
+      limit,
+      accept: (key) => {
+        const s = lib.sessions.get(key);
+        return !!s && meta(s);
+      },
+    });
+  const check = contentCheck(plan);
+  const limit = plan.options.limit;
+  if (!check) return score(limit);
+  const verdicts = new Map<string, boolean>();
+  const passes = (hit: Scored): boolean => {
+    let ok = verdicts.get(hit.key);
+    if (ok === undefined) verdicts.set(hit.key, (ok = check(lib.sessions.get(hit.key)!)));
+    return ok;
   };
+  for (let window = Math.max(FIRST_WINDOW, 2 * (limit ?? 0)); ; window *= 4) {
+    const candidates = score(limit === undefined ? undefined : window);
+    const out: Scored[] = [];
+    for (const hit of candidates) {
+      if (!passes(hit)) continue;
+      out.push(hit);
+      if (out.length === limit) return out;
+    }
+    if (limit === undefined || candidates.length < window) return out;
+  }
 }
 
-export function rankSessions(lib: LibraryView, query: ParsedQuery, options: SearchOptions, range: DayRange) {
-  const required = [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))];
-  const accept = sessionFilter(options, range, query);
-  return lib.index.score(query.terms, {
-    required,
-    excluded: query.excluded,
-    limit: options.limit,
-    accept: (key) => {
-      const s = lib.sessions.get(key);
-      return !!s && accept(s);
-    },
-  });
-}
-
-export function searchSessions(lib: LibraryView, query: ParsedQuery, raw: string, options: SearchOptions, range: DayRange): SearchResponse {
-  const ranked = rankSessions(lib, query, options, range);
-  const results: SearchResult[] = ranked.map((hit) => {
+export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): SearchResponse {
+  const { query, options } = plan;
+  const how = { role: options.role, kind: options.kind, weight: (t: string) => lib.index.idf(t) };
+  const results: SearchResult[] = rankSessions(lib, plan).map((hit) => {
     const s = lib.sessions.get(hit.key)!;
-    const how = { role: options.role, kind: options.kind, weight: (t: string) => lib.index.idf(t) };
-    const raw = rawArchived(s);
+    const layout = rawArchived(s);
     let snippets;
     try {
-      snippets = raw && findSnippetsRaw(raw, s.id, query, how);
+      snippets = layout && findSnippetsRaw(layout, s.id, query, how);
     } finally {
-      raw?.close();
+      layout?.close();
     }
     snippets ??= findSnippets(s.turns, query, how);
     const result: SearchResult = {
@@ -80,6 +130,8 @@ export function searchSessions(lib: LibraryView, query: ParsedQuery, raw: string
       relevanceScore: Math.round(hit.relevance * 1000) / 1000,
       matchedSnippets: snippets.map((x) => x.text),
       snippetTurnIds: snippets.map((x) => x.turnId),
+      snippetHighlights: snippets.map((x) => x.highlights),
+      topicHighlights: plan.matcher ? highlightRanges(s.topic, plan.matcher) : [],
       matchCount: hit.matchCount,
     };
     if (s.project) result.project = s.project;

@@ -15,6 +15,8 @@ interface ReaderState {
   sessionId: string;
   topic: string;
   hitIndex: number;
+  /** The query the reader was opened from: its matches are marked. */
+  query: string;
   first: number;
   end: number;
   total: number;
@@ -71,7 +73,7 @@ export class SearchPanel {
         }
         case 'openContext': {
           const hitIndex = Number(m.turnId.slice(m.turnId.lastIndexOf('#') + 1)) || 0;
-          this.reader = { sessionId: m.sessionId, topic: m.topic, hitIndex, first: Math.max(0, hitIndex - CONTEXT_TURNS), end: hitIndex + CONTEXT_TURNS + 1, total: 0 };
+          this.reader = { sessionId: m.sessionId, topic: m.topic, hitIndex, query: m.query, first: Math.max(0, hitIndex - CONTEXT_TURNS), end: hitIndex + CONTEXT_TURNS + 1, total: 0 };
           await this.sendContext();
           break;
         }
@@ -96,11 +98,11 @@ export class SearchPanel {
 
   private async sendContext(): Promise<void> {
     const r = this.reader!;
-    const window = await this.client.sendRequest(TurnsRequest, { id: r.sessionId, from: r.first, to: r.end });
+    const window = await this.client.sendRequest(TurnsRequest, { id: r.sessionId, from: r.first, to: r.end, query: r.query });
     if (!window) return this.post({ type: 'error', message: 'This session is no longer in the index.' });
     r.total = window.total;
     r.end = Math.min(r.end, window.total);
-    const turns = window.turns.map((t, i) => ({ id: t.id, index: r.first + i, role: t.role, kind: t.kind, text: t.text, timestamp: t.timestamp, line: t.line }));
+    const turns = window.turns.map((t, i) => ({ id: t.id, index: r.first + i, role: t.role, kind: t.kind, text: t.text, timestamp: t.timestamp, line: t.line, highlights: window.highlights[i] ?? [] }));
     this.post({ type: 'context', sessionId: r.sessionId, topic: r.topic, hitIndex: r.hitIndex, first: r.first, turns, total: window.total });
   }
 

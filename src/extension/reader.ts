@@ -39,8 +39,8 @@ export class SessionDocuments implements vscode.TextDocumentContentProvider {
   }
 }
 
-/** Opens a session; with a turn id, the cursor lands on that turn, on the first query word in it when given. */
-export async function openSession(client: LanguageClient, id: string, title: string, turnId?: string, query?: string): Promise<void> {
+/** Opens a session; with a turn id, the cursor lands on that turn, on the matched word `marked` in it when given. */
+export async function openSession(client: LanguageClient, id: string, title: string, turnId?: string, marked?: string): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(sessionUri(id, title));
   const editor = await vscode.window.showTextDocument(doc, { preview: true });
   if (!turnId) return;
@@ -52,13 +52,10 @@ export async function openSession(client: LanguageClient, id: string, title: str
   if (start < 0) return;
   let from = start;
   let to = start;
-  const words = (query ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const lower = text.slice(start, start + turn.text.length + 200).toLowerCase();
-  // the longest query word present is usually the rarest: land there, as the snippet did
-  const hits = words.map((w) => ({ w, at: lower.indexOf(w) })).filter((h) => h.at >= 0).sort((a, b) => b.w.length - a.w.length || a.at - b.at);
-  if (hits.length) {
-    from = start + hits[0].at;
-    to = from + hits[0].w.length;
+  const at = marked ? text.slice(start, start + turn.text.length + 200).toLowerCase().indexOf(marked.toLowerCase()) : -1;
+  if (at >= 0) {
+    from = start + at;
+    to = from + marked!.length;
   }
   editor.selection = new vscode.Selection(doc.positionAt(from), doc.positionAt(to));
   editor.revealRange(new vscode.Range(doc.positionAt(from), doc.positionAt(to)), vscode.TextEditorRevealType.InCenter);

@@ -50,9 +50,11 @@ export async function searchSessions(client: LanguageClient): Promise<void> {
   });
   pick.onDidAccept(() => {
     const chosen = pick.selectedItems[0]?.result;
-    const query = pick.value;
     pick.hide();
-    if (chosen) void openSession(client, chosen.id, chosen.topic, chosen.snippetTurnIds[0], query);
+    if (!chosen) return;
+    // the reader lands on the word the engine marked in the first snippet
+    const [from, to] = chosen.snippetHighlights[0]?.[0] ?? [0, 0];
+    void openSession(client, chosen.id, chosen.topic, chosen.snippetTurnIds[0], chosen.matchedSnippets[0]?.slice(from, to));
   });
   pick.onDidHide(() => {
     clearTimeout(timer);

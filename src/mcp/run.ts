@@ -17,7 +17,7 @@ export async function runStdioServer(options: { roots: SourceRoot[]; dataDir: st
     },
     (err: unknown) => logger.error(`loading sessions failed: ${err instanceof Error ? err.message : String(err)}`),
   );
-  // Tools answer once caught up with what changed since the snapshot, or from the snapshot if that takes long.
+  // Tools answer from the snapshot at once; what changed since it was written is read behind them.
   const ready = library.ready().then(() => library);
   const server = createServer(ready);
   const transport = new StdioServerTransport();

@@ -27,6 +27,8 @@ export const searchResultSchema = z.object({
   relevanceScore: z.number(),
   matchedSnippets: z.array(z.string()),
   snippetTurnIds: z.array(z.string()),
+  snippetHighlights: z.array(z.array(z.tuple([z.number(), z.number()]))),
+  topicHighlights: z.array(z.tuple([z.number(), z.number()])),
   matchCount: z.number(),
   sourceDeleted: z.boolean().optional(),
 });

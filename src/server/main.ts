@@ -128,7 +128,7 @@ connection.onRequest(TreeRequest, async ({ limit }) => treeSessions(await lib(),
 connection.onRequest(ListRequest, async (params) => (await lib()).list(params));
 connection.onRequest(GetRequest, async ({ name, format }) => (await lib()).get(name, { format }));
 connection.onRequest(ReadRequest, async ({ docid, offset }) => (await lib()).read(docid, offset ?? 0));
-connection.onRequest(TurnsRequest, async ({ id, from, to }) => (await lib()).turnWindow(id, from, to) ?? null);
+connection.onRequest(TurnsRequest, async ({ id, from, to, query }) => (await lib()).turnWindow(id, from, to, query) ?? null);
 connection.onRequest(RebuildRequest, async () => {
   indexing?.abort();
   await live?.close();

@@ -53,12 +53,17 @@ describe('in memory', () => {
 
   test('search_session: topic matches first, structured and TOON-or-JSON text agree', async () => {
     const r = await call('search_session', { query: 'Authentication' });
-    const s = r.structuredContent as { results: { topic: string; matchedSnippets: string[] }[]; count: number };
+    const s = r.structuredContent as { results: { topic: string; matchedSnippets: string[]; topicHighlights: [number, number][]; snippetHighlights: [number, number][][] }[]; count: number };
     assert.equal(s.results[0].topic, 'authentication-implementation');
     assert.equal(s.count, 2);
+    // structured results carry the matched ranges for screens; the text a model reads leaves them out
+    assert.deepEqual(s.results[0].topicHighlights.map(([a, b]) => s.results[0].topic.slice(a, b)), ['authentication']);
+    assert.equal(s.results[0].snippetHighlights.length, s.results[0].matchedSnippets.length);
     const text = r.content[0].text;
-    if (text.startsWith('{')) assert.deepEqual(JSON.parse(text), s);
-    else assert.deepEqual(fromToon(text), tabularView(s), 'TOON carries the tabular view of the same answer');
+    assert.doesNotMatch(text, /Highlights/);
+    const forText = { ...s, results: s.results.map(({ topicHighlights: _t, snippetHighlights: _s, ...rest }) => rest) };
+    if (text.startsWith('{')) assert.deepEqual(JSON.parse(text), forText);
+    else assert.deepEqual(fromToon(text), tabularView(forText), 'TOON carries the tabular view of the same answer');
   });
 
   test('domain errors come back as isError with the seed codes and the server keeps answering', async () => {

@@ -102,3 +102,35 @@ test('a load commits in groups that end at top-level folders, bounded in size', 
   assert.deepEqual(sizes, [610, 5000, 5000, 2300]);
   assert.equal(sizes.reduce((a, b) => a + b, 0), files.length);
 });
+
+test('a restored index answers before its document term lists are read; removals made meanwhile count once they are in', async () => {
+  const source = new SearchIndex();
+  const docs = ['shared alpha', 'shared beta', 'shared gamma', 'other words'];
+  docs.forEach((text, i) => source.add(`d${i}`, { topic: '', content: [text], messages: [] }));
+  const { docTerms, ...rest } = source.exportState();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const restored = SearchIndex.fromState({ ...rest, docTerms: { length: docTerms.length, load: () => gate.then(() => docTerms) } });
+  assert.deepEqual(restored.score(['shared']).map((r) => r.key).sort(), ['d0', 'd1', 'd2']);
+  restored.remove('d0');
+  assert.throws(() => restored.add('d9', { topic: '', content: ['late'], messages: [] }), /still being restored/);
+  release();
+  await restored.complete();
+  restored.add('d9', { topic: '', content: ['shared late'], messages: [] });
+  // the same frequencies (and so the same scores) as an index that never went through a snapshot
+  const direct = new SearchIndex();
+  docs.forEach((text, i) => direct.add(`d${i}`, { topic: '', content: [text], messages: [] }));
+  direct.remove('d0');
+  direct.add('d9', { topic: '', content: ['shared late'], messages: [] });
+  assert.deepEqual(restored.score(['shared', 'alpha']), direct.score(['shared', 'alpha']));
+  assert.equal(restored.idf('shared'), direct.idf('shared'));
+});
+
+test('document term lists that fail to arrive make complete() reject, and nothing is left unhandled', async () => {
+  const source = new SearchIndex();
+  source.add('a', { topic: 'x', content: ['y'], messages: [] });
+  const { docTerms, ...rest } = source.exportState();
+  const restored = SearchIndex.fromState({ ...rest, docTerms: { length: docTerms.length, load: () => Promise.reject(new Error('damaged')) } });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  await assert.rejects(restored.complete(), /damaged/);
+});

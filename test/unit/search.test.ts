@@ -111,6 +111,38 @@ describe('filters and result shape', () => {
     assert.match(cut, /authentication/);
   });
 
+  test('every snippet and the title carry the ranges that matched, so screens mark them without tokenizing again', () => {
+    const r = library.search('Redis cache').results.find((x) => x.topic === 'cache-layer')!;
+    assert.deepEqual(r.topicHighlights.map(([a, b]) => r.topic.slice(a, b)), ['cache']);
+    assert.equal(r.snippetHighlights.length, r.matchedSnippets.length);
+    r.matchedSnippets.forEach((text, i) => {
+      const marked = r.snippetHighlights[i].map(([a, b]) => text.slice(a, b).toLowerCase());
+      assert.ok(marked.length > 0, text);
+      for (const m of marked) assert.ok(['redis', 'cache'].includes(m), `${m} in ${text}`);
+    });
+    const phrase = library.search('"eviction policy"').results[0];
+    assert.deepEqual(phrase.snippetHighlights[0].map(([a, b]) => phrase.matchedSnippets[0].slice(a, b)), ['eviction policy']);
+  });
+
+  test('a phrase with a limit finds as many sessions as it would without one, in the same order', () => {
+    // "authentication" ranks sessions that lack the phrase first; the check runs on the best candidates and widens
+    const all = topics('"authentication tokens" authentication');
+    assert.deepEqual(all, ['cache-layer']);
+    assert.deepEqual(topics('"authentication tokens" authentication', { limit: 1 }), all);
+    const roles = topics('authentication', { role: 'user' });
+    assert.deepEqual(topics('authentication', { role: 'user', limit: 2 }), roles.slice(0, 2));
+  });
+
+  test('the reader\'s turn window marks what the query matched', () => {
+    const id = library.search('weekday').results[0].id;
+    const window = library.turnWindow(id, 0, 10, 'weekday monday')!;
+    assert.equal(window.turns.length, window.highlights.length);
+    const marked = window.turns.flatMap((t, i) => window.highlights[i].map(([a, b]) => t.text.slice(a, b).toLowerCase()));
+    // whole words only: "Mondays" in the question is not "monday"
+    assert.deepEqual(new Set(marked), new Set(['weekday', 'monday']));
+    assert.deepEqual(library.turnWindow(id, 0, 10)!.highlights.flat(), []);
+  });
+
   test('the seed\'s fields are present', () => {
     const r = library.search('nextauth').results[0];
     for (const key of ['filename', 'topic', 'date', 'file', 'size', 'relevanceScore', 'matchedSnippets', 'matchCount', 'id', 'source']) assert.ok(key in r, key);

@@ -59,6 +59,7 @@ export interface IndexState {
   df: Uint32Array<ArrayBuffer>;
   lengths: Uint32Array<ArrayBuffer>;
   recency: Float64Array<ArrayBuffer>;
+  /** Every document's term ids, concatenated. */
   docTerms: Uint32Array<ArrayBuffer>;
   docTermStart: Uint32Array<ArrayBuffer>;
   /** Document keys by document number; null for removed documents. */
@@ -66,6 +67,15 @@ export interface IndexState {
   totalLengths: number[];
   dead: number;
   segments: Segment[];
+}
+
+/** What a snapshot hands back: the document term lists may still be to read (see `SearchIndex.complete`). */
+export type RestoredState = Omit<IndexState, 'docTerms'> & { docTerms: Uint32Array<ArrayBuffer> | LaterArray };
+
+/** An array read after the index starts answering: its length is known at once, its values once `load` settles. */
+export interface LaterArray {
+  length: number;
+  load(): Promise<Uint32Array<ArrayBuffer>>;
 }
 
 export class SearchIndex {
@@ -83,6 +93,9 @@ export class SearchIndex {
   private docTerms = new Uint32Array(1 << 16);
   private docTermsLength = 0;
   private docTermStart: number[] = [];
+  /** Set while restored term lists are read; removals made meanwhile update frequencies once they are in. */
+  private docTermsLoading: Promise<void> | undefined;
+  private readonly removedWhileLoading: number[] = [];
   private readonly byKey = new Map<string, number>();
   private readonly totalLengths = [0, 0, 0];
   private dead = 0;
@@ -107,6 +120,7 @@ export class SearchIndex {
    * safe because later changes append to them or replace them but never rewrite what is already there.
    */
   exportState(): IndexState {
+    this.mustBeComplete();
     this.seal();
     const terms = new Array<string>(this.termCount);
     for (const [term, id] of this.dict) if (id >= 0) terms[id] = term;
@@ -126,7 +140,7 @@ export class SearchIndex {
   }
 
   /** An index holding exactly what `exportState` returned; it can be added to and removed from as usual. */
-  static fromState(state: IndexState, params: RankingParams = DEFAULT_RANKING): SearchIndex {
+  static fromState(state: RestoredState, params: RankingParams = DEFAULT_RANKING): SearchIndex {
     const index = new SearchIndex(params);
     const terms = state.terms;
     for (let id = 0; id < terms.length; id++) index.dict.set(terms[id], id);
@@ -136,8 +150,13 @@ export class SearchIndex {
     index.scratch = new Uint32Array(Math.max(3 * 1024, terms.length * 3 + 3));
     index.lengths = state.lengths;
     index.recency = state.recency;
-    index.docTerms = state.docTerms;
     index.docTermsLength = state.docTerms.length;
+    if (state.docTerms instanceof Uint32Array) index.docTerms = state.docTerms;
+    else {
+      index.docTermsLoading = index.loadDocTerms(state.docTerms);
+      // a failure is for whoever awaits complete(); until then it is not an unhandled rejection
+      index.docTermsLoading.catch(() => undefined);
+    }
     index.docTermStart = Array.from(state.docTermStart);
     state.keys.forEach((key, doc) => {
       index.keys.push(key ?? undefined);
@@ -202,8 +221,29 @@ export class SearchIndex {
     lengths[field] += n;
   }
 
+  /**
+   * Settles once the index holds everything a snapshot handed over (queries are answered before); rejects when what
+   * was still to be read turned out damaged, and the index must then be built again. Adding waits for it.
+   */
+  complete(): Promise<void> {
+    return this.docTermsLoading ?? Promise.resolve();
+  }
+
+  private async loadDocTerms(later: LaterArray): Promise<void> {
+    const values = await later.load();
+    if (values.length !== this.docTermsLength) throw new Error('document term lists are truncated');
+    this.docTerms = values;
+    for (const doc of this.removedWhileLoading.splice(0)) this.forgetTerms(doc);
+    this.docTermsLoading = undefined;
+  }
+
+  private mustBeComplete(): void {
+    if (this.docTermsLoading) throw new Error('the index is still being restored: await complete() first');
+  }
+
   /** Adds or replaces the document stored under `key`; `recency` orders equal scores (larger first). */
   add(key: string, fields: DocumentFields, recency = 0): void {
+    this.mustBeComplete();
     this.remove(key);
     const touched: number[] = [];
     const lengths = [0, 0, 0];
@@ -246,8 +286,8 @@ export class SearchIndex {
   remove(key: string): void {
     const doc = this.byKey.get(key);
     if (doc === undefined) return;
-    const end = doc + 1 < this.docTermStart.length ? this.docTermStart[doc + 1] : this.docTermsLength;
-    for (let i = this.docTermStart[doc]; i < end; i++) this.df[this.docTerms[i]]--;
+    if (this.docTermsLoading) this.removedWhileLoading.push(doc);
+    else this.forgetTerms(doc);
     for (let f = 0; f < 3; f++) this.totalLengths[f] -= this.lengths[doc * 3 + f];
     this.keys[doc] = undefined;
     this.byKey.delete(key);
@@ -257,6 +297,12 @@ export class SearchIndex {
       this.store.compact(this.termCount, this.isAlive);
       this.dead = 0;
     }
+  }
+
+  /** A removed document's terms no longer count in document frequencies. */
+  private forgetTerms(doc: number): void {
+    const end = doc + 1 < this.docTermStart.length ? this.docTermStart[doc + 1] : this.docTermsLength;
+    for (let i = this.docTermStart[doc]; i < end; i++) this.df[this.docTerms[i]]--;
   }
 
   private readonly isAlive = (doc: number): boolean => this.keys[doc] !== undefined;

@@ -10,7 +10,7 @@
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { IndexState } from '../index/engine.js';
+import type { IndexState, LaterArray, RestoredState } from '../index/engine.js';
 import type { Segment } from '../index/postings.js';
 import type { Session, SourceId } from '../model.js';
 
@@ -61,7 +61,7 @@ interface Header {
 }
 
 export interface SnapshotContents {
-  index: IndexState;
+  index: RestoredState;
   sessions: StoredSession[];
   files: ManifestEntry[];
   created: string;
@@ -253,12 +253,14 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
       });
     }
     const termText = Buffer.from(await section('terms')).toString('utf8');
-    const index: IndexState = {
-      terms: termText ? termText.split('\n') : [],
+    const terms = termText ? termText.split('\n') : [];
+    const index: RestoredState = {
+      terms,
       df: new Uint32Array(await section('df')),
       lengths: new Uint32Array(await section('lengths')),
       recency: new Float64Array(await section('recency')),
-      docTerms: new Uint32Array(await section('docTerms')),
+      // the largest table and only needed once something changes: read after answering has begun
+      docTerms: laterDocTerms(section, s.docTerms?.[1] ?? 0),
       docTermStart: new Uint32Array(await section('docTermStart')),
       keys: header.keys,
       totalLengths: header.totalLengths,
@@ -274,8 +276,18 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
   }
 }
 
+/** The document term lists, read and checked when asked for (the file stays open while the snapshot is in use). */
+function laterDocTerms(section: (name: string) => Promise<ArrayBuffer>, bytes: number): LaterArray {
+  if (bytes % 4) throw new SnapshotError('section docTerms is damaged (length)');
+  return {
+    length: bytes / 4,
+    // checked against its checksum: the values written, every one a term id below `terms`
+    load: async () => new Uint32Array(await section('docTerms')),
+  };
+}
+
 /** Cheap structural checks, so a damaged snapshot is rejected at start-up rather than failing a query later. */
-function checkConsistent(index: IndexState, header: Header): void {
+function checkConsistent(index: RestoredState, header: Header): void {
   const docs = index.keys.length;
   const terms = index.terms.length;
   if (index.df.length !== terms) throw new SnapshotError('term table and frequencies disagree');
@@ -284,16 +296,14 @@ function checkConsistent(index: IndexState, header: Header): void {
     if (seg.terms > terms || seg.offsets.length !== seg.terms + 1 || seg.offsets[0] !== 0 || seg.offsets[seg.terms] !== seg.docs.length || seg.docs.length !== seg.freqs.length) {
       throw new SnapshotError('a posting segment is damaged');
     }
-    // Every loop over postings trusts these: offsets that go backwards or documents out of range would make a query
-    // read past its arrays or run for ever.
+    // Every loop over postings trusts these: offsets that go backwards would make a query read past its arrays. The
+    // postings themselves passed their checksums: they are the values written, which were in range.
     for (let t = 0; t < seg.terms; t++) if (seg.offsets[t] > seg.offsets[t + 1]) throw new SnapshotError('a posting segment is damaged (offsets)');
-    for (let i = 0; i < seg.docs.length; i++) if (seg.docs[i] < 0 || seg.docs[i] >= docs) throw new SnapshotError('a posting segment is damaged (documents)');
   }
   for (let d = 0; d < docs; d++) {
     const start = index.docTermStart[d];
     if (start > index.docTerms.length || (d > 0 && start < index.docTermStart[d - 1])) throw new SnapshotError('document term lists are damaged');
   }
-  for (let i = 0; i < index.docTerms.length; i++) if (index.docTerms[i] >= terms) throw new SnapshotError('document term lists are damaged (terms)');
 
   for (const s of header.sessions) {
     if (s.archivedAt) {
