@@ -9,7 +9,7 @@ const common = {
   target: 'node20',
   format: 'esm',
   sourcemap: true,
-  minify: !watch,
+  minify: !watch && !process.env.NO_MINIFY,
   legalComments: 'none',
   logLevel: 'warning',
 };

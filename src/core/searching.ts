@@ -6,7 +6,7 @@
 import type { SearchOptions, SearchResponse, SearchResult } from './api.js';
 import { overlaps, type DayRange } from './dates.js';
 import type { ParsedQuery } from './index/query.js';
-import { findSnippets, highlightRanges, matcherFor, phraseMatcher, turnsMatch } from './index/snippets.js';
+import { highlightRanges, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from './index/snippets.js';
 import { tokenize } from './index/tokenize.js';
 import type { Session } from './model.js';
 import type { Scored, SearchIndex } from './index/engine.js';
@@ -43,9 +43,10 @@ export function inProject(project: string | undefined, filter: string): boolean 
   return within(norm(repositoryRoot(project)), norm(repositoryRoot(filter)));
 }
 
-/** Filters on what every session keeps in memory (source, project, days): no turn is read. */
-function metadataFilter(plan: QueryPlan): (s: Session) => boolean {
+/** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
+function metadataFilter(plan: QueryPlan): ((s: Session) => boolean) | undefined {
   const { options, range } = plan;
+  if (!options.source && !options.project && !range.from && !range.to) return undefined;
   return (s) => (!options.source || s.source === options.source) && (!options.project || inProject(s.project, options.project)) && overlaps(range, s.firstDay, s.lastDay);
 }
 
@@ -80,10 +81,12 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
       required: plan.required,
       excluded: plan.query.excluded,
       limit,
-      accept: (key) => {
-        const s = lib.sessions.get(key);
-        return !!s && meta(s);
-      },
+      accept:
+        meta &&
+        ((key) => {
+          const s = lib.sessions.get(key);
+          return !!s && meta(s);
+        }),
     });
   const check = contentCheck(plan);
   const limit = plan.options.limit;
@@ -109,8 +112,11 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
 export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): SearchResponse {
   const { query, options } = plan;
   const how = { role: options.role, kind: options.kind, weight: (t: string) => lib.index.idf(t) };
-  const results: SearchResult[] = rankSessions(lib, plan).map((hit) => {
-    const s = lib.sessions.get(hit.key)!;
+  const hits = rankSessions(lib, plan).flatMap((hit) => {
+    const session = lib.sessions.get(hit.key);
+    return session ? [{ hit, s: session }] : [];
+  });
+  const results: SearchResult[] = hits.map(({ hit, s }) => {
     const layout = rawArchived(s);
     let snippets;
     try {
@@ -118,7 +124,7 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     } finally {
       layout?.close();
     }
-    snippets ??= findSnippets(s.turns, query, how);
+    snippets ??= sessionSnippets(s.turns, query, how);
     const result: SearchResult = {
       id: s.id,
       source: s.source,

@@ -6,6 +6,10 @@ import { test } from 'node:test';
 import { SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { corpusRoots, tempDir } from '../helpers.js';
+import fc from 'fast-check';
+import { chooseSnippetTurns, type TurnSource } from '../../src/core/index/snippet-turns.js';
+import { parseQuery } from '../../src/core/index/query.js';
+import type { TurnKind } from '../../src/core/model.js';
 
 const QUERIES = ['test', 'error handling', 'readme', 'typescript config', 'database migration', 'install', 'claude', 'function return value', 'websocket', 'TODO app localStorage', 'api key', 'build failed', 'python', 'git commit message', '"npm install"', 'file'];
 
@@ -56,4 +60,25 @@ test('a word found only after more than a MB of tool output still gets its snipp
     assert.ok(hit?.matchedSnippets[0]?.includes('quuxfailure in the linker'), JSON.stringify(hit));
   }
   await restored.close();
+});
+
+test('the snippet chooser finds the same words in JSON text (escapes kept) as in the text itself', () => {
+  const pieces = ['n', 'u', 't', 'u0001', 'word', 'Word', 'é', 'café', '—', ' ', '\n', '\t', '\u0001', '"', '\\', '\\n', 'x\\', '/', 'ſ', 'K', '\u212a'];
+  const turnText = fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((p) => p.join(''));
+  const kinds = fc.constantFrom<TurnKind>('conversation', 'tool', 'file');
+  fc.assert(
+    fc.property(fc.array(fc.tuple(turnText, kinds), { minLength: 1, maxLength: 12 }), fc.subarray(['n', 'u', 'word', 'u0001', 'café', 'k', 's', 't'], { minLength: 1 }), (turns, words) => {
+      const query = parseQuery(words.join(' '));
+      const source = (escaped: boolean): TurnSource => ({
+        count: turns.length,
+        kind: (i) => turns[i][1],
+        role: () => 'user',
+        textLength: (i) => turns[i][0].length,
+        text: (i) => (escaped ? JSON.stringify(turns[i][0]).slice(1, -1) : turns[i][0]),
+        escaped,
+      });
+      assert.deepEqual(chooseSnippetTurns(source(true), query), chooseSnippetTurns(source(false), query));
+    }),
+    { numRuns: 2000, seed: 20261130 },
+  );
 });

@@ -1,9 +1,9 @@
 /** Snippets: ~150 characters either side of a match, cut at word boundaries, `…` where text was cut. */
 import type { Role, Turn, TurnKind } from '../model.js';
 import type { ParsedQuery } from './query.js';
+import { chooseSnippetTurns, MAX_SNIPPETS, type TurnSource } from './snippet-turns.js';
 
 export const SNIPPET_CONTEXT = 150;
-export const MAX_SNIPPETS = 3;
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}])';
@@ -48,29 +48,10 @@ function cut(text: string, index: number, length: number): { text: string; offse
 
 const MATCHES_EXAMINED_PER_TURN = 200;
 
-/** Characters of tool output, file reads and thinking that snippets are looked for in, after the whole conversation. */
-export const OTHER_CHARS_SCANNED = 1024 * 1024;
-
 /**
- * The turns snippets come from first: every conversation turn, then the other turns in order until
- * OTHER_CHARS_SCANNED characters of them (a session of many MB of tool output is not scanned to its end for a
- * snippet unless nothing matches before).
- */
-function snippetTurns(turns: Turn[]): Set<Turn> {
-  let budget = OTHER_CHARS_SCANNED;
-  return new Set(
-    turns.filter((t) => {
-      if (t.kind === 'conversation') return true;
-      if (budget <= 0) return false;
-      budget -= t.text.length;
-      return true;
-    }),
-  );
-}
-
-/**
- * Up to `max` snippets from distinct turns: the turns holding the most (and rarest, by `weight`) query terms first,
- * each cut around its rarest term; conversation turns win ties. Optionally only turns of one role.
+ * Up to `max` snippets from distinct turns of `turns` (all are looked at): the turns holding the most (and rarest, by
+ * `weight`) query terms first, each cut around its rarest term; conversation turns win ties. Optionally only turns of
+ * one role. For a whole session, `sessionSnippets` first chooses the few turns worth cutting from.
  */
 export function findSnippets(
   turns: Turn[],
@@ -100,10 +81,7 @@ export function findSnippets(
     }
     candidates.push({ turn, score, index: anchor.index, length: anchor.length, order });
   };
-  const scanned = snippetTurns(turns);
-  turns.forEach((turn, order) => scanned.has(turn) && scan(turn, order));
-  // Nothing in the conversation or the first MB of the rest: the match lies further on, so look there too.
-  if (!candidates.length) turns.forEach((turn, order) => !scanned.has(turn) && scan(turn, order));
+  turns.forEach((turn, order) => scan(turn, order));
   candidates.sort((a, b) => b.score - a.score || a.order - b.order);
   const snippets: Snippet[] = [];
   for (const c of candidates) {
@@ -113,6 +91,19 @@ export function findSnippets(
     snippets.push({ text: piece.text, turnId: c.turn.id, highlights: highlightRanges(piece.text, matcher) });
   }
   return snippets;
+}
+
+/** The turns of a session held in memory, as the snippet chooser reads them. */
+export function memoryTurns(turns: Turn[]): TurnSource {
+  return { count: turns.length, kind: (i) => turns[i].kind, role: (i) => turns[i].role, textLength: (i) => turns[i].text.length, text: (i) => turns[i].text, escaped: false };
+}
+
+type SnippetOptions = { role?: Role; kind?: TurnKind; weight?: (term: string) => number };
+
+/** The snippets of a whole session whose turns are in memory: the chosen turns, then the cut. */
+export function sessionSnippets(turns: Turn[], query: ParsedQuery, options: SnippetOptions = {}): Snippet[] {
+  const chosen = chooseSnippetTurns(memoryTurns(turns), query, options) ?? [];
+  return findSnippets(chosen.map((i) => turns[i]), query, { ...options, max: MAX_SNIPPETS });
 }
 
 export function highlightRanges(text: string, matcher: RegExp): [number, number][] {

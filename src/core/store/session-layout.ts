@@ -1,14 +1,15 @@
 /**
  * Snippets without parsing a whole session. An archive line of version 3 carries the session's turn layout: for each
- * turn, where its JSON lies in the line, its role and its kind. A search reads the line's bytes, looks for the query
- * words turn by turn in the raw bytes (conversation turns first, tool output only when the conversation does not hold
- * enough), parses only the few turns that can give the best snippets, and cuts the snippets from those. A session of
- * many MB costs a read and a scan of its conversation, not a JSON.parse of everything it holds.
+ * turn, where its JSON lies in the line, its role and its kind. A search reads the line's head, reads turn by turn the
+ * ones the snippet chooser asks for (index/snippet-turns.ts: the conversation, then tool output until enough is
+ * found), parses only the few it chooses, and cuts the snippets from those. A session of many MB costs a few reads,
+ * not a JSON.parse of everything it holds.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ROLES, TURN_KINDS, type Role, type Turn, type TurnKind } from '../model.js';
 import type { ParsedQuery } from '../index/query.js';
-import { findSnippets, MAX_SNIPPETS, OTHER_CHARS_SCANNED, type Snippet } from '../index/snippets.js';
+import { findSnippets, type Snippet } from '../index/snippets.js';
+import { chooseSnippetTurns, MAX_SNIPPETS, type TurnSource } from '../index/snippet-turns.js';
 import { crc32 } from 'node:zlib';
 import { LAYOUT_FIELDS } from './archive.js';
 
@@ -68,98 +69,52 @@ export function readRawSession(entry: string, at: [number, number], id: string):
   }
 }
 
-const isWordByte = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c >= 0x80;
-
-/** Whether the character at `i` of a turn's JSON text ends or starts a word (a JSON escape such as `\n` is a separator). */
-function boundary(text: string, i: number, before: boolean): boolean {
-  if (i < 0 || i >= text.length) return true;
-  if (!isWordByte(text.charCodeAt(i))) return true;
-  if (before && 'ntrbf'.includes(text[i])) {
+/**
+ * The body of a turn's `"text"` string, escapes kept. Any quote inside a string value is escaped, so the first
+ * `"text":"` is the key, and the first quote after it that no backslash escapes ends the value.
+ */
+function textField(json: string): string {
+  const start = json.indexOf('"text":"');
+  if (start === -1) return '';
+  const from = start + 8;
+  for (let end = json.indexOf('"', from); end !== -1; end = json.indexOf('"', end + 1)) {
     let slashes = 0;
-    for (let k = i - 1; k >= 0 && text[k] === '\\'; k--) slashes++;
-    return slashes % 2 === 1;
+    for (let k = end - 1; k >= from && json.charCodeAt(k) === 92; k--) slashes++;
+    if (slashes % 2 === 0) return json.slice(from, end);
   }
-  return false;
+  return json.slice(from);
 }
 
-/** Thrown inside findSnippetsRaw when a turn's bytes fail their checksum: the caller parses the session instead. */
-class Damaged extends Error {}
-
 /**
- * The snippets `findSnippets` cuts from all the turns, from the few turns of a raw session that can give them; undefined
- * when the raw bytes cannot answer (a query word that is not plain ASCII, no turn found, a turn that fails its
- * checksum), so the caller parses the session. Conversation turns are scanned first; tool output only when fewer than
- * MAX_SNIPPETS conversation turns hold every word, and then at most OTHER_BYTES_SCANNED of it.
+ * The snippets `sessionSnippets` cuts from the parsed session, from the few turns of a raw session that can give them:
+ * the chooser reads turns' JSON text (escapes kept) and only the chosen turns are parsed. Undefined when a turn's bytes
+ * fail their checksum: the caller parses the session instead.
  */
 export function findSnippetsRaw(raw: RawSession, sessionId: string, query: ParsedQuery, options: { role?: Role; kind?: TurnKind; weight?: (term: string) => number }): Snippet[] | undefined {
-  const words = [...new Set([...query.terms, ...query.phrases.flat()].map((w) => w.toLowerCase()))];
-  if (!words.length || words.some((w) => !/^[a-z0-9]+$/.test(w))) return undefined;
-  const weight = options.weight ?? (() => 1);
-  const weights = words.map((w) => weight(w) || 1);
-  const best = weights.reduce((a, b) => a + b, 0);
-  const pattern = new RegExp(words.join('|'), 'gi');
   const { layout } = raw;
-  const turns = layout.length / LAYOUT_FIELDS;
-  const kindOf = (i: number): TurnKind => TURN_KINDS[layout[i * LAYOUT_FIELDS + 2] >> 4];
-  const bytes = new Map<number, Buffer>();
-  const texts = new Map<number, Turn>();
-  const parse = (index: number): Turn => {
-    let turn = texts.get(index);
-    if (!turn) {
-      const json = bytes.get(index) ?? raw.turn(index);
-      if (!json) throw new Damaged();
-      turn = JSON.parse(json.toString('utf8')) as Turn;
-      if (!turn.id) turn = { ...turn, id: `${sessionId}#${index}` };
-      texts.set(index, turn);
-    }
-    return turn;
+  const json = new Map<number, Buffer>();
+  const field = (i: number, k: number): number => layout[i * LAYOUT_FIELDS + k];
+  const source: TurnSource = {
+    count: layout.length / LAYOUT_FIELDS,
+    kind: (i) => TURN_KINDS[field(i, 2) >> 4],
+    role: (i) => ROLES[field(i, 2) & 15],
+    textLength: (i) => field(i, 4),
+    text: (i) => {
+      const bytes = raw.turn(i);
+      if (!bytes) return undefined;
+      json.set(i, bytes);
+      return textField(bytes.toString('utf8'));
+    },
+    escaped: true,
   };
-  const textLength = (index: number): number => layout[index * LAYOUT_FIELDS + 4];
-  const scored: { index: number; score: number }[] = [];
-  const scan = (index: number): void => {
-    const flags = layout[index * LAYOUT_FIELDS + 2];
-    const kind = TURN_KINDS[flags >> 4];
-    if ((options.role && ROLES[flags & 15] !== options.role) || (options.kind && kind !== options.kind)) return;
-    const json = raw.turn(index);
-    if (!json) throw new Damaged();
-    const text = json.toString('latin1');
-    const found = new Set<string>();
-    pattern.lastIndex = 0;
-    let examined = 0;
-    for (let m = pattern.exec(text); m && examined < 200 && found.size < words.length; m = pattern.exec(text), examined++) {
-      if (boundary(text, m.index - 1, true) && boundary(text, m.index + m[0].length, false)) found.add(m[0].toLowerCase());
-    }
-    if (!found.size) return;
-    let score = kind === 'conversation' ? 0.01 : 0;
-    words.forEach((w, k) => (score += found.has(w) ? weights[k] : 0));
-    scored.push({ index, score });
-    bytes.set(index, json);
-  };
-  try {
-    for (let i = 0; i < turns; i++) if (kindOf(i) === 'conversation') scan(i);
-    if (scored.filter((s) => s.score >= best).length < MAX_SNIPPETS) {
-      // The same turns findSnippets looks at: the budget counts characters of text (the layout keeps each turn's).
-      let budget = OTHER_CHARS_SCANNED;
-      for (let i = 0; i < turns && budget > 0; i++) {
-        if (kindOf(i) === 'conversation') continue;
-        scan(i);
-        budget -= textLength(i);
-      }
-    }
-  } catch (err) {
-    if (err instanceof Damaged) return undefined;
-    throw err;
+  const chosen = chooseSnippetTurns(source, query, options);
+  if (!chosen) return undefined;
+  const turns: Turn[] = [];
+  for (const i of chosen) {
+    const bytes = json.get(i) ?? raw.turn(i);
+    if (!bytes) return undefined;
+    const turn = JSON.parse(bytes.toString('utf8')) as Turn;
+    turns.push(turn.id ? turn : { ...turn, id: `${sessionId}#${i}` });
   }
-  if (!scored.length) return undefined;
-  scored.sort((a, b) => b.score - a.score || a.index - b.index);
-  // A few more than shown, so snippets that come out the same text still leave enough distinct ones.
-  const chosen = scored.slice(0, MAX_SNIPPETS * 2).sort((a, b) => a.index - b.index);
-  let parsed: Turn[];
-  try {
-    parsed = chosen.map(({ index }) => parse(index));
-  } catch (err) {
-    if (err instanceof Damaged) return undefined;
-    throw err;
-  }
-  return findSnippets(parsed, query, { ...options, max: MAX_SNIPPETS });
+  return findSnippets(turns, query, { ...options, max: MAX_SNIPPETS });
 }

@@ -1,0 +1,111 @@
+/**
+ * Which turns of a session snippets are cut from. Every conversation turn is looked at; then tool output, file reads
+ * and thinking in order, until MAX_SNIPPETS turns hold every query word, or every word was seen and MAX_SNIPPETS turns
+ * hold some, or OTHER_CHARS_SCANNED characters were looked at (further only when nothing matched yet). The best few
+ * are kept. The same choice is made over turns in memory and over raw JSON in an archive line (store/session-layout.ts),
+ * so both give the same snippets; a session of many MB is not scanned to its end for a snippet.
+ */
+import type { Role, TurnKind } from '../model.js';
+import type { ParsedQuery } from './query.js';
+
+/** At most this many snippets per result. */
+export const MAX_SNIPPETS = 3;
+/** Characters of tool output, file reads and thinking looked at, after the whole conversation. */
+export const OTHER_CHARS_SCANNED = 1024 * 1024;
+/** Matches looked at per turn: a turn repeating a word thousands of times is not walked to its end. */
+const MATCHES_EXAMINED_PER_TURN = 200;
+
+/** A session's turns as the chooser reads them. */
+export interface TurnSource {
+  count: number;
+  kind(i: number): TurnKind;
+  role(i: number): Role;
+  textLength(i: number): number;
+  /** The text of turn `i` (`escaped`: as a JSON string body, escapes kept), or undefined when it cannot be read. */
+  text(i: number): string | undefined;
+  escaped: boolean;
+}
+
+/** The distinct words snippets look for: every term, phrase words included, lower-cased. */
+export function snippetWords(query: ParsedQuery): string[] {
+  return [...new Set([...query.terms, ...query.phrases.flat()].map((w) => w.toLowerCase()))];
+}
+
+const isWordChar = (c: string): boolean => /[\p{L}\p{N}]/u.test(c);
+const HEX = /^[0-9a-fA-F]{4}$/;
+
+/** Whether `text[i]` is not part of a word; in JSON text, the letter ending an escape (`\n`, `\u0001`) is not. */
+function separates(text: string, i: number, escaped: boolean, before: boolean): boolean {
+  if (i < 0 || i >= text.length) return true;
+  const c = text[i];
+  const slashesBefore = (at: number): number => {
+    let n = 0;
+    for (let k = at - 1; k >= 0 && text[k] === '\\'; k--) n++;
+    return n;
+  };
+  // a backslash that escapes what follows: the match would start with an escape's letter (`\n`), not a word
+  if (escaped && before && c === '\\') return slashesBefore(i + 1) % 2 === 0;
+  if (c.charCodeAt(0) < 0x80 ? !/[A-Za-z0-9]/.test(c) : !isWordChar(c)) return true;
+  if (!escaped || !before) return false;
+  if ('ntrbf'.includes(c) && slashesBefore(i) % 2 === 1) return true;
+  // \uXXXX: JSON writes control characters and lone surrogates so, never letters
+  return i >= 5 && text[i - 4] === 'u' && HEX.test(text.slice(i - 3, i + 1)) && slashesBefore(i - 4) % 2 === 1;
+}
+
+/**
+ * The indices (in order) of the turns snippets are cut from: up to 2 × MAX_SNIPPETS turns, best first by the summed
+ * weight of the words they hold (a conversation turn wins a tie). Undefined when a turn that had to be read could not be.
+ */
+export function chooseSnippetTurns(source: TurnSource, query: ParsedQuery, options: { role?: Role; kind?: TurnKind; weight?: (term: string) => number } = {}): number[] | undefined {
+  const words = snippetWords(query);
+  if (!words.length) return [];
+  const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
+  const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), ascii ? 'gi' : 'giu');
+  const weights = words.map((w) => options.weight?.(w) || 1);
+  const index = new Map(words.map((w, k) => [w, k]));
+  const all = weights.reduce((a, b) => a + b, 0);
+  const scored: { index: number; score: number }[] = [];
+  const seen = new Set<number>();
+  let complete = 0;
+  let unreadable = false;
+  const scan = (i: number): void => {
+    if ((options.role && source.role(i) !== options.role) || (options.kind && source.kind(i) !== options.kind)) return;
+    const text = source.text(i);
+    if (text === undefined) {
+      unreadable = true;
+      return;
+    }
+    const found = new Set<number>();
+    pattern.lastIndex = 0;
+    let examined = 0;
+    for (let m = pattern.exec(text); m && examined < MATCHES_EXAMINED_PER_TURN && found.size < words.length; m = pattern.exec(text), examined++) {
+      if (separates(text, m.index - 1, source.escaped, true) && separates(text, m.index + m[0].length, source.escaped, false)) found.add(index.get(m[0].toLowerCase())!);
+    }
+    if (!found.size) return;
+    let score = source.kind(i) === 'conversation' ? 0.01 : 0;
+    for (const k of found) {
+      score += weights[k];
+      seen.add(k);
+    }
+    if (score >= all) complete++;
+    scored.push({ index: i, score });
+  };
+  for (let i = 0; i < source.count && !unreadable; i++) if (source.kind(i) === 'conversation') scan(i);
+  let budget = OTHER_CHARS_SCANNED;
+  let i = 0;
+  const enough = (): boolean => complete >= MAX_SNIPPETS || (seen.size === words.length && scored.length >= MAX_SNIPPETS);
+  for (; i < source.count && budget > 0 && !enough() && !unreadable; i++) {
+    if (source.kind(i) === 'conversation') continue;
+    scan(i);
+    budget -= source.textLength(i);
+  }
+  // Nothing in the conversation or the first MB of the rest: the match lies further on, so look there too.
+  for (; i < source.count && !scored.length && !unreadable; i++) if (source.kind(i) !== 'conversation') scan(i);
+  if (unreadable) return undefined;
+  scored.sort((a, b) => b.score - a.score || a.index - b.index);
+  // A few more than shown, so snippets that come out the same text still leave enough distinct ones.
+  return scored
+    .slice(0, MAX_SNIPPETS * 2)
+    .map((s) => s.index)
+    .sort((a, b) => a - b);
+}
