@@ -8,7 +8,7 @@
  */
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SessionLibrary } from '../src/core/library.js';
+import { createLibrary } from '../src/core/library.js';
 import { silentLogger } from '../src/core/log.js';
 import { CORPUS } from '../test/helpers.js';
 import { mulberry32 as rng } from './corpus.js';
@@ -37,7 +37,7 @@ const STOP = new Set('that this with from have your what will when there their t
 
 /** The real turns of the sample transcripts, sorted into what a generated session is made of. */
 async function realTurns(): Promise<Pool> {
-  const library = new SessionLibrary({
+  const library = createLibrary({
     roots: [
       { source: 'claude-code', path: join(CORPUS, 'claude-code') },
       { source: 'codex', path: join(CORPUS, 'codex') },

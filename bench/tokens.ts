@@ -6,11 +6,11 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countTokens } from 'gpt-tokenizer';
 import { render } from '../src/core/format.js';
-import { SessionLibrary } from '../src/core/library.js';
+import { createLibrary } from '../src/core/library.js';
 import { silentLogger } from '../src/core/log.js';
 
 const corpus = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'corpus');
-const library = new SessionLibrary({
+const library = createLibrary({
   logger: silentLogger,
   env: {},
   roots: [

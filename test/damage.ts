@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type fcType from 'fast-check';
-import { SessionLibrary, type LibraryOptions } from '../src/core/library.js';
+import { createLibrary, type LibraryOptions, type SessionLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { Persistence } from '../src/core/persistence.js';
 import { CORPUS, tempDir } from './helpers.js';
@@ -20,7 +20,7 @@ const QUERIES = ['test', 'error handling', 'readme', '"npm install"', 'todo -wri
 
 export async function openLibrary(root: string, data: string | undefined, extra: Partial<LibraryOptions> = {}): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
-  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, snapshotDelayMs: 60_000, ...extra });
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, snapshotDelayMs: 60_000, ...extra });
   await library.load();
   return { library, logger };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SessionLibrary } from '../src/core/library.js';
+import { createLibrary, type SessionLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
 import type { SourceRoot } from '../src/core/sources/registry.js';
 
@@ -18,7 +18,7 @@ export const corpusRoots: SourceRoot[] = [
 
 export async function loadLibrary(roots: SourceRoot[]): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
-  const library = new SessionLibrary({ roots, logger, env: {} });
+  const library = createLibrary({ roots, logger, env: {} });
   await library.load();
   return { library, logger };
 }

@@ -1,7 +1,7 @@
 /** `session-search`: the terminal front end on the same engine as the MCP server and the extension. */
 import { errorCode, errorMessage, SessionSearchError } from '../core/errors.js';
 import { render as renderFormat } from '../core/format.js';
-import { SessionLibrary } from '../core/library.js';
+import { createLibrary, type SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import type { Role } from '../core/model.js';
 import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
@@ -14,7 +14,7 @@ const opened: SessionLibrary[] = [];
 
 async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   const logger = stderrLogger(options.verbose);
-  const library = new SessionLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
+  const library = createLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
   opened.push(library);
   const showProgress = process.stderr.isTTY && !options.json && !options.toon;
   let last = 0;

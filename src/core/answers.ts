@@ -1,6 +1,6 @@
 /**
  * The questions every front end asks of a library (search, get, list, read, turn windows, title suggestions, context
- * search), with their argument checks; the library (library.ts) supplies the sessions and the index.
+ * search), with their argument checks, as functions over the library's view (view.ts).
  */
 import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TurnWindow } from './api.js';
 import { highlightRanges, matcherFor } from './index/snippets.js';
@@ -8,72 +8,70 @@ import { searchContext, type ContextQuery } from './context.js';
 import { dayRange, overlaps } from './dates.js';
 import { SessionSearchError } from './errors.js';
 import type { OutputFormat } from './format.js';
-import type { SearchIndex } from './index/engine.js';
 import { parseQuery } from './index/query.js';
-import { TitleIndex } from './index/title-index.js';
 import { ROLES, TURN_KINDS, type Session } from './model.js';
 import { getSession, listSessions, readDoc } from './reading.js';
 import { planQuery, searchSessions } from './searching.js';
-import type { SourceRoot } from './sources/registry.js';
+import type { LibraryView } from './view.js';
 
-export abstract class SessionAnswers {
-  readonly sessions = new Map<string, Session>();
-  /** Built on the first title search: start-up does not pay for it. */
-  protected titles: TitleIndex | undefined;
-  abstract get index(): SearchIndex;
-  abstract get roots(): readonly SourceRoot[];
+/**
+ * The answers over one view, as functions: what every front end calls (through the library that owns the view).
+ * Arguments are checked here, so each front end reports the same errors.
+ */
+export function createAnswers(view: LibraryView) {
+  return {
+    search(query: string, options: SearchOptions = {}): SearchResponse {
+      if (typeof query !== 'string' || !query.trim()) throw new SessionSearchError('Search query is required', 'Search query is required: give one or more words to look for.');
+      if (options.role !== undefined && !ROLES.includes(options.role)) {
+        throw new SessionSearchError('INVALID_ARGUMENT', `role must be one of ${ROLES.join(', ')}, got "${String(options.role)}".`);
+      }
+      if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
+        throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
+      }
+      if (options.kind !== undefined && !TURN_KINDS.includes(options.kind)) {
+        throw new SessionSearchError('INVALID_ARGUMENT', `kind must be one of ${TURN_KINDS.join(', ')}, got "${String(options.kind)}".`);
+      }
+      return searchSessions(view, planQuery(parseQuery(query), options, dayRange(options)), query);
+    },
 
-  search(query: string, options: SearchOptions = {}): SearchResponse {
-    if (typeof query !== 'string' || !query.trim()) throw new SessionSearchError('Search query is required', 'Search query is required: give one or more words to look for.');
-    if (options.role !== undefined && !ROLES.includes(options.role)) {
-      throw new SessionSearchError('INVALID_ARGUMENT', `role must be one of ${ROLES.join(', ')}, got "${String(options.role)}".`);
-    }
-    if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
-      throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
-    }
-    if (options.kind !== undefined && !TURN_KINDS.includes(options.kind)) {
-      throw new SessionSearchError('INVALID_ARGUMENT', `kind must be one of ${TURN_KINDS.join(', ')}, got "${String(options.kind)}".`);
-    }
-    const range = dayRange(options);
-    return searchSessions(this, planQuery(parseQuery(query), options, range), query);
-  }
+    get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {
+      return getSession(view, name, options.format ?? 'auto');
+    },
 
-  get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {
-    return getSession(this, name, options.format ?? 'auto');
-  }
+    list(options: { date?: string; dateFrom?: string; dateTo?: string; limit?: number; source?: string; project?: string; format?: OutputFormat } = {}): ListResponse {
+      const range = dayRange(options);
+      return listSessions(view, options, (s) => overlaps(range, s.firstDay, s.lastDay));
+    },
 
-  list(options: { date?: string; dateFrom?: string; dateTo?: string; limit?: number; source?: string; project?: string; format?: OutputFormat } = {}): ListResponse {
-    const range = dayRange(options);
-    return listSessions(this, options, (s) => overlaps(range, s.firstDay, s.lastDay));
-  }
+    read(docid: string, offset = 0): ReadResponse {
+      return readDoc(view, docid, offset);
+    },
 
-  read(docid: string, offset = 0): ReadResponse {
-    return readDoc(this, docid, offset);
-  }
+    /** Turns `from`..`to` (exclusive) of a session, for a reader that shows a window around a hit; `query`'s matches marked. */
+    turnWindow(id: string, from: number, to: number, query = ''): TurnWindow | undefined {
+      const s = view.sessions.get(id);
+      if (!s) return undefined;
+      const start = Math.max(0, Math.floor(from));
+      const all = s.turns;
+      const turns = all.slice(start, Math.max(start, Math.floor(to)));
+      const matcher = matcherFor(parseQuery(query));
+      return { turns, highlights: turns.map((t) => (matcher ? highlightRanges(t.text, matcher) : [])), total: all.length };
+    },
 
-  /** Turns `from`..`to` (exclusive) of a session, for a reader that shows a window around a hit; `query`'s matches marked. */
-  turnWindow(id: string, from: number, to: number, query = ''): TurnWindow | undefined {
-    const s = this.sessions.get(id);
-    if (!s) return undefined;
-    const start = Math.max(0, Math.floor(from));
-    const all = s.turns;
-    const turns = all.slice(start, Math.max(start, Math.floor(to)));
-    const matcher = matcherFor(parseQuery(query));
-    return { turns, highlights: turns.map((t) => (matcher ? highlightRanges(t.text, matcher) : [])), total: all.length };
-  }
+    /** Sessions whose title words start with what was typed: for search-as-you-type. */
+    suggestTitles(prefix: string, limit = 20): Session[] {
+      return view
+        .titles()
+        .search(prefix, limit)
+        .map((id) => view.sessions.get(id)!)
+        .filter(Boolean);
+    },
 
-  /** Sessions whose title words start with what was typed: for search-as-you-type. */
-  suggestTitles(prefix: string, limit = 20): Session[] {
-    if (!this.titles) {
-      this.titles = new TitleIndex();
-      for (const s of this.sessions.values()) this.titles.add(s.id, s.topic);
-    }
-    return this.titles.search(prefix, limit).map((id) => this.sessions.get(id)!).filter(Boolean);
-  }
-
-  searchContext(query: string, options: ContextQuery & { dateFrom?: string; dateTo?: string }) {
-    if (typeof query !== 'string' || !query.trim()) throw new SessionSearchError('Search query is required', 'Search query is required: describe what to look for.');
-    return searchContext(this, parseQuery(query), dayRange(options), options);
-  }
-
+    searchContext(query: string, options: ContextQuery & { dateFrom?: string; dateTo?: string }) {
+      if (typeof query !== 'string' || !query.trim()) throw new SessionSearchError('Search query is required', 'Search query is required: describe what to look for.');
+      return searchContext(view, parseQuery(query), dayRange(options), options);
+    },
+  };
 }
+
+export type Answers = ReturnType<typeof createAnswers>;

@@ -4,12 +4,12 @@
  * small factor for how well its session ranks. 1.0 = every query term is in the block.
  */
 import type { DayRange } from './dates.js';
-import type { SearchIndex } from './index/engine.js';
 import type { ParsedQuery } from './index/query.js';
 import { findSnippets, matcherFor } from './index/snippets.js';
 import { forEachToken } from './index/tokenize.js';
 import type { Session, TurnKind } from './model.js';
-import { planQuery, rankSessions, type LibraryView } from './searching.js';
+import { planQuery, rankSessions } from './searching.js';
+import type { LibraryView } from './view.js';
 import { basename } from 'node:path';
 
 export interface ContextQuery {
@@ -43,7 +43,7 @@ export function sessionTags(session: Session): string[] {
 
 const SESSIONS_EXAMINED = 50;
 
-export function searchContext(lib: LibraryView & { index: SearchIndex }, query: ParsedQuery, range: DayRange, options: ContextQuery) {
+export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRange, options: ContextQuery) {
   const started = performance.now();
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const wantedTags = (options.tags ?? []).map((t) => t.toLowerCase());

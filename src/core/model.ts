@@ -75,10 +75,35 @@ export function localDay(date: Date): string {
 }
 
 /**
- * What lists and the tree show of a session whose turns are still on disk (store/turns.ts): how many turns, and the
- * start of the first prompt. Sessions held in memory have no entry and are counted directly.
+ * Something the engine notes beside a session while it holds it (where its turns lie, what a reader of one file found
+ * out about its title): kept on the session object itself, not enumerable, so it is never stored or shown, never
+ * shared between libraries, and goes when the session goes. Each kind of note is declared once by the module using it.
  */
-export const turnSummaries = new WeakMap<Session, { count: number; firstPrompt?: string }>();
+export class SessionNote<T> {
+  private readonly key: symbol;
+
+  constructor(name: string) {
+    this.key = Symbol(name);
+  }
+
+  get(session: Session): T | undefined {
+    return (session as unknown as Record<symbol, T | undefined>)[this.key];
+  }
+
+  set(session: Session, value: T): void {
+    Object.defineProperty(session, this.key, { value, enumerable: false, configurable: true, writable: true });
+  }
+
+  delete(session: Session): void {
+    delete (session as unknown as Record<symbol, T | undefined>)[this.key];
+  }
+}
+
+/**
+ * What lists and the tree show of a session whose turns are still on disk (store/turns.ts): how many turns, and the
+ * start of the first prompt. Sessions held in memory have none and are counted directly.
+ */
+export const turnSummaries = new SessionNote<{ count: number; firstPrompt?: string }>('turn summary');
 
 /** Characters of the first prompt kept for tooltips. */
 export const FIRST_PROMPT_CHARS = 300;

@@ -34,8 +34,8 @@ export class Persistence {
     private readonly logger: Logger,
     /** The archive folder whose entries hold the turns of archived sessions (none: the snapshot holds them all). */
     private readonly archiveDir: string | undefined,
-    /** Told when a session's turns cannot be read back. */
-    private readonly hooks: TurnHooks = { logger },
+    /** The library's turn cache, and who is told when a session's turns cannot be read back. */
+    private readonly hooks: TurnHooks,
   ) {
     this.lock = new WriterLock(dataDir, logger);
     this.path = Persistence.snapshotPath(dataDir);

@@ -5,17 +5,12 @@ import { SessionSearchError } from './errors.js';
 import { render, toToon, type OutputFormat } from './format.js';
 import { maskText } from './mask.js';
 import { turnCount, type Session, type Turn } from './model.js';
-import { inProject } from './searching.js';
+import type { LibraryView } from './view.js';
 import { codeArchitectSiblings } from './sources/codearchitect.js';
-import type { SourceRoot } from './sources/registry.js';
 import { isInside } from './walk.js';
 
 export const PAGE_CHARS = 512_000;
 
-interface LibraryView {
-  sessions: Map<string, Session>;
-  roots: readonly SourceRoot[];
-}
 
 const byNewest = (a: Session, b: Session): number => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0);
 
@@ -110,7 +105,7 @@ export function listSessions(
     throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
   }
   const chosen = [...lib.sessions.values()]
-    .filter((s) => inRange(s) && (!options.source || s.source === options.source) && (!options.project || inProject(s.project, options.project)))
+    .filter((s) => inRange(s) && (!options.source || s.source === options.source) && (!options.project || lib.worktrees.inProject(s.project, options.project)))
     .sort(byNewest)
     .slice(0, options.limit ?? Infinity)
     .map(sessionInfo);

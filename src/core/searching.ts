@@ -9,15 +9,13 @@ import type { ParsedQuery } from './index/query.js';
 import { highlightRanges, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from './index/snippets.js';
 import { tokenize } from './index/tokenize.js';
 import type { Session } from './model.js';
-import type { Scored, SearchIndex } from './index/engine.js';
-import { repositoryRoot } from './worktrees.js';
+import type { Scored } from './index/engine.js';
+import type { LibraryView } from './view.js';
+import type { WorktreeRoots } from './worktrees.js';
 import { rawArchived } from './store/turns.js';
 import { findSnippetsRaw } from './store/session-layout.js';
 
-export interface LibraryView {
-  sessions: Map<string, Session>;
-  index: Pick<SearchIndex, 'score' | 'idf'>;
-}
+export type { LibraryView };
 
 /** A query worked out once: what the engine ranks, what the best candidates are checked for, what snippets mark. */
 export interface QueryPlan {
@@ -34,20 +32,11 @@ export function planQuery(query: ParsedQuery, options: SearchOptions, range: Day
   return { query, required: [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))], matcher: matcherFor(query), options, range };
 }
 
-/** Whether `project` is the filter folder, inside it, or a git worktree of the same repository. */
-export function inProject(project: string | undefined, filter: string): boolean {
-  if (!project) return false;
-  const norm = (p: string): string => p.replace(/[\\/]+$/, '').replace(/\\/g, '/').toLowerCase();
-  const within = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`);
-  if (within(norm(project), norm(filter))) return true;
-  return within(norm(repositoryRoot(project)), norm(repositoryRoot(filter)));
-}
-
 /** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
-function metadataFilter(plan: QueryPlan): ((s: Session) => boolean) | undefined {
+function metadataFilter(plan: QueryPlan, worktrees: WorktreeRoots): ((s: Session) => boolean) | undefined {
   const { options, range } = plan;
   if (!options.source && !options.project && !range.from && !range.to) return undefined;
-  return (s) => (!options.source || s.source === options.source) && (!options.project || inProject(s.project, options.project)) && overlaps(range, s.firstDay, s.lastDay);
+  return (s) => (!options.source || s.source === options.source) && (!options.project || worktrees.inProject(s.project, options.project)) && overlaps(range, s.firstDay, s.lastDay);
 }
 
 function containsPhrase(session: Session, matcher: RegExp): boolean {
@@ -75,7 +64,7 @@ const FIRST_WINDOW = 20;
  * candidates only, in order, asking the engine for four times as many each round until `limit` pass or none are left.
  */
 export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
-  const meta = metadataFilter(plan);
+  const meta = metadataFilter(plan, lib.worktrees);
   const score = (limit: number | undefined): Scored[] =>
     lib.index.score(plan.query.terms, {
       required: plan.required,

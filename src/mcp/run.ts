@@ -1,6 +1,6 @@
 /** Runs the MCP server on stdio. stdout carries protocol messages only; logs go to stderr. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { SessionLibrary } from '../core/library.js';
+import { createLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import type { SourceRoot } from '../core/sources/registry.js';
 import { createServer } from './server.js';
@@ -8,7 +8,7 @@ import { LiveUpdates } from '../core/live.js';
 
 export async function runStdioServer(options: { roots: SourceRoot[]; dataDir: string; archive: boolean; verbose: boolean }): Promise<void> {
   const logger = stderrLogger(options.verbose);
-  const library = new SessionLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
+  const library = createLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
   const live = new LiveUpdates(library, { logger });
   const loaded = library.load().then(
     () => {

@@ -4,7 +4,7 @@
  */
 import { createConnection, ProposedFeatures, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver/node';
 import { errorMessage } from '../core/errors.js';
-import { SessionLibrary } from '../core/library.js';
+import { createLibrary, type SessionLibrary } from '../core/library.js';
 import { LiveUpdates } from '../core/live.js';
 import type { Logger } from '../core/log.js';
 import { firstPrompt, turnCount } from '../core/model.js';
@@ -49,7 +49,7 @@ async function open(): Promise<SessionLibrary> {
   if (!settings) throw new Error('the server was not initialised');
   await live?.close();
   await library?.close();
-  const next = new SessionLibrary({
+  const next = createLibrary({
     roots: rootsFromSettings(settings.sources, settings.workspaceFolders, process.env),
     logger,
     dataDir: settings.dataDir,

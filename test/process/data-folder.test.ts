@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SessionLibrary } from '../../src/core/library.js';
+import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { LiveUpdates } from '../../src/core/live.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, ROOT, tempDir } from '../helpers.js';
@@ -19,7 +19,7 @@ function corpusCopy(): string {
 
 async function loadsCleanly(dataDir: string, root: string): Promise<SessionLibrary> {
   const logger = new MemoryLogger();
-  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir, env: {} });
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir, env: {} });
   await library.load();
   assert.ok(!logger.lines.some((l) => l.includes('archive entry unreadable')), logger.lines.join('\n'));
   return library;
@@ -49,7 +49,7 @@ test('killing a process (SIGKILL) while it writes the archive never leaves a dat
     });
   }
   const library = await loadsCleanly(data, root);
-  const fresh = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  const fresh = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await fresh.load();
   assert.equal(library.sessions.size, fresh.sessions.size, 'every session is there, from the archive or read again');
   const result = spawnSync(process.execPath, [CLI, 'archive', 'size', '--data', data, '--json'], { encoding: 'utf8' });
@@ -60,7 +60,7 @@ test('10,000 transcripts appearing at once are all indexed by a running library'
   const root = join(tempDir(), 'projects');
   mkdirSync(root);
   const logger = new MemoryLogger();
-  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, env: {} });
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, env: {} });
   await library.load();
   const live = new LiveUpdates(library, { logger, debounceMs: 20 });
   await live.start();
@@ -103,10 +103,10 @@ test('killing the writer (kill -9) while it writes the snapshot, again and again
   const lock = join(data, 'writer.lock');
   if (existsSync(lock)) utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   const logger = new MemoryLogger();
-  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
   await library.load();
   assert.ok(!logger.lines.some((l) => /snapshot discarded|unreadable/.test(l)), logger.lines.join('\n'));
-  const reference = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  const reference = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await reference.load();
   assert.equal(library.sessions.size, reference.sessions.size);
   for (let attempt = 0; attempt < 8; attempt++) assert.equal(library.search(`killrun${attempt}`).count, 1);

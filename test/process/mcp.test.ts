@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { fromToon, tabularView } from '../../src/core/format.js';
-import { SessionLibrary } from '../../src/core/library.js';
+import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { createServer } from '../../src/mcp/server.js';
 import { CORPUS, ROOT, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
@@ -31,7 +31,7 @@ describe('in memory', () => {
     const big = { type: 'user', uuid: 'u2', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/w', timestamp: '2025-11-20T10:00:01Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: BIG }] } };
     const ask = { type: 'user', uuid: 'u1', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/w', timestamp: '2025-11-20T10:00:00Z', message: { role: 'user', content: 'dump the giant build log' } };
     writeFile(join(dir, 'claude', 'w', '11111111-2222-4333-8444-555555555555.jsonl'), `${JSON.stringify(ask)}\n${JSON.stringify(big)}\n`);
-    const library = new SessionLibrary({ roots: [{ source: 'codearchitect', path: storeRoot }, { source: 'claude-code', path: join(dir, 'claude') }], logger: new MemoryLogger(), env: {} });
+    const library = createLibrary({ roots: [{ source: 'codearchitect', path: storeRoot }, { source: 'claude-code', path: join(dir, 'claude') }], logger: new MemoryLogger(), env: {} });
     const server = createServer(library.load().then(() => library));
     const [a, b] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'test', version: '1.0.0' });

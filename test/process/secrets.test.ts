@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SessionLibrary } from '../../src/core/library.js';
+import { createLibrary } from '../../src/core/library.js';
 import { EMAIL_MASK, SECRET_MASK } from '../../src/core/mask.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { firstPrompt } from '../../src/core/model.js';
@@ -45,7 +45,7 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
     { source: 'codex', path: join(dir, 'codex') },
     { source: 'aider', path: join(dir, 'aider') },
   ];
-  const library = new SessionLibrary({ roots, logger, env: {}, dataDir: data });
+  const library = createLibrary({ roots, logger, env: {}, dataDir: data });
   await library.load();
   const found = library.search('deploy canary');
   assert.equal(found.count, 4);

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { SourceId } from '../../src/core/model.js';
-import { SessionLibrary } from '../../src/core/library.js';
+import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, tempDir } from '../helpers.js';
 
@@ -73,7 +73,7 @@ for (const c of CASES) {
     // a second, intact copy in its own root, which must load whatever happens to the damaged one
     layOut(c.source, healthyPath);
     writeFileSync(join(healthyPath, c.path), c.source === 'cursor' ? readFileSync(join(CORPUS, 'cursor/cursor-history/workspaceStorage/state.vscdb')) : healthy);
-    const baseline = new SessionLibrary({ roots: [{ source: c.source, path: healthyPath }], logger: new MemoryLogger(), env: {} });
+    const baseline = createLibrary({ roots: [{ source: c.source, path: healthyPath }], logger: new MemoryLogger(), env: {} });
     await baseline.load();
     const healthyCount = baseline.sessions.size;
     assert.ok(healthyCount > 0, 'the intact sample loads');
@@ -82,7 +82,7 @@ for (const c of CASES) {
         layOut(c.source, join(root, 'damaged'));
         writeFileSync(join(root, 'damaged', c.path), mutate(healthy, d));
         const logger = new MemoryLogger();
-        const library = new SessionLibrary({ roots: [{ source: c.source, path: healthyPath }, { source: c.source, path: join(root, 'damaged') }], logger, env: {} });
+        const library = createLibrary({ roots: [{ source: c.source, path: healthyPath }, { source: c.source, path: join(root, 'damaged') }], logger, env: {} });
         const started = Date.now();
         await library.load();
         assert.ok(Date.now() - started < 5_000, 'bounded time');

@@ -7,7 +7,7 @@ import { MemoryLogger } from '../../src/core/log.js';
 import type { Session } from '../../src/core/model.js';
 import { claudeCodeSource } from '../../src/core/sources/claude-code.js';
 import { codexSource } from '../../src/core/sources/codex.js';
-import { lastIncrementalRead } from '../../src/core/sources/read.js';
+import { ParsedFiles } from '../../src/core/sources/read.js';
 import type { SourceAdapter } from '../../src/core/sources/types.js';
 import { tempDir } from '../helpers.js';
 
@@ -17,8 +17,12 @@ const PAD = ' and more of the same words'.repeat(60);
 const line = (i: number, text = `turn number ${i} about topic${i}${PAD}`): string =>
   `${JSON.stringify({ type: i % 2 ? 'assistant' : 'user', uuid: `u${i}`, parentUuid: i ? `u${i - 1}` : null, sessionId: ID, cwd: '/p', timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), message: i % 2 ? { id: `m${i}`, role: 'assistant', content: [{ type: 'text', text }] } : { role: 'user', content: text } })}\n`;
 
+/** The parsed records a library keeps between live reads (each library owns one). */
+const kept = new ParsedFiles();
+const lastIncrementalRead = (file: string) => kept.lastRead(file);
+
 async function read(adapter: SourceAdapter, file: string, root: string, live: boolean, logger = new MemoryLogger()): Promise<Session[]> {
-  return adapter.readFile(file, root, { logger, env: {}, live });
+  return adapter.readFile(file, root, { logger, env: {}, live: live ? kept : undefined });
 }
 
 /** A live (incremental) read must equal a full read of the same bytes. */

@@ -1,11 +1,12 @@
 /** Reading stays inside the configured roots: symlinks out, FIFOs and device files are never opened. */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { appendFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { walkFiles } from '../../src/core/walk.js';
 import { MemoryLogger } from '../../src/core/log.js';
+import { createLibrary } from '../../src/core/library.js';
 import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
 
 test('symlinks pointing out of a root, FIFOs and device files are skipped; the rest loads', async () => {
@@ -35,4 +36,29 @@ test('get and read refuse names that leave the roots, whatever their spelling', 
     await assert.rejects(library.get(name), /No session named|required/);
     assert.equal(library.read(name).found, false);
   }
+});
+
+test('two libraries in one process share no state: each reads, caches and closes on its own', async () => {
+  const root = tempDir();
+  const id = '44444444-5555-4666-8777-888888888888';
+  const rec = (uuid: string, text: string) => `${JSON.stringify({ type: 'user', uuid, sessionId: id, cwd: '/p', timestamp: '2026-02-01T10:00:00Z', message: { role: 'user', content: `${text} ${'padding words '.repeat(6000)}` } })}\n`;
+  const file = join(root, 'proj', `${id}.jsonl`);
+  writeFile(file, rec('a', 'first question about herons'));
+  const open = async () => {
+    const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: tempDir(), env: {} });
+    await library.load();
+    return library;
+  };
+  const a = await open();
+  const b = await open();
+  appendFileSync(file, rec('b', 'then a question about zebrafish'));
+  await a.reloadFile(file);
+  assert.equal(a.search('zebrafish').count, 1);
+  assert.equal(b.search('zebrafish').count, 0, 'b has not read the append: nothing of a leaked into it');
+  await a.close();
+  // a's caches are gone; b still reads its own turns, and its own live read finds the append
+  assert.match((await b.get(`claude-code:${id}`)).session.content, /herons/);
+  await b.reloadFile(file);
+  assert.equal(b.search('zebrafish').count, 1);
+  await b.close();
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { EMAIL_MASK, maskText, SECRET_MASK } from '../../src/core/mask.js';
 import { readdirSync, readFileSync } from 'node:fs';
-import { SessionLibrary } from '../../src/core/library.js';
+import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { tempDir, writeFile } from '../helpers.js';
 import { fake, SECRETS } from '../secrets.js';
@@ -79,7 +79,7 @@ test('a damaged line holding a secret never puts any of it in the log', async ()
   writeFile(join(dir, 'claude', 'p', '11111111-2222-4333-8444-555555555555.jsonl'), `{"type": ${secret}, "x": 1}\n${JSON.stringify({ type: 'user', uuid: 'u', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'a good line after a bad one' } })}\n`);
   writeFile(join(dir, 'gemini', 'tmp', 'abc', 'chats', 'session-1.json'), `{"sessionId": ${secret}}`);
   const logger = new MemoryLogger();
-  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: join(dir, 'claude') }, { source: 'gemini', path: join(dir, 'gemini') }], logger, env: {} });
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: join(dir, 'claude') }, { source: 'gemini', path: join(dir, 'gemini') }], logger, env: {} });
   await library.load();
   assert.equal(library.search('good line').count, 1, 'the rest of the file loads');
   assert.ok(logger.lines.some((l) => l.includes('11111111-2222-4333-8444-555555555555.jsonl:1: skipped')), logger.lines.join('\n'));

@@ -4,7 +4,7 @@ import { before, describe, test } from 'node:test';
 import { SessionSearchError } from '../../src/core/errors.js';
 import { join } from 'node:path';
 import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
-import { SessionLibrary } from '../../src/core/library.js';
+import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 
 let library: SessionLibrary;
@@ -217,7 +217,7 @@ test('exclude patterns and the size limit keep files out, and say so', async () 
   writeCodeArchitect(root, '2025-01-02', 'scratch-topic', [{ role: 'user', content: 'wombatine excluded' }]);
   writeCodeArchitect(root, '2025-01-03', 'huge-topic', [{ role: 'user', content: `wombatine ${'x '.repeat(5000)}` }]);
   const logger = new MemoryLogger();
-  const lib = new SessionLibrary({ roots: [{ source: 'codearchitect', path: root }], logger, env: {}, exclude: ['**/scratch-topic/**'], maxFileBytes: 4096 });
+  const lib = createLibrary({ roots: [{ source: 'codearchitect', path: root }], logger, env: {}, exclude: ['**/scratch-topic/**'], maxFileBytes: 4096 });
   await lib.load();
   assert.deepEqual(lib.search('wombatine').results.map((r) => r.topic), ['kept-topic']);
   assert.ok(logger.lines.some((l) => l.includes('huge-topic') && l.includes('over the configured limit')));

@@ -4,7 +4,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSyn
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
-import { SessionLibrary, type LibraryOptions } from '../../src/core/library.js';
+import { createLibrary, type LibraryOptions, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/persistence.js';
 import { SNAPSHOT_VERSION } from '../../src/core/store/snapshot.js';
@@ -25,7 +25,7 @@ function record(text: string, i = 0): string {
 
 async function open(root: string, data: string, extra: Partial<LibraryOptions> = {}): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
-  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, ...extra });
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, ...extra });
   await library.load();
   return { library, logger };
 }
@@ -155,7 +155,7 @@ test('cancelled indexing keeps what was read, and the next start reads the rest'
   const root = corpusCopy();
   const data = tempDir();
   const logger = new MemoryLogger();
-  const library = new SessionLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
   const controller = new AbortController();
   let seen = 0;
   let total = 0;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SessionLibrary } from '../../src/core/library.js';
+import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { corpusRoots, tempDir } from '../helpers.js';
 import fc from 'fast-check';
@@ -15,13 +15,13 @@ const QUERIES = ['test', 'error handling', 'readme', 'typescript config', 'datab
 
 test('search answers from archived sessions (raw lines with a turn layout) equal answers from sessions held in memory', async () => {
   const data = tempDir();
-  const writer = new SessionLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  const writer = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
   await writer.load();
   await writer.close();
   // A new library restores the snapshot: every session's turns are on disk, in its archive line.
-  const restored = new SessionLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  const restored = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
   await restored.load();
-  const memory = new SessionLibrary({ roots: corpusRoots, logger: new MemoryLogger(), env: {} });
+  const memory = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), env: {} });
   await memory.load();
   for (const q of QUERIES) {
     for (const options of [{ limit: 10 }, { limit: 10, role: 'user' as const }]) {
@@ -48,12 +48,12 @@ test('a word found only after more than a MB of tool output still gets its snipp
   );
   const roots = [{ source: 'claude-code' as const, path: root }];
   const data = tempDir();
-  const writer = new SessionLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  const writer = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
   await writer.load();
   await writer.close();
-  const restored = new SessionLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  const restored = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
   await restored.load();
-  const memory = new SessionLibrary({ roots, logger: new MemoryLogger(), env: {} });
+  const memory = createLibrary({ roots, logger: new MemoryLogger(), env: {} });
   await memory.load();
   for (const library of [restored, memory]) {
     const [hit] = library.search('quuxfailure').results;

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { maskText } from '../mask.js';
-import type { Session, TurnKind } from '../model.js';
+import { SessionNote, type TurnKind } from '../model.js';
 import { buildSession, slashCommandText, titleFrom, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './read.js';
 import type { SourceAdapter } from './types.js';
@@ -18,7 +18,7 @@ const DIFF_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'str_r
 const TOOL_INPUT_MAX = 4000;
 
 /** Titles found in a file and the record ids it holds, kept until `finalize` matches summaries across files. */
-const titleEvidence = new WeakMap<Session, { explicit: boolean; uuids: Set<string>; summaries: Map<string, string> }>();
+const titleEvidence = new SessionNote<{ explicit: boolean; uuids: Set<string>; summaries: Map<string, string> }>('title evidence');
 
 export function claudeDefaultRoots(env: NodeJS.ProcessEnv): string[] {
   if (env.CLAUDE_CONFIG_DIR) {

@@ -103,14 +103,46 @@ const PARSED_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Smaller files are parsed again whole: cheap, and a burst of new small files does not fill the cache. */
 const PARSED_MIN_FILE_BYTES = 64 * 1024;
 const CHECK_BYTES = 4096;
-const parsedFiles = new Map<string, ParsedFile>();
-let parsedBytes = 0;
+/**
+ * Parsed records of append-only transcripts read while the library runs, bounded in bytes: each library owns one, so
+ * two libraries in a process never see each other's.
+ */
+export class ParsedFiles {
+  private readonly files = new Map<string, ParsedFile>();
+  private bytes = 0;
 
-function forget(file: string): void {
-  const entry = parsedFiles.get(file);
-  if (!entry) return;
-  parsedFiles.delete(file);
-  parsedBytes -= entry.completeOffset;
+  get(file: string): ParsedFile | undefined {
+    return this.files.get(file);
+  }
+
+  set(file: string, entry: ParsedFile): void {
+    this.forget(file);
+    this.files.set(file, entry);
+    this.bytes += entry.completeOffset;
+    for (const [key] of this.files) {
+      if (this.bytes <= PARSED_CACHE_BYTES) break;
+      this.forget(key);
+    }
+  }
+
+  forget(file: string): void {
+    const entry = this.files.get(file);
+    if (!entry) return;
+    this.files.delete(file);
+    this.bytes -= entry.completeOffset;
+  }
+
+  
+  /** Where the last incremental read of a file started and how many records are kept for it. */
+  lastRead(file: string): { resumedFrom: number; records: number } | undefined {
+    const entry = this.files.get(file);
+    return entry && { resumedFrom: entry.resumedFrom, records: entry.records.length };
+  }
+
+  clear(): void {
+    this.files.clear();
+    this.bytes = 0;
+  }
 }
 
 async function readAt(file: string, at: number, length: number): Promise<Buffer> {
@@ -137,8 +169,8 @@ async function onlyAppended(file: string, cached: ParsedFile): Promise<boolean> 
  * Every JSON object line of a file, in order; other lines are skipped with file, line and reason logged.
  * `includePartialTail` reads a last line without its newline (a finished file); otherwise it waits for more.
  *
- * With `incremental` (append-only formats whose handler never modifies the records), the parsed records of a file of
- * 64 KB to 16 MB are kept (a cache bounded in bytes): when the file was only appended to, the kept records are replayed and parsing
+ * With `kept` (append-only formats whose handler never modifies the records), the parsed records of a file of
+ * 64 KB to 16 MB are kept there: when the file was only appended to, the kept records are replayed and parsing
  * resumes at the last complete line, instead of parsing the whole file again. A file that shrank, was replaced, or
  * whose start or last read line changed is read again from the beginning. A partial last line is never kept.
  */
@@ -147,11 +179,12 @@ export async function readJsonRecords(
   logger: Logger,
   onRecord: (value: JsonRecord, lineNo: number) => void,
   includePartialTail = true,
-  incremental = false,
+  kept?: ParsedFiles,
 ): Promise<LineReadResult> {
-  let cached = incremental ? parsedFiles.get(file) : undefined;
+  const incremental = kept !== undefined;
+  let cached = kept?.get(file);
   if (cached && !(await onlyAppended(file, cached).catch(() => false))) {
-    forget(file);
+    kept!.forget(file);
     cached = undefined;
   }
   const records: { value: JsonRecord; lineNo: number }[] = cached ? cached.records : [];
@@ -169,25 +202,13 @@ export async function readJsonRecords(
     },
     { includePartialTail, logger, fromOffset: cached?.completeOffset, firstLineNo: cached?.completeLines },
   );
-  if (info && info.size >= PARSED_MIN_FILE_BYTES && info.size <= PARSED_MAX_FILE_BYTES && result.completeOffset > 0) {
-    forget(file);
+  if (kept && info && info.size >= PARSED_MIN_FILE_BYTES && info.size <= PARSED_MAX_FILE_BYTES && result.completeOffset > 0) {
     const head = await readAt(file, 0, Math.min(CHECK_BYTES, result.completeOffset));
     const tailLength = Math.min(CHECK_BYTES, result.completeOffset);
     const tail = await readAt(file, result.completeOffset - tailLength, tailLength);
-    parsedFiles.set(file, { ino: info.ino, completeOffset: result.completeOffset, completeLines: result.completeLines, head, tail, records, resumedFrom: cached?.completeOffset ?? 0 });
-    parsedBytes += result.completeOffset;
-    for (const [key] of parsedFiles) {
-      if (parsedBytes <= PARSED_CACHE_BYTES) break;
-      forget(key);
-    }
-  } else if (incremental) forget(file);
+    kept.set(file, { ino: info.ino, completeOffset: result.completeOffset, completeLines: result.completeLines, head, tail, records, resumedFrom: cached?.completeOffset ?? 0 });
+  } else kept?.forget(file);
   return result;
-}
-
-/** Where the last incremental read of a file started and how many records are kept for it (for tests). */
-export function lastIncrementalRead(file: string): { resumedFrom: number; records: number } | undefined {
-  const entry = parsedFiles.get(file);
-  return entry && { resumedFrom: entry.resumedFrom, records: entry.records.length };
 }
 
 /** Parses one JSON line into an object, or explains why not. */

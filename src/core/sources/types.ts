@@ -1,4 +1,5 @@
 /** What every source adapter provides. Adapters only read; they never write a source file. */
+import type { ParsedFiles } from './read.js';
 import type { Logger } from '../log.js';
 import type { Session, SourceId } from '../model.js';
 
@@ -7,10 +8,10 @@ export interface SourceContext {
   /** Environment used to find default locations (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, ...). */
   env: NodeJS.ProcessEnv;
   /**
-   * The file is being read again because it changed while we run: append-only formats keep its parsed records so the
-   * next append is parsed from the last complete line on (read.ts `readJsonRecords`).
+   * The file is being read again because it changed while we run: append-only formats keep its parsed records here,
+   * the library's own, so the next append is parsed from the last complete line on (read.ts `readJsonRecords`).
    */
-  live?: boolean;
+  live?: ParsedFiles;
   /**
    * The library's current copy of a session, for fix-ups that need what other files said: a file read again alone
    * (it changed, or its archive entry was damaged) keeps a title that another file's records gave it.

@@ -14,7 +14,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Logger } from '../log.js';
-import { isSession, SOURCE_IDS, turnFlags, type Session, type SourceId } from '../model.js';
+import { isSession, SessionNote, SOURCE_IDS, turnFlags, type Session, type SourceId } from '../model.js';
 
 /** The folder layout (`archive/v1/`): entries of every version live there. */
 export const ARCHIVE_VERSION = 1;
@@ -40,7 +40,7 @@ export type EntryState = [size: number, mtimeMs: number];
 const entryState = (info: { size: number; mtimeMs: number }): EntryState => [info.size, info.mtimeMs];
 
 /** Where each session read from or written to the archive lies: its entry and the byte range of its line. */
-const archived = new WeakMap<Session, { entry: string; at: [number, number] }>();
+const archived = new SessionNote<{ entry: string; at: [number, number] }>('archive location');
 
 export function archiveLocation(session: Session): { entry: string; at: [number, number] } | undefined {
   return archived.get(session);

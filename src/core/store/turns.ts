@@ -1,17 +1,59 @@
 /**
- * Sessions restored from a snapshot keep their turns on disk: `session.turns` reads them on first use, and a cache
- * bounded in bytes keeps the recently used ones. The turns lie in the archive entry of the session's transcript when
+ * Sessions restored from a snapshot keep their turns on disk: `session.turns` reads them on first use, and the
+ * library's TurnCache (bounded in bytes) keeps the recently used ones. The turns lie in the archive entry of the session's transcript when
  * there is an archive (so they are stored once), else in the snapshot itself. What the tree and lists need without the
  * turns (how many, the first prompt) is kept beside the session (model.ts `turnCount`, `firstPrompt`).
  */
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Logger } from '../log.js';
-import { FIRST_PROMPT_CHARS, firstPrompt, isTurn, turnSummaries, type Session, type Turn } from '../model.js';
+import { FIRST_PROMPT_CHARS, firstPrompt, isTurn, SessionNote, turnSummaries, type Session, type Turn } from '../model.js';
 import { archiveLocation, readArchivedSession } from './archive.js';
 import { readRawSession, type RawSession } from './session-layout.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
+
+/** The turns read back most recently, bounded in bytes (least recently used go first). Each library owns one. */
+export class TurnCache {
+  private readonly entries = new Map<Session, { turns: Turn[]; bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly limit = CACHE_BYTES) {}
+
+  get(session: Session): Turn[] | undefined {
+    const hit = this.entries.get(session);
+    if (!hit) return undefined;
+    this.entries.delete(session);
+    this.entries.set(session, hit);
+    return hit.turns;
+  }
+
+  has(session: Session): boolean {
+    return this.entries.has(session);
+  }
+
+  set(session: Session, turns: Turn[], bytes: number): void {
+    this.forget(session);
+    this.entries.set(session, { turns, bytes });
+    this.bytes += bytes;
+    for (const [key] of this.entries) {
+      if (this.bytes <= this.limit) break;
+      this.forget(key);
+    }
+  }
+
+  forget(session: Session): void {
+    const entry = this.entries.get(session);
+    if (!entry) return;
+    this.entries.delete(session);
+    this.bytes -= entry.bytes;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
 
 /** An open snapshot file that restored sessions without an archive entry read their turns from. */
 export class TurnFile {
@@ -39,9 +81,11 @@ export class TurnFile {
 /** Where a session's turns lie: a range of the snapshot (the turns' JSON), or a line of an archive entry (the session). */
 export type TurnPlace = { snapshot: TurnFile; at: [number, number] } | { archive: string; at: [number, number] };
 
-/** Who hears of turns that cannot be read back (damage on disk): the library reads the session's transcript again. */
+/** The library's side of reading turns back: its cache, and who hears of turns that cannot be read (damage on disk). */
 export interface TurnHooks {
   logger: Logger;
+  cache: TurnCache;
+  /** The library reads the session's transcript again. */
   unreadable?: (session: Session) => void;
 }
 
@@ -50,9 +94,7 @@ interface Lazy {
   hooks: TurnHooks;
 }
 
-const lazy = new WeakMap<Session, Lazy>();
-const cache = new Map<Session, { turns: Turn[]; bytes: number }>();
-let cached = 0;
+const lazy = new SessionNote<Lazy>('turns on disk');
 
 /** The turns at a place, or a reason why they cannot be read. */
 function read(session: Session, place: TurnPlace): Turn[] | string {
@@ -68,25 +110,15 @@ function read(session: Session, place: TurnPlace): Turn[] | string {
 }
 
 function load(session: Session, { place, hooks }: Lazy): Turn[] {
-  const hit = cache.get(session);
-  if (hit) {
-    cache.delete(session);
-    cache.set(session, hit);
-    return hit.turns;
-  }
+  const hit = hooks.cache.get(session);
+  if (hit) return hit;
   const turns = read(session, place);
   if (typeof turns === 'string') {
     hooks.logger.warn(`turns of ${session.id} unreadable (${turns}); reading its transcript again`);
     hooks.unreadable?.(session);
     return [];
   }
-  cache.set(session, { turns, bytes: place.at[1] });
-  cached += place.at[1];
-  for (const [key, entry] of cache) {
-    if (cached <= CACHE_BYTES) break;
-    cache.delete(key);
-    cached -= entry.bytes;
-  }
+  hooks.cache.set(session, turns, place.at[1]);
   return turns;
 }
 
@@ -107,6 +139,7 @@ export function makeLazy(session: Session, place: TurnPlace, summary: { count: n
     set: (turns: Turn[]) => {
       lazy.delete(session);
       turnSummaries.delete(session);
+      state.hooks.cache.forget(session);
       Object.defineProperty(session, 'turns', { value: turns, writable: true, enumerable: true, configurable: true });
     },
   });
@@ -129,7 +162,7 @@ export function archivedPlace(session: Session): { entry: string; at: [number, n
 /** Once a session is in an archive entry its turns can be read from there: they leave memory. */
 export function releaseToArchive(session: Session, hooks: TurnHooks): void {
   const where = archiveLocation(session);
-  if (!where || lazy.has(session)) return;
+  if (!where || lazy.get(session)) return;
   const summary = { count: session.turns.length, firstPrompt: firstPrompt(session)?.slice(0, FIRST_PROMPT_CHARS) };
   makeLazy(session, { archive: where.entry, at: where.at }, summary, hooks);
 }
@@ -140,6 +173,6 @@ export function releaseToArchive(session: Session, hooks: TurnHooks): void {
  */
 export function rawArchived(session: Session): RawSession | undefined {
   const state = lazy.get(session);
-  if (!state || !('archive' in state.place) || cache.has(session)) return undefined;
+  if (!state || !('archive' in state.place) || state.hooks.cache.has(session)) return undefined;
   return readRawSession(state.place.archive, state.place.at, session.id);
 }

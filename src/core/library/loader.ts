@@ -1,0 +1,300 @@
+/**
+ * The loader: reads every configured root through its source adapter (from archive entries where they match), masks,
+ * archives, and hands the sessions to the catalog; restores the snapshot first, so queries are answered while it
+ * catches up; reads single files again as they change, and the whole history again when asked.
+ */
+import { mkdir, realpath, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { SessionSearchError, errorMessage } from '../errors.js';
+import { excluder } from '../exclude.js';
+import { changedEntries, commitBatches, statFiles, type FileState } from '../file-state.js';
+import { archiveReads, readFileSessions, type FileRead } from '../ingest.js';
+import { READ_AHEAD, type LibraryOptions, type LoadProgress } from '../library-options.js';
+import { Persistence } from '../persistence.js';
+import type { ParsedFiles } from '../sources/read.js';
+import { sourceById, type SourceRoot } from '../sources/registry.js';
+import type { SourceAdapter, SourceContext } from '../sources/types.js';
+import { codeArchitectDefaultRoot } from '../sources/codearchitect.js';
+import type { Archive } from '../store/archive.js';
+import { storeCodeArchitectSession, type StoredMessage } from '../store/codearchitect-store.js';
+import { releaseToArchive, type TurnHooks } from '../store/turns.js';
+import { isInside, walkFiles } from '../walk.js';
+import type { SessionCatalog } from './catalog.js';
+import type { SnapshotScheduler } from './snapshots.js';
+
+/** What the loader works with: the library's parts and caches. */
+export interface LoaderParts {
+  options: LibraryOptions;
+  catalog: SessionCatalog;
+  snapshots: SnapshotScheduler;
+  archive: Archive | undefined;
+  persistence: Persistence | undefined;
+  turnHooks: TurnHooks;
+  parsedFiles: ParsedFiles;
+}
+
+export class Loader {
+  readonly roots: SourceRoot[] = [];
+  private readonly missingRoots: SourceRoot[] = [];
+  private readonly excluded: (path: string) => boolean;
+  /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
+  private indexComplete: Promise<void> = Promise.resolve();
+  private markAnswerable!: () => void;
+  /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
+  readonly answerable = new Promise<void>((resolve) => (this.markAnswerable = resolve));
+  private markLoaded!: () => void;
+  /** Settles when a load has finished (caught up with every changed file), or failed. */
+  readonly loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
+
+  constructor(private readonly parts: LoaderParts) {
+    this.excluded = excluder(parts.options.exclude);
+  }
+
+  private get catalog(): SessionCatalog {
+    return this.parts.catalog;
+  }
+
+  private get logger() {
+    return this.parts.options.logger;
+  }
+
+  /**
+   * Restores the snapshot (queries are answered from here on), then reads what changed since: new and modified files,
+   * through the archive; files that are gone are marked deleted. Files that fail are logged and skipped. An aborted
+   * `signal` stops reading between files; what was read stays indexed.
+   */
+  async load(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.loadAll(onProgress, signal);
+    } finally {
+      this.markAnswerable();
+      this.markLoaded();
+    }
+  }
+
+  private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+    const restored = await this.parts.persistence?.restore();
+    await this.resolveRoots();
+    if (restored) {
+      this.catalog.adopt(restored, (f) => (this.isConfigured(f.source, f.file) ? (this.roots.find((r) => r.source === f.source && r.path === f.root) ?? { source: f.source, path: f.root }) : undefined));
+      this.markAnswerable();
+      this.indexComplete = this.completeRestored();
+      // After answering starts: a damaged entry read before its check is caught by its checksums and repaired.
+      await Promise.all([this.checkArchiveEntries(), this.indexComplete]);
+    }
+    const { plan, seen } = await this.scan(this.roots);
+    const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
+    const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
+    const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
+    let done = 0;
+    let bytes = 0;
+    const writer = await this.writable();
+    for (const { root, files } of changed) {
+      for (const batch of commitBatches(root.path, files)) {
+        if (signal?.aborted) break;
+        await this.readFiles(root, batch, true, writer, signal, (state) => {
+          bytes += state.size;
+          done++;
+          onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.catalog.sessions.size });
+        });
+      }
+    }
+    if (signal?.aborted) this.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
+    else {
+      for (const [file, known] of [...this.catalog.byFile]) if (!seen.has(file) && this.isConfigured(known.root.source, file)) this.catalog.markSourceDeleted(file);
+      await this.restoreArchived();
+    }
+    this.catalog.index.seal();
+    this.logger.info(`indexed ${this.catalog.sessions.size} sessions: ${done} files read, ${seen.size - totalFiles} unchanged since the snapshot`);
+    this.markAnswerable();
+    if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
+  }
+
+  private async resolveRoots(): Promise<void> {
+    for (const root of this.parts.options.roots) {
+      const adapter = sourceById(root.source);
+      if (!adapter) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
+      const real = await realpath(root.path).catch(() => undefined);
+      if (real) this.roots.push({ source: root.source, path: real });
+      else {
+        this.logger.info(`${adapter.label}: ${root.path} does not exist, nothing to read`);
+        this.missingRoots.push(root);
+      }
+    }
+  }
+
+  /** What the snapshot hands over after answering began; when that turns out damaged, everything is read again. */
+  private async completeRestored(): Promise<void> {
+    try {
+      await this.catalog.index.complete();
+    } catch (err) {
+      this.logger.warn(`snapshot discarded (${errorMessage(err)}); rebuilding the index`);
+      this.catalog.reset();
+    }
+  }
+
+  /** Transcripts whose archive entry changed since the snapshot (damaged, or rewritten) count as changed: read again. */
+  private async checkArchiveEntries(): Promise<void> {
+    const archive = this.parts.archive;
+    if (!archive) return;
+    for (const k of await changedEntries([...this.catalog.byFile.values()], (file) => archive.entryPath(file))) {
+      this.logger.warn(`${k.file}: its archive entry changed since the snapshot; reading it again`);
+      k.size = -1;
+    }
+  }
+
+  /** Whether this process writes the data folder (archive, snapshot); other processes only read it. */
+  private async writable(): Promise<boolean> {
+    if (!this.parts.options.dataDir) return false;
+    return this.parts.persistence ? this.parts.persistence.lock.tryAcquire() : true;
+  }
+
+  /**
+   * Reads files of one root (from their archive entries when `trustArchive` and they match), a few at a time so reading
+   * one overlaps parsing another, then commits them together; stops between batches when `signal` fires.
+   */
+  private async readFiles(root: SourceRoot, files: FileState[], trustArchive: boolean, writer: boolean, signal: AbortSignal | undefined, onFile: (state: FileState) => void): Promise<void> {
+    const ctx = this.context();
+    const adapter = sourceById(root.source)!;
+    const reads: FileRead[] = [];
+    for (let i = 0; i < files.length && !signal?.aborted; i += READ_AHEAD) {
+      const batch = files.slice(i, i + READ_AHEAD);
+      const results = await Promise.all(
+        batch.map((state) =>
+          readFileSessions(adapter, state.file, root, ctx, this.parts.archive, trustArchive, this.parts.options.maxFileBytes).catch((err: unknown) => {
+            ctx.logger.warn(`${state.file}: skipped, ${errorMessage(err)}`);
+            return undefined;
+          }),
+        ),
+      );
+      for (const [k, read] of results.entries()) {
+        if (read) reads.push(read);
+        onFile(batch[k]);
+      }
+    }
+    await this.commit(root, reads, writer);
+  }
+
+  /** Cross-file fix-ups, archive entries, then the catalog: the common end of a load and of a reload. */
+  private async commit(root: SourceRoot, reads: FileRead[], writer: boolean): Promise<void> {
+    await this.indexComplete;
+    const ctx = { ...this.context(), previous: (id: string) => this.catalog.sessions.get(id) };
+    const fresh = reads.filter((r) => r.fresh).flatMap((r) => r.sessions);
+    await sourceById(root.source)!.finalize?.(fresh, [root.path], ctx);
+    const kept = new Set(fresh);
+    for (const read of reads) if (read.fresh) read.sessions = read.sessions.filter((s) => kept.has(s));
+    await archiveReads(writer ? this.parts.archive : undefined, reads, ctx, reads.length === 1);
+    for (const read of reads) this.catalog.replaceFile(read, root);
+    // Archived sessions read their turns from the archive from now on: memory holds the index, not the transcripts.
+    for (const read of reads) for (const session of read.sessions) releaseToArchive(session, this.parts.turnHooks);
+  }
+
+  /** Archived sessions of configured sources whose transcript no longer exists: still searchable, marked deleted. */
+  private async restoreArchived(): Promise<void> {
+    const archive = this.parts.archive;
+    if (!archive) return;
+    const known = new Set([...this.catalog.byFile.keys()].map((f) => basename(archive.entryPath(f))));
+    for (const { entry, meta } of await archive.list((name) => !known.has(name))) {
+      if (this.catalog.byFile.has(meta.file) || !this.isConfigured(meta.source, meta.file)) continue;
+      if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
+      const archived = await archive.load(entry);
+      if (!archived) continue;
+      if (archived.damaged) this.logger.warn(`${meta.file}: ${archived.damaged} session(s) lost: damaged in the archive and the transcript no longer exists`);
+      for (const s of archived.sessions) s.sourceDeleted = true;
+      this.catalog.replaceFile({ file: meta.file, sessions: archived.sessions, size: meta.size, mtimeMs: meta.mtimeMs, ino: 0 }, { source: meta.source, path: meta.file });
+    }
+  }
+
+  /** Reads one file again after it changed (or appeared); a file that vanished keeps its sessions, marked deleted. */
+  async reloadFile(file: string): Promise<void> {
+    const ctx = { ...this.context(), live: this.parts.parsedFiles };
+    const root = this.catalog.byFile.get(file)?.root ?? this.roots.find((r) => isInside(r.path, file) && this.accepts(sourceById(r.source)!, file, r.path));
+    if (!root) return;
+    if (!(await stat(file).catch(() => undefined))) {
+      this.catalog.markSourceDeleted(file);
+      return;
+    }
+    try {
+      const read = await readFileSessions(sourceById(root.source)!, file, root, ctx, this.parts.archive, false, this.parts.options.maxFileBytes);
+      await this.commit(root, [read], await this.writable());
+    } catch (err) {
+      ctx.logger.warn(`${file}: not re-read, ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * Deletes the archive: sessions whose transcript is gone leave the index; transcripts still on disk are read again
+   * (the archive held their turns), archived again while the archive is on, and the snapshot is written anew.
+   */
+  async purgeArchive(): Promise<void> {
+    const { archive, options } = this.parts;
+    if (!archive || !options.dataDir) return;
+    await archive.purge();
+    await Persistence.discard(options.dataDir);
+    const again = new Map<SourceRoot, FileState[]>();
+    for (const [file, known] of [...this.catalog.byFile]) {
+      if (known.ids.length && known.ids.every((id) => this.catalog.sessions.get(id)?.sourceDeleted === true)) {
+        for (const id of known.ids) this.catalog.remove(id);
+        this.catalog.byFile.delete(file);
+      } else again.set(known.root, [...(again.get(known.root) ?? []), known]);
+    }
+    const writer = await this.writable();
+    for (const [root, files] of again) await this.readFiles(root, files, false, writer, undefined, () => undefined);
+    this.parts.snapshots.markDirty();
+    await this.parts.snapshots.saveNow();
+  }
+
+  /**
+   * Files that changed, appeared or vanished since they were read: a watcher that starts after a load asks, so that
+   * nothing written between the load's walk and the watcher's start is missed.
+   */
+  async changedFiles(): Promise<string[]> {
+    const { plan, seen } = await this.scan(this.roots);
+    const out = plan.flatMap(({ files }) => files.filter((f) => !this.catalog.unchanged(f)).map((f) => f.file));
+    for (const [file, known] of this.catalog.byFile) {
+      if (seen.has(file) || !this.roots.some((r) => isInside(r.path, file))) continue;
+      if (known.ids.some((id) => this.catalog.sessions.get(id)?.sourceDeleted !== true)) out.push(file);
+    }
+    return out;
+  }
+
+  /** Every accepted transcript file under the roots, with its state on disk. */
+  private async scan(roots: readonly SourceRoot[]): Promise<{ plan: { root: SourceRoot; files: FileState[] }[]; seen: Set<string> }> {
+    const plan: { root: SourceRoot; files: FileState[] }[] = [];
+    const seen = new Set<string>();
+    for (const root of roots) {
+      const adapter = sourceById(root.source)!;
+      const files = await statFiles(await walkFiles(root.path, { logger: this.logger, accept: (f) => this.accepts(adapter, f, root.path) }));
+      for (const f of files) seen.add(f.file);
+      plan.push({ root, files });
+    }
+    return { plan, seen };
+  }
+
+  /** Whether a file under a root is read: the adapter recognises it and no exclude pattern names it. */
+  accepts(adapter: SourceAdapter, file: string, root: string): boolean {
+    return adapter.accepts(file, root) && !this.excluded(file);
+  }
+
+  /** Whether a file lies under a configured root of its source (existing or not). */
+  private isConfigured(source: string, file: string): boolean {
+    return [...this.roots, ...this.missingRoots].some((r) => r.source === source && isInside(r.path, file));
+  }
+
+  private context(): SourceContext {
+    return { logger: this.logger, env: this.parts.options.env ?? process.env };
+  }
+
+  /** Writes a conversation in CodeArchitect's layout under the first CodeArchitect root and indexes it at once. */
+  async store(input: { messages: StoredMessage[]; topic?: string; projectDir?: string }, now = new Date()) {
+    if (!input.messages.length) throw new SessionSearchError('INVALID_ARGUMENT', 'conversation is empty: give the text or at least one message.');
+    const options = this.parts.options;
+    const configured = options.roots.find((r) => r.source === 'codearchitect')?.path ?? codeArchitectDefaultRoot(options.env ?? process.env);
+    await mkdir(configured, { recursive: true });
+    const root = await realpath(configured);
+    if (!this.roots.some((r) => r.source === 'codearchitect' && r.path === root)) this.roots.push({ source: 'codearchitect', path: root });
+    const written = await storeCodeArchitectSession(root, input, now);
+    await this.reloadFile(written.fullPath);
+    return { ...written, id: this.catalog.byFile.get(written.fullPath)?.ids[0] };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * When the snapshot is written: at the end of a load that changed something, and after live changes once things have
+ * been quiet for a while; writes never overlap, and a failed write leaves the library dirty for the next try.
+ */
+import type { Logger } from '../log.js';
+import type { Persistence } from '../persistence.js';
+import type { SessionCatalog } from './catalog.js';
+
+export class SnapshotScheduler {
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private saving: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly persistence: Persistence | undefined,
+    private readonly catalog: SessionCatalog,
+    private readonly logger: Logger,
+    private readonly quietMs = 30_000,
+  ) {}
+
+  /** Something changed since the last snapshot. */
+  get isDirty(): boolean {
+    return this.dirty;
+  }
+
+  markDirty(): void {
+    this.dirty = true;
+  }
+
+  /** After a change: write the snapshot once nothing else changed for a while. */
+  changed(): void {
+    this.dirty = true;
+    if (!this.persistence || this.timer) return;
+    this.timer = setTimeout(() => void this.saveNow(), this.quietMs);
+    this.timer.unref();
+  }
+
+  /** Writes the snapshot now (when this process is the writer), after any write under way. */
+  async saveNow(): Promise<void> {
+    if (!this.persistence) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const persistence = this.persistence;
+    const run = async (): Promise<void> => {
+      this.dirty = false;
+      try {
+        await persistence.save(this.catalog.index, [...this.catalog.sessions.values()], this.catalog.manifest());
+      } catch (err) {
+        this.dirty = true;
+        this.logger.warn(`snapshot not written (${err instanceof Error ? err.message : String(err)}); the next start reads more files again`);
+      }
+    };
+    const next = this.saving.then(run);
+    this.saving = next;
+    await next;
+  }
+
+  /** Writes what is pending and waits for it. */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.dirty) await this.saveNow();
+    await this.saving;
+  }
+}

@@ -1,0 +1,16 @@
+/** The one view every answer reads: the sessions, the index over them, the roots, and what the library looked up. */
+import type { SearchIndex } from './index/engine.js';
+import type { TitleIndex } from './index/title-index.js';
+import type { Session } from './model.js';
+import type { SourceRoot } from './sources/registry.js';
+import type { WorktreeRoots } from './worktrees.js';
+
+export interface LibraryView {
+  readonly sessions: Map<string, Session>;
+  /** The current index (a restored snapshot's, or one being built). */
+  readonly index: SearchIndex;
+  readonly roots: readonly SourceRoot[];
+  readonly worktrees: WorktreeRoots;
+  /** Sessions by title words, built on first use. */
+  titles(): TitleIndex;
+}
