@@ -1,115 +1,138 @@
-/** Extension entry: registers every contribution; indexing lives in the index server's own process. */
+/**
+ * Extension entry: starts the index server (indexing lives in its own process), registers the views and providers,
+ * and the commands from one table (`createCommands`). Everything it creates goes with the extension: `deactivate`
+ * returns the promise of stopping the server, so the server writes its last snapshot before the host exits.
+ */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ChangedNotification, RebuildRequest, TreeRequest, type IndexProgress } from '../protocol.js';
-import { claudeAddCommand, writeLauncher } from './claude-launcher.js';
+import { ChangedNotification, TreeRequest, type IndexProgress } from '../protocol.js';
 import { startIndexServer } from './client.js';
+import { purgeArchive, showArchiveSize } from './commands/archive.js';
+import { cancelIndexing } from './commands/cancel-indexing.js';
+import { copyClaudeMcpCommand } from './commands/claude-mcp.js';
+import { openRawTranscript } from './commands/open-raw.js';
+import { rebuildIndex } from './commands/rebuild-index.js';
+import { Disposable } from './dispose.js';
 import { registerLanguageModelTools } from './lm-tools.js';
-import { mcpProvider, mcpServerArgs, registerMcpProvider } from './mcp-provider.js';
+import { mcpProvider, registerMcpProvider } from './mcp-provider.js';
 import { SearchPanel } from './panel.js';
 import { openSession, SCHEME, SessionDocuments } from './reader.js';
 import { searchSessions } from './search-command.js';
 import { dataFolder, restrictedNote } from './settings.js';
-import { resumeCommand, SessionTree, type Grouping } from './tree.js';
 import { IndexStatus } from './status.js';
-import { cancelIndexing } from './commands/cancel-indexing.js';
-import { purgeArchive, showArchiveSize } from './commands/archive.js';
+import { resumeCommand, SessionTree, type Grouping } from './tree.js';
 
 /** What activate returns: used by other extensions and by the extension-host tests. */
 export interface SessionSearchApi {
   mcpServerDefinitions(): vscode.ProviderResult<vscode.McpStdioServerDefinition[]>;
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<SessionSearchApi> {
-  const log = vscode.window.createOutputChannel('Session Search', { log: true });
-  const tree = new SessionTree();
-  const status = new IndexStatus();
-  const mcpChanged = new vscode.EventEmitter<void>();
-  const mcp = mcpProvider(context, dataFolder, mcpChanged);
-  context.subscriptions.push(log, status, registerMcpProvider(mcp, mcpChanged));
+/** The running extension: the index server's client, the tree, the status bar item, and what they need. */
+class SessionSearch extends Disposable {
+  readonly log = this.register(vscode.window.createOutputChannel('Session Search', { log: true }));
+  readonly tree = this.register(new SessionTree());
+  readonly status = this.register(new IndexStatus());
+  readonly mcpChanged = this.register(new vscode.EventEmitter<void>());
+  readonly client: LanguageClient;
+  private refreshTimer: vscode.Disposable | undefined;
 
-  const progress = (p: IndexProgress): void => {
-    status.update(p);
-    if (p.state !== 'indexing') void refresh();
-  };
-  const client: LanguageClient = startIndexServer(context, log, progress);
-  const refresh = async (): Promise<void> => {
+  constructor(readonly context: vscode.ExtensionContext) {
+    super();
+    this.client = startIndexServer(context, this.log, (p) => this.progress(p));
+    this.register(this.client.onNotification(ChangedNotification, () => this.refreshSoon()));
+  }
+
+  private progress(p: IndexProgress): void {
+    this.status.update(p);
+    if (p.state !== 'indexing') void this.refresh();
+  }
+
+  /** Bursts of changes refresh the tree once. */
+  private refreshSoon(): void {
+    this.refreshTimer?.dispose();
+    this.refreshTimer = this.registerTimeout(() => void this.refresh(), 300);
+  }
+
+  async refresh(): Promise<void> {
     try {
-      tree.setSessions(await client.sendRequest(TreeRequest, {}));
-      await vscode.commands.executeCommand('setContext', 'sessionSearch.empty', tree.count === 0);
+      this.tree.setSessions(await this.client.sendRequest(TreeRequest, {}));
+      await vscode.commands.executeCommand('setContext', 'sessionSearch.empty', this.tree.count === 0);
     } catch (err) {
-      log.error(`refreshing the tree failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.error(`refreshing the tree failed: ${err instanceof Error ? err.message : String(err)}`);
     }
-  };
-  let pending: NodeJS.Timeout | undefined;
-  client.onNotification(ChangedNotification, () => {
-    clearTimeout(pending);
-    pending = setTimeout(() => void refresh(), 300);
-  });
-  context.subscriptions.push({ dispose: () => void client.stop() });
+  }
 
-  const view = vscode.window.createTreeView('sessionSearch.sessions', { treeDataProvider: tree, showCollapseAll: true });
-  view.message = restrictedNote();
-  const find = (id: unknown): string | undefined => (typeof id === 'string' ? id : (id as { session?: { id: string } } | undefined)?.session?.id);
-  const sessionOf = (arg: unknown) => tree.find(find(arg));
-  context.subscriptions.push(
-    view,
-    vscode.workspace.registerTextDocumentContentProvider(SCHEME, new SessionDocuments(client)),
-    registerLanguageModelTools(client),
-    vscode.commands.registerCommand('sessionSearch.search', () => searchSessions(client)),
-    vscode.commands.registerCommand('sessionSearch.openPanel', () => SearchPanel.show(context, client)),
-    vscode.commands.registerCommand('sessionSearch.open', (arg: unknown) => {
-      const s = sessionOf(arg);
+  /** A tree item, a session id, or a session object: the session the tree knows by that. */
+  idOf(arg: unknown): string | undefined {
+    return typeof arg === 'string' ? arg : (arg as { session?: { id: string } } | undefined)?.session?.id;
+  }
+
+  sessionOf(arg: unknown) {
+    return this.tree.find(this.idOf(arg));
+  }
+
+  track<T extends vscode.Disposable>(d: T): T {
+    return this.register(d);
+  }
+}
+
+/** Every command, by id: the one table `package.json` contributes and `activate` registers. */
+function createCommands(app: SessionSearch): Record<string, (...args: unknown[]) => unknown> {
+  const { client, context, tree } = app;
+  const groupings = Object.fromEntries((['date', 'project', 'source'] as Grouping[]).map((g) => [`sessionSearch.groupBy${g[0].toUpperCase()}${g.slice(1)}`, () => tree.setGrouping(g)]));
+  return {
+    'sessionSearch.search': () => searchSessions(client),
+    'sessionSearch.openPanel': () => SearchPanel.show(context, client),
+    'sessionSearch.open': (arg) => {
+      const s = app.sessionOf(arg);
       if (s) return openSession(client, s.id, s.topic);
-    }),
-    vscode.commands.registerCommand('sessionSearch.openRaw', async (arg: unknown) => {
-      const s = sessionOf(arg);
-      if (!s) return;
-      if (s.sourceDeleted) return void vscode.window.showWarningMessage('The tool deleted this transcript; open the session itself to read the archived copy.');
-      await vscode.window.showTextDocument(vscode.Uri.file(s.file), { preview: true });
-    }),
-    vscode.commands.registerCommand('sessionSearch.copyId', async (arg: unknown) => {
-      const id = find(arg);
+    },
+    'sessionSearch.openRaw': (arg) => openRawTranscript(app.sessionOf(arg)),
+    'sessionSearch.copyId': async (arg) => {
+      const id = app.idOf(arg);
       if (id) await vscode.env.clipboard.writeText(id);
-    }),
-    vscode.commands.registerCommand('sessionSearch.copyResumeCommand', async (arg: unknown) => {
-      const s = sessionOf(arg);
+    },
+    'sessionSearch.copyResumeCommand': async (arg) => {
+      const s = app.sessionOf(arg);
       const command = s && resumeCommand(s);
       if (command) await vscode.env.clipboard.writeText(command);
-    }),
-    ...(['date', 'project', 'source'] as Grouping[]).map((g) =>
-      vscode.commands.registerCommand(`sessionSearch.groupBy${g[0].toUpperCase()}${g.slice(1)}`, () => tree.setGrouping(g)),
-    ),
-    vscode.commands.registerCommand('sessionSearch.refresh', () => refresh()),
-    vscode.commands.registerCommand('sessionSearch.rebuildIndex', async () => {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Session Search: rebuilding the index' }, () =>
-        client.sendRequest(RebuildRequest),
-      );
-      await refresh();
-    }),
-    vscode.commands.registerCommand('sessionSearch.showLog', () => log.show()),
-    vscode.commands.registerCommand('sessionSearch.cancelIndexing', () => cancelIndexing(client)),
-    vscode.commands.registerCommand('sessionSearch.showArchiveSize', () => showArchiveSize(client)),
-    vscode.commands.registerCommand('sessionSearch.purgeArchive', async () => {
-      if (await purgeArchive(client)) await refresh();
-    }),
-    vscode.commands.registerCommand('sessionSearch.copyClaudeMcpCommand', async () => {
-      try {
-        const launcher = await writeLauncher(dataFolder(), process.execPath, mcpServerArgs(context, undefined)[0]);
-        const command = claudeAddCommand(launcher);
-        await vscode.env.clipboard.writeText(command);
-        void vscode.window.showInformationMessage(`Copied: ${command}`);
-      } catch (err) {
-        log.error(`writing the Claude Code launcher failed: ${err instanceof Error ? err.message : String(err)}`);
-        void vscode.window.showErrorMessage('Session Search could not write its Claude Code launcher; see the Session Search log.');
-      }
-    }),
+    },
+    ...groupings,
+    'sessionSearch.refresh': () => app.refresh(),
+    'sessionSearch.rebuildIndex': () => rebuildIndex(client, () => app.refresh()),
+    'sessionSearch.showLog': () => app.log.show(),
+    'sessionSearch.cancelIndexing': () => cancelIndexing(client),
+    'sessionSearch.showArchiveSize': () => showArchiveSize(client),
+    'sessionSearch.purgeArchive': async () => {
+      if (await purgeArchive(client)) await app.refresh();
+    },
+    'sessionSearch.copyClaudeMcpCommand': () => copyClaudeMcpCommand(context, app.log),
+  };
+}
+
+let running: SessionSearch | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<SessionSearchApi> {
+  const app = new SessionSearch(context);
+  running = app;
+  context.subscriptions.push(app);
+  const { client, tree } = app;
+  const mcp = mcpProvider(context, dataFolder, app.mcpChanged);
+  app.track(registerMcpProvider(mcp, app.mcpChanged));
+  const view = app.track(vscode.window.createTreeView('sessionSearch.sessions', { treeDataProvider: tree, showCollapseAll: true }));
+  view.message = restrictedNote();
+  app.track(vscode.workspace.registerTextDocumentContentProvider(SCHEME, new SessionDocuments(client)));
+  app.track(registerLanguageModelTools(client));
+  for (const [id, run] of Object.entries(createCommands(app))) app.track(vscode.commands.registerCommand(id, run));
+  app.track(
     vscode.workspace.onDidGrantWorkspaceTrust(async () => {
       // Trusted now: the server starts again with the workspace's own histories among its roots.
       view.message = restrictedNote();
       await client.restart();
-      await refresh();
+      await app.refresh();
     }),
+  );
+  app.track(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('sessionSearch.sources') || e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.archive')) {
         void vscode.window.showInformationMessage('Session Search: reload the window to apply the new folders.', 'Reload').then((choice) => {
@@ -124,4 +147,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
   return { mcpServerDefinitions: () => mcp.provideMcpServerDefinitions(new vscode.CancellationTokenSource().token) };
 }
 
-export function deactivate(): void {}
+/** Stops the index server (it writes its last snapshot) and lets everything else go; the host waits for the promise. */
+export async function deactivate(): Promise<void> {
+  const app = running;
+  running = undefined;
+  if (!app) return;
+  try {
+    await app.client.stop();
+  } finally {
+    app.dispose();
+  }
+}

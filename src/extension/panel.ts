@@ -10,6 +10,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { SOURCE_IDS } from '../core/model.js';
 import { SearchRequest, TreeRequest, TurnsRequest } from '../protocol.js';
 import { CONTEXT_TURNS, MORE_TURNS, type FromPanel, type ToPanel } from '../webview-protocol.js';
+import { Disposable } from './dispose.js';
 
 interface ReaderState {
   sessionId: string;
@@ -22,9 +23,8 @@ interface ReaderState {
   total: number;
 }
 
-export class SearchPanel {
+export class SearchPanel extends Disposable {
   private static current: SearchPanel | undefined;
-  private disposed = false;
   private reader: ReaderState | undefined;
 
   static show(context: vscode.ExtensionContext, client: LanguageClient): void {
@@ -46,16 +46,19 @@ export class SearchPanel {
     root: vscode.Uri,
     private readonly client: LanguageClient,
   ) {
+    super();
     panel.webview.html = this.html(root);
-    panel.webview.onDidReceiveMessage((m: FromPanel) => void this.handle(m));
-    panel.onDidDispose(() => {
-      this.disposed = true;
-      SearchPanel.current = undefined;
-    });
+    this.register(panel.webview.onDidReceiveMessage((m: FromPanel) => void this.handle(m)));
+    this.register(
+      panel.onDidDispose(() => {
+        SearchPanel.current = undefined;
+        this.dispose();
+      }),
+    );
   }
 
   private post(message: ToPanel): void {
-    if (!this.disposed) void this.panel.webview.postMessage(message);
+    if (!this.isDisposed) void this.panel.webview.postMessage(message);
   }
 
   private async handle(m: FromPanel): Promise<void> {

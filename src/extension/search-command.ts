@@ -52,8 +52,8 @@ export async function searchSessions(client: LanguageClient): Promise<void> {
     const chosen = pick.selectedItems[0]?.result;
     pick.hide();
     if (!chosen) return;
-    // the reader lands on the word the engine marked in the first snippet
-    const [from, to] = chosen.snippetHighlights[0]?.[0] ?? [0, 0];
+    // the reader lands on a word the engine marked in the first snippet: the longest, usually the rarest
+    const [from, to] = (chosen.snippetHighlights[0] ?? []).reduce<[number, number]>((best, r) => (r[1] - r[0] > best[1] - best[0] ? r : best), [0, 0]);
     void openSession(client, chosen.id, chosen.topic, chosen.snippetTurnIds[0], chosen.matchedSnippets[0]?.slice(from, to));
   });
   pick.onDidHide(() => {

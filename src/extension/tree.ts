@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { TreeSession } from '../protocol.js';
+import { Disposable } from './dispose.js';
 
 export type Grouping = 'date' | 'project' | 'source';
 
@@ -45,8 +46,8 @@ export function dateGroup(iso: string, now = new Date()): string {
 
 type Node = { kind: 'group'; label: string; sessions: TreeSession[] } | { kind: 'session'; session: TreeSession };
 
-export class SessionTree implements vscode.TreeDataProvider<Node> {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class SessionTree extends Disposable implements vscode.TreeDataProvider<Node> {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changed.event;
   private sessions: TreeSession[] = [];
   grouping: Grouping = 'date';

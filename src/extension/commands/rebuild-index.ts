@@ -1,0 +1,9 @@
+/** Session Search: Rebuild Index — every root read again from scratch, with progress. */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { RebuildRequest } from '../../protocol.js';
+
+export async function rebuildIndex(client: LanguageClient, refresh: () => Promise<void>): Promise<void> {
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Session Search: rebuilding the index' }, () => client.sendRequest(RebuildRequest));
+  await refresh();
+}
