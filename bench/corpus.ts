@@ -64,7 +64,8 @@ export function generateCorpus(count: number, seed = 42): Corpus {
     }
     return out.join(' ');
   };
-  const lognormal = (median: number, sigma: number): number => Math.max(1, Math.round(median * Math.exp(sigma * Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand()))));
+  const lognormal = (median: number, sigma: number): number =>
+    Math.max(1, Math.round(median * Math.exp(sigma * Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand()))));
   const docs: BenchDoc[] = [];
   let rawBytes = 0;
   const start = Date.UTC(2024, 0, 1);

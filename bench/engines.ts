@@ -39,7 +39,10 @@ export function miniSearch(): Engine {
       for (const d of docs) ms.add({ id: d.id, topic: d.topic, content: d.content.join('\n'), messages: d.messages.join('\n') });
     },
     query(text) {
-      return ms.search(text, { boost: { topic: 3, content: 2, messages: 1 } }).slice(0, 10).map((r) => r.id as number);
+      return ms
+        .search(text, { boost: { topic: 3, content: 2, messages: 1 } })
+        .slice(0, 10)
+        .map((r) => r.id as number);
     },
   };
 }
@@ -95,7 +98,10 @@ export function linearScan(): Engine {
         for (const t of terms) s += 3 * count(d.topic.toLowerCase(), t) + 2 * count(d.content.toLowerCase(), t) + count(d.messages.toLowerCase(), t);
         if (s > 0) scored.push({ id: d.id, s });
       }
-      return scored.sort((a, b) => b.s - a.s).slice(0, 10).map((x) => x.id);
+      return scored
+        .sort((a, b) => b.s - a.s)
+        .slice(0, 10)
+        .map((x) => x.id);
     },
   };
 }

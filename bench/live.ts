@@ -43,7 +43,11 @@ function writeTranscripts(docs: BenchDoc[], root: string): { bytes: number; file
     const rec = (type: string, message: object): void => {
       lines.push(JSON.stringify({ type, uuid: `${d.id}-${n++}`, sessionId: uuid(d.id), cwd: `/work/p${d.id % 50}`, timestamp: d.date, message }));
     };
-    d.content.forEach((text, i) => (i % 2 === 0 ? rec('user', { role: 'user', content: text }) : rec('assistant', { id: `m${d.id}-${i}`, role: 'assistant', content: [{ type: 'text', text }] })));
+    d.content.forEach((text, i) =>
+      i % 2 === 0
+        ? rec('user', { role: 'user', content: text })
+        : rec('assistant', { id: `m${d.id}-${i}`, role: 'assistant', content: [{ type: 'text', text }] }),
+    );
     for (const text of d.messages) rec('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: text }] });
     const body = `${lines.join('\n')}\n`;
     bytes += Buffer.byteLength(body);
@@ -174,7 +178,10 @@ for (const size of values.sizes.split(',').map(Number)) {
     const word = `appendedword${i}x`;
     const file = join(root, `project-${id % 50}`, `${uuid(id)}.jsonl`);
     const t = performance.now();
-    appendFileSync(file, `${JSON.stringify({ type: 'user', uuid: `a${i}`, sessionId: uuid(id), cwd: '/w', timestamp: new Date().toISOString(), message: { role: 'user', content: word } })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'user', uuid: `a${i}`, sessionId: uuid(id), cwd: '/w', timestamp: new Date().toISOString(), message: { role: 'user', content: word } })}\n`,
+    );
     while (library.search(word).count === 0) {
       if (performance.now() - t > 10_000) break;
       await new Promise((r) => setTimeout(r, 2));

@@ -80,7 +80,10 @@ function secretPart(s: string): string {
 const secretlintConfig = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
 /** The spans secretlint's recommended preset reports in a text. */
 async function secretlintSpans(text: string): Promise<string[]> {
-  const result = await lintSource({ source: { content: text, filePath: '/transcript.txt', ext: '.txt', contentType: 'text' }, options: { config: secretlintConfig, noPhysicFilePath: true } });
+  const result = await lintSource({
+    source: { content: text, filePath: '/transcript.txt', ext: '.txt', contentType: 'text' },
+    options: { config: secretlintConfig, noPhysicFilePath: true },
+  });
   return result.messages.map((m) => text.slice(m.range[0], m.range[1]));
 }
 
@@ -145,9 +148,16 @@ console.log('| rule | spans | distinct | per MB | examples |');
 console.log('|---|---|---|---|---|');
 for (const [rule, values] of [...byRule].sort((a, b) => b[1].size - a[1].size)) {
   const spans = [...values.values()].reduce((a, b) => a + b, 0);
-  const examples = [...values.keys()].slice(0, 8).map((v) => `\`${v.slice(0, 24).replace(/[|`\n]/g, ' ')}${v.length > 24 ? '…' : ''}\``).join(', ');
+  const examples = [...values.keys()]
+    .slice(0, 8)
+    .map((v) => `\`${v.slice(0, 24).replace(/[|`\n]/g, ' ')}${v.length > 24 ? '…' : ''}\``)
+    .join(', ');
   console.log(`| ${rule} | ${spans} | ${values.size} | ${(spans / (bytes / 1e6)).toFixed(2)} | ${examples} |`);
 }
 
-console.log(`\nsecretlint's recommended preset reports ${secretlintFound} spans in the same files; left unmasked by us: ${missed.size ? [...missed].map((m) => `\`${m}\``).join(', ') : 'none'}.`);
-console.log(`Throughput over ${(bytes / 1e6).toFixed(1)} MB: ours ${(bytes / 1e6 / (oursMs / 1000)).toFixed(1)} MB/s, secretlint ${(bytes / 1e6 / (theirsMs / 1000)).toFixed(1)} MB/s (whole files; per turn, as ingest masks, secretlint's per-call setup costs more).`);
+console.log(
+  `\nsecretlint's recommended preset reports ${secretlintFound} spans in the same files; left unmasked by us: ${missed.size ? [...missed].map((m) => `\`${m}\``).join(', ') : 'none'}.`,
+);
+console.log(
+  `Throughput over ${(bytes / 1e6).toFixed(1)} MB: ours ${(bytes / 1e6 / (oursMs / 1000)).toFixed(1)} MB/s, secretlint ${(bytes / 1e6 / (theirsMs / 1000)).toFixed(1)} MB/s (whole files; per turn, as ingest masks, secretlint's per-call setup costs more).`,
+);

@@ -33,7 +33,11 @@ interface Pool {
   words: string[];
 }
 
-const STOP = new Set('that this with from have your what will when there their they them then than into about would could should which were been also just like only some more other these those here where does make need want using used file files code line lines tool true false null none'.split(' '));
+const STOP = new Set(
+  'that this with from have your what will when there their they them then than into about would could should which were been also just like only some more other these those here where does make need want using used file files code line lines tool true false null none'.split(
+    ' ',
+  ),
+);
 
 /** The real turns of the sample transcripts, sorted into what a generated session is made of. */
 async function realTurns(): Promise<Pool> {
@@ -62,7 +66,10 @@ async function realTurns(): Promise<Pool> {
     }
   }
   // Words people write in prompts, used 2 to 200 times: what queries are made of.
-  pool.words = [...counts].filter(([, n]) => n >= 2 && n <= 200).map(([w]) => w).sort();
+  pool.words = [...counts]
+    .filter(([, n]) => n >= 2 && n <= 200)
+    .map(([w]) => w)
+    .sort();
   return pool;
 }
 
@@ -150,9 +157,17 @@ function claudeFile(p: Planned): string {
     const base = { parentUuid: parent, isSidechain: false, cwd: p.cwd, gitBranch: p.branch, sessionId: p.uuid, uuid, timestamp: at(p, n) };
     parent = uuid;
     if (t.role === 'user') lines.push(JSON.stringify({ ...base, type: 'user', message: { role: 'user', content: t.text } }));
-    else if (t.role === 'output') lines.push(JSON.stringify({ ...base, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n - 1}`, content: t.text }] } }));
+    else if (t.role === 'output')
+      lines.push(
+        JSON.stringify({ ...base, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n - 1}`, content: t.text }] } }),
+      );
     else {
-      const block = t.role === 'thinking' ? { type: 'thinking', thinking: t.text } : t.role === 'call' ? { type: 'tool_use', id: `t${n}`, name: t.tool, input: { command: t.text } } : { type: 'text', text: t.text };
+      const block =
+        t.role === 'thinking'
+          ? { type: 'thinking', thinking: t.text }
+          : t.role === 'call'
+            ? { type: 'tool_use', id: `t${n}`, name: t.tool, input: { command: t.text } }
+            : { type: 'text', text: t.text };
       lines.push(JSON.stringify({ ...base, type: 'assistant', message: { id: `m${n}`, role: 'assistant', content: [block] } }));
     }
   });
@@ -160,7 +175,9 @@ function claudeFile(p: Planned): string {
 }
 
 function codexFile(p: Planned): string {
-  const lines = [JSON.stringify({ timestamp: at(p, 0), type: 'session_meta', payload: { id: p.uuid, timestamp: at(p, 0), cwd: p.cwd, git: { branch: p.branch } } })];
+  const lines = [
+    JSON.stringify({ timestamp: at(p, 0), type: 'session_meta', payload: { id: p.uuid, timestamp: at(p, 0), cwd: p.cwd, git: { branch: p.branch } } }),
+  ];
   p.turns.forEach((t, n) => {
     const item =
       t.role === 'user' || t.role === 'assistant'

@@ -62,7 +62,9 @@ async function build(path: string, roots: { source: SourceId; path: string }[]):
 
 function serve(path: string): void {
   const db = new Database(path, { readonly: true });
-  const withSnippets = db.prepare("SELECT id, snippet(docs, -1, '[', ']', '…', 32) AS snippet FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 0, 3.0, 2.0, 1.0) LIMIT 10");
+  const withSnippets = db.prepare(
+    "SELECT id, snippet(docs, -1, '[', ']', '…', 32) AS snippet FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 0, 3.0, 2.0, 1.0) LIMIT 10",
+  );
   const without = db.prepare('SELECT id FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 0, 3.0, 2.0, 1.0) LIMIT 10');
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => {

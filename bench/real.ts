@@ -50,7 +50,12 @@ async function corpus(size: number): Promise<RealCorpus> {
 /** Our MCP server over stdio, as an agent starts it. */
 async function mcpServer(c: RealCorpus, data: string): Promise<{ client: Client; pid: number; close: () => Promise<void> }> {
   const args = [join(ROOT, 'dist', 'mcp.js'), ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data];
-  const transport = new StdioClientTransport({ command: process.execPath, args, env: { ...process.env, HOME: c.home } as Record<string, string>, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: { ...process.env, HOME: c.home } as Record<string, string>,
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench-real', version: '1' });
   await client.connect(transport);
   return { client, pid: transport.pid!, close: () => client.close() };
@@ -82,10 +87,14 @@ function ftsServer(db: string): Promise<{ ask: (msg: object) => Promise<{ ids: s
 
 function ftsBuild(c: RealCorpus, db: string): Promise<{ buildMs: number; peakRssMb: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'real-fts5.ts'), 'build', db, JSON.stringify(c.roots)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'real-fts5.ts'), 'build', db, JSON.stringify(c.roots)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { buildMs: number; peakRssMb: number }) : reject(new Error(`FTS5 build exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as { buildMs: number; peakRssMb: number }) : reject(new Error(`FTS5 build exited ${code}`)),
+    );
   });
 }
 
@@ -177,6 +186,8 @@ for (const size of values.sizes!.split(',').map(Number)) {
   const perWords = c.queries.map((_, k) => `${k + 1}w ${f2(pct(oursMs[k], 0.5))}/${f2(pct(ftsMs[k], 0.5))}`).join(', ');
   console.error(`${size}: p50 by words, ours/FTS5+snippets ms: ${perWords}`);
 }
-console.log('| sessions | MB | MCP search_session p50 / p95 / p99 ms | FTS5 + snippet() p50 / p95 / p99 ms | FTS5 no snippets p50 / p95 | ours ÷ FTS5+snippets p50 / p95 | cold build s ours / FTS5 | warm start to first right answer s | serving peak RSS MB ours / FTS5 | cold peak RSS MB ours / FTS5 | disk MB archive + snapshot / FTS5 db | known items hit@1 / hit@10 ours · FTS5 |');
+console.log(
+  '| sessions | MB | MCP search_session p50 / p95 / p99 ms | FTS5 + snippet() p50 / p95 / p99 ms | FTS5 no snippets p50 / p95 | ours ÷ FTS5+snippets p50 / p95 | cold build s ours / FTS5 | warm start to first right answer s | serving peak RSS MB ours / FTS5 | cold peak RSS MB ours / FTS5 | disk MB archive + snapshot / FTS5 db | known items hit@1 / hit@10 ours · FTS5 |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);

@@ -6,7 +6,14 @@ import { parseArgs } from 'node:util';
 import { generateCorpus, labelledQueries, mrrAt10, ndcgAt10, type LabelledQuery } from './corpus.js';
 import { fts5, linearScan, miniSearch, ours, type Engine } from './engines.js';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, queries: { type: 'string', default: '40' }, scanMax: { type: 'string', default: '10000' }, engines: { type: 'string', default: 'ours,fts5,minisearch,scan' } } });
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000' },
+    queries: { type: 'string', default: '40' },
+    scanMax: { type: 'string', default: '10000' },
+    engines: { type: 'string', default: 'ours,fts5,minisearch,scan' },
+  },
+});
 const chosen = new Set(values.engines.split(','));
 const sizes = values.sizes.split(',').map(Number);
 const perKind = Number(values.queries);

@@ -32,5 +32,7 @@ for (const [name, params] of variants) {
     k.n++;
   }
   const f = (x: number, n: number): string => (x / n).toFixed(3);
-  console.log(`${name.padEnd(34)} known MRR ${f(q['known-item'].mrr, q['known-item'].n)} nDCG ${f(q['known-item'].ndcg, q['known-item'].n)} | topic MRR ${f(q.topic.mrr, q.topic.n)} nDCG ${f(q.topic.ndcg, q.topic.n)}`);
+  console.log(
+    `${name.padEnd(34)} known MRR ${f(q['known-item'].mrr, q['known-item'].n)} nDCG ${f(q['known-item'].ndcg, q['known-item'].n)} | topic MRR ${f(q.topic.mrr, q.topic.n)} nDCG ${f(q.topic.ndcg, q.topic.n)}`,
+  );
 }

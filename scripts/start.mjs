@@ -12,7 +12,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const probe = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'list', '--json', '--limit', '1', '--no-archive'], { encoding: 'utf8' });
 const hasOwn = probe.status === 0 && JSON.parse(probe.stdout).count > 0;
 const demo = join(root, 'demo', 'codearchitect');
-if (!hasOwn) console.log('No sessions found in the default folders (~/.claude/projects, ~/.codex/sessions, ~/.codearchitect/sessions, ...): adding the demo sessions.');
+if (!hasOwn)
+  console.log('No sessions found in the default folders (~/.claude/projects, ~/.codex/sessions, ~/.codearchitect/sessions, ...): adding the demo sessions.');
 
 // Workspace trust stays on, as users have it: Session Search works in Restricted Mode, so the window opens without the
 // trust prompt and shows the Sessions view at once.
@@ -51,15 +52,33 @@ mkdirSync(folder, { recursive: true });
 mkdirSync(join(ud, 'User'), { recursive: true });
 writeFileSync(join(ud, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
 const vsix = join(state, 'session-search.vsix');
-const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], { cwd: root, stdio: 'inherit' });
+const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (pack.status !== 0) process.exit(pack.status ?? 1);
 spawnSync(node24, [codeServer, '--user-data-dir', ud, '--extensions-dir', exts, '--install-extension', vsix, '--force'], { stdio: 'inherit' });
 const port = process.env.PORT ?? '8377';
 console.log(`\nSession Search in VS Code (code-server): http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}\nPress Ctrl+C to stop.\n`);
 const server = spawn(
   node24,
-  [codeServer, '--config', join(state, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
-    '--user-data-dir', ud, '--extensions-dir', exts, folder],
+  [
+    codeServer,
+    '--config',
+    join(state, 'config.yaml'),
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    '--user-data-dir',
+    ud,
+    '--extensions-dir',
+    exts,
+    folder,
+  ],
   { stdio: 'inherit' },
 );
 server.on('exit', (c) => process.exit(c ?? 0));

@@ -18,7 +18,11 @@ export type Damage = (bytes: Buffer) => Buffer;
 
 const QUERIES = ['test', 'error handling', 'readme', '"npm install"', 'todo -write', 'typescript config'];
 
-export async function openLibrary(root: string, data: string | undefined, extra: Partial<LibraryOptions> = {}): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
+export async function openLibrary(
+  root: string,
+  data: string | undefined,
+  extra: Partial<LibraryOptions> = {},
+): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
   const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, snapshotDelayMs: 60_000, ...extra });
   await library.load();
@@ -41,13 +45,18 @@ export function damages(fc: FastCheck, length: number): fcType.Arbitrary<Damage>
       return copy;
     }),
     fc.nat({ max: length - 1 }).map((at) => (b: Buffer) => b.subarray(0, Math.min(at, b.length - 1))),
-    fc.tuple(fc.nat({ max: length - 1 }), fc.integer({ min: 1, max: 4096 })).map(([at, n]) => (b: Buffer) => Buffer.concat([b.subarray(0, at), Buffer.alloc(n), b.subarray(Math.min(b.length, at + n))])),
+    fc.tuple(fc.nat({ max: length - 1 }), fc.integer({ min: 1, max: 4096 })).map(
+      ([at, n]) =>
+        (b: Buffer) =>
+          Buffer.concat([b.subarray(0, at), Buffer.alloc(n), b.subarray(Math.min(b.length, at + n))]),
+    ),
   );
 }
 
 /** What a user sees: results (ids, scores, snippets), the newest sessions, and every session read whole. */
 export async function assertSameAnswers(library: SessionLibrary, reference: SessionLibrary, what: string): Promise<void> {
-  const answers = (lib: SessionLibrary, q: string) => lib.search(q, { limit: 10 }).results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, turns: r.snippetTurnIds }));
+  const answers = (lib: SessionLibrary, q: string) =>
+    lib.search(q, { limit: 10 }).results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, turns: r.snippetTurnIds }));
   for (const id of reference.sessions.keys()) assert.deepEqual(await library.get(id), await reference.get(id), `${what}: get ${id}`);
   for (const q of QUERIES) assert.deepEqual(answers(library, q), answers(reference, q), `${what}: search ${q}`);
   assert.deepEqual(library.list({ limit: 50 }), reference.list({ limit: 50 }), `${what}: list`);
@@ -119,7 +128,11 @@ export async function checkArchiveDamage(fx: ArchiveFixture, which: number, dama
   const { library, logger } = await openLibrary(fx.root, fx.data);
   if (whileRunning) writeFileSync(entry.path, damage(entry.good));
   try {
-    await assertSameAnswers(library, fx.reference, `archive entry ${entry.path} damaged ${whileRunning ? 'while running' : 'between runs'}\n${logger.lines.join('\n')}`);
+    await assertSameAnswers(
+      library,
+      fx.reference,
+      `archive entry ${entry.path} damaged ${whileRunning ? 'while running' : 'between runs'}\n${logger.lines.join('\n')}`,
+    );
   } finally {
     await library.close();
     restore();
@@ -139,11 +152,29 @@ export async function damageChecks(fc: FastCheck): Promise<DamageCheck[]> {
   const archive = await archiveFixture();
   const largest = Math.max(...archive.entries.map((e) => e.good.length));
   return [
-    { name: 'snapshot without an archive', run: (params) => fc.assert(fc.asyncProperty(damages(fc, plain.good.length), (d) => checkSnapshotDamage(plain, d)), { ...params, includeErrorInReport: true }) },
-    { name: 'snapshot with an archive', run: (params) => fc.assert(fc.asyncProperty(damages(fc, archived.good.length), (d) => checkSnapshotDamage(archived, d)), { ...params, includeErrorInReport: true }) },
+    {
+      name: 'snapshot without an archive',
+      run: (params) =>
+        fc.assert(
+          fc.asyncProperty(damages(fc, plain.good.length), (d) => checkSnapshotDamage(plain, d)),
+          { ...params, includeErrorInReport: true },
+        ),
+    },
+    {
+      name: 'snapshot with an archive',
+      run: (params) =>
+        fc.assert(
+          fc.asyncProperty(damages(fc, archived.good.length), (d) => checkSnapshotDamage(archived, d)),
+          { ...params, includeErrorInReport: true },
+        ),
+    },
     {
       name: 'archive entry',
-      run: (params) => fc.assert(fc.asyncProperty(fc.nat(), damages(fc, largest), fc.boolean(), (which, d, running) => checkArchiveDamage(archive, which, d, running)), { ...params, includeErrorInReport: true }),
+      run: (params) =>
+        fc.assert(
+          fc.asyncProperty(fc.nat(), damages(fc, largest), fc.boolean(), (which, d, running) => checkArchiveDamage(archive, which, d, running)),
+          { ...params, includeErrorInReport: true },
+        ),
     },
   ];
 }

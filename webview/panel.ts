@@ -105,7 +105,11 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
     title.append(el('span', `codicon codicon-${r.sourceDeleted ? 'trash' : 'comment-discussion'}`));
     title.append(document.createTextNode(' '));
     appendMarked(title, r.topic, r.topicHighlights);
-    const meta = el('div', 'meta', `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''} · ${r.relevanceScore.toFixed(2)}${r.sourceDeleted ? ' · source deleted' : ''}`);
+    const meta = el(
+      'div',
+      'meta',
+      `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''} · ${r.relevanceScore.toFixed(2)}${r.sourceDeleted ? ' · source deleted' : ''}`,
+    );
     item.append(title, meta);
     r.matchedSnippets.forEach((snippet, s) => {
       const line = el('div', 'snippet');
@@ -116,7 +120,10 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
     item.addEventListener('click', (e) => open(r, (e.target as HTMLElement).closest<HTMLElement>('.snippet')?.dataset.turn));
     list.append(item);
   });
-  drawChart(chart, m.results.map((r) => r.date.slice(0, 10)));
+  drawChart(
+    chart,
+    m.results.map((r) => r.date.slice(0, 10)),
+  );
 }
 
 function open(r: SearchResult, turnId?: string): void {
@@ -157,7 +164,11 @@ function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
 function turnBlock(sessionId: string, t: PanelTurn, hit: boolean): HTMLElement {
   const block = el('article', `turn role-${t.role}${hit ? ' hit' : ''}`);
   block.tabIndex = 0;
-  const head = el('div', 'turn-head', `${t.role}${t.kind === 'conversation' ? '' : ` · ${t.kind}`}${t.timestamp ? ` · ${new Date(t.timestamp).toLocaleString()}` : ''}`);
+  const head = el(
+    'div',
+    'turn-head',
+    `${t.role}${t.kind === 'conversation' ? '' : ` · ${t.kind}`}${t.timestamp ? ` · ${new Date(t.timestamp).toLocaleString()}` : ''}`,
+  );
   const copy = el('button', 'icon codicon codicon-copy');
   copy.title = 'Copy this turn';
   copy.addEventListener('click', () => send({ type: 'copy', text: t.text }));
@@ -171,7 +182,8 @@ function turnBlock(sessionId: string, t: PanelTurn, hit: boolean): HTMLElement {
   const body = el('div', 'turn-text');
   appendMarked(body, t.text.length > TURN_DISPLAY_LIMIT ? t.text.slice(0, TURN_DISPLAY_LIMIT) : t.text, t.highlights);
   block.append(head, body);
-  if (t.text.length > TURN_DISPLAY_LIMIT) block.append(el('div', 'meta', `… ${t.text.length - TURN_DISPLAY_LIMIT} more characters: copy the turn to read them all.`));
+  if (t.text.length > TURN_DISPLAY_LIMIT)
+    block.append(el('div', 'meta', `… ${t.text.length - TURN_DISPLAY_LIMIT} more characters: copy the turn to read them all.`));
   return block;
 }
 
@@ -205,7 +217,14 @@ document.addEventListener('keydown', (e) => {
 window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
   const m = event.data;
   if (m.type === 'init') {
-    filters.replaceChildren(select('source', 'Source', m.sources), select('role', 'Role', ROLES), select('kind', 'Block type', KINDS), textfield('project', 'Project folder'), textfield('from', 'From YYYY-MM-DD'), textfield('to', 'To YYYY-MM-DD'));
+    filters.replaceChildren(
+      select('source', 'Source', m.sources),
+      select('role', 'Role', ROLES),
+      select('kind', 'Block type', KINDS),
+      textfield('project', 'Project folder'),
+      textfield('from', 'From YYYY-MM-DD'),
+      textfield('to', 'To YYYY-MM-DD'),
+    );
     const saved = vscode.getState() as { query?: string } | undefined;
     if (saved?.query) {
       query.value = saved.query;

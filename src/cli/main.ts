@@ -28,14 +28,17 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
       progress = p;
       if (showProgress && Date.now() - last > 100) {
         last = Date.now();
-        process.stderr.write(`\rindexing ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MB (Ctrl-C stops and keeps what is read)…`);
+        process.stderr.write(
+          `\rindexing ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MB (Ctrl-C stops and keeps what is read)…`,
+        );
       }
     }, stop.signal);
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
   if (showProgress && last) process.stderr.write('\r\x1b[K');
-  if (stop.signal.aborted) throw new Interrupted(`indexing stopped after ${progress.files} of ${progress.totalFiles} files; what was read is kept and the rest is read next time`);
+  if (stop.signal.aborted)
+    throw new Interrupted(`indexing stopped after ${progress.files} of ${progress.totalFiles} files; what was read is kept and the rest is read next time`);
   return library;
 }
 
@@ -109,7 +112,12 @@ async function run(argv: string[]): Promise<number> {
       const size = await archive.size();
       const { Persistence } = await import('../core/persistence.js');
       const snapshotBytes = await Persistence.snapshotBytes(options.dataDir);
-      print(options, { success: true, dir: archive.dir, ...size, snapshotBytes }, () => `${archive.dir}: ${size.entries} transcript files, ${(size.bytes / 1048576).toFixed(1)} MB; index snapshot ${(snapshotBytes / 1048576).toFixed(1)} MB\n`);
+      print(
+        options,
+        { success: true, dir: archive.dir, ...size, snapshotBytes },
+        () =>
+          `${archive.dir}: ${size.entries} transcript files, ${(size.bytes / 1048576).toFixed(1)} MB; index snapshot ${(snapshotBytes / 1048576).toFixed(1)} MB\n`,
+      );
       return 0;
     }
     case 'mcp-config': {
@@ -130,19 +138,19 @@ async function run(argv: string[]): Promise<number> {
 run(process.argv.slice(2))
   .finally(() => Promise.all(opened.map((l) => l.close())))
   .then(
-  (code) => {
-    if (code >= 0) process.exitCode = code;
-  },
-  (err: unknown) => {
-    if (err instanceof Interrupted) {
-      process.stderr.write(`session-search: ${err.message}\n`);
-      process.exitCode = 130;
-    } else if (err instanceof UsageError || (err instanceof SessionSearchError && USAGE_CODES.has(err.code))) {
-      process.stderr.write(`session-search: ${errorMessage(err)}\nRun session-search --help for usage.\n`);
-      process.exitCode = 2;
-    } else {
-      process.stderr.write(`session-search: ${errorCode(err)}: ${errorMessage(err)}\n`);
-      process.exitCode = 1;
-    }
-  },
-);
+    (code) => {
+      if (code >= 0) process.exitCode = code;
+    },
+    (err: unknown) => {
+      if (err instanceof Interrupted) {
+        process.stderr.write(`session-search: ${err.message}\n`);
+        process.exitCode = 130;
+      } else if (err instanceof UsageError || (err instanceof SessionSearchError && USAGE_CODES.has(err.code))) {
+        process.stderr.write(`session-search: ${errorMessage(err)}\nRun session-search --help for usage.\n`);
+        process.exitCode = 2;
+      } else {
+        process.stderr.write(`session-search: ${errorCode(err)}: ${errorMessage(err)}\n`);
+        process.exitCode = 1;
+      }
+    },
+  );

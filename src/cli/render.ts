@@ -43,7 +43,8 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
 export function renderList(response: ListResponse, color: boolean): string {
   if (!response.sessions.length) return 'No sessions found.\n';
   const lines = response.sessions.map(
-    (s) => `${s.date.slice(0, 10)}  ${s.source.padEnd(13)}  ${style(color, ANSI.bold, printable(s.topic))}  ${style(color, ANSI.dim, `${s.turns} turns  ${s.id}`)}`,
+    (s) =>
+      `${s.date.slice(0, 10)}  ${s.source.padEnd(13)}  ${style(color, ANSI.bold, printable(s.topic))}  ${style(color, ANSI.dim, `${s.turns} turns  ${s.id}`)}`,
   );
   lines.push(`${response.count} session${response.count === 1 ? '' : 's'}`);
   return `${lines.join('\n')}\n`;

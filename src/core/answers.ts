@@ -21,7 +21,8 @@ import type { LibraryView } from './view.js';
 export function createAnswers(view: LibraryView) {
   return {
     search(query: string, options: SearchOptions = {}): SearchResponse {
-      if (typeof query !== 'string' || !query.trim()) throw new SessionSearchError('Search query is required', 'Search query is required: give one or more words to look for.');
+      if (typeof query !== 'string' || !query.trim())
+        throw new SessionSearchError('Search query is required', 'Search query is required: give one or more words to look for.');
       if (options.role !== undefined && !ROLES.includes(options.role)) {
         throw new SessionSearchError('INVALID_ARGUMENT', `role must be one of ${ROLES.join(', ')}, got "${String(options.role)}".`);
       }
@@ -38,7 +39,9 @@ export function createAnswers(view: LibraryView) {
       return getSession(view, name, options.format ?? 'auto');
     },
 
-    list(options: { date?: string; dateFrom?: string; dateTo?: string; limit?: number; source?: string; project?: string; format?: OutputFormat } = {}): ListResponse {
+    list(
+      options: { date?: string; dateFrom?: string; dateTo?: string; limit?: number; source?: string; project?: string; format?: OutputFormat } = {},
+    ): ListResponse {
       const range = dayRange(options);
       return listSessions(view, options, (s) => overlaps(range, s.firstDay, s.lastDay));
     },
@@ -68,7 +71,8 @@ export function createAnswers(view: LibraryView) {
     },
 
     searchContext(query: string, options: ContextQuery & { dateFrom?: string; dateTo?: string }) {
-      if (typeof query !== 'string' || !query.trim()) throw new SessionSearchError('Search query is required', 'Search query is required: describe what to look for.');
+      if (typeof query !== 'string' || !query.trim())
+        throw new SessionSearchError('Search query is required', 'Search query is required: describe what to look for.');
       return searchContext(view, parseQuery(query), dayRange(options), options);
     },
   };

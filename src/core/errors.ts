@@ -1,12 +1,5 @@
 /** Error codes shared with CodeArchitect's tools, so prompts written for them keep working. */
-export type ErrorCode =
-  | 'Search query is required'
-  | 'INVALID_DATE'
-  | 'INVALID_ARGUMENT'
-  | 'FILE_NOT_FOUND'
-  | 'READ_ERROR'
-  | 'PARSE_ERROR'
-  | 'UNKNOWN_ERROR';
+export type ErrorCode = 'Search query is required' | 'INVALID_DATE' | 'INVALID_ARGUMENT' | 'FILE_NOT_FOUND' | 'READ_ERROR' | 'PARSE_ERROR' | 'UNKNOWN_ERROR';
 
 export class SessionSearchError extends Error {
   constructor(

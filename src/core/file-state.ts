@@ -14,7 +14,14 @@ export interface FileState {
 export async function statFiles(files: string[], batch = 64): Promise<FileState[]> {
   const out: FileState[] = [];
   for (let i = 0; i < files.length; i += batch) {
-    const infos = await Promise.all(files.slice(i, i + batch).map((f) => stat(f).then((s) => ({ file: f, size: s.size, mtimeMs: s.mtimeMs, ino: s.ino }), () => undefined)));
+    const infos = await Promise.all(
+      files.slice(i, i + batch).map((f) =>
+        stat(f).then(
+          (s) => ({ file: f, size: s.size, mtimeMs: s.mtimeMs, ino: s.ino }),
+          () => undefined,
+        ),
+      ),
+    );
     for (const info of infos) if (info) out.push(info);
   }
   return out;
@@ -48,7 +55,11 @@ export function* commitBatches(root: string, files: FileState[]): Generator<File
  * Of files whose archive entry's state (size, mtime) was recorded, those whose entry is now missing or different:
  * damaged on disk, or rewritten by another process since the snapshot was written.
  */
-export async function changedEntries<T extends { file: string; entry?: [number, number] }>(known: T[], entryPath: (file: string) => string, batch = 64): Promise<T[]> {
+export async function changedEntries<T extends { file: string; entry?: [number, number] }>(
+  known: T[],
+  entryPath: (file: string) => string,
+  batch = 64,
+): Promise<T[]> {
   const recorded = known.filter((k) => k.entry);
   const out: T[] = [];
   for (let i = 0; i < recorded.length; i += batch) {

@@ -41,7 +41,8 @@ export async function readFileSessions(
     if (meta && meta.size === info.size && meta.mtimeMs === info.mtimeMs && meta.source === root.source) {
       const archived = await archive.load(entry);
       if (archived?.damaged) ctx.logger.warn(`${file}: read again from the transcript, its archive entry is damaged`);
-      else if (archived) return { file, root, sessions: archived.sessions, fresh: false, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, entry: meta.state };
+      else if (archived)
+        return { file, root, sessions: archived.sessions, fresh: false, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, entry: meta.state };
     }
   }
   const sessions = await adapter.readFile(file, root.path, ctx);

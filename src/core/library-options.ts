@@ -44,4 +44,3 @@ export interface KnownFile extends FileState {
   /** Size and modification time of the file's archive entry as last written or read. */
   entry?: EntryState;
 }
-

@@ -75,7 +75,18 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
   const turnHooks: TurnHooks = { logger, cache: turnCache, unreadable: (session) => repairs.request(session) };
   const persistence =
     dataDir && options.snapshot !== false
-      ? new Persistence(dataDir, Persistence.configKey({ exclude: options.exclude ?? [], maxFileBytes: options.maxFileBytes ?? null, archive: archive !== undefined, indexed: INDEXED_CHARS_PER_TOOL_TURN }), logger, archive?.dir, turnHooks)
+      ? new Persistence(
+          dataDir,
+          Persistence.configKey({
+            exclude: options.exclude ?? [],
+            maxFileBytes: options.maxFileBytes ?? null,
+            archive: archive !== undefined,
+            indexed: INDEXED_CHARS_PER_TOOL_TURN,
+          }),
+          logger,
+          archive?.dir,
+          turnHooks,
+        )
       : undefined;
   const catalog: SessionCatalog = new SessionCatalog(logger, archive !== undefined, () => snapshots.changed());
   const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);

@@ -97,7 +97,9 @@ export class LiveUpdates {
   private async watchRoot(root: SourceRoot): Promise<void> {
     const network = await (this.options.networkFileSystem ?? networkFileSystem)(root.path);
     if (network) {
-      this.options.logger.warn(`${root.path} is on a network drive (${network}), where changes made elsewhere are not reported: rescanning it every ${Math.round(this.pollMs / 1000)} s instead of watching`);
+      this.options.logger.warn(
+        `${root.path} is on a network drive (${network}), where changes made elsewhere are not reported: rescanning it every ${Math.round(this.pollMs / 1000)} s instead of watching`,
+      );
       this.poll(root);
       return;
     }
@@ -136,7 +138,7 @@ export class LiveUpdates {
             this.options.onChange?.([file]);
             this.verifyLater(file, read);
           })
-          .catch((err: unknown) => this.options.logger.error(`${file}: update failed (${err instanceof Error ? err.stack ?? err.message : String(err)})`));
+          .catch((err: unknown) => this.options.logger.error(`${file}: update failed (${err instanceof Error ? (err.stack ?? err.message) : String(err)})`));
       }, this.options.debounceMs ?? 50),
     );
   }
@@ -162,7 +164,9 @@ export class LiveUpdates {
     const limit = code !== undefined && WATCH_LIMIT_CODES.has(code);
     if (!limit || !this.warnedLimit) {
       this.warnedLimit ||= limit;
-      const why = limit ? `the system's limit on watched files was reached (${code})` : `watching ${root.path} failed (${err instanceof Error ? err.message : String(err)})`;
+      const why = limit
+        ? `the system's limit on watched files was reached (${code})`
+        : `watching ${root.path} failed (${err instanceof Error ? err.message : String(err)})`;
       this.options.logger.warn(`${why}: rescanning for changes every ${Math.round(this.pollMs / 1000)} s instead`);
     }
     const watcher = this.watchers.get(root);
@@ -219,7 +223,8 @@ export class LiveUpdates {
         await watcher?.close().catch(() => undefined);
         if (!this.polled.has(root)) await this.watchRoot(root);
         const adapter = sourceById(root.source)!;
-        for (const file of await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.library.accepts(adapter, f, root.path) })) this.schedule(file);
+        for (const file of await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.library.accepts(adapter, f, root.path) }))
+          this.schedule(file);
       }
     }
   }

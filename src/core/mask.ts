@@ -27,7 +27,12 @@ const RULES: Rule[] = [
   { name: 'slack-webhook', hint: 'hooks.slack.com', pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/]{20,}/g },
   { name: 'stripe-key', hint: '_', pattern: /\b(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{16,}\b/g },
   { name: 'anthropic-key', hint: 'sk-ant-', pattern: /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}/g },
-  { name: 'openai-key', hint: 'sk-', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|\bsk-[A-Za-z0-9]{48}\b/g },
+  {
+    name: 'openai-key',
+    hint: 'sk-',
+    pattern:
+      /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|\bsk-[A-Za-z0-9]{48}\b/g,
+  },
   { name: 'google-api-key', hint: 'AIza', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g },
   { name: 'gcp-service-account-key', hint: 'private_key_id', pattern: /("private_key_id"\s*:\s*")([a-f0-9]{40})(")/g, group: 2 },
   { name: 'npm-token', hint: 'npm_', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
@@ -95,7 +100,8 @@ const PREFIXED_RULES: Rule[] = [
 ];
 const PREFIXES = new RegExp(PREFIXED_RULES.map((r) => (typeof r.hint === 'string' ? r.hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : r.hint!.source)).join('|'));
 
-const EMAIL = /[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b/g;
+const EMAIL =
+  /[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b/g;
 /** SSH remotes such as git@github.com are addresses, not people's e-mail. */
 const NOT_EMAIL_LOCAL = new Set(['git']);
 
@@ -140,7 +146,10 @@ function applyRule(rule: Rule, text: string): string {
     if (!secret) return match;
     if (rule.name === 'secret-assignment' && !looksLikeSecretValue(secret)) return match;
     const before = groups.slice(0, rule.group - 1).join('');
-    const after = groups.slice(rule.group).map((g) => g ?? '').join('');
+    const after = groups
+      .slice(rule.group)
+      .map((g) => g ?? '')
+      .join('');
     return before + SECRET_MASK + after;
   });
 }

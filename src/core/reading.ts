@@ -11,7 +11,6 @@ import { isInside } from './walk.js';
 
 export const PAGE_CHARS = 512_000;
 
-
 const byNewest = (a: Session, b: Session): number => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0);
 
 function notFound(name: string): SessionSearchError {
@@ -90,7 +89,16 @@ export async function getSession(lib: LibraryView, name: string, format: OutputF
 }
 
 export function sessionInfo(s: Session): SessionInfo {
-  const info: SessionInfo = { id: s.id, source: s.source, filename: s.filename, topic: s.topic, date: s.created, file: s.file, size: s.size, turns: turnCount(s) };
+  const info: SessionInfo = {
+    id: s.id,
+    source: s.source,
+    filename: s.filename,
+    topic: s.topic,
+    date: s.created,
+    file: s.file,
+    size: s.size,
+    turns: turnCount(s),
+  };
   if (s.project) info.project = s.project;
   if (s.sourceDeleted) info.sourceDeleted = true;
   return info;
@@ -124,7 +132,8 @@ export function docText(lib: LibraryView, docid: string): string | undefined {
 }
 
 export function readDoc(lib: LibraryView, docid: string, offset: number): ReadResponse {
-  if (!Number.isInteger(offset) || offset < 0) throw new SessionSearchError('INVALID_ARGUMENT', `offset must be a whole number of at least 0, got ${String(offset)}.`);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new SessionSearchError('INVALID_ARGUMENT', `offset must be a whole number of at least 0, got ${String(offset)}.`);
   const text = typeof docid === 'string' ? docText(lib, docid) : undefined;
   if (text === undefined) return { found: false, docid: String(docid), total_bytes: 0, offset, returned_bytes: 0, next_offset: null, text: '' };
   let end = Math.min(text.length, offset + PAGE_CHARS);

@@ -36,7 +36,10 @@ export function planQuery(query: ParsedQuery, options: SearchOptions, range: Day
 function metadataFilter(plan: QueryPlan, worktrees: WorktreeRoots): ((s: Session) => boolean) | undefined {
   const { options, range } = plan;
   if (!options.source && !options.project && !range.from && !range.to) return undefined;
-  return (s) => (!options.source || s.source === options.source) && (!options.project || worktrees.inProject(s.project, options.project)) && overlaps(range, s.firstDay, s.lastDay);
+  return (s) =>
+    (!options.source || s.source === options.source) &&
+    (!options.project || worktrees.inProject(s.project, options.project)) &&
+    overlaps(range, s.firstDay, s.lastDay);
 }
 
 function containsPhrase(session: Session, matcher: RegExp): boolean {

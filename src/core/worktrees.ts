@@ -34,7 +34,11 @@ export class WorktreeRoots {
   /** Whether `project` is the filter folder, inside it, or a git worktree of the same repository. */
   inProject(project: string | undefined, filter: string): boolean {
     if (!project) return false;
-    const norm = (p: string): string => p.replace(/[\\/]+$/, '').replace(/\\/g, '/').toLowerCase();
+    const norm = (p: string): string =>
+      p
+        .replace(/[\\/]+$/, '')
+        .replace(/\\/g, '/')
+        .toLowerCase();
     const within = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`);
     if (within(norm(project), norm(filter))) return true;
     return within(norm(this.rootOf(project)), norm(this.rootOf(filter)));

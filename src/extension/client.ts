@@ -4,11 +4,7 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { IndexProgressNotification, type IndexProgress } from '../protocol.js';
 import { serverSettings } from './settings.js';
 
-export function startIndexServer(
-  context: vscode.ExtensionContext,
-  log: vscode.LogOutputChannel,
-  onProgress: (p: IndexProgress) => void,
-): LanguageClient {
+export function startIndexServer(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, onProgress: (p: IndexProgress) => void): LanguageClient {
   const module = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.cjs').fsPath;
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },

@@ -79,7 +79,9 @@ class SessionSearch extends Disposable {
 /** Every command, by id: the one table `package.json` contributes and `activate` registers. */
 function createCommands(app: SessionSearch): Record<string, (...args: unknown[]) => unknown> {
   const { client, context, tree } = app;
-  const groupings = Object.fromEntries((['date', 'project', 'source'] as Grouping[]).map((g) => [`sessionSearch.groupBy${g[0].toUpperCase()}${g.slice(1)}`, () => tree.setGrouping(g)]));
+  const groupings = Object.fromEntries(
+    (['date', 'project', 'source'] as Grouping[]).map((g) => [`sessionSearch.groupBy${g[0].toUpperCase()}${g.slice(1)}`, () => tree.setGrouping(g)]),
+  );
   return {
     'sessionSearch.search': () => searchSessions(client),
     'sessionSearch.openPanel': () => SearchPanel.show(context, client),
@@ -134,7 +136,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
   );
   app.track(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sessionSearch.sources') || e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.archive')) {
+      if (
+        e.affectsConfiguration('sessionSearch.sources') ||
+        e.affectsConfiguration('sessionSearch.dataFolder') ||
+        e.affectsConfiguration('sessionSearch.archive')
+      ) {
         void vscode.window.showInformationMessage('Session Search: reload the window to apply the new folders.', 'Reload').then((choice) => {
           if (choice) void vscode.commands.executeCommand('workbench.action.reloadWindow');
         });
@@ -143,7 +149,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
   );
   await vscode.commands.executeCommand('setContext', 'sessionSearch.grouping', 'date');
   await client.start();
-  if (vscode.workspace.getConfiguration('sessionSearch').get<boolean>('showOnStartup', false)) void vscode.commands.executeCommand('sessionSearch.sessions.focus');
+  if (vscode.workspace.getConfiguration('sessionSearch').get<boolean>('showOnStartup', false))
+    void vscode.commands.executeCommand('sessionSearch.sessions.focus');
   return { mcpServerDefinitions: () => mcp.provideMcpServerDefinitions(new vscode.CancellationTokenSource().token) };
 }
 

@@ -26,15 +26,27 @@ export function registerLanguageModelTools(client: LanguageClient): vscode.Dispo
   return vscode.Disposable.from(
     vscode.lm.registerTool(
       'session_search',
-      tool<SearchOptions & { query: string }>(client, (i) => `Searching past sessions for "${i.query}"`, (i) => client.sendRequest(SearchRequest, { ...i, limit: Math.min(i.limit ?? 10, 50) })),
+      tool<SearchOptions & { query: string }>(
+        client,
+        (i) => `Searching past sessions for "${i.query}"`,
+        (i) => client.sendRequest(SearchRequest, { ...i, limit: Math.min(i.limit ?? 10, 50) }),
+      ),
     ),
     vscode.lm.registerTool(
       'session_get',
-      tool<{ id: string }>(client, (i) => `Reading session ${i.id}`, (i) => client.sendRequest(GetRequest, { name: i.id, format: 'auto' })),
+      tool<{ id: string }>(
+        client,
+        (i) => `Reading session ${i.id}`,
+        (i) => client.sendRequest(GetRequest, { name: i.id, format: 'auto' }),
+      ),
     ),
     vscode.lm.registerTool(
       'session_read',
-      tool<{ docid: string; offset?: number }>(client, (i) => `Reading ${i.docid}`, (i) => client.sendRequest(ReadRequest, { docid: i.docid, offset: i.offset ?? 0 })),
+      tool<{ docid: string; offset?: number }>(
+        client,
+        (i) => `Reading ${i.docid}`,
+        (i) => client.sendRequest(ReadRequest, { docid: i.docid, offset: i.offset ?? 0 }),
+      ),
     ),
   );
 }

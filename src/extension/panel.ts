@@ -76,7 +76,15 @@ export class SearchPanel extends Disposable {
         }
         case 'openContext': {
           const hitIndex = Number(m.turnId.slice(m.turnId.lastIndexOf('#') + 1)) || 0;
-          this.reader = { sessionId: m.sessionId, topic: m.topic, hitIndex, query: m.query, first: Math.max(0, hitIndex - CONTEXT_TURNS), end: hitIndex + CONTEXT_TURNS + 1, total: 0 };
+          this.reader = {
+            sessionId: m.sessionId,
+            topic: m.topic,
+            hitIndex,
+            query: m.query,
+            first: Math.max(0, hitIndex - CONTEXT_TURNS),
+            end: hitIndex + CONTEXT_TURNS + 1,
+            total: 0,
+          };
           await this.sendContext();
           break;
         }
@@ -105,7 +113,16 @@ export class SearchPanel extends Disposable {
     if (!window) return this.post({ type: 'error', message: 'This session is no longer in the index.' });
     r.total = window.total;
     r.end = Math.min(r.end, window.total);
-    const turns = window.turns.map((t, i) => ({ id: t.id, index: r.first + i, role: t.role, kind: t.kind, text: t.text, timestamp: t.timestamp, line: t.line, highlights: window.highlights[i] ?? [] }));
+    const turns = window.turns.map((t, i) => ({
+      id: t.id,
+      index: r.first + i,
+      role: t.role,
+      kind: t.kind,
+      text: t.text,
+      timestamp: t.timestamp,
+      line: t.line,
+      highlights: window.highlights[i] ?? [],
+    }));
     this.post({ type: 'context', sessionId: r.sessionId, topic: r.topic, hitIndex: r.hitIndex, first: r.first, turns, total: window.total });
   }
 

@@ -10,7 +10,11 @@ export const SCHEME = 'session-search';
 
 /** `session-search:/<source>/<title>.md?id=<session id>`: the tab shows the title, the query names the session. */
 export function sessionUri(id: string, title: string): vscode.Uri {
-  const name = title.replace(/[\\/:*?"<>|#?%\s]+/g, ' ').trim().slice(0, 60) || 'session';
+  const name =
+    title
+      .replace(/[\\/:*?"<>|#?%\s]+/g, ' ')
+      .trim()
+      .slice(0, 60) || 'session';
   return vscode.Uri.from({ scheme: SCHEME, path: `/${id.split(':')[0]}/${name}.md`, query: `id=${encodeURIComponent(id)}` });
 }
 
@@ -25,7 +29,7 @@ export class SessionDocuments implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const docid = idFromUri(uri);
     let text = '';
-    for (let offset: number | null = 0; offset !== null; ) {
+    for (let offset: number | null = 0; offset !== null;) {
       const page: Awaited<ReturnType<typeof this.readPage>> = await this.readPage(docid, offset);
       if (!page.found) return `Session ${docid} is no longer in the index.`;
       text += page.text;
@@ -45,14 +49,23 @@ export async function openSession(client: LanguageClient, id: string, title: str
   const editor = await vscode.window.showTextDocument(doc, { preview: true });
   if (!turnId) return;
   const turn = await client.sendRequest(ReadRequest, { docid: turnId, offset: 0 });
-  const probe = turn.text.split('\n').find((l) => l.trim().length > 3)?.trim().slice(0, 80);
+  const probe = turn.text
+    .split('\n')
+    .find((l) => l.trim().length > 3)
+    ?.trim()
+    .slice(0, 80);
   if (!probe) return;
   const text = doc.getText();
   const start = text.indexOf(probe);
   if (start < 0) return;
   let from = start;
   let to = start;
-  const at = marked ? text.slice(start, start + turn.text.length + 200).toLowerCase().indexOf(marked.toLowerCase()) : -1;
+  const at = marked
+    ? text
+        .slice(start, start + turn.text.length + 200)
+        .toLowerCase()
+        .indexOf(marked.toLowerCase())
+    : -1;
   if (at >= 0) {
     from = start + at;
     to = from + marked!.length;

@@ -22,7 +22,9 @@ export function workspaceFoldersToRead(): string[] {
 /** What the Sessions view says in Restricted Mode when the workspace holds histories that are not read. */
 export function restrictedNote(): string | undefined {
   if (vscode.workspace.isTrusted) return undefined;
-  const held = (vscode.workspace.workspaceFolders ?? []).some((f) => (existsSync(join(f.uri.fsPath, '.specstory')) || existsSync(join(f.uri.fsPath, '.aider.chat.history.md'))));
+  const held = (vscode.workspace.workspaceFolders ?? []).some(
+    (f) => existsSync(join(f.uri.fsPath, '.specstory')) || existsSync(join(f.uri.fsPath, '.aider.chat.history.md')),
+  );
   return held ? 'Restricted Mode: SpecStory and Aider histories inside this workspace are read once you trust it.' : undefined;
 }
 

@@ -21,7 +21,10 @@ export class IndexStatus implements vscode.Disposable {
       return;
     }
     this.item.text = `$(history) ${p.sessions.toLocaleString()} sessions${p.state === 'cancelled' ? ' (partial)' : ''}`;
-    this.item.tooltip = p.state === 'cancelled' ? 'Indexing was cancelled: what was read is searchable; the rest is read on the next start or with Rebuild Index.' : 'Search sessions';
+    this.item.tooltip =
+      p.state === 'cancelled'
+        ? 'Indexing was cancelled: what was read is searchable; the rest is read on the next start or with Rebuild Index.'
+        : 'Search sessions';
     this.item.command = 'sessionSearch.search';
   }
 

@@ -14,7 +14,10 @@ export const SERVER_VERSION = '0.1.0';
 export function createServer(ready: Promise<SessionLibrary>): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: 'Search and read the developer\'s past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session.' },
+    {
+      instructions:
+        "Search and read the developer's past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session.",
+    },
   );
   registerSearchSession(server, ready);
   registerGetSession(server, ready);

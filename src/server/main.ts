@@ -64,7 +64,8 @@ async function open(): Promise<SessionLibrary> {
     if (Date.now() - last < 200 && p.files < p.totalFiles) return;
     last = Date.now();
     void connection.sendNotification(IndexProgressNotification, { state: 'indexing', ...p });
-    if (p.files % 500 === 0 || p.files === p.totalFiles) logger.info(`indexing: ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MB`);
+    if (p.files % 500 === 0 || p.files === p.totalFiles)
+      logger.info(`indexing: ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MB`);
   }, controller.signal);
   void loaded.then(
     () => {
@@ -158,7 +159,14 @@ connection.onWorkspaceSymbol(async ({ query }): Promise<WorkspaceSymbol[]> => {
     name: s.topic,
     kind: SymbolKind.Event,
     containerName: `${s.source} · ${s.created.slice(0, 10)}`,
-    location: { uri: `session-search:/${s.source}/${encodeURIComponent(s.topic.replace(/[\\/:*?"<>|#%\s]+/g, ' ').trim().slice(0, 60) || 'session')}.md?id=${encodeURIComponent(s.id)}` },
+    location: {
+      uri: `session-search:/${s.source}/${encodeURIComponent(
+        s.topic
+          .replace(/[\\/:*?"<>|#%\s]+/g, ' ')
+          .trim()
+          .slice(0, 60) || 'session',
+      )}.md?id=${encodeURIComponent(s.id)}`,
+    },
   }));
 });
 

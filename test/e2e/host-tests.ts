@@ -32,7 +32,10 @@ export async function run(): Promise<void> {
   // A secret planted in a transcript (test/e2e/workbench.ts) never reaches a language model through the tools.
   const token = /gh[pousr]_[A-Za-z0-9]{36}/;
   const hostile = await toolText('session_search', { query: 'zebrahostile deploy', limit: 3 });
-  check(hostile.includes('zebrahostile') && hostile.includes('[redacted-secret]') && !token.test(hostile), `session_search masks the planted secret: ${hostile.slice(0, 300)}`);
+  check(
+    hostile.includes('zebrahostile') && hostile.includes('[redacted-secret]') && !token.test(hostile),
+    `session_search masks the planted secret: ${hostile.slice(0, 300)}`,
+  );
   const hostileId = 'claude-code:66666666-6666-4666-8666-666666666666';
   check(hostile.includes(hostileId), 'session_search finds the hostile session');
   const whole = await toolText('session_read', { docid: hostileId });

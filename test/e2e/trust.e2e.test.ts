@@ -12,64 +12,95 @@ import { chromium } from 'playwright-core';
 import { ROOT } from '../helpers.js';
 import { freePort, openWorkbench, runCommand, screenshot, trustWorkspace } from './workbench.js';
 
-const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const BROWSER_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
-test('npm start on a machine with no sessions: the workbench opens with Session Search showing the demo sessions, trust left on', { timeout: 300_000 }, async () => {
-  const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
-  assert.equal(setup.status, 0, 'e2e setup succeeded');
-  const run = mkdtempSync('/tmp/ssstart-');
-  const home = join(run, 'home');
-  mkdirSync(home);
-  const port = await freePort();
-  // What `npm start` runs after its build, as a new user: an empty HOME (no sessions, no data folder yet).
-  const start = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
-    cwd: ROOT,
-    env: { ...process.env, HOME: home, TMPDIR: run, PORT: String(port), SESSION_SEARCH_START_STATE: join(run, 'state'), SESSION_SEARCH_USE_CODE_SERVER: '1' },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  start.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  start.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const context = await chromium.launchPersistentContext(join(run, 'browser'), { executablePath: '/usr/bin/chromium', viewport: { width: 1400, height: 900 }, args: BROWSER_ARGS });
-  try {
-    const until = Date.now() + 180_000;
-    let url: string | undefined;
-    while (!url && Date.now() < until) {
-      url = /(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/.exec(output)?.[1];
-      if (url && !(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) url = undefined;
-      if (!url) await new Promise((r) => setTimeout(r, 250));
-    }
-    assert.ok(url, `npm start printed the workbench's address:\n${output}`);
-    assert.match(output, /adding the demo sessions/);
-    assert.ok(!decodeURIComponent(url).includes(`folder=${ROOT}&`) && !decodeURIComponent(url).endsWith(`folder=${ROOT}`), 'a folder of its own, not the repository');
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(url);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    const opened = Date.now();
-    // The Sessions view is shown without a click, and lists the demo sessions.
-    const rows = page.locator('.sidebar .monaco-list-row[role="treeitem"]');
-    await rows.filter({ hasText: /postgres|rate limiter|flaky/i }).first().waitFor({ timeout: 60_000 });
-    assert.ok(Date.now() - opened < 60_000, 'sessions listed within a minute');
-    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no prompt in the way');
-    await page.locator('.activitybar a.action-label[aria-label^="Session Search"]').waitFor();
-    await page.locator('.statusbar, .monaco-workbench .banner').filter({ hasText: 'Restricted Mode' }).first().waitFor({ timeout: 20_000 });
-    await screenshot(page, 'npm-start');
-  } catch (err) {
-    const page = context.pages()[0];
-    if (page) await screenshot(page, 'FAILED-npm-start').catch(() => undefined);
-    throw err;
-  } finally {
-    await context.close().catch(() => undefined);
+test(
+  'npm start on a machine with no sessions: the workbench opens with Session Search showing the demo sessions, trust left on',
+  { timeout: 300_000 },
+  async () => {
+    const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
+    assert.equal(setup.status, 0, 'e2e setup succeeded');
+    const run = mkdtempSync('/tmp/ssstart-');
+    const home = join(run, 'home');
+    mkdirSync(home);
+    const port = await freePort();
+    // What `npm start` runs after its build, as a new user: an empty HOME (no sessions, no data folder yet).
+    const start = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
+      cwd: ROOT,
+      env: { ...process.env, HOME: home, TMPDIR: run, PORT: String(port), SESSION_SEARCH_START_STATE: join(run, 'state'), SESSION_SEARCH_USE_CODE_SERVER: '1' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    start.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    start.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const context = await chromium.launchPersistentContext(join(run, 'browser'), {
+      executablePath: '/usr/bin/chromium',
+      viewport: { width: 1400, height: 900 },
+      args: BROWSER_ARGS,
+    });
     try {
-      if (start.pid) process.kill(-start.pid, 'SIGTERM');
-    } catch {
-      // already gone
+      const until = Date.now() + 180_000;
+      let url: string | undefined;
+      while (!url && Date.now() < until) {
+        url = /(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/.exec(output)?.[1];
+        if (
+          url &&
+          !(await fetch(`http://127.0.0.1:${port}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          ))
+        )
+          url = undefined;
+        if (!url) await new Promise((r) => setTimeout(r, 250));
+      }
+      assert.ok(url, `npm start printed the workbench's address:\n${output}`);
+      assert.match(output, /adding the demo sessions/);
+      assert.ok(
+        !decodeURIComponent(url).includes(`folder=${ROOT}&`) && !decodeURIComponent(url).endsWith(`folder=${ROOT}`),
+        'a folder of its own, not the repository',
+      );
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(url);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      const opened = Date.now();
+      // The Sessions view is shown without a click, and lists the demo sessions.
+      const rows = page.locator('.sidebar .monaco-list-row[role="treeitem"]');
+      await rows
+        .filter({ hasText: /postgres|rate limiter|flaky/i })
+        .first()
+        .waitFor({ timeout: 60_000 });
+      assert.ok(Date.now() - opened < 60_000, 'sessions listed within a minute');
+      assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no prompt in the way');
+      await page.locator('.activitybar a.action-label[aria-label^="Session Search"]').waitFor();
+      await page.locator('.statusbar, .monaco-workbench .banner').filter({ hasText: 'Restricted Mode' }).first().waitFor({ timeout: 20_000 });
+      await screenshot(page, 'npm-start');
+    } catch (err) {
+      const page = context.pages()[0];
+      if (page) await screenshot(page, 'FAILED-npm-start').catch(() => undefined);
+      throw err;
+    } finally {
+      await context.close().catch(() => undefined);
+      try {
+        if (start.pid) process.kill(-start.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
     }
-  }
-});
+  },
+);
 
-test('in Restricted Mode the user\'s own histories are searchable; trusting the folder adds its Aider history', { timeout: 300_000 }, async () => {
+test("in Restricted Mode the user's own histories are searchable; trusting the folder adds its Aider history", { timeout: 300_000 }, async () => {
   const bench = await openWorkbench({ vsix: packaged(), trust: 'restricted' });
   const rows = () => bench.page.locator('.sidebar .monaco-list-row[role="treeitem"]');
   try {
@@ -79,13 +110,25 @@ test('in Restricted Mode the user\'s own histories are searchable; trusting the 
     await note.waitFor({ timeout: 20_000 });
     assert.match(await note.innerText(), /Aider histories inside this workspace are read once you trust it/);
     await runCommand(bench.page, 'Session Search: Group by Source');
-    await rows().filter({ hasText: /^claude-code\s*\d+/ }).first().waitFor({ timeout: 20_000 });
-    assert.equal(await rows().filter({ hasText: /^aider\s*\d+/ }).count(), 0, 'the workspace\'s Aider history is not read in Restricted Mode');
+    await rows()
+      .filter({ hasText: /^claude-code\s*\d+/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
+    assert.equal(
+      await rows()
+        .filter({ hasText: /^aider\s*\d+/ })
+        .count(),
+      0,
+      "the workspace's Aider history is not read in Restricted Mode",
+    );
     await screenshot(bench.page, 'restricted-mode');
 
     // Trust the folder the way a person does: Workspaces: Manage Workspace Trust, then Trust.
     await trustWorkspace(bench.page);
-    await rows().filter({ hasText: /^aider\s*\d+/ }).first().waitFor({ timeout: 60_000 });
+    await rows()
+      .filter({ hasText: /^aider\s*\d+/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     assert.equal(await bench.page.locator('.sidebar .message', { hasText: 'Restricted Mode' }).count(), 0, 'the note is gone once trusted');
     await screenshot(bench.page, 'trusted-after-restricted');
   } catch (err) {
@@ -101,7 +144,10 @@ function packaged(): string {
   const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
   assert.equal(setup.status, 0, 'e2e setup succeeded');
   const vsix = join(mkdtempSync('/tmp/ssvsix-'), 'session-search.vsix');
-  const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], { cwd: ROOT, encoding: 'utf8' });
+  const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(pack.status, 0, pack.stderr);
   return vsix;
 }

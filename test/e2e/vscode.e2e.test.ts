@@ -16,7 +16,10 @@ before(async () => {
   const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
   assert.equal(setup.status, 0, 'e2e setup (Chromium, Node 24, code-server) succeeded');
   const vsix = join(mkdtempSync('/tmp/ssvsix-'), 'session-search.vsix');
-  const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], { cwd: ROOT, encoding: 'utf8' });
+  const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(pack.status, 0, pack.stderr);
   assert.ok(existsSync(vsix));
   bench = await openWorkbench({ vsix });
@@ -44,7 +47,10 @@ describe('Session Search in VS Code', () => {
       await bench.page.locator('.activitybar a.action-label[aria-label^="Session Search"]').click();
       await treeRows().filter({ hasText: 'Empty Repo Setup: CLAUDE.md Foundation Created' }).first().waitFor({ timeout: 90_000 });
       const labels = await treeRows().allInnerTexts();
-      assert.ok(labels.some((l) => /^(Today|Yesterday|This Week|[A-Z][a-z]+ \d{4})/.test(l)), 'date groups');
+      assert.ok(
+        labels.some((l) => /^(Today|Yesterday|This Week|[A-Z][a-z]+ \d{4})/.test(l)),
+        'date groups',
+      );
       await screenshot(bench.page, 'tree-by-date');
     }));
 
@@ -52,7 +58,10 @@ describe('Session Search in VS Code', () => {
     step('tree-by-source', async () => {
       await runCommand(bench.page, 'Session Search: Group by Source');
       for (const source of ['claude-code', 'codex', 'codearchitect', 'copilot-chat', 'gemini', 'aider']) {
-        await treeRows().filter({ hasText: new RegExp(`^${source}\\s*\\d+`) }).first().waitFor({ timeout: 20_000 });
+        await treeRows()
+          .filter({ hasText: new RegExp(`^${source}\\s*\\d+`) })
+          .first()
+          .waitFor({ timeout: 20_000 });
       }
       await screenshot(bench.page, 'tree-by-source');
     }));
@@ -75,7 +84,11 @@ describe('Session Search in VS Code', () => {
 describe('inside the extension host', () => {
   test('the Copilot tools answer through vscode.lm.invokeTool and the MCP provider gives a definition', async () => {
     const runner = join(mkdtempSync('/tmp/sshost-'), 'host-tests.cjs');
-    const built = spawnSync('npx', ['esbuild', join(ROOT, 'test', 'e2e', 'host-tests.ts'), '--bundle', '--platform=node', '--format=cjs', '--external:vscode', `--outfile=${runner}`], { cwd: ROOT, encoding: 'utf8' });
+    const built = spawnSync(
+      'npx',
+      ['esbuild', join(ROOT, 'test', 'e2e', 'host-tests.ts'), '--bundle', '--platform=node', '--format=cjs', '--external:vscode', `--outfile=${runner}`],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     assert.equal(built.status, 0, built.stderr);
     let exitCode: number | undefined;
     // The extension-host tests run as the window opens; the window stays in Restricted Mode, where the tools must work.
@@ -114,7 +127,9 @@ describe('the search panel', () => {
 
       await query.fill('localStorage');
       // wait for the new answer, not the previous query's results
-      const hit = frame().locator('.result', { hasText: 'create TODO app', has: frame().locator('mark', { hasText: 'localStorage' }) }).first();
+      const hit = frame()
+        .locator('.result', { hasText: 'create TODO app', has: frame().locator('mark', { hasText: 'localStorage' }) })
+        .first();
       await hit.waitFor({ timeout: 20_000 });
       await hit.locator('.title').click();
       const turns = frame().locator('.reader .turn');
@@ -150,15 +165,27 @@ describe('themes', () => {
       await input.fill('>Preferences: Color Theme');
       await bench.page.locator('.quick-input-widget .monaco-list-row', { hasText: /^Preferences: Color Theme(?!s)/ }).click();
       await input.fill('Dark High Contrast');
-      await bench.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: 'Dark High Contrast' }).waitFor({ timeout: 10_000 });
+      await bench.page
+        .locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: 'Dark High Contrast' })
+        .waitFor({ timeout: 10_000 });
       await bench.page.keyboard.press('Enter');
       await bench.page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 20_000 });
       await results().waitFor({ timeout: 10_000 });
       type Style = { getPropertyValue(name: string): string; outlineStyle: string };
-      const outline = await bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('body').evaluate((b) => (globalThis as unknown as { getComputedStyle(e: unknown): Style }).getComputedStyle(b).getPropertyValue('--vscode-contrastBorder').trim());
+      const outline = await bench.page
+        .frameLocator('iframe.webview.ready:visible')
+        .frameLocator('iframe#active-frame')
+        .locator('body')
+        .evaluate((b) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): Style }).getComputedStyle(b).getPropertyValue('--vscode-contrastBorder').trim(),
+        );
       assert.ok(outline.length > 0, 'the panel receives the high-contrast border colour');
       const mark = bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('.results mark').first();
-      assert.notEqual(await mark.evaluate((m) => (globalThis as unknown as { getComputedStyle(e: unknown): Style }).getComputedStyle(m).outlineStyle), 'none', 'matches stay visible without highlight colours');
+      assert.notEqual(
+        await mark.evaluate((m) => (globalThis as unknown as { getComputedStyle(e: unknown): Style }).getComputedStyle(m).outlineStyle),
+        'none',
+        'matches stay visible without highlight colours',
+      );
       await screenshot(bench.page, 'panel-high-contrast');
       writeFileSync(bench.settingsFile, JSON.stringify(settings));
     }));
@@ -195,9 +222,21 @@ describe('hostile transcripts and secrets', () => {
       assert.ok(text.includes('a ten megabyte reply') && /more characters: copy the turn/.test(text), 'a 10 MB turn is shown cut, with a note');
       const page = frame().locator('body');
       assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script reached the page');
-      assert.equal(await page.locator('img, a[href^="javascript:"], a[href^="command:"], .reader style').count(), 0, 'no element was made from transcript markup');
-      const pwned = await bench.page.frames().reduce<Promise<unknown[]>>(async (acc, f) => [...(await acc), await f.evaluate(() => (globalThis as { __pwned?: number }).__pwned).catch(() => undefined)], Promise.resolve([]));
-      assert.ok(pwned.every((v) => v === undefined), 'no transcript script ran in any frame');
+      assert.equal(
+        await page.locator('img, a[href^="javascript:"], a[href^="command:"], .reader style').count(),
+        0,
+        'no element was made from transcript markup',
+      );
+      const pwned = await bench.page
+        .frames()
+        .reduce<Promise<unknown[]>>(
+          async (acc, f) => [...(await acc), await f.evaluate(() => (globalThis as { __pwned?: number }).__pwned).catch(() => undefined)],
+          Promise.resolve([]),
+        );
+      assert.ok(
+        pwned.every((v) => v === undefined),
+        'no transcript script ran in any frame',
+      );
       await screenshot(bench.page, 'panel-hostile');
       await bench.page.keyboard.press('Escape');
       // still usable after all that: a new search answers
@@ -206,7 +245,10 @@ describe('hostile transcripts and secrets', () => {
 
       // a turn written to a transcript while VS Code runs is found by the panel through the index server
       const transcript = join(bench.home, '.claude', 'projects', '-home-dev-hostile', '66666666-6666-4666-8666-666666666666.jsonl');
-      appendFileSync(transcript, `${JSON.stringify({ type: 'user', uuid: 'h9', sessionId: '66666666-6666-4666-8666-666666666666', cwd: '/home/dev/hostile', timestamp: new Date().toISOString(), message: { role: 'user', content: 'quokkalive written while the editor runs' } })}\n`);
+      appendFileSync(
+        transcript,
+        `${JSON.stringify({ type: 'user', uuid: 'h9', sessionId: '66666666-6666-4666-8666-666666666666', cwd: '/home/dev/hostile', timestamp: new Date().toISOString(), message: { role: 'user', content: 'quokkalive written while the editor runs' } })}\n`,
+      );
       const written = Date.now();
       await query.fill('quokkalive');
       const live = frame().locator('.result', { hasText: 'quokkalive' }).first();

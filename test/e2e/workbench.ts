@@ -48,7 +48,11 @@ function prepareHome(run: string): { home: string; workspace: string } {
     join(home, '.claude', 'projects', '-home-dev-hostile', `${hostileId}.jsonl`),
     [
       hostile('h1', 'user', `zebrahostile deploy with ${PLANTED_SECRET} <script>window.__pwned = 1</script>`),
-      hostile('h2', 'assistant', 'zebrahostile <img src=x onerror="window.__pwned = 2"> <a href="javascript:window.__pwned=3">click</a> <a href="command:workbench.action.quit">quit</a> <style>body{display:none}</style> \u202Egnp.exe'),
+      hostile(
+        'h2',
+        'assistant',
+        'zebrahostile <img src=x onerror="window.__pwned = 2"> <a href="javascript:window.__pwned=3">click</a> <a href="command:workbench.action.quit">quit</a> <style>body{display:none}</style> \u202Egnp.exe',
+      ),
       hostile('h3', 'assistant', `zebrahostile ${'A'.repeat(200_000)}`),
       hostile('h4', 'assistant', `zebrahostile a ten megabyte reply: ${'filler words of a runaway answer '.repeat(320_000)}`),
     ].join(''),
@@ -105,15 +109,35 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
   );
   const env = { ...process.env, HOME: home, TMPDIR: run, SESSION_SEARCH_HOME: join(run, 'data') };
   if (options.vsix) {
-    const install = spawnSync(NODE24, [CODE_SERVER, '--user-data-dir', ud, '--extensions-dir', exts, '--install-extension', options.vsix], { env, encoding: 'utf8', timeout: 120_000 });
+    const install = spawnSync(NODE24, [CODE_SERVER, '--user-data-dir', ud, '--extensions-dir', exts, '--install-extension', options.vsix], {
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     if (install.status !== 0) throw new Error(`installing the extension failed: ${install.stderr || install.stdout}`);
   }
   const port = await freePort();
   const server: ChildProcess = spawn(
     NODE24,
-    [CODE_SERVER, '--config', join(run, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-      '--disable-getting-started-override', '--ignore-last-opened', '--user-data-dir', ud, '--extensions-dir', exts,
-      ...(options.testsPath ? ['--vscode-option', 'enable-smoke-test-driver'] : []), workspace],
+    [
+      CODE_SERVER,
+      '--config',
+      join(run, 'config.yaml'),
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      '--user-data-dir',
+      ud,
+      '--extensions-dir',
+      exts,
+      ...(options.testsPath ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+      workspace,
+    ],
     { env, detached: true, stdio: 'ignore' },
   );
   const stopServer = (): void => {
@@ -127,7 +151,10 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
   try {
     const until = Date.now() + 60_000;
     for (;;) {
-      const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (healthy) break;
       if (Date.now() > until) throw new Error('code-server did not start within 60 s');
       await new Promise((r) => setTimeout(r, 200));
@@ -135,7 +162,17 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
     context = await chromium.launchPersistentContext(join(run, 'browser'), {
       executablePath: '/usr/bin/chromium',
       viewport: { width: 1400, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const exit = options.onTestsExit;
@@ -186,7 +223,10 @@ export async function trustWorkspace(page: Page): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     await trust.waitFor({ timeout: 30_000 });
     await trust.click();
-    const trusted = await restricted.waitFor({ state: 'hidden', timeout: 20_000 }).then(() => true, () => false);
+    const trusted = await restricted.waitFor({ state: 'hidden', timeout: 20_000 }).then(
+      () => true,
+      () => false,
+    );
     if (trusted) break;
     if (attempt === 2) throw new Error('the workspace stayed in Restricted Mode after three clicks on Trust');
   }

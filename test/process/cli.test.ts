@@ -12,7 +12,10 @@ const HOME_DIR = tempDir();
 const DATA_DIR = tempDir();
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_HOME: DATA_DIR } });
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_HOME: DATA_DIR },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -39,7 +42,13 @@ test('list, get and --toon work on the real sample', () => {
 
 test('exit codes: 0 with no results, 2 on bad usage, 1 on failure, with a message on stderr', () => {
   assert.equal(cli('search', 'qqqzzzunlikelyword', '--root', CA_ROOT).code, 0);
-  for (const args of [['search'], ['frobnicate'], ['search', 'x', '--limit', '0'], ['search', 'x', '--date', '2024-02-31', '--root', CA_ROOT], ['search', 'x', '--root', 'nosuch=/tmp']]) {
+  for (const args of [
+    ['search'],
+    ['frobnicate'],
+    ['search', 'x', '--limit', '0'],
+    ['search', 'x', '--date', '2024-02-31', '--root', CA_ROOT],
+    ['search', 'x', '--root', 'nosuch=/tmp'],
+  ]) {
     const r = cli(...args);
     assert.equal(r.code, 2, args.join(' '));
     assert.ok(r.stderr.length > 0);
@@ -68,7 +77,9 @@ test('the archive keeps a deleted transcript searchable from the CLI; archive si
   const first = cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json');
   assert.equal((JSON.parse(first.stdout) as { count: number }).count, 1);
   rmSync(join(root, name));
-  const after = JSON.parse(cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json').stdout) as { results: { sourceDeleted?: boolean }[] };
+  const after = JSON.parse(cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json').stdout) as {
+    results: { sourceDeleted?: boolean }[];
+  };
   assert.equal(after.results.length, 1);
   assert.equal(after.results[0].sourceDeleted, true);
   const size = JSON.parse(cli('archive', 'size', '--data', data, '--json').stdout) as { entries: number; bytes: number; snapshotBytes: number };
@@ -86,10 +97,21 @@ test('Ctrl-C while indexing stops between files, keeps what was read, exits 130;
     const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     const dir = join(root, `p${i % 10}`);
     mkdirSync(dir, { recursive: true });
-    const lines = Array.from({ length: 20 }, (_, k) => JSON.stringify({ type: 'user', uuid: `u${i}-${k}`, sessionId: id, cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: `interruptword ${k} of session ${i} ${'filler '.repeat(40)}` } }));
+    const lines = Array.from({ length: 20 }, (_, k) =>
+      JSON.stringify({
+        type: 'user',
+        uuid: `u${i}-${k}`,
+        sessionId: id,
+        cwd: '/p',
+        timestamp: '2026-01-01T00:00:00Z',
+        message: { role: 'user', content: `interruptword ${k} of session ${i} ${'filler '.repeat(40)}` },
+      }),
+    );
     writeFileSync(join(dir, `${id}.jsonl`), `${lines.join('\n')}\n`);
   }
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--root', `claude-code=${root}`, '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--root', `claude-code=${root}`, '--data', data], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -102,7 +124,11 @@ test('Ctrl-C while indexing stops between files, keeps what was read, exits 130;
   assert.equal(code, 130, stderr);
   const stopped = /indexing stopped after (\d+) of (\d+) files/.exec(stderr);
   assert.ok(stopped && Number(stopped[1]) < n && Number(stopped[2]) === n, stderr);
-  const next = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data, '--verbose'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const next = spawnSync(
+    process.execPath,
+    [join(ROOT, 'dist', 'cli.js'), 'list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data, '--verbose'],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
   assert.equal(next.status, 0, next.stderr);
   assert.equal((JSON.parse(next.stdout) as { sessions: unknown[] }).sessions.length, n);
   assert.match(next.stderr, new RegExp(`: ${n - Number(stopped![1])} files read, ${stopped![1]} unchanged since the snapshot`));

@@ -70,7 +70,10 @@ test('10,000 transcripts appearing at once are all indexed by a running library'
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
       const dir = join(root, `p${i % 100}`);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, `${id}.jsonl`), `${JSON.stringify({ type: 'user', uuid: `u${i}`, sessionId: id, cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: `burstword number${i}` } })}\n`);
+      writeFileSync(
+        join(dir, `${id}.jsonl`),
+        `${JSON.stringify({ type: 'user', uuid: `u${i}`, sessionId: id, cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: `burstword number${i}` } })}\n`,
+      );
     }
     const until = Date.now() + 180_000;
     while (library.search('burstword', { limit: 20_000 }).count < n && Date.now() < until) await new Promise((r) => setTimeout(r, 100));

@@ -16,7 +16,13 @@ test('the launcher in the data folder starts the bundled MCP server, and is rewr
   assert.equal(claudeAddCommand(launcher), `claude mcp add -s user session-search -- ${launcher}`);
   assert.equal(await writeLauncher(data, process.execPath, join(ROOT, 'dist', 'mcp.js')), launcher, 'same path after an update');
   const client = new Client({ name: 'launcher-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: launcher, args: ['--data', data, '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`], stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: launcher,
+      args: ['--data', data, '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`],
+      stderr: 'pipe',
+    }),
+  );
   try {
     const { tools } = await client.listTools();
     assert.equal(tools.length, 5);

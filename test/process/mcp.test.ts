@@ -28,10 +28,31 @@ describe('in memory', () => {
       { role: 'assistant', content: 'Use NextAuth.js with secure session cookies.' },
     ]);
     writeCodeArchitect(storeRoot, '2025-11-19', 'notes', [{ role: 'user', content: 'authentication comes up in passing here' }]);
-    const big = { type: 'user', uuid: 'u2', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/w', timestamp: '2025-11-20T10:00:01Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: BIG }] } };
-    const ask = { type: 'user', uuid: 'u1', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/w', timestamp: '2025-11-20T10:00:00Z', message: { role: 'user', content: 'dump the giant build log' } };
+    const big = {
+      type: 'user',
+      uuid: 'u2',
+      sessionId: '11111111-2222-4333-8444-555555555555',
+      cwd: '/w',
+      timestamp: '2025-11-20T10:00:01Z',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: BIG }] },
+    };
+    const ask = {
+      type: 'user',
+      uuid: 'u1',
+      sessionId: '11111111-2222-4333-8444-555555555555',
+      cwd: '/w',
+      timestamp: '2025-11-20T10:00:00Z',
+      message: { role: 'user', content: 'dump the giant build log' },
+    };
     writeFile(join(dir, 'claude', 'w', '11111111-2222-4333-8444-555555555555.jsonl'), `${JSON.stringify(ask)}\n${JSON.stringify(big)}\n`);
-    const library = createLibrary({ roots: [{ source: 'codearchitect', path: storeRoot }, { source: 'claude-code', path: join(dir, 'claude') }], logger: new MemoryLogger(), env: {} });
+    const library = createLibrary({
+      roots: [
+        { source: 'codearchitect', path: storeRoot },
+        { source: 'claude-code', path: join(dir, 'claude') },
+      ],
+      logger: new MemoryLogger(),
+      env: {},
+    });
     const server = createServer(library.load().then(() => library));
     const [a, b] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'test', version: '1.0.0' });
@@ -53,11 +74,17 @@ describe('in memory', () => {
 
   test('search_session: topic matches first, structured and TOON-or-JSON text agree', async () => {
     const r = await call('search_session', { query: 'Authentication' });
-    const s = r.structuredContent as { results: { topic: string; matchedSnippets: string[]; topicHighlights: [number, number][]; snippetHighlights: [number, number][][] }[]; count: number };
+    const s = r.structuredContent as {
+      results: { topic: string; matchedSnippets: string[]; topicHighlights: [number, number][]; snippetHighlights: [number, number][][] }[];
+      count: number;
+    };
     assert.equal(s.results[0].topic, 'authentication-implementation');
     assert.equal(s.count, 2);
     // structured results carry the matched ranges for screens; the text a model reads leaves them out
-    assert.deepEqual(s.results[0].topicHighlights.map(([a, b]) => s.results[0].topic.slice(a, b)), ['authentication']);
+    assert.deepEqual(
+      s.results[0].topicHighlights.map(([a, b]) => s.results[0].topic.slice(a, b)),
+      ['authentication'],
+    );
     assert.equal(s.results[0].snippetHighlights.length, s.results[0].matchedSnippets.length);
     const text = r.content[0].text;
     assert.doesNotMatch(text, /Highlights/);
@@ -84,7 +111,9 @@ describe('in memory', () => {
   test('get_session: list and one session, -summary.md and -full.md', async () => {
     const list = (await call('get_session', { format: 'json' })).structuredContent as { sessions: unknown[]; count: number };
     assert.equal(list.count, 3);
-    const one = (await call('get_session', { filename: 'authentication-implementation-summary.md', format: 'json' })).structuredContent as { session: { file: string } };
+    const one = (await call('get_session', { filename: 'authentication-implementation-summary.md', format: 'json' })).structuredContent as {
+      session: { file: string };
+    };
     assert.ok(one.session.file.endsWith('summary.md'));
   });
 
@@ -96,7 +125,12 @@ describe('in memory', () => {
     let text = '';
     let pages = 0;
     while (offset !== null) {
-      const page = (await call('read_session', { docid, offset })).structuredContent as { text: string; next_offset: number | null; total_bytes: number; returned_bytes: number };
+      const page = (await call('read_session', { docid, offset })).structuredContent as {
+        text: string;
+        next_offset: number | null;
+        total_bytes: number;
+        returned_bytes: number;
+      };
       assert.ok(page.returned_bytes <= 512_000);
       text += page.text;
       offset = page.next_offset;
@@ -120,13 +154,18 @@ describe('in memory', () => {
     assert.equal(strict.results.length, 0);
   });
 
-  test('store_session writes CodeArchitect\'s layout, masked, searchable at once', async () => {
+  test("store_session writes CodeArchitect's layout, masked, searchable at once", async () => {
     const secret = `ghp_${'Zk3'.repeat(12)}`;
-    const r = await call('store_session', { conversation: `User: how do we rotate ${secret}?\nAssistant: use the vault quokkarotation job`, topic: 'Key Rotation' });
+    const r = await call('store_session', {
+      conversation: `User: how do we rotate ${secret}?\nAssistant: use the vault quokkarotation job`,
+      topic: 'Key Rotation',
+    });
     const s = r.structuredContent as { file: string; topic: string };
     assert.equal(s.topic, 'key-rotation');
     assert.ok(s.file.startsWith(storeRoot) && s.file.endsWith(join('key-rotation', 'full.md')));
-    const again = (await call('store_session', { conversation: [{ role: 'user', content: 'second' }], topic: 'Key Rotation' })).structuredContent as { topic: string };
+    const again = (await call('store_session', { conversation: [{ role: 'user', content: 'second' }], topic: 'Key Rotation' })).structuredContent as {
+      topic: string;
+    };
     assert.equal(again.topic, 'key-rotation-1');
     const found = (await call('search_session', { query: 'quokkarotation' })).structuredContent as { results: { topic: string }[] };
     assert.equal(found.results[0].topic, 'key-rotation');
@@ -145,7 +184,15 @@ describe('stdio, against the built bundle', () => {
   test('node dist/mcp.js answers tools/list and ranks real sessions', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(ROOT, 'dist', 'mcp.js'), '--data', tempDir(), '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`, '--root', `claude-code=${join(CORPUS, 'claude-code')}`],
+      args: [
+        join(ROOT, 'dist', 'mcp.js'),
+        '--data',
+        tempDir(),
+        '--root',
+        `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`,
+        '--root',
+        `claude-code=${join(CORPUS, 'claude-code')}`,
+      ],
       stderr: 'pipe',
     });
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
@@ -174,7 +221,13 @@ describe('a running stdio server stays fresh', () => {
     writeFile(file, line(0, 'the first prompt of a live session'));
     const start = async (): Promise<Client> => {
       const client = new Client({ name: 'live-test', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'dist', 'mcp.js'), '--data', data, '--root', `claude-code=${root}`], stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [join(ROOT, 'dist', 'mcp.js'), '--data', data, '--root', `claude-code=${root}`],
+          stderr: 'pipe',
+        }),
+      );
       return client;
     };
     const count = async (client: Client, word: string): Promise<number> =>
@@ -201,7 +254,7 @@ describe('a running stdio server stays fresh', () => {
 });
 
 describe('launched by VS Code', () => {
-  test('the editor\'s per-source settings choose the folders when no --root is given', async () => {
+  test("the editor's per-source settings choose the folders when no --root is given", async () => {
     const sources = JSON.stringify({
       sources: [
         { id: 'codearchitect', enabled: true, folders: [join(ROOT, 'demo', 'codearchitect')] },
@@ -212,12 +265,20 @@ describe('launched by VS Code', () => {
     const home = tempDir();
     const client = new Client({ name: 'vscode-like', version: '1.0.0' });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'dist', 'mcp.js'), '--data', tempDir()], env: { HOME: home, SESSION_SEARCH_SOURCES: sources }, stderr: 'pipe' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(ROOT, 'dist', 'mcp.js'), '--data', tempDir()],
+        env: { HOME: home, SESSION_SEARCH_SOURCES: sources },
+        stderr: 'pipe',
+      }),
     );
     try {
       const r = (await client.callTool({ name: 'search_session', arguments: { query: 'PostgreSQL' } })) as Result;
       const s = r.structuredContent as { results: { id: string }[] };
-      assert.deepEqual(s.results.map((x) => x.id), ['codearchitect:2026-11-05/postgres-vs-mongodb']);
+      assert.deepEqual(
+        s.results.map((x) => x.id),
+        ['codearchitect:2026-11-05/postgres-vs-mongodb'],
+      );
     } finally {
       await client.close();
     }
@@ -229,11 +290,24 @@ describe('a third-party client: the MCP Inspector CLI', () => {
   const inspectorDir = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
   const dataDir = tempDir();
   const inspect = (...args: string[]) =>
-    spawnSync(process.execPath, ['index.js', process.execPath, join(ROOT, 'dist', 'mcp.js'), '--data', dataDir, '--root', `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`, ...args], {
-      cwd: inspectorDir,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    spawnSync(
+      process.execPath,
+      [
+        'index.js',
+        process.execPath,
+        join(ROOT, 'dist', 'mcp.js'),
+        '--data',
+        dataDir,
+        '--root',
+        `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`,
+        ...args,
+      ],
+      {
+        cwd: inspectorDir,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
 
   test('lists the five tools and calls search_session against the bundle', () => {
     const list = inspect('--method', 'tools/list');

@@ -36,7 +36,10 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
       .map((r) => JSON.stringify(r))
       .join('\n') + '\n',
   );
-  writeFile(join(dir, 'aider', '.aider.chat.history.md'), `# aider chat started at 2025-01-02 10:00:00\n\n#### deploy with ${secret} for ${email} canary\n\nSure, deploying.\n`);
+  writeFile(
+    join(dir, 'aider', '.aider.chat.history.md'),
+    `# aider chat started at 2025-01-02 10:00:00\n\n#### deploy with ${secret} for ${email} canary\n\nSure, deploying.\n`,
+  );
   const data = join(dir, 'data');
   const logger = new MemoryLogger();
   const roots: SourceRoot[] = [
@@ -59,7 +62,13 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
   }
   // What the tree shows (titles, first prompts), the log, and every file in the data folder (archive, snapshot).
   for (const s of library.sessions.values()) surfaces.push(s.topic, firstPrompt(s) ?? '');
-  surfaces.push(library.suggestTitles('deploy').map((s) => s.topic).join('\n'), logger.lines.join('\n'));
+  surfaces.push(
+    library
+      .suggestTitles('deploy')
+      .map((s) => s.topic)
+      .join('\n'),
+    logger.lines.join('\n'),
+  );
   await library.close();
   const stored = readdirSync(data, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(data, f)).isFile());
   assert.ok(stored.some((f) => f.endsWith('snapshot.bin')) && stored.filter((f) => f.endsWith('.jsonl')).length === 4, stored.join(', '));

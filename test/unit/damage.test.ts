@@ -30,7 +30,10 @@ test('regression: a restored turn without its role (flipped bytes in the turns o
     damaged.write('"rolX"', at, 'latin1');
     writeFileSync(Persistence.snapshotPath(fx.data), damaged);
     const { library, logger } = await openLibrary(fx.root, fx.data, { archive: false });
-    assert.ok(logger.lines.some((l) => l.includes('snapshot discarded (section turns is damaged (checksum))')), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((l) => l.includes('snapshot discarded (section turns is damaged (checksum))')),
+      logger.lines.join('\n'),
+    );
     await assertSameAnswers(library, fx.reference, 'role renamed in the turns');
     await library.close();
   })();

@@ -9,14 +9,21 @@ import { excluder } from '../../src/core/exclude.js';
 
 test('top-k returns exactly the first k of a full ranking', () => {
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 5 })), { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (rows, k) => {
-      const scores = Float64Array.from(rows.map((r) => r[0]));
-      const recency = Float64Array.from(rows.map((r) => r[1]));
-      const items = Int32Array.from(rows.map((_, i) => i));
-      const full = [...items].sort((a, b) => scores[b] - scores[a] || recency[b] - recency[a]);
-      const got = topK(items, items.length, k, scores, recency);
-      assert.deepEqual(got.map((i) => [scores[i], recency[i]]), full.slice(0, k).map((i) => [scores[i], recency[i]]));
-    }),
+    fc.property(
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 5 })), { maxLength: 300 }),
+      fc.integer({ min: 1, max: 40 }),
+      (rows, k) => {
+        const scores = Float64Array.from(rows.map((r) => r[0]));
+        const recency = Float64Array.from(rows.map((r) => r[1]));
+        const items = Int32Array.from(rows.map((_, i) => i));
+        const full = [...items].sort((a, b) => scores[b] - scores[a] || recency[b] - recency[a]);
+        const got = topK(items, items.length, k, scores, recency);
+        assert.deepEqual(
+          got.map((i) => [scores[i], recency[i]]),
+          full.slice(0, k).map((i) => [scores[i], recency[i]]),
+        );
+      },
+    ),
   );
 });
 
@@ -24,9 +31,18 @@ test('replacing and removing documents changes what is found', () => {
   const index = new SearchIndex();
   index.add('a', { topic: 'alpha', content: ['shared words here'], messages: [] });
   index.add('b', { topic: 'beta', content: ['shared words there'], messages: [] });
-  assert.deepEqual(index.score(['shared']).map((r) => r.key).sort(), ['a', 'b']);
+  assert.deepEqual(
+    index
+      .score(['shared'])
+      .map((r) => r.key)
+      .sort(),
+    ['a', 'b'],
+  );
   index.add('a', { topic: 'alpha', content: ['different now'], messages: [] });
-  assert.deepEqual(index.score(['shared']).map((r) => r.key), ['b']);
+  assert.deepEqual(
+    index.score(['shared']).map((r) => r.key),
+    ['b'],
+  );
   index.remove('b');
   assert.deepEqual(index.score(['shared']), []);
   assert.equal(index.size, 1);
@@ -60,7 +76,11 @@ test('a live index that seals after every change keeps few segments, merges smal
   const bulk = new SearchIndex();
   for (let i = 0; i < 2400; i++) if (!(i >= 1000 && i < 1400 && (i + 1000) % 3 === 0)) bulk.add(`d${i}`, doc(i));
   for (const q of [['common'], ['word3', 'extra1'], ['topic5', 'tool2'], ['word6']]) {
-    assert.deepEqual(live.score(q, { limit: 50 }).map((r) => [r.key, r.score.toFixed(9)]), bulk.score(q, { limit: 50 }).map((r) => [r.key, r.score.toFixed(9)]), q.join(' '));
+    assert.deepEqual(
+      live.score(q, { limit: 50 }).map((r) => [r.key, r.score.toFixed(9)]),
+      bulk.score(q, { limit: 50 }).map((r) => [r.key, r.score.toFixed(9)]),
+      q.join(' '),
+    );
   }
 });
 
@@ -69,7 +89,10 @@ test('fields are weighted: topic 3, content 2, messages 1', () => {
   index.add('topic', { topic: 'needle', content: ['x'], messages: [] });
   index.add('content', { topic: 'x', content: ['needle'], messages: [] });
   index.add('messages', { topic: 'x', content: ['x'], messages: ['needle'] });
-  assert.deepEqual(index.score(['needle']).map((r) => r.key), ['topic', 'content', 'messages']);
+  assert.deepEqual(
+    index.score(['needle']).map((r) => r.key),
+    ['topic', 'content', 'messages'],
+  );
 });
 
 test('tokens: letters and digits of any script, lower-cased; punctuation and underscores split; long runs dropped', () => {
@@ -100,7 +123,10 @@ test('a load commits in groups that end at top-level folders, bounded in size', 
   ];
   const sizes = [...commitBatches('/r', files)].map((b) => b.length);
   assert.deepEqual(sizes, [610, 5000, 5000, 2300]);
-  assert.equal(sizes.reduce((a, b) => a + b, 0), files.length);
+  assert.equal(
+    sizes.reduce((a, b) => a + b, 0),
+    files.length,
+  );
 });
 
 test('a restored index answers before its document term lists are read; removals made meanwhile count once they are in', async () => {
@@ -111,7 +137,13 @@ test('a restored index answers before its document term lists are read; removals
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const restored = SearchIndex.fromState({ ...rest, docTerms: { length: docTerms.length, load: () => gate.then(() => docTerms) } });
-  assert.deepEqual(restored.score(['shared']).map((r) => r.key).sort(), ['d0', 'd1', 'd2']);
+  assert.deepEqual(
+    restored
+      .score(['shared'])
+      .map((r) => r.key)
+      .sort(),
+    ['d0', 'd1', 'd2'],
+  );
   restored.remove('d0');
   assert.throws(() => restored.add('d9', { topic: '', content: ['late'], messages: [] }), /still being restored/);
   release();

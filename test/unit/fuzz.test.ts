@@ -16,18 +16,44 @@ import { CORPUS, tempDir } from '../helpers.js';
 /** For each source: a real sample (or a small valid file), where it must sit under a root, and a healthy neighbour. */
 const CASES: { source: SourceId; sample: () => Buffer; path: string }[] = [
   { source: 'codearchitect', sample: () => readFileSync(join(CORPUS, 'codearchitect/sessions/2024-08-06/since/full.md')), path: '2024-08-06/damaged/full.md' },
-  { source: 'claude-code', sample: () => readFileSync(join(CORPUS, 'claude-code/claude-code-log/session_b.jsonl')), path: 'proj/11111111-2222-4333-8444-555555555555.jsonl' },
-  { source: 'codex', sample: () => readFileSync(join(CORPUS, 'codex/codemie/turn-2-synthetic.jsonl')), path: 'rollout-2026-01-01T00-00-00-0197aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee.jsonl' },
+  {
+    source: 'claude-code',
+    sample: () => readFileSync(join(CORPUS, 'claude-code/claude-code-log/session_b.jsonl')),
+    path: 'proj/11111111-2222-4333-8444-555555555555.jsonl',
+  },
+  {
+    source: 'codex',
+    sample: () => readFileSync(join(CORPUS, 'codex/codemie/turn-2-synthetic.jsonl')),
+    path: 'rollout-2026-01-01T00-00-00-0197aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee.jsonl',
+  },
   { source: 'copilot-chat', sample: () => readFileSync(join(CORPUS, 'copilot-chat/export/simple-chat.export.json')), path: 'damaged.export.json' },
   { source: 'gemini', sample: () => readFileSync(join(CORPUS, 'gemini/codemie/edge/timestamp-mismatch-session.json')), path: 'p/chats/session-damaged.json' },
-  { source: 'cursor', sample: () => readFileSync(join(CORPUS, 'cursor/cursor-history/workspaceStorage/state.vscdb')).subarray(0, 64 * 1024), path: 'ws/state.vscdb' },
+  {
+    source: 'cursor',
+    sample: () => readFileSync(join(CORPUS, 'cursor/cursor-history/workspaceStorage/state.vscdb')).subarray(0, 64 * 1024),
+    path: 'ws/state.vscdb',
+  },
   {
     source: 'cline',
-    sample: () => Buffer.from(JSON.stringify([{ ts: 1, type: 'say', say: 'task', text: 'hello task' }, { ts: 2, type: 'say', say: 'text', text: 'answer' }])),
+    sample: () =>
+      Buffer.from(
+        JSON.stringify([
+          { ts: 1, type: 'say', say: 'task', text: 'hello task' },
+          { ts: 2, type: 'say', say: 'text', text: 'answer' },
+        ]),
+      ),
     path: 'tasks/1772442900000/ui_messages.json',
   },
-  { source: 'opencode', sample: () => readFileSync(join(CORPUS, 'opencode/codemie/storage/session/test-project/test-session-1.json')), path: 'storage/session/test-project/test-session-1.json' },
-  { source: 'specstory', sample: () => readFileSync(join(CORPUS, 'specstory/lore-fixtures/projA/.specstory/history/2026-05-01_10-00-00Z-can-we-run-a.md')), path: '2026-05-01_10-00-00Z-damaged.md' },
+  {
+    source: 'opencode',
+    sample: () => readFileSync(join(CORPUS, 'opencode/codemie/storage/session/test-project/test-session-1.json')),
+    path: 'storage/session/test-project/test-session-1.json',
+  },
+  {
+    source: 'specstory',
+    sample: () => readFileSync(join(CORPUS, 'specstory/lore-fixtures/projA/.specstory/history/2026-05-01_10-00-00Z-can-we-run-a.md')),
+    path: '2026-05-01_10-00-00Z-damaged.md',
+  },
   { source: 'aider', sample: () => readFileSync(join(CORPUS, 'aider/zen-mcp-server/.aider.chat.history.md')), path: '.aider.chat.history.md' },
 ];
 
@@ -72,7 +98,10 @@ for (const c of CASES) {
     const healthyPath = join(root, 'healthy-copy');
     // a second, intact copy in its own root, which must load whatever happens to the damaged one
     layOut(c.source, healthyPath);
-    writeFileSync(join(healthyPath, c.path), c.source === 'cursor' ? readFileSync(join(CORPUS, 'cursor/cursor-history/workspaceStorage/state.vscdb')) : healthy);
+    writeFileSync(
+      join(healthyPath, c.path),
+      c.source === 'cursor' ? readFileSync(join(CORPUS, 'cursor/cursor-history/workspaceStorage/state.vscdb')) : healthy,
+    );
     const baseline = createLibrary({ roots: [{ source: c.source, path: healthyPath }], logger: new MemoryLogger(), env: {} });
     await baseline.load();
     const healthyCount = baseline.sessions.size;
@@ -82,7 +111,14 @@ for (const c of CASES) {
         layOut(c.source, join(root, 'damaged'));
         writeFileSync(join(root, 'damaged', c.path), mutate(healthy, d));
         const logger = new MemoryLogger();
-        const library = createLibrary({ roots: [{ source: c.source, path: healthyPath }, { source: c.source, path: join(root, 'damaged') }], logger, env: {} });
+        const library = createLibrary({
+          roots: [
+            { source: c.source, path: healthyPath },
+            { source: c.source, path: join(root, 'damaged') },
+          ],
+          logger,
+          env: {},
+        });
         const started = Date.now();
         await library.load();
         assert.ok(Date.now() - started < 5_000, 'bounded time');

@@ -51,7 +51,10 @@ test('an appended Claude Code turn is parsed from the last complete line; partia
   const logger = new MemoryLogger();
   const third = await read(claudeCodeSource, file, root, true, logger);
   assert.equal(third[0].turns.length, second[0].turns.length, 'an unfinished line is not a turn yet');
-  assert.ok(logger.lines.some((l) => l.startsWith('info') && l.includes(':52: last line incomplete')), logger.lines.join('\n'));
+  assert.ok(
+    logger.lines.some((l) => l.startsWith('info') && l.includes(':52: last line incomplete')),
+    logger.lines.join('\n'),
+  );
   assert.ok(!logger.lines.some((l) => l.startsWith('warn')), 'an unfinished line is not reported as damage');
   appendFileSync(file, half.slice(40));
   const fourth = await same(claudeCodeSource, file, root);
@@ -104,14 +107,21 @@ test('appending while a read is under way never loses or doubles a turn', async 
   clearInterval(writer);
   const final = await same(claudeCodeSource, file, root);
   const numbers = final[0].turns.map((t) => Number(/turn (\d+)/.exec(t.text)?.[1]));
-  assert.deepEqual(numbers, Array.from({ length: i }, (_, n) => n));
+  assert.deepEqual(
+    numbers,
+    Array.from({ length: i }, (_, n) => n),
+  );
 });
 
 test('Codex rollouts are read incrementally too', async () => {
   const root = tempDir();
   const file = join(root, 'rollout-2026-01-01T00-00-00-33333333-4444-4555-8666-777777777777.jsonl');
   const rec = (type: string, payload: object): string => `${JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type, payload })}\n`;
-  writeFileSync(file, rec('session_meta', { id: '33333333-4444-4555-8666-777777777777', cwd: '/p' }) + rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `first codex prompt${PAD.repeat(50)}` }] }));
+  writeFileSync(
+    file,
+    rec('session_meta', { id: '33333333-4444-4555-8666-777777777777', cwd: '/p' }) +
+      rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `first codex prompt${PAD.repeat(50)}` }] }),
+  );
   await same(codexSource, file, root);
   const size = statSync(file).size;
   appendFileSync(file, rec('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'codex answer appended' }] }));

@@ -13,16 +13,25 @@ test('symlinks pointing out of a root, FIFOs and device files are skipped; the r
   const outside = tempDir();
   writeFile(join(outside, 'secret.jsonl'), '{"type":"user","message":{"role":"user","content":"outside the root"}}\n');
   const root = tempDir();
-  writeFile(join(root, 'proj', '11111111-2222-4333-8444-555555555555.jsonl'), `${JSON.stringify({ type: 'user', uuid: 'u', sessionId: 's', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'inside the root' } })}\n`);
+  writeFile(
+    join(root, 'proj', '11111111-2222-4333-8444-555555555555.jsonl'),
+    `${JSON.stringify({ type: 'user', uuid: 'u', sessionId: 's', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'inside the root' } })}\n`,
+  );
   symlinkSync(join(outside, 'secret.jsonl'), join(root, 'proj', 'link-out.jsonl'));
   symlinkSync(outside, join(root, 'dir-out'));
   execFileSync('mkfifo', [join(root, 'proj', 'pipe.jsonl')]);
   symlinkSync('/dev/zero', join(root, 'proj', 'zero.jsonl'));
   const logger = new MemoryLogger();
   const files = await walkFiles(root, { logger, accept: () => true });
-  assert.deepEqual(files.map((f) => f.slice(root.length)), ['/proj/11111111-2222-4333-8444-555555555555.jsonl']);
+  assert.deepEqual(
+    files.map((f) => f.slice(root.length)),
+    ['/proj/11111111-2222-4333-8444-555555555555.jsonl'],
+  );
   assert.ok(logger.lines.some((l) => l.includes('link-out.jsonl') && l.includes('outside')));
-  assert.ok(logger.lines.some((l) => l.includes('pipe.jsonl') && l.includes('not a regular file')), logger.lines.join('\n'));
+  assert.ok(
+    logger.lines.some((l) => l.includes('pipe.jsonl') && l.includes('not a regular file')),
+    logger.lines.join('\n'),
+  );
   const { library } = await loadLibrary([{ source: 'claude-code', path: root }]);
   assert.equal(library.search('inside').count, 1);
   assert.equal(library.search('outside').count, 0);
@@ -41,7 +50,8 @@ test('get and read refuse names that leave the roots, whatever their spelling', 
 test('two libraries in one process share no state: each reads, caches and closes on its own', async () => {
   const root = tempDir();
   const id = '44444444-5555-4666-8777-888888888888';
-  const rec = (uuid: string, text: string) => `${JSON.stringify({ type: 'user', uuid, sessionId: id, cwd: '/p', timestamp: '2026-02-01T10:00:00Z', message: { role: 'user', content: `${text} ${'padding words '.repeat(6000)}` } })}\n`;
+  const rec = (uuid: string, text: string) =>
+    `${JSON.stringify({ type: 'user', uuid, sessionId: id, cwd: '/p', timestamp: '2026-02-01T10:00:00Z', message: { role: 'user', content: `${text} ${'padding words '.repeat(6000)}` } })}\n`;
   const file = join(root, 'proj', `${id}.jsonl`);
   writeFile(file, rec('a', 'first question about herons'));
   const open = async () => {

@@ -54,7 +54,12 @@ describe('watching', () => {
       assert.equal(found(library, 'zebracorn').length, 1);
 
       writeFileSync(file, claudeLine('rewritten-1', 'narwhalix after a rewrite'));
-      await eventually(() => found(library, 'narwhalix').length === 1 && found(library, 'zebracorn').length === 0, 'rewrite replaces the old text', 10_000, () => JSON.stringify([found(library, 'narwhalix').length, found(library, 'zebracorn').map((r) => r.id)]));
+      await eventually(
+        () => found(library, 'narwhalix').length === 1 && found(library, 'zebracorn').length === 0,
+        'rewrite replaces the old text',
+        10_000,
+        () => JSON.stringify([found(library, 'narwhalix').length, found(library, 'zebracorn').map((r) => r.id)]),
+      );
 
       const other = join(root, 'new-project', '11111111-2222-4333-8444-555555555555.jsonl');
       mkdirSync(join(root, 'new-project'));

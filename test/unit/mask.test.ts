@@ -46,9 +46,9 @@ test("nothing secretlint's recommended rules find survives our masking, in plant
   const { creator } = await import('@secretlint/secretlint-rule-preset-recommend');
   const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: creator }] };
   const findings = async (text: string): Promise<string[]> =>
-    (await lintSource({ source: { content: text, filePath: '/t.txt', ext: '.txt', contentType: 'text' }, options: { config, noPhysicFilePath: true } })).messages.map((m) =>
-      text.slice(m.range[0], m.range[1]),
-    );
+    (
+      await lintSource({ source: { content: text, filePath: '/t.txt', ext: '.txt', contentType: 'text' }, options: { config, noPhysicFilePath: true } })
+    ).messages.map((m) => text.slice(m.range[0], m.range[1]));
   const planted = [
     ...Object.values(SECRETS),
     fake('github_pat_', 'Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op', 82),
@@ -76,12 +76,25 @@ test('a damaged line holding a secret never puts any of it in the log', async ()
   const dir = tempDir();
   const secret = SECRETS.github;
   // Not valid JSON: the parser's error message would quote the start of the line, secret included.
-  writeFile(join(dir, 'claude', 'p', '11111111-2222-4333-8444-555555555555.jsonl'), `{"type": ${secret}, "x": 1}\n${JSON.stringify({ type: 'user', uuid: 'u', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'a good line after a bad one' } })}\n`);
+  writeFile(
+    join(dir, 'claude', 'p', '11111111-2222-4333-8444-555555555555.jsonl'),
+    `{"type": ${secret}, "x": 1}\n${JSON.stringify({ type: 'user', uuid: 'u', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'a good line after a bad one' } })}\n`,
+  );
   writeFile(join(dir, 'gemini', 'tmp', 'abc', 'chats', 'session-1.json'), `{"sessionId": ${secret}}`);
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: join(dir, 'claude') }, { source: 'gemini', path: join(dir, 'gemini') }], logger, env: {} });
+  const library = createLibrary({
+    roots: [
+      { source: 'claude-code', path: join(dir, 'claude') },
+      { source: 'gemini', path: join(dir, 'gemini') },
+    ],
+    logger,
+    env: {},
+  });
   await library.load();
   assert.equal(library.search('good line').count, 1, 'the rest of the file loads');
-  assert.ok(logger.lines.some((l) => l.includes('11111111-2222-4333-8444-555555555555.jsonl:1: skipped')), logger.lines.join('\n'));
+  assert.ok(
+    logger.lines.some((l) => l.includes('11111111-2222-4333-8444-555555555555.jsonl:1: skipped')),
+    logger.lines.join('\n'),
+  );
   for (const line of logger.lines) assert.ok(!line.includes(secret.slice(0, 8)), `no part of the secret in: ${line}`);
 });

@@ -30,7 +30,12 @@ before(async () => {
   ]);
   writeCodeArchitect(root, '2025-11-22', 'same-words-older', [{ role: 'user', content: 'kubernetes ingress timeout' }], '08:00:00.000Z');
   writeCodeArchitect(root, '2025-11-23', 'same-words-newer', [{ role: 'user', content: 'kubernetes ingress timeout' }], '08:00:00.000Z');
-  writeCodeArchitect(root, '2025-11-24', 'many-hits', [1, 2, 3, 4, 5].map((i) => ({ role: 'user', content: `zebra number ${i} ${LONG}` })));
+  writeCodeArchitect(
+    root,
+    '2025-11-24',
+    'many-hits',
+    [1, 2, 3, 4, 5].map((i) => ({ role: 'user', content: `zebra number ${i} ${LONG}` })),
+  );
   ({ library } = await loadLibrary([{ source: 'codearchitect', path: root }]));
 });
 
@@ -60,7 +65,10 @@ describe('ranking', () => {
   test('relevance is within 0–1 and ordered', () => {
     const scores = library.search('authentication tokens').results.map((r) => r.relevanceScore);
     assert.ok(scores.every((s) => s > 0 && s <= 1));
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+    );
   });
 });
 
@@ -75,8 +83,11 @@ describe('query syntax', () => {
     assert.ok(topics('authentication -redis').includes('database-design'));
   });
 
-  test('an empty query is refused with the seed\'s error', () => {
-    assert.throws(() => library.search('   '), (e: unknown) => e instanceof SessionSearchError && e.code === 'Search query is required');
+  test("an empty query is refused with the seed's error", () => {
+    assert.throws(
+      () => library.search('   '),
+      (e: unknown) => e instanceof SessionSearchError && e.code === 'Search query is required',
+    );
   });
 });
 
@@ -84,8 +95,14 @@ describe('filters and result shape', () => {
   test('date and date range', () => {
     assert.deepEqual(topics('authentication', { date: '2025-11-19' }), ['database-design']);
     assert.deepEqual(new Set(topics('authentication', { dateFrom: '2025-11-19', dateTo: '2025-11-20' })), new Set(['database-design', 'cache-layer']));
-    assert.throws(() => library.search('x', { date: '2025-02-30' }), (e: unknown) => e instanceof SessionSearchError && e.code === 'INVALID_DATE');
-    assert.throws(() => library.search('x', { dateFrom: '19-11-2025' }), (e: unknown) => e instanceof SessionSearchError && e.code === 'INVALID_DATE');
+    assert.throws(
+      () => library.search('x', { date: '2025-02-30' }),
+      (e: unknown) => e instanceof SessionSearchError && e.code === 'INVALID_DATE',
+    );
+    assert.throws(
+      () => library.search('x', { dateFrom: '19-11-2025' }),
+      (e: unknown) => e instanceof SessionSearchError && e.code === 'INVALID_DATE',
+    );
   });
 
   test('limit', () => {
@@ -113,7 +130,10 @@ describe('filters and result shape', () => {
 
   test('every snippet and the title carry the ranges that matched, so screens mark them without tokenizing again', () => {
     const r = library.search('Redis cache').results.find((x) => x.topic === 'cache-layer')!;
-    assert.deepEqual(r.topicHighlights.map(([a, b]) => r.topic.slice(a, b)), ['cache']);
+    assert.deepEqual(
+      r.topicHighlights.map(([a, b]) => r.topic.slice(a, b)),
+      ['cache'],
+    );
     assert.equal(r.snippetHighlights.length, r.matchedSnippets.length);
     r.matchedSnippets.forEach((text, i) => {
       const marked = r.snippetHighlights[i].map(([a, b]) => text.slice(a, b).toLowerCase());
@@ -121,7 +141,10 @@ describe('filters and result shape', () => {
       for (const m of marked) assert.ok(['redis', 'cache'].includes(m), `${m} in ${text}`);
     });
     const phrase = library.search('"eviction policy"').results[0];
-    assert.deepEqual(phrase.snippetHighlights[0].map(([a, b]) => phrase.matchedSnippets[0].slice(a, b)), ['eviction policy']);
+    assert.deepEqual(
+      phrase.snippetHighlights[0].map(([a, b]) => phrase.matchedSnippets[0].slice(a, b)),
+      ['eviction policy'],
+    );
   });
 
   test('a phrase with a limit finds as many sessions as it would without one, in the same order', () => {
@@ -133,7 +156,7 @@ describe('filters and result shape', () => {
     assert.deepEqual(topics('authentication', { role: 'user', limit: 2 }), roles.slice(0, 2));
   });
 
-  test('the reader\'s turn window marks what the query matched', () => {
+  test("the reader's turn window marks what the query matched", () => {
     const id = library.search('weekday').results[0].id;
     const window = library.turnWindow(id, 0, 10, 'weekday monday')!;
     assert.equal(window.turns.length, window.highlights.length);
@@ -143,9 +166,10 @@ describe('filters and result shape', () => {
     assert.deepEqual(library.turnWindow(id, 0, 10)!.highlights.flat(), []);
   });
 
-  test('the seed\'s fields are present', () => {
+  test("the seed's fields are present", () => {
     const r = library.search('nextauth').results[0];
-    for (const key of ['filename', 'topic', 'date', 'file', 'size', 'relevanceScore', 'matchedSnippets', 'matchCount', 'id', 'source']) assert.ok(key in r, key);
+    for (const key of ['filename', 'topic', 'date', 'file', 'size', 'relevanceScore', 'matchedSnippets', 'matchCount', 'id', 'source'])
+      assert.ok(key in r, key);
     assert.equal(r.filename, 'authentication-implementation');
     assert.equal(r.date, '2025-11-18T12:00:00.000Z');
     assert.ok(r.file.endsWith('full.md'));
@@ -181,14 +205,23 @@ describe('get and list', () => {
     const all = library.list();
     assert.equal(all.count, 7);
     assert.equal(all.sessions[0].topic, 'many-hits');
-    assert.deepEqual(library.list({ date: '2025-11-20' }).sessions.map((s) => s.topic), ['cache-layer']);
+    assert.deepEqual(
+      library.list({ date: '2025-11-20' }).sessions.map((s) => s.topic),
+      ['cache-layer'],
+    );
     assert.equal(library.list({ limit: 2 }).sessions.length, 2);
   });
 });
 
 test('title prefix search finds sessions as the user types', () => {
-  assert.deepEqual(library.suggestTitles('authent').map((s) => s.topic), ['authentication-implementation']);
-  assert.deepEqual(library.suggestTitles('flaky da').map((s) => s.topic), ['flaky-dates']);
+  assert.deepEqual(
+    library.suggestTitles('authent').map((s) => s.topic),
+    ['authentication-implementation'],
+  );
+  assert.deepEqual(
+    library.suggestTitles('flaky da').map((s) => s.topic),
+    ['flaky-dates'],
+  );
   assert.deepEqual(library.suggestTitles('zzzq'), []);
 });
 
@@ -201,11 +234,24 @@ test('a project filter finds the git worktrees of the same repository too', asyn
   const line = (id: string, cwd: string, text: string): string =>
     `${JSON.stringify({ type: 'user', uuid: `${id}-1`, sessionId: id, cwd, timestamp: '2026-03-02T09:15:00.000Z', message: { role: 'user', content: text } })}\n`;
   const other = join(dir, 'elsewhere');
-  writeFile(join(dir, 'claude', 'a', '11111111-1111-4111-8111-111111111111.jsonl'), line('11111111-1111-4111-8111-111111111111', repo, 'checkout flow in main'));
-  writeFile(join(dir, 'claude', 'b', '22222222-2222-4222-8222-222222222222.jsonl'), line('22222222-2222-4222-8222-222222222222', worktree, 'checkout flow in the worktree'));
-  writeFile(join(dir, 'claude', 'c', '33333333-3333-4333-8333-333333333333.jsonl'), line('33333333-3333-4333-8333-333333333333', other, 'checkout flow elsewhere'));
+  writeFile(
+    join(dir, 'claude', 'a', '11111111-1111-4111-8111-111111111111.jsonl'),
+    line('11111111-1111-4111-8111-111111111111', repo, 'checkout flow in main'),
+  );
+  writeFile(
+    join(dir, 'claude', 'b', '22222222-2222-4222-8222-222222222222.jsonl'),
+    line('22222222-2222-4222-8222-222222222222', worktree, 'checkout flow in the worktree'),
+  );
+  writeFile(
+    join(dir, 'claude', 'c', '33333333-3333-4333-8333-333333333333.jsonl'),
+    line('33333333-3333-4333-8333-333333333333', other, 'checkout flow elsewhere'),
+  );
   const { library: lib } = await loadLibrary([{ source: 'claude-code', path: join(dir, 'claude') }]);
-  const projects = (filter: string) => lib.search('checkout', { project: filter }).results.map((r) => r.project).sort();
+  const projects = (filter: string) =>
+    lib
+      .search('checkout', { project: filter })
+      .results.map((r) => r.project)
+      .sort();
   assert.deepEqual(projects(repo), [repo, worktree]);
   assert.deepEqual(projects(worktree), [repo, worktree]);
   assert.deepEqual(projects(other), [other]);
@@ -219,6 +265,9 @@ test('exclude patterns and the size limit keep files out, and say so', async () 
   const logger = new MemoryLogger();
   const lib = createLibrary({ roots: [{ source: 'codearchitect', path: root }], logger, env: {}, exclude: ['**/scratch-topic/**'], maxFileBytes: 4096 });
   await lib.load();
-  assert.deepEqual(lib.search('wombatine').results.map((r) => r.topic), ['kept-topic']);
+  assert.deepEqual(
+    lib.search('wombatine').results.map((r) => r.topic),
+    ['kept-topic'],
+  );
   assert.ok(logger.lines.some((l) => l.includes('huge-topic') && l.includes('over the configured limit')));
 });

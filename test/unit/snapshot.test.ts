@@ -32,7 +32,9 @@ async function open(root: string, data: string, extra: Partial<LibraryOptions> =
 
 /** What a user sees for a query: ids, scores and snippets, whatever the library's history. */
 function answers(library: SessionLibrary, query: string): unknown {
-  return library.search(query, { limit: 10 }).results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, deleted: r.sourceDeleted }));
+  return library
+    .search(query, { limit: 10 })
+    .results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, deleted: r.sourceDeleted }));
 }
 
 /** The header of a snapshot (its footer: header offset, length, CRC-32, magic). */
@@ -72,7 +74,10 @@ test('a warm start restores the snapshot, reads only the files that changed, and
   const root = corpusCopy();
   const data = tempDir();
   const cold = await open(root, data);
-  assert.ok(cold.logger.lines.some((l) => l.includes('snapshot written')), cold.logger.lines.join('\n'));
+  assert.ok(
+    cold.logger.lines.some((l) => l.includes('snapshot written')),
+    cold.logger.lines.join('\n'),
+  );
   await cold.library.close();
 
   const files = readdirSync(join(root, 'claude-code-log'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl'));
@@ -87,8 +92,14 @@ test('a warm start restores the snapshot, reads only the files that changed, and
   const referenceData = tempDir();
   cpSync(join(data, 'archive'), join(referenceData, 'archive'), { recursive: true });
   const warm = await open(root, data);
-  assert.ok(warm.logger.lines.some((l) => /snapshot of .* restored/.test(l)), warm.logger.lines.join('\n'));
-  assert.ok(warm.logger.lines.some((l) => l.includes(': 2 files read,')), 'only the appended and the new file are read again');
+  assert.ok(
+    warm.logger.lines.some((l) => /snapshot of .* restored/.test(l)),
+    warm.logger.lines.join('\n'),
+  );
+  assert.ok(
+    warm.logger.lines.some((l) => l.includes(': 2 files read,')),
+    'only the appended and the new file are read again',
+  );
   assert.equal(warm.library.search('snapshotcatchup').count, 1);
   assert.equal(warm.library.search('brandnewfile').count, 1);
   const gone = [...warm.library.sessions.values()].filter((s) => s.file === deleted);
@@ -113,22 +124,36 @@ test('a damaged snapshot, one of another version and one written with other sett
   const expected = (await open(root, tempDir(), { snapshot: false })).library;
   const damages: [string, (b: Buffer) => Buffer, RegExp][] = [
     ['truncated', (b) => b.subarray(0, Math.floor(b.length / 2)), /snapshot discarded \(not a snapshot of this version \(footer\)\)/],
-    ['bytes flipped in the header', (b) => Buffer.from(b.toString('latin1').replace('"sessions":[', '"sessions":{'), 'latin1'), /snapshot discarded \(section header is damaged \(checksum\)\)/],
+    [
+      'bytes flipped in the header',
+      (b) => Buffer.from(b.toString('latin1').replace('"sessions":[', '"sessions":{'), 'latin1'),
+      /snapshot discarded \(section header is damaged \(checksum\)\)/,
+    ],
     ['bytes flipped in an index array', (b) => flipAt(b, sectionAt(b, 'df')), /snapshot discarded \(section df is damaged \(checksum\)\)/],
     ['another version', (b) => withHeader(b, (h) => (h.version = 0)), new RegExp(`snapshot discarded \\(version 0, this build reads ${SNAPSHOT_VERSION}\\)`)],
-    ['the previous layout', (b) => Buffer.concat([b.subarray(0, b.length - 8), Buffer.from('SSSNAPv1')]), /snapshot discarded \(not a snapshot of this version \(footer\)\)/],
+    [
+      'the previous layout',
+      (b) => Buffer.concat([b.subarray(0, b.length - 8), Buffer.from('SSSNAPv1')]),
+      /snapshot discarded \(not a snapshot of this version \(footer\)\)/,
+    ],
     ['not a snapshot at all', () => Buffer.from('\u0000garbage'.repeat(10)), /snapshot discarded/],
   ];
   for (const [what, damage, reason] of damages) {
     writeFileSync(path, damage(good));
     const { library, logger } = await open(root, data);
-    assert.ok(logger.lines.some((l) => reason.test(l)), `${what}: ${logger.lines.join('\n')}`);
+    assert.ok(
+      logger.lines.some((l) => reason.test(l)),
+      `${what}: ${logger.lines.join('\n')}`,
+    );
     for (const q of QUERIES) assert.deepEqual(answers(library, q), answers(expected, q), `${what}: ${q}`);
     await library.close();
     assert.ok(readFileSync(path).equals(good) || readFileSync(path).length > 1000, `${what}: a good snapshot was written again`);
   }
   const { logger } = await open(root, data, { exclude: ['**/ccusage/**'] });
-  assert.ok(logger.lines.some((l) => l.includes('snapshot discarded (written with other settings')), logger.lines.join('\n'));
+  assert.ok(
+    logger.lines.some((l) => l.includes('snapshot discarded (written with other settings')),
+    logger.lines.join('\n'),
+  );
 });
 
 test('one writer per data folder: a second library only reads, then takes over when the writer closes', async () => {
@@ -147,7 +172,10 @@ test('one writer per data folder: a second library only reads, then takes over w
   assert.ok(second.library.persistence?.lock.held, 'the reader became the writer');
   await second.library.close();
   const third = await open(root, data);
-  assert.ok(third.logger.lines.some((l) => l.includes(': 0 files read,')), third.logger.lines.join('\n'));
+  assert.ok(
+    third.logger.lines.some((l) => l.includes(': 0 files read,')),
+    third.logger.lines.join('\n'),
+  );
   assert.equal(third.library.search('secondreader').count, 1);
 });
 
@@ -166,11 +194,17 @@ test('cancelled indexing keeps what was read, and the next start reads the rest'
     if (p.files === 5) controller.abort();
   }, controller.signal);
   assert.ok(seen >= 5 && seen < total, `stopped at ${seen} of ${total}`);
-  assert.ok(logger.lines.some((l) => l.includes(`indexing cancelled after ${seen} of ${total} files`)), logger.lines.join('\n'));
+  assert.ok(
+    logger.lines.some((l) => l.includes(`indexing cancelled after ${seen} of ${total} files`)),
+    logger.lines.join('\n'),
+  );
   const partial = library.sessions.size;
   await library.close();
   const next = await open(root, data);
-  assert.ok(next.logger.lines.some((l) => l.includes(`: ${total - seen} files read,`)), next.logger.lines.join('\n'));
+  assert.ok(
+    next.logger.lines.some((l) => l.includes(`: ${total - seen} files read,`)),
+    next.logger.lines.join('\n'),
+  );
   const reference = (await open(root, tempDir(), { snapshot: false, archive: false })).library;
   assert.ok(partial < reference.sessions.size);
   assert.equal(next.library.sessions.size, reference.sessions.size);

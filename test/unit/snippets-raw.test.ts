@@ -11,7 +11,24 @@ import { chooseSnippetTurns, type TurnSource } from '../../src/core/index/snippe
 import { parseQuery } from '../../src/core/index/query.js';
 import type { TurnKind } from '../../src/core/model.js';
 
-const QUERIES = ['test', 'error handling', 'readme', 'typescript config', 'database migration', 'install', 'claude', 'function return value', 'websocket', 'TODO app localStorage', 'api key', 'build failed', 'python', 'git commit message', '"npm install"', 'file'];
+const QUERIES = [
+  'test',
+  'error handling',
+  'readme',
+  'typescript config',
+  'database migration',
+  'install',
+  'claude',
+  'function return value',
+  'websocket',
+  'TODO app localStorage',
+  'api key',
+  'build failed',
+  'python',
+  'git commit message',
+  '"npm install"',
+  'file',
+];
 
 test('search answers from archived sessions (raw lines with a turn layout) equal answers from sessions held in memory', async () => {
   const data = tempDir();
@@ -36,7 +53,8 @@ test('search answers from archived sessions (raw lines with a turn layout) equal
 test('a word found only after more than a MB of tool output still gets its snippet, from archived and from in-memory sessions', async () => {
   const root = tempDir();
   const id = '33333333-4444-4555-8666-777777777777';
-  const rec = (uuid: string, type: 'user' | 'assistant', content: unknown) => `${JSON.stringify({ type, uuid, sessionId: id, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: type === 'user' ? { role: 'user', content } : { id: `m-${uuid}`, role: 'assistant', content } })}\n`;
+  const rec = (uuid: string, type: 'user' | 'assistant', content: unknown) =>
+    `${JSON.stringify({ type, uuid, sessionId: id, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: type === 'user' ? { role: 'user', content } : { id: `m-${uuid}`, role: 'assistant', content } })}\n`;
   const filler = 'lorem ipsum dolor sit amet '.repeat(60_000);
   writeFileSync(
     join(root, `${id}.jsonl`),
@@ -67,18 +85,22 @@ test('the snippet chooser finds the same words in JSON text (escapes kept) as in
   const turnText = fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((p) => p.join(''));
   const kinds = fc.constantFrom<TurnKind>('conversation', 'tool', 'file');
   fc.assert(
-    fc.property(fc.array(fc.tuple(turnText, kinds), { minLength: 1, maxLength: 12 }), fc.subarray(['n', 'u', 'word', 'u0001', 'café', 'k', 's', 't'], { minLength: 1 }), (turns, words) => {
-      const query = parseQuery(words.join(' '));
-      const source = (escaped: boolean): TurnSource => ({
-        count: turns.length,
-        kind: (i) => turns[i][1],
-        role: () => 'user',
-        textLength: (i) => turns[i][0].length,
-        text: (i) => (escaped ? JSON.stringify(turns[i][0]).slice(1, -1) : turns[i][0]),
-        escaped,
-      });
-      assert.deepEqual(chooseSnippetTurns(source(true), query), chooseSnippetTurns(source(false), query));
-    }),
+    fc.property(
+      fc.array(fc.tuple(turnText, kinds), { minLength: 1, maxLength: 12 }),
+      fc.subarray(['n', 'u', 'word', 'u0001', 'café', 'k', 's', 't'], { minLength: 1 }),
+      (turns, words) => {
+        const query = parseQuery(words.join(' '));
+        const source = (escaped: boolean): TurnSource => ({
+          count: turns.length,
+          kind: (i) => turns[i][1],
+          role: () => 'user',
+          textLength: (i) => turns[i][0].length,
+          text: (i) => (escaped ? JSON.stringify(turns[i][0]).slice(1, -1) : turns[i][0]),
+          escaped,
+        });
+        assert.deepEqual(chooseSnippetTurns(source(true), query), chooseSnippetTurns(source(false), query));
+      },
+    ),
     { numRuns: 2000, seed: 20261130 },
   );
 });

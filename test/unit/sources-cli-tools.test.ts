@@ -28,7 +28,21 @@ describe('Gemini CLI', () => {
       { sessionId: 'g-1', projectHash: 'shop', startTime: '2026-05-04T10:00:00.000Z', lastUpdated: '2026-05-04T10:00:00.000Z', kind: 'main' },
       { id: 'u1', timestamp: '2026-05-04T10:00:05.000Z', type: 'user', content: [{ text: 'why does test_dates fail on Mondays?' }] },
       { id: 'g1', timestamp: '2026-05-04T10:00:09.000Z', type: 'gemini', content: 'first draft' },
-      { id: 'g1', timestamp: '2026-05-04T10:00:09.000Z', type: 'gemini', content: 'weekday() is 0 on Monday', thoughts: [{ subject: 'Checking weekday logic', description: 'Monday is 0' }], toolCalls: [{ id: 'r1', name: 'read_file', args: { file_path: 'tests/test_dates.py' }, result: [{ functionResponse: { id: 'r1', name: 'read_file', response: { output: 'import datetime' } } }] }] },
+      {
+        id: 'g1',
+        timestamp: '2026-05-04T10:00:09.000Z',
+        type: 'gemini',
+        content: 'weekday() is 0 on Monday',
+        thoughts: [{ subject: 'Checking weekday logic', description: 'Monday is 0' }],
+        toolCalls: [
+          {
+            id: 'r1',
+            name: 'read_file',
+            args: { file_path: 'tests/test_dates.py' },
+            result: [{ functionResponse: { id: 'r1', name: 'read_file', response: { output: 'import datetime' } } }],
+          },
+        ],
+      },
       { id: 'u2', timestamp: '2026-05-04T10:01:00.000Z', type: 'user', content: 'a prompt that was rewound' },
       { $rewindTo: 'u2' },
       { $set: { lastUpdated: '2026-05-04T10:00:10.001Z', summary: 'Monday date test failure' } },
@@ -38,14 +52,20 @@ describe('Gemini CLI', () => {
     const s = library.sessions.get('gemini:g-1')!;
     assert.equal(s.topic, 'Monday date test failure');
     assert.equal(s.project, '/home/dev/shop');
-    assert.deepEqual(s.turns.map((t) => t.text), [
-      'why does test_dates fail on Mondays?',
-      'Checking weekday logic: Monday is 0',
-      'weekday() is 0 on Monday',
-      'read_file {"file_path":"tests/test_dates.py"}',
-      'import datetime',
-    ]);
-    assert.deepEqual(s.turns.map((t) => t.kind), ['conversation', 'thinking', 'conversation', 'file', 'file']);
+    assert.deepEqual(
+      s.turns.map((t) => t.text),
+      [
+        'why does test_dates fail on Mondays?',
+        'Checking weekday logic: Monday is 0',
+        'weekday() is 0 on Monday',
+        'read_file {"file_path":"tests/test_dates.py"}',
+        'import datetime',
+      ],
+    );
+    assert.deepEqual(
+      s.turns.map((t) => t.kind),
+      ['conversation', 'thinking', 'conversation', 'file', 'file'],
+    );
   });
 });
 
@@ -66,17 +86,31 @@ describe('OpenCode', () => {
       db.run('CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, title TEXT, directory TEXT, data TEXT)');
       db.run('CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, data TEXT)');
       db.run('CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT, session_id TEXT, data TEXT)');
-      db.run('INSERT INTO session VALUES (?, ?, ?, ?, ?)', ['ses_1', null, 'Flaky Monday test', '/home/dev/shop', JSON.stringify({ time: { created: 1772442900000, updated: 1772443000000 } })]);
+      db.run('INSERT INTO session VALUES (?, ?, ?, ?, ?)', [
+        'ses_1',
+        null,
+        'Flaky Monday test',
+        '/home/dev/shop',
+        JSON.stringify({ time: { created: 1772442900000, updated: 1772443000000 } }),
+      ]);
       db.run('INSERT INTO message VALUES (?, ?, ?)', ['msg_1', 'ses_1', JSON.stringify({ role: 'user', time: { created: 1772442900000 } })]);
       db.run('INSERT INTO message VALUES (?, ?, ?)', ['msg_2', 'ses_1', JSON.stringify({ role: 'assistant', time: { created: 1772442910000 } })]);
-      db.run('INSERT INTO part VALUES (?, ?, ?, ?)', ['prt_1', 'msg_1', 'ses_1', JSON.stringify({ type: 'text', text: 'why does test_dates fail on Mondays?' })]);
+      db.run('INSERT INTO part VALUES (?, ?, ?, ?)', [
+        'prt_1',
+        'msg_1',
+        'ses_1',
+        JSON.stringify({ type: 'text', text: 'why does test_dates fail on Mondays?' }),
+      ]);
       db.run('INSERT INTO part VALUES (?, ?, ?, ?)', ['prt_2', 'msg_2', 'ses_1', JSON.stringify({ type: 'text', text: 'weekday() is 0 on Monday' })]);
     });
     const { library } = await loadLibrary([{ source: 'opencode', path: dir }]);
     const s = library.sessions.get('opencode:ses_1')!;
     assert.equal(s.topic, 'Flaky Monday test');
     assert.equal(s.project, '/home/dev/shop');
-    assert.deepEqual(s.turns.map((t) => t.role), ['user', 'assistant']);
+    assert.deepEqual(
+      s.turns.map((t) => t.role),
+      ['user', 'assistant'],
+    );
   });
 });
 
@@ -124,7 +158,10 @@ describe('SpecStory', () => {
     const { library } = await loadLibrary([{ source: 'specstory', path: dir }]);
     const [s] = all(library);
     assert.equal(s.topic, 'Fix the date test');
-    assert.deepEqual(s.turns.map((t) => `${t.role}:${t.kind}`), ['user:conversation', 'assistant:thinking', 'assistant:conversation']);
+    assert.deepEqual(
+      s.turns.map((t) => `${t.role}:${t.kind}`),
+      ['user:conversation', 'assistant:thinking', 'assistant:conversation'],
+    );
     assert.match(s.turns[0].text, /quoted transcript, not a turn/);
     assert.equal(s.project, join(dir, 'proj'));
   });
@@ -153,7 +190,10 @@ describe('Aider', () => {
     const { library } = await loadLibrary([{ source: 'aider', path: dir }]);
     const [s] = all(library);
     assert.equal(firstPrompt(s), 'why does test_dates\nfail on Mondays?');
-    assert.deepEqual(s.turns.map((t) => t.role), ['tool', 'user', 'assistant', 'tool']);
+    assert.deepEqual(
+      s.turns.map((t) => t.role),
+      ['tool', 'user', 'assistant', 'tool'],
+    );
     assert.equal(s.created, new Date('2025-03-02T09:15:00').toISOString());
   });
 });

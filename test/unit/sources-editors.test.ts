@@ -15,7 +15,10 @@ describe('Copilot Chat', () => {
     assert.equal(sessions.length, 7);
     const simple = sessions.find((s) => s.filename === 'simple-chat.export')!;
     assert.equal(simple.topic, 'hi');
-    assert.deepEqual(simple.turns.map((t) => t.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      simple.turns.map((t) => t.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     const mcp = sessions.find((s) => s.filename === 'mcp-tool-success.export')!;
     assert.ok(mcp.turns.some((t) => t.role === 'tool' && /get_documents/.test(t.text)));
     const canceled = sessions.find((s) => s.filename === 'canceled-chat.export')!;
@@ -37,12 +40,18 @@ describe('Copilot Chat', () => {
       { kind: 1, k: ['customTitle'], v: 'Monday date test failure' },
     ];
     writeFile(join(ws, 'chatSessions', 's-1.jsonl'), log.map((e) => JSON.stringify(e)).join('\n') + '\n');
-    writeFile(join(ws, 'chatSessions', 's-1.json'), JSON.stringify({ version: 3, sessionId: 's-1', requests: [{ message: { text: 'stale copy' }, response: [] }] }));
+    writeFile(
+      join(ws, 'chatSessions', 's-1.json'),
+      JSON.stringify({ version: 3, sessionId: 's-1', requests: [{ message: { text: 'stale copy' }, response: [] }] }),
+    );
     const { library } = await loadLibrary([{ source: 'copilot-chat', path: root }]);
     const [s] = all(library);
     assert.equal(all(library).length, 1, 'the .jsonl wins over the .json of the same session');
     assert.equal(s.topic, 'Monday date test failure');
-    assert.deepEqual(s.turns.map((t) => t.text), ['why does test_dates fail on Mondays?', 'weekday() returns 0 on Monday']);
+    assert.deepEqual(
+      s.turns.map((t) => t.text),
+      ['why does test_dates fail on Mondays?', 'weekday() returns 0 on Monday'],
+    );
     assert.equal(s.project, 'c:\\Users\\dev\\shop');
     assert.equal(s.created, new Date(1772442900000).toISOString());
   });
@@ -72,24 +81,40 @@ describe('Cursor', () => {
         composerId: 'c1',
         name: 'Monday date bug',
         createdAt: 1772442900000,
-        fullConversationHeadersOnly: [{ bubbleId: 'b1', type: 1 }, { bubbleId: 'b2', type: 2 }, { bubbleId: 'gone', type: 2 }],
+        fullConversationHeadersOnly: [
+          { bubbleId: 'b1', type: 1 },
+          { bubbleId: 'b2', type: 2 },
+          { bubbleId: 'gone', type: 2 },
+        ],
         workspaceIdentifier: { id: 'w', uri: { fsPath: '/home/dev/shop' } },
       });
       put('bubbleId:c1:b1', { type: 1, bubbleId: 'b1', text: 'why does test_dates fail on Mondays?' });
-      put('bubbleId:c1:b2', { type: 2, bubbleId: 'b2', text: 'weekday() is 0 on Monday', thinking: { text: 'check weekday' }, toolFormerData: { name: 'read_file', rawArgs: '{"target_file":"tests/test_dates.py"}', result: 'import datetime' } });
+      put('bubbleId:c1:b2', {
+        type: 2,
+        bubbleId: 'b2',
+        text: 'weekday() is 0 on Monday',
+        thinking: { text: 'check weekday' },
+        toolFormerData: { name: 'read_file', rawArgs: '{"target_file":"tests/test_dates.py"}', result: 'import datetime' },
+      });
     });
     const { library } = await loadLibrary([{ source: 'cursor', path: dir }]);
     const [s] = all(library);
     assert.equal(s.topic, 'Monday date bug');
     assert.equal(s.project, '/home/dev/shop');
-    assert.deepEqual(s.turns.map((t) => `${t.role}:${t.kind}`), ['user:conversation', 'assistant:thinking', 'assistant:conversation', 'assistant:file', 'tool:file']);
+    assert.deepEqual(
+      s.turns.map((t) => `${t.role}:${t.kind}`),
+      ['user:conversation', 'assistant:thinking', 'assistant:conversation', 'assistant:file', 'tool:file'],
+    );
   });
 });
 
 describe('Cline and Roo Code', () => {
   test('a Cline task folder: UI messages with timestamps, title and workspace from the task history', async () => {
     const root = join(tempDir(), 'saoudrizwan.claude-dev');
-    writeFile(join(root, 'state', 'taskHistory.json'), JSON.stringify([{ id: '1772442900000', ts: 1772442900000, task: 'why does test_dates fail on Mondays?', cwdOnTaskInitialization: '/home/dev/shop' }]));
+    writeFile(
+      join(root, 'state', 'taskHistory.json'),
+      JSON.stringify([{ id: '1772442900000', ts: 1772442900000, task: 'why does test_dates fail on Mondays?', cwdOnTaskInitialization: '/home/dev/shop' }]),
+    );
     writeFile(
       join(root, 'tasks', '1772442900000', 'ui_messages.json'),
       JSON.stringify([
@@ -106,7 +131,10 @@ describe('Cline and Roo Code', () => {
     assert.equal(s.id, 'cline:1772442900000');
     assert.equal(s.project, '/home/dev/shop');
     assert.equal(firstPrompt(s), 'why does test_dates fail on Mondays?');
-    assert.deepEqual(s.turns.map((t) => `${t.role}:${t.kind}`), ['user:conversation', 'assistant:file', 'assistant:conversation']);
+    assert.deepEqual(
+      s.turns.map((t) => `${t.role}:${t.kind}`),
+      ['user:conversation', 'assistant:file', 'assistant:conversation'],
+    );
     assert.equal(s.created, new Date(1772442900000).toISOString());
   });
 
@@ -116,7 +144,13 @@ describe('Cline and Roo Code', () => {
       version: 2,
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'rename the helper <environment_details>cwd: /x</environment_details>' }] },
-        { role: 'assistant', content: [{ type: 'reasoning', text: 'find usages' }, { type: 'tool-call', toolCallId: 't1', toolName: 'search_files', input: { regex: 'helper' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'find usages' },
+            { type: 'tool-call', toolCallId: 't1', toolName: 'search_files', input: { regex: 'helper' } },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', output: '3 matches' }] },
       ],
     };
@@ -125,6 +159,9 @@ describe('Cline and Roo Code', () => {
     const [s] = all(library);
     assert.equal(s.source, 'roo');
     assert.equal(s.turns[0].text, 'rename the helper');
-    assert.deepEqual(s.turns.map((t) => t.kind), ['conversation', 'thinking', 'tool', 'tool']);
+    assert.deepEqual(
+      s.turns.map((t) => t.kind),
+      ['conversation', 'thinking', 'tool', 'tool'],
+    );
   });
 });

@@ -49,7 +49,10 @@ describe('CodeArchitect', () => {
     assert.equal(s.filename, 'python');
     assert.ok(s.file.endsWith(join('2024-08-06', 'python', 'full.md')));
     assert.equal(s.turns.length, 4);
-    assert.deepEqual(s.turns.map((t) => t.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      s.turns.map((t) => t.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     assert.equal(firstPrompt(s), '/test pytest tests/basic/test_main.py');
     assert.equal(s.created, '2024-08-06T09:06:27.951Z');
     assert.equal(s.firstDay, '2024-08-06');
@@ -71,8 +74,14 @@ describe('Claude Code', () => {
     );
     const assistantProse = s.turns.filter((t) => t.role === 'assistant' && t.kind === 'conversation');
     assert.equal(assistantProse.length, textMessageIds.size);
-    assert.ok(s.turns.some((t) => t.role === 'tool'), 'tool results are turns');
-    assert.ok(s.turns.some((t) => t.kind === 'diff' && t.tool === 'Write'), 'an edited file is a diff turn');
+    assert.ok(
+      s.turns.some((t) => t.role === 'tool'),
+      'tool results are turns',
+    );
+    assert.ok(
+      s.turns.some((t) => t.kind === 'diff' && t.tool === 'Write'),
+      'an edited file is a diff turn',
+    );
     assert.equal(s.created, '2025-09-03T00:47:19.293Z');
   });
 
@@ -106,10 +115,13 @@ describe('Claude Code', () => {
 });
 
 describe('Codex', () => {
-  test('one channel of the duplicated messages; the user\'s own words; project, branch and dates from session_meta', () => {
+  test("one channel of the duplicated messages; the user's own words; project, branch and dates from session_meta", () => {
     const s = library.sessions.get('codex:a1b2c3d4-e5f6-7890-abcd-ef1234567890')!;
     assert.equal(s.topic, 'Hello, Codex! Please explain what you do.');
-    assert.deepEqual(s.turns.map((t) => `${t.role}:${t.kind}`), ['user:conversation', 'assistant:conversation', 'user:conversation', 'assistant:conversation']);
+    assert.deepEqual(
+      s.turns.map((t) => `${t.role}:${t.kind}`),
+      ['user:conversation', 'assistant:conversation', 'user:conversation', 'assistant:conversation'],
+    );
     assert.equal(s.project, '/home/user/project');
     assert.equal(s.branch, 'main');
     assert.equal(s.created, '2026-05-12T09:59:55.000Z');

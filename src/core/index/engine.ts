@@ -452,4 +452,3 @@ export class SearchIndex {
     return { items: kept, count: n };
   }
 }
-

@@ -56,7 +56,11 @@ function separates(text: string, i: number, escaped: boolean, before: boolean): 
  * The indices (in order) of the turns snippets are cut from: up to 2 × MAX_SNIPPETS turns, best first by the summed
  * weight of the words they hold (a conversation turn wins a tie). Undefined when a turn that had to be read could not be.
  */
-export function chooseSnippetTurns(source: TurnSource, query: ParsedQuery, options: { role?: Role; kind?: TurnKind; weight?: (term: string) => number } = {}): number[] | undefined {
+export function chooseSnippetTurns(
+  source: TurnSource,
+  query: ParsedQuery,
+  options: { role?: Role; kind?: TurnKind; weight?: (term: string) => number } = {},
+): number[] | undefined {
   const words = snippetWords(query);
   if (!words.length) return [];
   const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
@@ -79,7 +83,8 @@ export function chooseSnippetTurns(source: TurnSource, query: ParsedQuery, optio
     pattern.lastIndex = 0;
     let examined = 0;
     for (let m = pattern.exec(text); m && examined < MATCHES_EXAMINED_PER_TURN && found.size < words.length; m = pattern.exec(text), examined++) {
-      if (separates(text, m.index - 1, source.escaped, true) && separates(text, m.index + m[0].length, source.escaped, false)) found.add(index.get(m[0].toLowerCase())!);
+      if (separates(text, m.index - 1, source.escaped, true) && separates(text, m.index + m[0].length, source.escaped, false))
+        found.add(index.get(m[0].toLowerCase())!);
     }
     if (!found.size) return;
     let score = source.kind(i) === 'conversation' ? 0.01 : 0;

@@ -11,10 +11,7 @@ const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}])';
 
 /** A case-insensitive pattern matching any query term or phrase as whole words. */
 export function matcherFor(query: ParsedQuery): RegExp | undefined {
-  const alternatives = [
-    ...query.phrases.map((words) => words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')),
-    ...query.terms.map(escapeRegExp),
-  ];
+  const alternatives = [...query.phrases.map((words) => words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')), ...query.terms.map(escapeRegExp)];
   if (!alternatives.length) return undefined;
   return new RegExp(`${NOT_WORD_BEFORE}(?:${alternatives.join('|')})${NOT_WORD_AFTER}`, 'giu');
 }
@@ -95,7 +92,14 @@ export function findSnippets(
 
 /** The turns of a session held in memory, as the snippet chooser reads them. */
 export function memoryTurns(turns: Turn[]): TurnSource {
-  return { count: turns.length, kind: (i) => turns[i].kind, role: (i) => turns[i].role, textLength: (i) => turns[i].text.length, text: (i) => turns[i].text, escaped: false };
+  return {
+    count: turns.length,
+    kind: (i) => turns[i].kind,
+    role: (i) => turns[i].role,
+    textLength: (i) => turns[i].text.length,
+    text: (i) => turns[i].text,
+    escaped: false,
+  };
 }
 
 type SnippetOptions = { role?: Role; kind?: TurnKind; weight?: (term: string) => number };
@@ -103,7 +107,11 @@ type SnippetOptions = { role?: Role; kind?: TurnKind; weight?: (term: string) =>
 /** The snippets of a whole session whose turns are in memory: the chosen turns, then the cut. */
 export function sessionSnippets(turns: Turn[], query: ParsedQuery, options: SnippetOptions = {}): Snippet[] {
   const chosen = chooseSnippetTurns(memoryTurns(turns), query, options) ?? [];
-  return findSnippets(chosen.map((i) => turns[i]), query, { ...options, max: MAX_SNIPPETS });
+  return findSnippets(
+    chosen.map((i) => turns[i]),
+    query,
+    { ...options, max: MAX_SNIPPETS },
+  );
 }
 
 export function highlightRanges(text: string, matcher: RegExp): [number, number][] {

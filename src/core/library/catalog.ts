@@ -132,6 +132,15 @@ export class SessionCatalog {
 
   /** What a snapshot records of every file. */
   manifest(): ManifestEntry[] {
-    return [...this.byFile.values()].map((k) => ({ file: k.file, source: k.root.source, root: k.root.path, size: k.size, mtimeMs: k.mtimeMs, ino: k.ino, ids: [...k.ids], entry: k.entry }));
+    return [...this.byFile.values()].map((k) => ({
+      file: k.file,
+      source: k.root.source,
+      root: k.root.path,
+      size: k.size,
+      mtimeMs: k.mtimeMs,
+      ino: k.ino,
+      ids: [...k.ids],
+      entry: k.entry,
+    }));
   }
 }

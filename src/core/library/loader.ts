@@ -76,7 +76,11 @@ export class Loader {
     const restored = await this.parts.persistence?.restore();
     await this.resolveRoots();
     if (restored) {
-      this.catalog.adopt(restored, (f) => (this.isConfigured(f.source, f.file) ? (this.roots.find((r) => r.source === f.source && r.path === f.root) ?? { source: f.source, path: f.root }) : undefined));
+      this.catalog.adopt(restored, (f) =>
+        this.isConfigured(f.source, f.file)
+          ? (this.roots.find((r) => r.source === f.source && r.path === f.root) ?? { source: f.source, path: f.root })
+          : undefined,
+      );
       this.markAnswerable();
       this.indexComplete = this.completeRestored();
       // After answering starts: a damaged entry read before its check is caught by its checksums and repaired.
@@ -101,7 +105,8 @@ export class Loader {
     }
     if (signal?.aborted) this.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
     else {
-      for (const [file, known] of [...this.catalog.byFile]) if (!seen.has(file) && this.isConfigured(known.root.source, file)) this.catalog.markSourceDeleted(file);
+      for (const [file, known] of [...this.catalog.byFile])
+        if (!seen.has(file) && this.isConfigured(known.root.source, file)) this.catalog.markSourceDeleted(file);
       await this.restoreArchived();
     }
     this.catalog.index.seal();
@@ -153,7 +158,14 @@ export class Loader {
    * Reads files of one root (from their archive entries when `trustArchive` and they match), a few at a time so reading
    * one overlaps parsing another, then commits them together; stops between batches when `signal` fires.
    */
-  private async readFiles(root: SourceRoot, files: FileState[], trustArchive: boolean, writer: boolean, signal: AbortSignal | undefined, onFile: (state: FileState) => void): Promise<void> {
+  private async readFiles(
+    root: SourceRoot,
+    files: FileState[],
+    trustArchive: boolean,
+    writer: boolean,
+    signal: AbortSignal | undefined,
+    onFile: (state: FileState) => void,
+  ): Promise<void> {
     const ctx = this.context();
     const adapter = sourceById(root.source)!;
     const reads: FileRead[] = [];
@@ -201,7 +213,10 @@ export class Loader {
       if (!archived) continue;
       if (archived.damaged) this.logger.warn(`${meta.file}: ${archived.damaged} session(s) lost: damaged in the archive and the transcript no longer exists`);
       for (const s of archived.sessions) s.sourceDeleted = true;
-      this.catalog.replaceFile({ file: meta.file, sessions: archived.sessions, size: meta.size, mtimeMs: meta.mtimeMs, ino: 0 }, { source: meta.source, path: meta.file });
+      this.catalog.replaceFile(
+        { file: meta.file, sessions: archived.sessions, size: meta.size, mtimeMs: meta.mtimeMs, ino: 0 },
+        { source: meta.source, path: meta.file },
+      );
     }
   }
 

@@ -63,7 +63,10 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
     if (t.line !== undefined) turn.line = t.line;
     turns.push(turn);
   }
-  const times = turns.map((t) => t.timestamp).filter((t): t is string => !!t).sort();
+  const times = turns
+    .map((t) => t.timestamp)
+    .filter((t): t is string => !!t)
+    .sort();
   const created = raw.created ?? times[0] ?? fallbackTime.toISOString();
   const updated = raw.updated ?? times[times.length - 1] ?? created;
   const prompts = turns.filter((t) => t.role === 'user' && t.kind === 'conversation');

@@ -22,7 +22,10 @@ const titleEvidence = new SessionNote<{ explicit: boolean; uuids: Set<string>; s
 
 export function claudeDefaultRoots(env: NodeJS.ProcessEnv): string[] {
   if (env.CLAUDE_CONFIG_DIR) {
-    return env.CLAUDE_CONFIG_DIR.split(',').map((d) => d.trim()).filter(Boolean).map((d) => join(d, 'projects'));
+    return env.CLAUDE_CONFIG_DIR.split(',')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => join(d, 'projects'));
   }
   const home = env.HOME ?? env.USERPROFILE ?? '.';
   const roots = [join(home, '.claude', 'projects')];
@@ -82,7 +85,10 @@ function cleanUserText(text: string): { text: string; kind: TurnKind } {
 export function claudeNativeId(file: string, root: string): string {
   const stem = basename(file, '.jsonl');
   if (UUID.test(stem)) return stem;
-  return relative(root, file).split(sep).join('/').replace(/\.jsonl$/, '');
+  return relative(root, file)
+    .split(sep)
+    .join('/')
+    .replace(/\.jsonl$/, '');
 }
 
 interface FileState {
@@ -99,7 +105,7 @@ interface FileState {
 }
 
 function appendToMessage(state: FileState, msgId: string | undefined, slot: 'text' | 'thinking', turn: RawTurn): void {
-  const entry = msgId ? state.byMessage.get(msgId) ?? {} : {};
+  const entry = msgId ? (state.byMessage.get(msgId) ?? {}) : {};
   const index = entry[slot];
   if (index !== undefined) {
     state.turns[index].text += `\n\n${turn.text}`;

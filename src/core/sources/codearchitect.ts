@@ -20,7 +20,10 @@ export function codeArchitectDefaultRoot(env: NodeJS.ProcessEnv): string {
 }
 
 /** Where a file sits relative to the root: `{ day, topic, kind }` or undefined when it is not a session file. */
-export function codeArchitectLayout(file: string, root: string): { day: string; topic: string; part: 'full' | 'summary' | 'flat'; legacy: boolean } | undefined {
+export function codeArchitectLayout(
+  file: string,
+  root: string,
+): { day: string; topic: string; part: 'full' | 'summary' | 'flat'; legacy: boolean } | undefined {
   const parts = relative(root, file).split(sep);
   const name = parts[parts.length - 1];
   if (!name.endsWith('.md')) return undefined;

@@ -68,7 +68,7 @@ function readItem(state: CodexState, p: Record<string, unknown>, base: { timesta
     if (role === 'user' && !INJECTED.test(text)) state.userItems.push({ ...base, role: 'user', kind: 'conversation', text });
     else if (role === 'assistant') state.assistantItems.push({ ...base, role: 'assistant', kind: 'conversation', text });
   } else if (type === 'reasoning' && Array.isArray(p.summary)) {
-    const text = p.summary.map((s) => (isRecord(s) ? str(s.text) ?? '' : '')).join('\n');
+    const text = p.summary.map((s) => (isRecord(s) ? (str(s.text) ?? '') : '')).join('\n');
     state.other.push({ ...base, role: 'assistant', kind: 'thinking', text });
   } else if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') {
     const name = str(p.name) ?? type;

@@ -80,7 +80,8 @@ export function requestTurns(request: Record<string, unknown>): RawTurn[] {
     if (!isRecord(part)) continue;
     const kind = str(part.kind);
     if (!kind || kind === 'markdownContent') reply.push(messageText(part.content ?? part));
-    else if (kind === 'inlineReference' && isRecord(part.inlineReference)) reply.push(`\`${str(part.name) ?? basename(str(part.inlineReference.path) ?? '')}\``);
+    else if (kind === 'inlineReference' && isRecord(part.inlineReference))
+      reply.push(`\`${str(part.name) ?? basename(str(part.inlineReference.path) ?? '')}\``);
     else if (kind === 'thinking') {
       flush();
       const text = messageText(part.value ?? part);
@@ -151,7 +152,12 @@ export const copilotChatSource: SourceAdapter = {
     const session: Session = buildSession(
       {
         source: 'copilot-chat',
-        nativeId: str(doc.sessionId) ?? relative(root, file).split(sep).join('/').replace(/\.jsonl?$/, ''),
+        nativeId:
+          str(doc.sessionId) ??
+          relative(root, file)
+            .split(sep)
+            .join('/')
+            .replace(/\.jsonl?$/, ''),
         topic: str(doc.customTitle) ?? str(doc.computedTitle),
         filename: stem,
         file,

@@ -68,7 +68,13 @@ function oldChats(db: Database): CursorChat[] {
   const composers = itemValue(db, 'composer.composerData');
   for (const c of isRecord(composers) && Array.isArray(composers.allComposers) ? composers.allComposers.filter(isRecord) : []) {
     const turns = (Array.isArray(c.conversation) ? c.conversation.filter(isRecord) : []).flatMap(bubbleTurns);
-    chats.push({ id: str(c.composerId) ?? `composer-${chats.length}`, title: str(c.name), created: isoTime(c.createdAt), updated: isoTime(c.lastUpdatedAt), turns });
+    chats.push({
+      id: str(c.composerId) ?? `composer-${chats.length}`,
+      title: str(c.name),
+      created: isoTime(c.createdAt),
+      updated: isoTime(c.lastUpdatedAt),
+      turns,
+    });
   }
   return chats;
 }
@@ -83,11 +89,20 @@ function splitStorageChats(db: Database): CursorChat[] {
     const headers = Array.isArray(c.fullConversationHeadersOnly) ? c.fullConversationHeadersOnly.filter(isRecord) : [];
     let bubbles: Json[] = Array.isArray(c.conversation) ? c.conversation.filter(isRecord) : [];
     if (!bubbles.length && headers.length) {
-      const byId = new Map(rows(db, 'SELECT key, value FROM cursorDiskKV WHERE key LIKE ?', [`bubbleId:${id}:%`]).map((r) => [String(r.key).split(':')[2], json(r.value)]));
+      const byId = new Map(
+        rows(db, 'SELECT key, value FROM cursorDiskKV WHERE key LIKE ?', [`bubbleId:${id}:%`]).map((r) => [String(r.key).split(':')[2], json(r.value)]),
+      );
       bubbles = headers.map((h) => byId.get(str(h.bubbleId) ?? '')).filter(isRecord); // headers may name bubbles whose rows are gone
     }
     const workspace = isRecord(c.workspaceIdentifier) && isRecord(c.workspaceIdentifier.uri) ? str(c.workspaceIdentifier.uri.fsPath) : undefined;
-    chats.push({ id, title: str(c.name), created: isoTime(c.createdAt), updated: isoTime(c.lastUpdatedAt), project: workspace, turns: bubbles.flatMap(bubbleTurns) });
+    chats.push({
+      id,
+      title: str(c.name),
+      created: isoTime(c.createdAt),
+      updated: isoTime(c.lastUpdatedAt),
+      project: workspace,
+      turns: bubbles.flatMap(bubbleTurns),
+    });
   }
   return chats;
 }

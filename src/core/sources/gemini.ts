@@ -22,7 +22,10 @@ const isLogs = (name: string): boolean => name === 'logs.json' || name.endsWith(
 function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p) => (isRecord(p) ? (str(p.text) ?? (p.inlineData ? '[attachment]' : '')) : '')).filter(Boolean).join('\n');
+  return content
+    .map((p) => (isRecord(p) ? (str(p.text) ?? (p.inlineData ? '[attachment]' : '')) : ''))
+    .filter(Boolean)
+    .join('\n');
 }
 
 function toolOutput(call: Record<string, unknown>): string {
@@ -45,7 +48,13 @@ export function geminiMessageTurns(m: Record<string, unknown>): RawTurn[] {
   if (type === 'user') turns.push({ role: 'user', kind: 'conversation', text: partsText(m.content), timestamp });
   if (type !== 'gemini' && type !== 'model') return turns;
   for (const t of Array.isArray(m.thoughts) ? m.thoughts : []) {
-    if (isRecord(t)) turns.push({ role: 'assistant', kind: 'thinking', text: [str(t.subject), str(t.description)].filter(Boolean).join(': '), timestamp: isoTime(t.timestamp) ?? timestamp });
+    if (isRecord(t))
+      turns.push({
+        role: 'assistant',
+        kind: 'thinking',
+        text: [str(t.subject), str(t.description)].filter(Boolean).join(': '),
+        timestamp: isoTime(t.timestamp) ?? timestamp,
+      });
   }
   const reply = partsText(m.content);
   if (reply) turns.push({ role: 'assistant', kind: 'conversation', text: reply, timestamp });
@@ -158,9 +167,7 @@ async function readLogs(file: string, root: string, size: number, mtime: Date): 
     bySession.get(id)!.push({ role: 'user', kind: 'conversation', text: entry.message, timestamp: isoTime(entry.timestamp) });
   }
   const project = projectOf(dirname(file), root);
-  return [...bySession].map(([id, turns]) =>
-    buildSession({ source: 'gemini', nativeId: id, filename: 'logs', file, size, project, turns }, mtime),
-  );
+  return [...bySession].map(([id, turns]) => buildSession({ source: 'gemini', nativeId: id, filename: 'logs', file, size, project, turns }, mtime));
 }
 
 export const geminiSource: SourceAdapter = {

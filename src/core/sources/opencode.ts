@@ -39,7 +39,9 @@ interface Conversation {
 
 function toSession(c: Conversation, file: string, size: number, mtime: Date): Session | undefined {
   const turns: RawTurn[] = [];
-  const ordered = [...c.messages].sort((a, b) => Number((a.message.time as Json | undefined)?.created ?? 0) - Number((b.message.time as Json | undefined)?.created ?? 0));
+  const ordered = [...c.messages].sort(
+    (a, b) => Number((a.message.time as Json | undefined)?.created ?? 0) - Number((b.message.time as Json | undefined)?.created ?? 0),
+  );
   for (const { message, parts } of ordered) {
     const role = message.role === 'user' ? 'user' : 'assistant';
     const timestamp = isoTime((message.time as Json | undefined)?.created);
@@ -107,7 +109,9 @@ async function readDatabase(file: string): Promise<Conversation[]> {
     if (!tables.has('session') || !tables.has('message')) return [];
     const sessions = rows(db, 'SELECT * FROM session').map((r) => ({ ...parseData(r.data), ...pick(r, ['id', 'title', 'directory', 'parent_id']) }));
     const messages = rows(db, 'SELECT * FROM message').map((r) => ({ ...parseData(r.data), id: r.id, sessionID: r.session_id ?? parseData(r.data).sessionID }));
-    const parts = tables.has('part') ? rows(db, 'SELECT * FROM part').map((r) => ({ ...parseData(r.data), messageID: r.message_id ?? parseData(r.data).messageID })) : [];
+    const parts = tables.has('part')
+      ? rows(db, 'SELECT * FROM part').map((r) => ({ ...parseData(r.data), messageID: r.message_id ?? parseData(r.data).messageID }))
+      : [];
     return sessions.map((session) => ({
       session: { ...session, parentID: session.parentID ?? session.parent_id },
       messages: messages.filter((m) => m.sessionID === session.id).map((message) => ({ message, parts: parts.filter((p) => p.messageID === message.id) })),
@@ -133,7 +137,8 @@ export const openCodeSource: SourceAdapter = {
   },
   async readFile(file, _root, ctx) {
     const info = await stat(file);
-    const conversations = basename(file) === 'opencode.db' ? await readDatabase(file) : [await readJsonSession(file, ctx)].filter((c): c is Conversation => !!c);
+    const conversations =
+      basename(file) === 'opencode.db' ? await readDatabase(file) : [await readJsonSession(file, ctx)].filter((c): c is Conversation => !!c);
     const sessions = conversations.map((c) => toSession(c, file, info.size, info.mtime)).filter((s): s is Session => !!s);
     if (!sessions.length) ctx.logger.info(`${file}: no conversation turns, not indexed`);
     return sessions;

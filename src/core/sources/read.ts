@@ -132,7 +132,6 @@ export class ParsedFiles {
     this.bytes -= entry.completeOffset;
   }
 
-  
   /** Where the last incremental read of a file started and how many records are kept for it. */
   lastRead(file: string): { resumedFrom: number; records: number } | undefined {
     const entry = this.files.get(file);
@@ -206,7 +205,15 @@ export async function readJsonRecords(
     const head = await readAt(file, 0, Math.min(CHECK_BYTES, result.completeOffset));
     const tailLength = Math.min(CHECK_BYTES, result.completeOffset);
     const tail = await readAt(file, result.completeOffset - tailLength, tailLength);
-    kept.set(file, { ino: info.ino, completeOffset: result.completeOffset, completeLines: result.completeLines, head, tail, records, resumedFrom: cached?.completeOffset ?? 0 });
+    kept.set(file, {
+      ino: info.ino,
+      completeOffset: result.completeOffset,
+      completeLines: result.completeLines,
+      head,
+      tail,
+      records,
+      resumedFrom: cached?.completeOffset ?? 0,
+    });
   } else kept?.forget(file);
   return result;
 }

@@ -59,7 +59,10 @@ function agentTurns(text: string, timestamp: string | undefined, line: number): 
 export function parseSpecStory(text: string): { turns: RawTurn[]; title?: string; sessionId?: string; provider?: string; started?: string } {
   const lines = text.split('\n');
   const session = SESSION.exec(text);
-  const heading = lines.find((l) => l.startsWith('# '))?.slice(2).trim();
+  const heading = lines
+    .find((l) => l.startsWith('# '))
+    ?.slice(2)
+    .trim();
   const titled = heading && !/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(heading) ? heading.replace(/\s*\(\d{4}-\d{2}-\d{2}[^)]*\)\s*$/, '') : undefined;
   const turns: RawTurn[] = [];
   let current: { role: Role; header: string; line: number; body: string[] } | undefined;
@@ -70,7 +73,8 @@ export function parseSpecStory(text: string): { turns: RawTurn[]; title?: string
     while (body.length && (!body[body.length - 1].trim() || body[body.length - 1].trim() === '---')) body.pop();
     const text = body.join('\n').trim();
     const timestamp = isoFrom(current.header);
-    if (text && current.role === 'user') turns.push({ role: 'user', kind: 'conversation', text: slashCommandText(text) ?? text, timestamp, line: current.line });
+    if (text && current.role === 'user')
+      turns.push({ role: 'user', kind: 'conversation', text: slashCommandText(text) ?? text, timestamp, line: current.line });
     else if (text) turns.push(...agentTurns(text, timestamp, current.line));
     current = undefined;
   };

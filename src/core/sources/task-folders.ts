@@ -119,7 +119,12 @@ export function taskFolderSource(id: SourceId, label: string, extensionIds: stri
       const entry = historyEntry(taskDir);
       const taskId = basename(taskDir);
       const created = /^\d{12,14}$/.test(taskId) ? new Date(Number(taskId)).toISOString() : undefined;
-      return [buildSession({ source: id, nativeId: taskId, topic: entry.task, filename: taskId, file, size: info.size, created, project: entry.cwd, turns }, info.mtime)];
+      return [
+        buildSession(
+          { source: id, nativeId: taskId, topic: entry.task, filename: taskId, file, size: info.size, created, project: entry.cwd, turns },
+          info.mtime,
+        ),
+      ];
     },
   };
 }

@@ -120,7 +120,15 @@ function decodeLine(bytes: Buffer, at: [number, number]): unknown {
 
 function isMeta(x: unknown): x is ArchiveMeta {
   const m = x as ArchiveMeta;
-  return typeof m === 'object' && m !== null && (m.version === 1 || m.version === 2 || m.version === ENTRY_VERSION) && SOURCE_IDS.includes(m.source) && typeof m.file === 'string' && typeof m.size === 'number' && typeof m.mtimeMs === 'number';
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    (m.version === 1 || m.version === 2 || m.version === ENTRY_VERSION) &&
+    SOURCE_IDS.includes(m.source) &&
+    typeof m.file === 'string' &&
+    typeof m.size === 'number' &&
+    typeof m.mtimeMs === 'number'
+  );
 }
 
 /** A session line, checked: undefined when it is damaged. */

@@ -45,7 +45,9 @@ export class WriterLock {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ELOCKED' && !this.warned) {
         this.warned = true;
-        this.logger.warn(`${this.dataDir}: cannot take the writer lock (${err instanceof Error ? err.message : String(err)}); reading only, nothing is written to the data folder`);
+        this.logger.warn(
+          `${this.dataDir}: cannot take the writer lock (${err instanceof Error ? err.message : String(err)}); reading only, nothing is written to the data folder`,
+        );
       }
       return false;
     }

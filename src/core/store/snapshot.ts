@@ -40,7 +40,12 @@ export interface ManifestEntry {
  * A session without its turns, plus where the turns lie (a range of this file, or a line of an archive entry, named by
  * its file name in the archive folder) and what the tree shows without reading them.
  */
-export type StoredSession = Omit<Session, 'turns'> & { turnCount: number; firstPrompt?: string; turnsAt?: [number, number]; archivedAt?: { entry: string; at: [number, number] } };
+export type StoredSession = Omit<Session, 'turns'> & {
+  turnCount: number;
+  firstPrompt?: string;
+  turnsAt?: [number, number];
+  archivedAt?: { entry: string; at: [number, number] };
+};
 
 const ENTRY_NAME = /^[0-9a-f]{40}\.jsonl$/;
 
@@ -122,7 +127,13 @@ class Writer {
 }
 
 /** Writes a snapshot; returns where each session's turns lie in it (undefined: in the archive), in the order of `sources`. */
-export async function writeSnapshot(path: string, config: string, index: IndexState, sources: SessionSource[], files: ManifestEntry[]): Promise<([number, number] | undefined)[]> {
+export async function writeSnapshot(
+  path: string,
+  config: string,
+  index: IndexState,
+  sources: SessionSource[],
+  files: ManifestEntry[],
+): Promise<([number, number] | undefined)[]> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   const handle = await open(temp, 'w');
@@ -190,7 +201,8 @@ export async function writeSnapshot(path: string, config: string, index: IndexSt
 }
 
 async function readSection(handle: FileHandle, size: number, [at, length]: [number, number], name: string, checksum: number | undefined): Promise<ArrayBuffer> {
-  if (!Number.isSafeInteger(at) || !Number.isSafeInteger(length) || at < 0 || length < 0 || at + length > size) throw new SnapshotError(`section ${name} lies outside the file`);
+  if (!Number.isSafeInteger(at) || !Number.isSafeInteger(length) || at < 0 || length < 0 || at + length > size)
+    throw new SnapshotError(`section ${name} lies outside the file`);
   const buffer = new ArrayBuffer(length);
   const { bytesRead } = await handle.read(new Uint8Array(buffer), 0, length, at);
   if (bytesRead !== length) throw new SnapshotError(`section ${name} is truncated`);
@@ -203,7 +215,7 @@ async function checkTurns(handle: FileHandle, end: number, limit: number, checks
   if (!Number.isSafeInteger(end) || end < 0 || end > limit) throw new SnapshotError('section turns lies outside the file');
   const chunk = Buffer.allocUnsafe(Math.min(CHECK_CHUNK, Math.max(end, 1)));
   let crc = 0;
-  for (let at = 0; at < end; ) {
+  for (let at = 0; at < end;) {
     const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - at), at);
     if (bytesRead === 0) throw new SnapshotError('section turns is truncated');
     crc = crc32(chunk.subarray(0, bytesRead), crc);
@@ -227,7 +239,9 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     if (footer.toString('latin1', 24, 32) !== MAGIC) throw new SnapshotError('not a snapshot of this version (footer)');
     const headerAt = Number(footer.readBigUInt64LE(0));
     const headerLength = Number(footer.readBigUInt64LE(8));
-    const headerBytes = Buffer.from(await readSection(handle, info.size - FOOTER_BYTES, [headerAt, headerLength], 'header', Number(footer.readBigUInt64LE(16))));
+    const headerBytes = Buffer.from(
+      await readSection(handle, info.size - FOOTER_BYTES, [headerAt, headerLength], 'header', Number(footer.readBigUInt64LE(16))),
+    );
     let header: Header;
     try {
       header = JSON.parse(headerBytes.toString('utf8')) as Header;
@@ -291,9 +305,16 @@ function checkConsistent(index: RestoredState, header: Header): void {
   const docs = index.keys.length;
   const terms = index.terms.length;
   if (index.df.length !== terms) throw new SnapshotError('term table and frequencies disagree');
-  if (index.lengths.length !== docs * 3 || index.recency.length !== docs || index.docTermStart.length !== docs) throw new SnapshotError('document tables disagree');
+  if (index.lengths.length !== docs * 3 || index.recency.length !== docs || index.docTermStart.length !== docs)
+    throw new SnapshotError('document tables disagree');
   for (const seg of index.segments) {
-    if (seg.terms > terms || seg.offsets.length !== seg.terms + 1 || seg.offsets[0] !== 0 || seg.offsets[seg.terms] !== seg.docs.length || seg.docs.length !== seg.freqs.length) {
+    if (
+      seg.terms > terms ||
+      seg.offsets.length !== seg.terms + 1 ||
+      seg.offsets[0] !== 0 ||
+      seg.offsets[seg.terms] !== seg.docs.length ||
+      seg.docs.length !== seg.freqs.length
+    ) {
       throw new SnapshotError('a posting segment is damaged');
     }
     // Every loop over postings trusts these: offsets that go backwards would make a query read past its arrays. The

@@ -4,6 +4,8 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { RebuildRequest } from '../../protocol.js';
 
 export async function rebuildIndex(client: LanguageClient, refresh: () => Promise<void>): Promise<void> {
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Session Search: rebuilding the index' }, () => client.sendRequest(RebuildRequest));
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Session Search: rebuilding the index' }, () =>
+    client.sendRequest(RebuildRequest),
+  );
   await refresh();
 }

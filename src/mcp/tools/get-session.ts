@@ -10,7 +10,7 @@ export function registerGetSession(server: McpServer, ready: Promise<SessionLibr
     {
       title: 'Get or list past agent sessions',
       description:
-        'With `filename`: returns one session (its markdown content or, in TOON format, its messages) by id, by the tool\'s own id, ' +
+        "With `filename`: returns one session (its markdown content or, in TOON format, its messages) by id, by the tool's own id, " +
         'or by CodeArchitect folder name (add -summary.md or -full.md to pick a file). Without `filename`: lists sessions newest first. ' +
         'format "auto" (default) uses TOON where it is smaller than JSON.',
       inputSchema: {

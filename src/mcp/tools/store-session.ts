@@ -12,7 +12,7 @@ export function registerStoreSession(server: McpServer, ready: Promise<SessionLi
     {
       title: 'Store a conversation',
       description:
-        'Saves a conversation in CodeArchitect\'s layout (YYYY-MM-DD/<topic>/summary.md + full.md, default ~/.codearchitect/sessions) ' +
+        "Saves a conversation in CodeArchitect's layout (YYYY-MM-DD/<topic>/summary.md + full.md, default ~/.codearchitect/sessions) " +
         'so it can be searched later. Secrets and e-mail addresses are masked before writing. It is searchable immediately; returns the id and paths.',
       inputSchema: {
         conversation: z
