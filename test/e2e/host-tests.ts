@@ -2,6 +2,7 @@
  * Runs inside the real extension host (bundled by the e2e test and loaded as extensionTestsPath): the Copilot tool
  * answers through vscode.lm.invokeTool, and the MCP provider gives a definition that starts the bundled server.
  */
+import { eventually } from '../eventually.js';
 import * as vscode from 'vscode';
 import type { SessionSearchApi } from '../../src/extension/extension.js';
 
@@ -20,11 +21,11 @@ export async function run(): Promise<void> {
   const api = (await extension!.activate()) as SessionSearchApi;
 
   let found = '';
-  const until = Date.now() + 90_000;
-  while (!found.includes('python') && Date.now() < until) {
-    found = await toolText('session_search', { query: 'MockRepoMap max_map_tokens', limit: 3 });
-    if (!found.includes('python')) await new Promise((r) => setTimeout(r, 500));
-  }
+  await eventually(
+    async () => (found = await toolText('session_search', { query: 'MockRepoMap max_map_tokens', limit: 3 })).includes('python'),
+    'session_search finds the python session',
+    { timeoutMs: 90_000, intervalMs: 500 },
+  ).catch(() => undefined);
   check(found.includes('python') && found.includes('codearchitect:2024-08-06/python'), `session_search answered: ${found.slice(0, 300)}`);
   const read = await toolText('session_read', { docid: 'codearchitect:2024-08-06/python#1' });
   check(read.includes('MockRepoMap') || read.includes('platform darwin'), `session_read answered: ${read.slice(0, 200)}`);

@@ -2,6 +2,7 @@
  * The extension in a real VS Code (code-server + Chromium), used as a person would: the Sessions tree, regrouping,
  * and the palette search opening the reader at the hit. Screenshots land in test-results/screenshots/.
  */
+import { eventually } from '../eventually.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -94,8 +95,7 @@ describe('inside the extension host', () => {
     // The extension-host tests run as the window opens; the window stays in Restricted Mode, where the tools must work.
     const host = await openWorkbench({ developmentPath: ROOT, testsPath: runner, onTestsExit: (code) => (exitCode = code), trust: 'restricted' });
     try {
-      const until = Date.now() + 150_000;
-      while (exitCode === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      await eventually(() => exitCode !== undefined, 'the extension-host tests finish', { timeoutMs: 150_000, intervalMs: 250 }).catch(() => undefined);
       if (exitCode !== 0) await screenshot(host.page, 'FAILED-extension-host-tests');
       assert.equal(exitCode, 0, 'the extension-host tests passed (see the workbench log on failure)');
     } finally {

@@ -2,6 +2,7 @@
  * A real VS Code for the tests: code-server (VS Code's own workbench, served locally) with the packaged extension
  * installed, a prepared HOME holding copies of the sample transcripts, and Debian's Chromium driven by Playwright.
  */
+import { eventually } from '../eventually.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -149,16 +150,15 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
   };
   let context: BrowserContext | undefined;
   try {
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (healthy) break;
-      if (Date.now() > until) throw new Error('code-server did not start within 60 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await eventually(
+      () =>
+        fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      'code-server answers its health check',
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
     context = await chromium.launchPersistentContext(join(run, 'browser'), {
       executablePath: '/usr/bin/chromium',
       viewport: { width: 1400, height: 900 },

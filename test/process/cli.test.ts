@@ -1,5 +1,6 @@
 /** The built CLI as a user runs it: `node dist/cli.js …` (what `npx session-search` starts). */
 import assert from 'node:assert/strict';
+import { eventually } from '../eventually.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -117,8 +118,7 @@ test('Ctrl-C while indexing stops between files, keeps what was read, exits 130;
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   // Interrupt once the first group of files has been committed (its archive entries exist).
   const archive = join(data, 'archive', 'v1');
-  const until = Date.now() + 60_000;
-  while (!(existsSync(archive) && readdirSync(archive).length > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  await eventually(() => existsSync(archive) && readdirSync(archive).length > 0, 'the first group of files is archived', { timeoutMs: 60_000 });
   child.kill('SIGINT');
   const code = await exited;
   assert.equal(code, 130, stderr);

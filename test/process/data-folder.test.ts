@@ -1,8 +1,9 @@
 /** One data folder shared by several processes, processes killed mid-write, and a burst of new transcripts. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { eventually } from '../eventually.js';
 import { test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { LiveUpdates } from '../../src/core/live.js';
@@ -38,16 +39,50 @@ test('two processes using one data folder at once both answer, and the archive s
   assert.ok(library.search('CLAUDE.md').count > 0);
 });
 
+/**
+ * Starts `session-search list` on a data folder and kills it (SIGKILL) the moment `seen` holds (polled every
+ * millisecond): the signal follows what the process is seen doing, not a guess of how long it takes. Resolves whether
+ * it was killed (false: it finished first).
+ */
+function killWhen(root: string, data: string): (seen: () => boolean) => Promise<boolean> {
+  return (seen) =>
+    new Promise<boolean>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'list', '--root', `claude-code=${root}`, '--data', data], { stdio: 'ignore' });
+      let killed = false;
+      const poll = setInterval(() => {
+        try {
+          if (!seen()) return;
+        } catch {
+          return; // a file went away between listing and looking at it
+        }
+        killed = child.kill('SIGKILL');
+        clearInterval(poll);
+      }, 1);
+      child.on('exit', () => {
+        clearInterval(poll);
+        resolve(killed);
+      });
+    });
+}
+
 test('killing a process (SIGKILL) while it writes the archive never leaves a data folder that fails to load', async () => {
   const root = corpusCopy();
   const data = tempDir();
+  const runUntil = killWhen(root, data);
+  const entries = join(data, 'archive', 'v1');
+  const names = (): string[] => (existsSync(entries) ? readdirSync(entries) : []);
+  let killedWriting = 0;
   for (let attempt = 0; attempt < 5; attempt++) {
-    await new Promise<void>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'list', '--root', `claude-code=${root}`, '--data', data], { stdio: 'ignore' });
-      setTimeout(() => child.kill('SIGKILL'), 150 + attempt * 120);
-      child.on('exit', () => resolve());
-    });
+    const before = names().filter((n) => n.endsWith('.jsonl')).length;
+    // Killed as an entry is seen being written (its temporary file), a little later each time.
+    killedWriting += (await runUntil(() => {
+      const now = names();
+      return now.some((n) => n.endsWith('.tmp')) && now.filter((n) => n.endsWith('.jsonl')).length >= before + attempt;
+    }))
+      ? 1
+      : 0;
   }
+  assert.ok(killedWriting > 0, 'at least one run was killed in the middle of writing an entry');
   const library = await loadsCleanly(data, root);
   const fresh = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await fresh.load();
@@ -75,9 +110,11 @@ test('10,000 transcripts appearing at once are all indexed by a running library'
         `${JSON.stringify({ type: 'user', uuid: `u${i}`, sessionId: id, cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: `burstword number${i}` } })}\n`,
       );
     }
-    const until = Date.now() + 180_000;
-    while (library.search('burstword', { limit: 20_000 }).count < n && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(library.search('burstword', { limit: 20_000 }).count, n);
+    await eventually(() => library.search('burstword', { limit: 20_000 }).count === n, `all ${n} new sessions are found`, {
+      timeoutMs: 180_000,
+      intervalMs: 100,
+      debug: () => `${library.search('burstword', { limit: 20_000 }).count} found`,
+    });
     assert.equal(readdirSync(root).length, 100);
   } finally {
     await live.close();
@@ -93,15 +130,22 @@ function record(text: string, i = 0): string {
 test('killing the writer (kill -9) while it writes the snapshot, again and again, never leaves a data folder that fails to load', async () => {
   const root = corpusCopy();
   const data = tempDir();
+  const runUntil = killWhen(root, data);
+  let killedWriting = 0;
   for (let attempt = 0; attempt < 8; attempt++) {
     // Each run finds something new to write, so every run writes a snapshot.
     writeFileSync(join(root, `extra-${attempt}.jsonl`), record(`killrun${attempt}`, attempt).replace(SESSION, `${SESSION.slice(0, -1)}${attempt}`));
-    await new Promise<void>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'list', '--root', `claude-code=${root}`, '--data', data], { stdio: 'ignore' });
-      setTimeout(() => child.kill('SIGKILL'), 120 + attempt * 60);
-      child.on('exit', () => resolve());
-    });
+    // Killed once the new snapshot is seen being written, after a little more of it each time.
+    const index = join(data, 'index');
+    killedWriting += (await runUntil(() =>
+      (existsSync(index) ? readdirSync(index) : []).some(
+        (n) => n.endsWith('.tmp') && (statSync(join(index, n), { throwIfNoEntry: false })?.size ?? 0) >= attempt * 16 * 1024,
+      ),
+    ))
+      ? 1
+      : 0;
   }
+  assert.ok(killedWriting > 0, 'at least one run was killed in the middle of writing the snapshot');
   // The dead writer's lock is not refreshed any more; it would go stale by itself, here it is made old at once.
   const lock = join(data, 'writer.lock');
   if (existsSync(lock)) utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));

@@ -1,5 +1,6 @@
 /** The MCP server through a real client: in memory, and over stdio against the built bundle. */
 import assert from 'node:assert/strict';
+import { eventually } from '../eventually.js';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -237,9 +238,7 @@ describe('a running stdio server stays fresh', () => {
       assert.equal(await count(client, 'live'), 1);
       for (let i = 1; i <= 5; i++) {
         appendFileSync(file, line(i, `mcpfresh${i} appended while the server runs`));
-        const until = Date.now() + 10_000;
-        while ((await count(client, `mcpfresh${i}`)) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-        assert.equal(await count(client, `mcpfresh${i}`), 1, `append ${i} is found`);
+        await eventually(async () => (await count(client, `mcpfresh${i}`)) === 1, `append ${i} is found`);
       }
     } finally {
       await client.close();

@@ -9,19 +9,11 @@ import { LiveUpdates, type Watcher } from '../../src/core/live.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/sources/registry.js';
 import { CORPUS, tempDir } from '../helpers.js';
+import { eventually } from '../eventually.js';
 
 const CLAUDE_ID = '4c2ddfdc-b619-4525-8d03-1950fb1b0257';
 const claudeLine = (uuid: string, text: string): string =>
   `${JSON.stringify({ type: 'user', uuid, parentUuid: null, sessionId: CLAUDE_ID, cwd: '/tmp/private', timestamp: new Date().toISOString(), message: { role: 'user', content: text } })}\n`;
-
-/** Polls `check` until it holds, at most `ms`: no fixed sleeps. */
-async function eventually(check: () => boolean, what: string, ms = 10_000, debug?: () => string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`not met within ${ms} ms: ${what}${debug ? ` (${debug()})` : ''}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 async function setup(dataDir = tempDir()) {
   const root = join(tempDir(), 'projects');
@@ -54,12 +46,9 @@ describe('watching', () => {
       assert.equal(found(library, 'zebracorn').length, 1);
 
       writeFileSync(file, claudeLine('rewritten-1', 'narwhalix after a rewrite'));
-      await eventually(
-        () => found(library, 'narwhalix').length === 1 && found(library, 'zebracorn').length === 0,
-        'rewrite replaces the old text',
-        10_000,
-        () => JSON.stringify([found(library, 'narwhalix').length, found(library, 'zebracorn').map((r) => r.id)]),
-      );
+      await eventually(() => found(library, 'narwhalix').length === 1 && found(library, 'zebracorn').length === 0, 'rewrite replaces the old text', {
+        debug: () => JSON.stringify([found(library, 'narwhalix').length, found(library, 'zebracorn').map((r) => r.id)]),
+      });
 
       const other = join(root, 'new-project', '11111111-2222-4333-8444-555555555555.jsonl');
       mkdirSync(join(root, 'new-project'));

@@ -5,78 +5,13 @@
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
-import { packFields, PostingStore, SEAL_THRESHOLD, type Segment } from './postings.js';
+import { packFields, PostingStore, SEAL_THRESHOLD } from './postings.js';
+import { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
+import type { IndexState, LaterArray, RestoredState } from './state.js';
 import { topK } from './top-k.js';
 
-/** Field order is fixed: topic (title), content (the conversation), messages (tool calls, outputs, thinking, notes). */
-export const FIELD_WEIGHTS = [3, 2, 1] as const;
-
-export interface RankingParams {
-  k1: number;
-  /** Length normalisation per field. */
-  b: [number, number, number];
-  /**
-   * Floor of the length normaliser: 1 means short fields are never boosted, 0 is classic BM25F. A floor keeps a short
-   * session's single content match from outweighing a title match.
-   */
-  minNorm: number;
-  /** Exponent of the share of query terms a document holds, multiplied into its score (0 = off). */
-  coordination: number;
-}
-
-export const DEFAULT_RANKING: RankingParams = { k1: 1.2, b: [0, 0.5, 0.5], minNorm: 0.7, coordination: 1 };
-
-export interface DocumentFields {
-  topic: string;
-  content: string[];
-  messages: string[];
-}
-
-export interface Scored {
-  doc: number;
-  key: string;
-  score: number;
-  /** 0–1: the share of the query's weight this document satisfies. */
-  relevance: number;
-  matchCount: number;
-  matchedTerms: number;
-}
-
-export interface ScoreOptions {
-  /** Terms that must all be present (a phrase's words). */
-  required?: string[];
-  excluded?: string[];
-  /** Extra test on a candidate (filters, phrases). */
-  accept?: (key: string) => boolean;
-  /** Only the best `limit` documents are returned (all when absent). */
-  limit?: number;
-}
-
-/** Everything a SearchIndex holds, as flat arrays: what a snapshot writes and reads back (store/snapshot.ts). */
-export interface IndexState {
-  /** Term text in id order. */
-  terms: string[];
-  df: Uint32Array<ArrayBuffer>;
-  lengths: Uint32Array<ArrayBuffer>;
-  recency: Float64Array<ArrayBuffer>;
-  /** Every document's term ids, concatenated. */
-  docTerms: Uint32Array<ArrayBuffer>;
-  docTermStart: Uint32Array<ArrayBuffer>;
-  /** Document keys by document number; null for removed documents. */
-  keys: (string | null)[];
-  totalLengths: number[];
-  dead: number;
-  segments: Segment[];
-}
-
-/** What a snapshot hands back: the document term lists may still be to read (see `SearchIndex.complete`). */
-export type RestoredState = Omit<IndexState, 'docTerms'> & { docTerms: Uint32Array<ArrayBuffer> | LaterArray };
-
-/** An array read after the index starts answering: its length is known at once, its values once `load` settles. */
-export interface LaterArray {
-  length: number;
-  load(): Promise<Uint32Array<ArrayBuffer>>;
-}
+export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
+export type { IndexState, LaterArray, RestoredState } from './state.js';
 
 export class SearchIndex {
   private readonly dict = new Map<string, number>();
