@@ -1,4 +1,5 @@
 /** Command-line parsing for `session-search`: options shared by every command, and the roots they select. */
+import { errorMessage } from '../core/errors.js';
 import { parseArgs } from 'node:util';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -91,7 +92,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       },
     });
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    throw new UsageError(errorMessage(err));
   }
   const { values, positionals } = parsed;
   let limit: number | undefined;

@@ -16,5 +16,5 @@ export function errorCode(err: unknown): ErrorCode {
 }
 
 export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

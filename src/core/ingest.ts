@@ -2,6 +2,7 @@
  * Reading one transcript file into sessions, through the archive: a file whose size and modification time match its
  * archive entry is taken from the archive (already parsed and masked) instead of being parsed again.
  */
+import { errorMessage } from './errors.js';
 import { stat } from 'node:fs/promises';
 import type { Session } from './model.js';
 import type { Archive, EntryState } from './store/archive.js';
@@ -57,7 +58,7 @@ export async function archiveReads(archive: Archive | undefined, reads: FileRead
     try {
       read.entry = await archive.save({ source: read.root.source, file: read.file, size: read.size, mtimeMs: read.mtimeMs }, read.sessions, durable);
     } catch (err) {
-      ctx.logger.warn(`${read.file}: not archived (${err instanceof Error ? err.message : String(err)})`);
+      ctx.logger.warn(`${read.file}: not archived (${errorMessage(err)})`);
     }
   };
   for (let i = 0; i < fresh.length; i += 8) await Promise.all(fresh.slice(i, i + 8).map(write));

@@ -3,13 +3,14 @@
  * renamed or deleted is read again (debounced, one file at a time). When the system cannot watch (too many files for
  * inotify: ENOSPC/EMFILE, or a network drive) it warns once and falls back to rescanning the roots periodically.
  */
+import { errorMessage } from './errors.js';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { watch as chokidarWatch } from 'chokidar';
 import type { SessionLibrary } from './library.js';
 import { safeLogger, type Logger } from './log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
-import { isInside, walkFiles } from './walk.js';
+import { isInside, NEVER_WALKED, walkFiles } from './walk.js';
 import { networkFileSystem } from './filesystems.js';
 
 /** The part of a file watcher we use; tests pass their own to simulate failures. */
@@ -37,7 +38,6 @@ export interface LiveOptions {
   onChange?: (files: string[]) => void;
 }
 
-const SKIP = new Set(['node_modules', '.git']);
 const VERIFY_AFTER_MS = 120;
 
 async function signature(file: string): Promise<string> {
@@ -51,7 +51,7 @@ export const chokidarFactory: WatchFactory = (root, accepts) =>
     ignoreInitial: true,
     followSymlinks: false,
     depth: 12,
-    ignored: (path, stats) => (stats?.isFile() ? !accepts(path) : SKIP.has(basename(path))),
+    ignored: (path, stats) => (stats?.isFile() ? !accepts(path) : NEVER_WALKED.has(basename(path))),
   });
 
 export class LiveUpdates {
@@ -164,9 +164,7 @@ export class LiveUpdates {
     const limit = code !== undefined && WATCH_LIMIT_CODES.has(code);
     if (!limit || !this.warnedLimit) {
       this.warnedLimit ||= limit;
-      const why = limit
-        ? `the system's limit on watched files was reached (${code})`
-        : `watching ${root.path} failed (${err instanceof Error ? err.message : String(err)})`;
+      const why = limit ? `the system's limit on watched files was reached (${code})` : `watching ${root.path} failed (${errorMessage(err)})`;
       this.options.logger.warn(`${why}: rescanning for changes every ${Math.round(this.pollMs / 1000)} s instead`);
     }
     const watcher = this.watchers.get(root);

@@ -3,6 +3,7 @@
  * (read at start-up, written after a load that changed something and a while after live changes), and the open
  * snapshot file that restored sessions read their turns from.
  */
+import { errorMessage } from './errors.js';
 import { createHash } from 'node:crypto';
 import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -78,7 +79,7 @@ export class Persistence {
       index = SearchIndex.fromState(contents.index);
     } catch (err) {
       await contents.handle.close();
-      this.logger.warn(`${this.path}: snapshot discarded (${err instanceof Error ? err.message : String(err)}); rebuilding the index`);
+      this.logger.warn(`${this.path}: snapshot discarded (${errorMessage(err)}); rebuilding the index`);
       return undefined;
     }
     const file = new TurnFile(contents.handle, this.path);

@@ -1,7 +1,7 @@
 /** get_session, list and paged reads. Names are looked up among loaded sessions, never joined onto a path. */
 import { readFile, realpath } from 'node:fs/promises';
 import type { GetResponse, ListResponse, Message, ReadResponse, SessionInfo } from './api.js';
-import { SessionSearchError } from './errors.js';
+import { SessionSearchError, errorMessage } from './errors.js';
 import { render, toToon, type OutputFormat } from './format.js';
 import { maskText } from './mask.js';
 import { turnCount, type Session, type Turn } from './model.js';
@@ -51,7 +51,7 @@ async function readInsideRoots(lib: LibraryView, file: string): Promise<string> 
     if (!lib.roots.some((r) => isInside(r.path, real))) throw new Error('outside the configured roots');
     return maskText(await readFile(real, 'utf8'));
   } catch (err) {
-    throw new SessionSearchError('READ_ERROR', `Cannot read ${file}: ${err instanceof Error ? err.message : String(err)}.`);
+    throw new SessionSearchError('READ_ERROR', `Cannot read ${file}: ${errorMessage(err)}.`);
   }
 }
 

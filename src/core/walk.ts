@@ -11,8 +11,11 @@ export function isInside(root: string, target: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
-/** Folders that never hold transcripts and can be huge (a workspace root is a root for SpecStory and Aider). */
-const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.venv', 'venv', '__pycache__', '.tox', '.mypy_cache', '.next', '.cache']);
+/**
+ * The one list of folders never walked or watched: they never hold transcripts and can be huge (a workspace root is a
+ * root for SpecStory and Aider).
+ */
+export const NEVER_WALKED = new Set(['node_modules', '.git', '.venv', 'venv', '__pycache__', '.tox', '.mypy_cache', '.next', '.cache']);
 
 export interface WalkOptions {
   logger: Logger;
@@ -56,7 +59,7 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
           continue;
         }
       }
-      if (isDir && depth < maxDepth && !SKIPPED_FOLDERS.has(entry.name)) await visit(full, depth + 1);
+      if (isDir && depth < maxDepth && !NEVER_WALKED.has(entry.name)) await visit(full, depth + 1);
       else if (isFile && options.accept(full)) files.push(full);
       else if (!isDir && !isFile && options.accept(full)) options.logger.warn(`${full}: not a regular file (a FIFO, socket or device), never opened`);
     }

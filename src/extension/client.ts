@@ -1,4 +1,5 @@
 /** Starts the index server in its own process and restarts it after a crash (vscode-languageclient does both). */
+import { errorMessage } from '../core/errors.js';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { IndexProgressNotification, type IndexProgress } from '../protocol.js';
@@ -16,7 +17,7 @@ export function startIndexServer(context: vscode.ExtensionContext, log: vscode.L
     // A function, so a restart (after the workspace is trusted) sends the settings as they are then.
     initializationOptions: () => serverSettings(),
     initializationFailedHandler: (error) => {
-      log.error(`the index server failed to start: ${error instanceof Error ? error.message : String(error)}`);
+      log.error(`the index server failed to start: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage('Session Search: the index server failed to start. See Session Search: Show Log.');
       return false;
     },

@@ -3,6 +3,7 @@
  * and the commands from one table (`createCommands`). Everything it creates goes with the extension: `deactivate`
  * returns the promise of stopping the server, so the server writes its last snapshot before the host exits.
  */
+import { errorMessage } from '../core/errors.js';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ChangedNotification, TreeRequest, type IndexProgress } from '../protocol.js';
@@ -58,7 +59,7 @@ class SessionSearch extends Disposable {
       this.tree.setSessions(await this.client.sendRequest(TreeRequest, {}));
       await vscode.commands.executeCommand('setContext', 'sessionSearch.empty', this.tree.count === 0);
     } catch (err) {
-      this.log.error(`refreshing the tree failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.error(`refreshing the tree failed: ${errorMessage(err)}`);
     }
   }
 

@@ -3,6 +3,7 @@
  * typed messages from the index server. Strict Content-Security-Policy with a fresh nonce, scripts and styles only
  * from the bundle folder, and nothing posted once the panel is gone.
  */
+import { errorMessage } from '../core/errors.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -103,7 +104,7 @@ export class SearchPanel extends Disposable {
           break;
       }
     } catch (err) {
-      this.post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+      this.post({ type: 'error', message: errorMessage(err) });
     }
   }
 

@@ -5,21 +5,16 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ReadRequest } from '../protocol.js';
+import { SESSION_SCHEME, sessionIdFromQuery, sessionUriParts } from '../session-uri.js';
 
-export const SCHEME = 'session-search';
+export const SCHEME = SESSION_SCHEME;
 
-/** `session-search:/<source>/<title>.md?id=<session id>`: the tab shows the title, the query names the session. */
 export function sessionUri(id: string, title: string): vscode.Uri {
-  const name =
-    title
-      .replace(/[\\/:*?"<>|#?%\s]+/g, ' ')
-      .trim()
-      .slice(0, 60) || 'session';
-  return vscode.Uri.from({ scheme: SCHEME, path: `/${id.split(':')[0]}/${name}.md`, query: `id=${encodeURIComponent(id)}` });
+  return vscode.Uri.from({ scheme: SESSION_SCHEME, ...sessionUriParts(id, title) });
 }
 
 export function idFromUri(uri: vscode.Uri): string {
-  return decodeURIComponent(new URLSearchParams(uri.query).get('id') ?? '');
+  return sessionIdFromQuery(uri.query);
 }
 
 export class SessionDocuments implements vscode.TextDocumentContentProvider {

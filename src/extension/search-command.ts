@@ -1,4 +1,5 @@
 /** Session Search: Search Sessions… — a QuickPick that searches as you type and opens the reader at the hit. */
+import { errorMessage } from '../core/errors.js';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { SearchResult } from '../core/api.js';
@@ -39,7 +40,7 @@ export async function searchSessions(client: LanguageClient): Promise<void> {
       }));
     } catch (err) {
       pick.items = [];
-      pick.placeholder = `Search failed: ${err instanceof Error ? err.message : String(err)}`;
+      pick.placeholder = `Search failed: ${errorMessage(err)}`;
     } finally {
       if (mine === generation) pick.busy = false;
     }

@@ -1,4 +1,5 @@
 /** Runs the MCP server on stdio. stdout carries protocol messages only; logs go to stderr. */
+import { errorMessage } from '../core/errors.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
@@ -13,9 +14,9 @@ export async function runStdioServer(options: { roots: SourceRoot[]; dataDir: st
   const loaded = library.load().then(
     () => {
       // From here on, sessions written while the server runs become searchable as they are written.
-      live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${err instanceof Error ? err.message : String(err)}`));
+      live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
     },
-    (err: unknown) => logger.error(`loading sessions failed: ${err instanceof Error ? err.message : String(err)}`),
+    (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
   );
   // Tools answer from the snapshot at once; what changed since it was written is read behind them.
   const ready = library.ready().then(() => library);

@@ -1,4 +1,5 @@
 /** Entry point of dist/mcp.js: `node dist/mcp.js [--root SOURCE=PATH ...] [--data DIR] [--verbose]`. */
+import { errorMessage } from '../core/errors.js';
 import { parseCli, UsageError } from '../cli/args.js';
 import { rootsFromSettings, type SourceRoot, type SourceSetting } from '../core/sources/registry.js';
 import { runStdioServer } from './run.js';
@@ -15,10 +16,10 @@ try {
   const options = parseCli(['mcp', ...process.argv.slice(2)], process.env);
   const roots = options.rootsGiven ? options.roots : (editorRoots() ?? options.roots);
   runStdioServer({ roots, dataDir: options.dataDir, archive: options.archive, verbose: options.verbose }).catch((err: unknown) => {
-    process.stderr.write(`session-search mcp: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`session-search mcp: ${errorMessage(err)}\n`);
     process.exitCode = 1;
   });
 } catch (err) {
-  process.stderr.write(`session-search mcp: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`session-search mcp: ${errorMessage(err)}\n`);
   process.exitCode = err instanceof UsageError ? 2 : 1;
 }

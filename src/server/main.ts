@@ -2,6 +2,7 @@
  * The index server: its own Node process, started by the extension through vscode-languageclient over IPC. It owns a
  * SessionLibrary (reading, masking, indexing, archive, live updates) so the extension host never parses a transcript.
  */
+import { sessionUriString } from '../session-uri.js';
 import { createConnection, ProposedFeatures, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver/node';
 import { errorMessage } from '../core/errors.js';
 import { createLibrary, type SessionLibrary } from '../core/library.js';
@@ -160,12 +161,7 @@ connection.onWorkspaceSymbol(async ({ query }): Promise<WorkspaceSymbol[]> => {
     kind: SymbolKind.Event,
     containerName: `${s.source} · ${s.created.slice(0, 10)}`,
     location: {
-      uri: `session-search:/${s.source}/${encodeURIComponent(
-        s.topic
-          .replace(/[\\/:*?"<>|#%\s]+/g, ' ')
-          .trim()
-          .slice(0, 60) || 'session',
-      )}.md?id=${encodeURIComponent(s.id)}`,
+      uri: sessionUriString(s.id, s.topic),
     },
   }));
 });

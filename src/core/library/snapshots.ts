@@ -2,6 +2,7 @@
  * When the snapshot is written: at the end of a load that changed something, and after live changes once things have
  * been quiet for a while; writes never overlap, and a failed write leaves the library dirty for the next try.
  */
+import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Persistence } from '../persistence.js';
 import type { SessionCatalog } from './catalog.js';
@@ -47,7 +48,7 @@ export class SnapshotScheduler {
         await persistence.save(this.catalog.index, [...this.catalog.sessions.values()], this.catalog.manifest());
       } catch (err) {
         this.dirty = true;
-        this.logger.warn(`snapshot not written (${err instanceof Error ? err.message : String(err)}); the next start reads more files again`);
+        this.logger.warn(`snapshot not written (${errorMessage(err)}); the next start reads more files again`);
       }
     };
     const next = this.saving.then(run);

@@ -3,6 +3,7 @@
  * `message/<session>/*.json`, `part/<message>/*.json`); since 1.2 one SQLite database `opencode.db` (`OPENCODE_DB`
  * moves it) with `session`, `message` and `part` tables holding JSON in a `data` column.
  */
+import { errorMessage } from '../errors.js';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
@@ -76,7 +77,7 @@ async function readJsonFolder(dir: string, ctx: SourceContext): Promise<Json[]> 
       const value: unknown = JSON.parse(await readFile(join(dir, name), 'utf8'));
       if (isRecord(value)) out.push(value);
     } catch (err) {
-      ctx.logger.warn(`${join(dir, name)}: skipped, ${err instanceof Error ? err.message : String(err)}`);
+      ctx.logger.warn(`${join(dir, name)}: skipped, ${errorMessage(err)}`);
     }
   }
   return out;

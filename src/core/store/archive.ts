@@ -8,6 +8,7 @@
  * line is read: a damaged session is read again from its transcript, or reported when the transcript is gone.
  * Entries of version 1 (lines without a checksum) are still read, their sessions checked for shape only.
  */
+import { errorMessage } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -202,7 +203,7 @@ export class Archive {
     try {
       meta = lines.length ? decodeLine(bytes, lines[0]) : undefined;
     } catch (err) {
-      this.logger.warn(`${entry}: archive entry unreadable (${err instanceof Error ? err.message : String(err)}), ignored`);
+      this.logger.warn(`${entry}: archive entry unreadable (${errorMessage(err)}), ignored`);
       return undefined;
     }
     if (!isMeta(meta)) {

@@ -4,6 +4,7 @@
  * changed transcripts themselves. proper-lockfile keeps the lock fresh by touching it every few seconds, so a writer
  * killed with kill -9 leaves a lock that goes stale and is taken over, never one that stays stuck.
  */
+import { errorMessage } from '../errors.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -45,9 +46,7 @@ export class WriterLock {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ELOCKED' && !this.warned) {
         this.warned = true;
-        this.logger.warn(
-          `${this.dataDir}: cannot take the writer lock (${err instanceof Error ? err.message : String(err)}); reading only, nothing is written to the data folder`,
-        );
+        this.logger.warn(`${this.dataDir}: cannot take the writer lock (${errorMessage(err)}); reading only, nothing is written to the data folder`);
       }
       return false;
     }

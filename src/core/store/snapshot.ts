@@ -7,6 +7,7 @@
  * footer pointing at the header. Start-up reads the header and the index arrays only; a restored session reads its
  * turns from the file on first use (turns.ts), so a warm start costs a few reads instead of parsing the corpus again.
  */
+import { errorMessage } from '../errors.js';
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -286,7 +287,7 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
   } catch (err) {
     await handle.close();
     if (err instanceof SnapshotError) throw err;
-    throw new SnapshotError(err instanceof Error ? err.message : String(err));
+    throw new SnapshotError(errorMessage(err));
   }
 }
 

@@ -4,6 +4,7 @@
  * there is an archive (so they are stored once), else in the snapshot itself. What the tree and lists need without the
  * turns (how many, the first prompt) is kept beside the session (model.ts `turnCount`, `firstPrompt`).
  */
+import { errorMessage } from '../errors.js';
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Logger } from '../log.js';
@@ -105,7 +106,7 @@ function read(session: Session, place: TurnPlace): Turn[] | string {
     }
     return readArchivedSession(place.archive, place.at, session.id)?.turns ?? `no intact copy in its archive entry ${place.archive}`;
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return errorMessage(err);
   }
 }
 

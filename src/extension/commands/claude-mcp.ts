@@ -1,4 +1,5 @@
 /** Session Search: Copy `claude mcp add` Command — writes the launcher Claude Code runs and copies the command. */
+import { errorMessage } from '../../core/errors.js';
 import * as vscode from 'vscode';
 import { claudeAddCommand, writeLauncher } from '../claude-launcher.js';
 import { mcpServerArgs } from '../mcp-provider.js';
@@ -11,7 +12,7 @@ export async function copyClaudeMcpCommand(context: vscode.ExtensionContext, log
     await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(`Copied: ${command}`);
   } catch (err) {
-    log.error(`writing the Claude Code launcher failed: ${err instanceof Error ? err.message : String(err)}`);
+    log.error(`writing the Claude Code launcher failed: ${errorMessage(err)}`);
     void vscode.window.showErrorMessage('Session Search could not write its Claude Code launcher; see the Session Search log.');
   }
 }
