@@ -3,7 +3,7 @@
  * namespaced `sessions/…`; each says who sends it.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
-import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TurnWindow } from './core/api.js';
+import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TurnWindow } from './core/contracts.js';
 import type { SourceSetting } from './core/sources/registry.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */

@@ -1,5 +1,5 @@
 /** Messages between the search panel (webview/) and the extension host (src/extension/panel.ts), both directions typed. */
-import type { SearchResult } from './core/api.js';
+import type { SearchResult } from './core/contracts.js';
 import type { Role, SourceId, TurnKind } from './core/model.js';
 
 export interface PanelFilters {

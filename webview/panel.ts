@@ -6,7 +6,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { SearchResult } from '../src/core/api.js';
+import type { SearchResult } from '../src/core/contracts.js';
 import type { FromPanel, PanelFilters, PanelTurn, ToPanel } from '../src/webview-protocol.js';
 import { appendMarked, el } from './highlight.js';
 import { drawChart } from './chart.js';

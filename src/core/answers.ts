@@ -2,7 +2,7 @@
  * The questions every front end asks of a library (search, get, list, read, turn windows, title suggestions, context
  * search), with their argument checks, as functions over the library's view (view.ts).
  */
-import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TurnWindow } from './api.js';
+import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TurnWindow } from './contracts.js';
 import { highlightRanges, matcherFor } from './index/snippets.js';
 import { searchContext, type ContextQuery } from './context.js';
 import { dayRange, overlaps } from './dates.js';

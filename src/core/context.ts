@@ -3,6 +3,7 @@
  * query: it is the share of the query's information (IDF-weighted terms) that the block itself contains, times a
  * small factor for how well its session ranks. 1.0 = every query term is in the block.
  */
+import type { ContextBlock, ContextResponse } from './contracts.js';
 import type { DayRange } from './dates.js';
 import type { ParsedQuery } from './index/query.js';
 import { findSnippets, matcherFor } from './index/snippets.js';
@@ -22,17 +23,6 @@ export interface ContextQuery {
   project?: string;
 }
 
-export interface ContextBlock {
-  blockId: string;
-  sessionId: string;
-  sessionName: string;
-  type: TurnKind;
-  score: number;
-  snippet: string;
-  tags: string[];
-  createdAt: string;
-}
-
 /** Tags we can derive without a model: the source, the project folder's name, the branch and the block's kind. */
 export function sessionTags(session: Session): string[] {
   const tags: string[] = [session.source];
@@ -43,7 +33,7 @@ export function sessionTags(session: Session): string[] {
 
 const SESSIONS_EXAMINED = 50;
 
-export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRange, options: ContextQuery) {
+export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRange, options: ContextQuery): ContextResponse {
   const started = performance.now();
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const wantedTags = (options.tags ?? []).map((t) => t.toLowerCase());

@@ -15,6 +15,7 @@ export function errorCode(err: unknown): ErrorCode {
   return err instanceof SessionSearchError ? err.code : 'UNKNOWN_ERROR';
 }
 
+/** The one way an error becomes text for a log line or an answer. */
 export function errorMessage(err: unknown): string {
-  return errorMessage(err);
+  return err instanceof Error ? err.message : String(err);
 }

@@ -14,7 +14,7 @@ import { Loader } from './library/loader.js';
 import { SnapshotScheduler } from './library/snapshots.js';
 import { safeLogger } from './log.js';
 import type { Session } from './model.js';
-import type { GetResponse } from './api.js';
+import type { GetResponse } from './contracts.js';
 import type { OutputFormat } from './format.js';
 import { Persistence } from './persistence.js';
 import { Repairs } from './repairs.js';

@@ -1,6 +1,6 @@
 /** get_session, list and paged reads. Names are looked up among loaded sessions, never joined onto a path. */
 import { readFile, realpath } from 'node:fs/promises';
-import type { GetResponse, ListResponse, Message, ReadResponse, SessionInfo } from './api.js';
+import type { GetResponse, ListResponse, Message, ReadResponse, SessionInfo } from './contracts.js';
 import { SessionSearchError, errorMessage } from './errors.js';
 import { render, toToon, type OutputFormat } from './format.js';
 import { maskText } from './mask.js';

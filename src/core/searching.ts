@@ -3,7 +3,7 @@
  * filters on session metadata only; phrases, roles and kinds are checked on the best candidates (widening until
  * `limit` pass); snippets are cut from the session's text layout and come back with their matched ranges.
  */
-import type { SearchOptions, SearchResponse, SearchResult } from './api.js';
+import type { SearchOptions, SearchResponse, SearchResult } from './contracts.js';
 import { overlaps, type DayRange } from './dates.js';
 import type { ParsedQuery } from './index/query.js';
 import { highlightRanges, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from './index/snippets.js';

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { errorMessage } from '../core/errors.js';
 import { render } from '../core/format.js';
-import type { SearchOptions } from '../core/api.js';
+import type { SearchOptions } from '../core/contracts.js';
 import { GetRequest, ReadRequest, SearchRequest } from '../protocol.js';
 
 const text = (value: unknown): vscode.LanguageModelToolResult =>

@@ -2,7 +2,7 @@
 import { errorMessage } from '../core/errors.js';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { SearchResult } from '../core/api.js';
+import type { SearchResult } from '../core/contracts.js';
 import { SearchRequest } from '../protocol.js';
 import { openSession } from './reader.js';
 import { SOURCE_ICONS } from './tree.js';

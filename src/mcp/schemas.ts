@@ -19,35 +19,3 @@ export const roleField = z
   .optional()
   .describe('Only count matches in turns of this role.');
 export const kindField = z.enum(TURN_KINDS as [string, ...string[]]);
-
-export const searchResultSchema = z.object({
-  id: z.string(),
-  source: z.string(),
-  project: z.string().optional(),
-  branch: z.string().optional(),
-  filename: z.string(),
-  topic: z.string(),
-  date: z.string(),
-  file: z.string(),
-  size: z.number(),
-  relevanceScore: z.number(),
-  matchedSnippets: z.array(z.string()),
-  snippetTurnIds: z.array(z.string()),
-  snippetHighlights: z.array(z.array(z.tuple([z.number(), z.number()]))),
-  topicHighlights: z.array(z.tuple([z.number(), z.number()])),
-  matchCount: z.number(),
-  sourceDeleted: z.boolean().optional(),
-});
-
-export const sessionInfoSchema = z.object({
-  id: z.string(),
-  source: z.string(),
-  project: z.string().optional(),
-  filename: z.string(),
-  topic: z.string(),
-  date: z.string(),
-  file: z.string(),
-  size: z.number(),
-  turns: z.number(),
-  sourceDeleted: z.boolean().optional(),
-});

@@ -71,6 +71,11 @@ describe('in memory', () => {
       assert.equal(t.annotations?.readOnlyHint, t.name !== 'store_session', t.name);
       assert.equal(t.annotations?.openWorldHint, false);
     }
+    // output fields are described too, from the one declaration the engine's types come from
+    type Props = Record<string, { description?: string; items?: { properties?: Props } }>;
+    const search = tools.find((t) => t.name === 'search_session')!.outputSchema as { properties: Props };
+    const result = search.properties.results.items!.properties!;
+    for (const field of ['id', 'relevanceScore', 'matchedSnippets', 'snippetTurnIds', 'snippetHighlights']) assert.ok(result[field]?.description, field);
   });
 
   test('search_session: topic matches first, structured and TOON-or-JSON text agree', async () => {

@@ -2,7 +2,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import { answer, ok } from '../respond.js';
-import { dateField, MAX_LIMIT, projectField, sessionInfoSchema, sourceField } from '../schemas.js';
+import { getResponseSchema, listResponseSchema } from '../../core/contracts.js';
+import { dateField, MAX_LIMIT, projectField, sourceField } from '../schemas.js';
 
 export function registerGetSession(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -21,20 +22,13 @@ export function registerGetSession(server: McpServer, ready: Promise<SessionLibr
         source: sourceField,
         project: projectField,
       },
+      // one session (with a name), or a list (without): the two answers' fields, each optional
       outputSchema: {
         success: z.boolean(),
-        session: sessionInfoSchema
-          .omit({ size: true, turns: true, sourceDeleted: true })
-          .extend({
-            content: z.string(),
-            messages: z.array(z.object({ role: z.string(), kind: z.string(), content: z.string() })),
-            format: z.string(),
-            branch: z.string().optional(),
-          })
-          .optional(),
-        sessions: z.array(sessionInfoSchema).optional(),
-        count: z.number().optional(),
-        format: z.string().optional(),
+        session: getResponseSchema.shape.session.optional(),
+        sessions: listResponseSchema.shape.sessions.optional(),
+        count: listResponseSchema.shape.count.optional(),
+        format: listResponseSchema.shape.format.optional(),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

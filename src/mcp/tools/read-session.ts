@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import { PAGE_CHARS } from '../../core/reading.js';
+import { readResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 
 export function registerReadSession(server: McpServer, ready: Promise<SessionLibrary>): void {
@@ -17,15 +18,7 @@ export function registerReadSession(server: McpServer, ready: Promise<SessionLib
         docid: z.string().max(1024).describe('A session id or a turn id from search results.'),
         offset: z.number().int().min(0).optional().describe('Character offset to start from (next_offset of the previous page). Default 0.'),
       },
-      outputSchema: {
-        found: z.boolean(),
-        docid: z.string(),
-        total_bytes: z.number(),
-        offset: z.number(),
-        returned_bytes: z.number(),
-        next_offset: z.number().nullable(),
-        text: z.string(),
-      },
+      outputSchema: readResponseSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import type { TurnKind } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
+import { contextResponseSchema } from '../../core/contracts.js';
 import { dateField, kindField, MAX_LIMIT, projectField, sourceField } from '../schemas.js';
 
 export function registerSearchContext(server: McpServer, ready: Promise<SessionLibrary>): void {
@@ -27,22 +28,7 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
         source: sourceField,
         project: projectField,
       },
-      outputSchema: {
-        results: z.array(
-          z.object({
-            blockId: z.string(),
-            sessionId: z.string(),
-            sessionName: z.string(),
-            type: z.string(),
-            score: z.number(),
-            snippet: z.string(),
-            tags: z.array(z.string()),
-            createdAt: z.string(),
-          }),
-        ),
-        totalMatches: z.number(),
-        searchTime: z.number(),
-      },
+      outputSchema: contextResponseSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>

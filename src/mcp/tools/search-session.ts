@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import type { Role, SourceId } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
-import { dateField, MAX_LIMIT, projectField, roleField, searchResultSchema, sourceField } from '../schemas.js';
+import { searchResponseSchema } from '../../core/contracts.js';
+import { dateField, MAX_LIMIT, projectField, roleField, sourceField } from '../schemas.js';
 
 export function registerSearchSession(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -25,7 +26,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
         project: projectField,
         role: roleField,
       },
-      outputSchema: { success: z.boolean(), results: z.array(searchResultSchema), count: z.number(), query: z.string() },
+      outputSchema: searchResponseSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>

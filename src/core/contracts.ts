@@ -1,0 +1,138 @@
+/**
+ * The answers every front end returns, declared once with zod: CodeArchitect's seed shapes plus our own fields. The
+ * MCP server gives these schemas as its tools' output schemas; the engine's types are inferred from them, so what
+ * the tools promise and what the engine returns cannot drift apart.
+ */
+import { z } from 'zod';
+import { ROLES, SOURCE_IDS, TURN_KINDS, type Role, type Turn, type TurnKind } from './model.js';
+
+const range = z.tuple([z.number().int(), z.number().int()]);
+
+export interface SearchOptions {
+  date?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  limit?: number;
+  source?: string;
+  project?: string;
+  role?: Role;
+  /** Only matches in turns of this kind (conversation, file, diff, note, tool, thinking). */
+  kind?: TurnKind;
+}
+
+export const searchResultSchema = z.object({
+  id: z.string().describe('Session id (`<source>:<native id>`): pass it to get_session.'),
+  source: z.enum(SOURCE_IDS).describe('The tool that wrote the session.'),
+  project: z.string().optional().describe('Workspace folder the session ran in.'),
+  branch: z.string().optional().describe('Git branch, when the tool records it.'),
+  filename: z.string().describe('Name of the transcript (or session folder).'),
+  topic: z.string().describe('Session title.'),
+  date: z.string().describe("ISO timestamp of the session's start."),
+  file: z.string().describe('Path of the transcript file.'),
+  size: z.number().describe('Bytes of the transcript.'),
+  relevanceScore: z.number().describe('0-1; topic matches weigh most.'),
+  matchedSnippets: z.array(z.string()).describe('Up to 3 snippets around the matches.'),
+  snippetTurnIds: z.array(z.string()).describe('The turn (a docid for read_session) each snippet came from.'),
+  snippetHighlights: z.array(z.array(range)).describe('Per snippet, the [start, end) character ranges that matched.'),
+  topicHighlights: z.array(range).describe('The [start, end) ranges of the topic that matched.'),
+  matchCount: z.number().describe('How many query terms the session holds.'),
+  sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript; the session comes from the archive.'),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+export const searchResponseSchema = z.object({
+  success: z.literal(true),
+  results: z.array(searchResultSchema).describe('Sessions, best first (then newest).'),
+  count: z.number().describe('Number of results.'),
+  query: z.string().describe('The query as given.'),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
+
+export const sessionInfoSchema = z.object({
+  id: z.string().describe('Session id.'),
+  source: z.enum(SOURCE_IDS).describe('The tool that wrote the session.'),
+  project: z.string().optional().describe('Workspace folder.'),
+  filename: z.string().describe('Name of the transcript (or session folder).'),
+  topic: z.string().describe('Session title.'),
+  date: z.string().describe("ISO timestamp of the session's start."),
+  file: z.string().describe('Path of the transcript file.'),
+  size: z.number().describe('Bytes of the transcript.'),
+  turns: z.number().describe('Number of turns.'),
+  sourceDeleted: z.boolean().optional().describe('The transcript is gone; the session comes from the archive.'),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+export const listResponseSchema = z.object({
+  success: z.literal(true),
+  sessions: z.array(sessionInfoSchema).describe('Sessions, newest first.'),
+  count: z.number().describe('Number of sessions listed.'),
+  format: z.enum(['json', 'toon']).describe('The text form chosen for the answer.'),
+});
+export type ListResponse = z.infer<typeof listResponseSchema>;
+
+export const messageSchema = z.object({
+  role: z.enum(ROLES as [Role, ...Role[]]).describe('Who spoke.'),
+  kind: z.enum(TURN_KINDS as [TurnKind, ...TurnKind[]]).describe('conversation, file, diff, note, tool or thinking.'),
+  content: z.string().describe('The turn, masked.'),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const sessionContentSchema = z.object({
+  id: z.string(),
+  source: z.enum(SOURCE_IDS),
+  project: z.string().optional(),
+  branch: z.string().optional(),
+  filename: z.string(),
+  topic: z.string(),
+  date: z.string(),
+  file: z.string(),
+  content: z.string().describe('Markdown in `json` format; the TOON encoding of `messages` in `toon` format.'),
+  messages: z.array(messageSchema).describe('Every turn, in order.'),
+  format: z.enum(['json', 'toon']),
+});
+
+export const getResponseSchema = z.object({ success: z.literal(true), session: sessionContentSchema });
+export type GetResponse = z.infer<typeof getResponseSchema>;
+
+export const readResponseSchema = z.object({
+  found: z.boolean().describe('Whether the docid names a session or turn.'),
+  docid: z.string(),
+  total_bytes: z.number().describe('Characters of the whole text.'),
+  offset: z.number().describe('Where this page starts.'),
+  returned_bytes: z.number().describe('Characters in this page.'),
+  next_offset: z.number().nullable().describe('Where the next page starts; null at the end.'),
+  text: z.string().describe('The page, exactly as stored (masked).'),
+});
+export type ReadResponse = z.infer<typeof readResponseSchema>;
+
+export const contextBlockSchema = z.object({
+  blockId: z.string().describe('The turn (a docid for read_session).'),
+  sessionId: z.string(),
+  sessionName: z.string(),
+  type: z.enum(TURN_KINDS as [TurnKind, ...TurnKind[]]).describe('The kind of turn.'),
+  score: z.number().describe("0-1: the share of the query's information the block holds."),
+  snippet: z.string(),
+  tags: z.array(z.string()).describe('Source, project folder, branch.'),
+  createdAt: z.string(),
+});
+export type ContextBlock = z.infer<typeof contextBlockSchema>;
+
+export const contextResponseSchema = z.object({
+  results: z.array(contextBlockSchema).describe('Blocks, best first.'),
+  totalMatches: z.number(),
+  searchTime: z.number().describe('Milliseconds.'),
+});
+export type ContextResponse = z.infer<typeof contextResponseSchema>;
+
+export interface ErrorResponse {
+  success: false;
+  error: string;
+  message: string;
+}
+
+/** A window of a session's turns; `highlights[i]` are the ranges of `turns[i].text` that match the query asked with. */
+export interface TurnWindow {
+  turns: Turn[];
+  highlights: [number, number][][];
+  total: number;
+}
