@@ -1,9 +1,10 @@
 /**
- * The typed protocol between the extension host and the index server (one module, used by both sides). Methods are
- * namespaced `sessions/…`; each says who sends it.
+ * The typed protocol between the extension host and the index server (one module, used by both sides): what the host
+ * sends at start (ServerSettings, as initializationOptions), the requests the host sends, and the notifications the
+ * server sends, each with named params and results. Methods are namespaced `sessions/…`.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
-import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TurnWindow } from './core/contracts.js';
+import type { GetResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TurnWindow } from './core/contracts.js';
 import type { SourceSetting } from './core/sources/registry.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
@@ -52,27 +53,53 @@ export interface ArchiveSize {
   snapshotBytes: number;
 }
 
-/** host → server: ranked search (the seed's search_session answer). */
+/** Params and results of the requests, named once. */
+export interface TreeParams {
+  limit?: number;
+}
+export interface GetParams {
+  name: string;
+  format?: 'json' | 'toon' | 'auto';
+}
+export interface ReadParams {
+  docid: string;
+  offset?: number;
+}
+export interface TurnsParams {
+  id: string;
+  from: number;
+  to: number;
+  /** Matches of this query are marked in the turns returned. */
+  query?: string;
+}
+export interface ChangedParams {
+  files: string[];
+}
+
+// ─── host → server: requests ────────────────────────────────────────────────────────────────────────────────────
+
+/** Ranked search (the seed's search_session answer). */
 export const SearchRequest = new RequestType<SearchParams, SearchResponse, void>('sessions/search');
-/** host → server: every session for the tree, newest first. */
-export const TreeRequest = new RequestType<{ limit?: number }, TreeSession[], void>('sessions/tree');
-/** host → server: list in the seed's get_session shape. */
-export const ListRequest = new RequestType<{ date?: string; limit?: number; source?: string; project?: string }, ListResponse, void>('sessions/list');
-/** host → server: one session (the seed's get_session answer). */
-export const GetRequest = new RequestType<{ name: string; format?: 'json' | 'toon' | 'auto' }, GetResponse, void>('sessions/get');
-/** host → server: paged read of a session or turn by docid. */
-export const ReadRequest = new RequestType<{ docid: string; offset?: number }, ReadResponse, void>('sessions/read');
-/** host → server: turns `from`..`to` of a session, for the reader's window around a hit, with what matches `query` marked. */
-export const TurnsRequest = new RequestType<{ id: string; from: number; to: number; query?: string }, TurnWindow | null, void>('sessions/turns');
-/** host → server: read every root again from scratch. */
+/** Every session for the tree, newest first. */
+export const TreeRequest = new RequestType<TreeParams, TreeSession[], void>('sessions/tree');
+/** One session (the seed's get_session answer), for the language-model tool. */
+export const GetRequest = new RequestType<GetParams, GetResponse, void>('sessions/get');
+/** Paged read of a session or turn by docid. */
+export const ReadRequest = new RequestType<ReadParams, ReadResponse, void>('sessions/read');
+/** Turns `from`..`to` of a session, for the reader's window around a hit, with what matches `query` marked. */
+export const TurnsRequest = new RequestType<TurnsParams, TurnWindow | null, void>('sessions/turns');
+/** Read every root again from scratch. */
 export const RebuildRequest = new RequestType0<void, void>('sessions/rebuild');
-/** host → server: stop indexing; what was read so far stays searchable. */
+/** Stop indexing; what was read so far stays searchable. Answers whether indexing was under way. */
 export const CancelIndexingRequest = new RequestType0<boolean, void>('sessions/cancelIndexing');
-/** host → server: how big the archive is. */
+/** How big the archive is. */
 export const ArchiveSizeRequest = new RequestType0<ArchiveSize, void>('sessions/archiveSize');
-/** host → server: delete the archive (sessions whose transcript is gone leave the index). */
+/** Delete the archive (sessions whose transcript is gone leave the index). */
 export const PurgeArchiveRequest = new RequestType0<ArchiveSize, void>('sessions/purgeArchive');
-/** server → host: indexing progress for the status bar. */
+
+// ─── server → host: notifications ───────────────────────────────────────────────────────────────────────────────
+
+/** Indexing progress for the status bar. */
 export const IndexProgressNotification = new NotificationType<IndexProgress>('sessions/indexProgress');
-/** server → host: sessions changed (tree refresh). */
-export const ChangedNotification = new NotificationType<{ files: string[] }>('sessions/changed');
+/** Sessions changed (tree refresh). */
+export const ChangedNotification = new NotificationType<ChangedParams>('sessions/changed');

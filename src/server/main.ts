@@ -18,7 +18,6 @@ import {
   PurgeArchiveRequest,
   GetRequest,
   IndexProgressNotification,
-  ListRequest,
   ReadRequest,
   RebuildRequest,
   SearchRequest,
@@ -127,7 +126,6 @@ const lib = async (): Promise<SessionLibrary> => library ?? (await (ready ?? ope
 
 connection.onRequest(SearchRequest, async ({ query, ...options }) => (await lib()).search(query, options));
 connection.onRequest(TreeRequest, async ({ limit }) => treeSessions(await lib(), limit));
-connection.onRequest(ListRequest, async (params) => (await lib()).list(params));
 connection.onRequest(GetRequest, async ({ name, format }) => (await lib()).get(name, { format }));
 connection.onRequest(ReadRequest, async ({ docid, offset }) => (await lib()).read(docid, offset ?? 0));
 connection.onRequest(TurnsRequest, async ({ id, from, to, query }) => (await lib()).turnWindow(id, from, to, query) ?? null);
