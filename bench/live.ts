@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createLibrary } from '../src/core/library.js';
-import { LiveUpdates } from '../src/core/live.js';
+import { LiveUpdates } from '../src/core/ingest/live.js';
 import { silentLogger } from '../src/core/log.js';
-import { Persistence } from '../src/core/persistence.js';
-import { ParsedFiles } from '../src/core/sources/read.js';
-import { claudeCodeSource } from '../src/core/sources/claude-code.js';
+import { Persistence } from '../src/core/store/persistence.js';
+import { ParsedFiles } from '../src/core/ingest/sources/line-files.js';
+import { claudeCodeSource } from '../src/core/ingest/sources/claude-code.js';
 import type { Session } from '../src/core/model.js';
 import { generateCorpus, type BenchDoc } from './corpus.js';
 

@@ -10,8 +10,8 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { silentLogger } from '../src/core/log.js';
 import type { Session, SourceId } from '../src/core/model.js';
-import { sourceById } from '../src/core/sources/registry.js';
-import { walkFiles } from '../src/core/walk.js';
+import { sourceById } from '../src/core/ingest/sources/registry.js';
+import { walkFiles } from '../src/core/ingest/walk.js';
 
 export function peakRssMb(pid: number | string = 'self'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

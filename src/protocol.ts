@@ -5,7 +5,7 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { GetResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TurnWindow } from './core/contracts.js';
-import type { SourceSetting } from './core/sources/registry.js';
+import type { SourceSetting } from './core/ingest/sources/registry.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
 export interface ServerSettings {

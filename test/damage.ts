@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type fcType from 'fast-check';
 import { createLibrary, type LibraryOptions, type SessionLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
-import { Persistence } from '../src/core/persistence.js';
+import { Persistence } from '../src/core/store/persistence.js';
 import { CORPUS, tempDir } from './helpers.js';
 
 type FastCheck = typeof fcType;

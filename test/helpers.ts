@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLibrary, type SessionLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
-import type { SourceRoot } from '../src/core/sources/registry.js';
+import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The real transcripts shared beside the repository; read-only. */

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SOURCE_IDS, type SourceId } from '../core/model.js';
-import { defaultRoots, type SourceRoot } from '../core/sources/registry.js';
+import { defaultRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
 
 export class UsageError extends Error {}
 

@@ -103,14 +103,14 @@ async function run(argv: string[]): Promise<number> {
       const action = options.positionals[0] ?? 'size';
       if (action === 'purge') {
         await archive.purge();
-        const { Persistence } = await import('../core/persistence.js');
+        const { Persistence } = await import('../core/store/persistence.js');
         await Persistence.discard(options.dataDir);
         process.stdout.write(`Removed the archive in ${archive.dir} and the index snapshot; the next run reads the transcripts again.\n`);
         return 0;
       }
       if (action !== 'size') throw new UsageError(`archive takes "size" or "purge", got "${action}".`);
       const size = await archive.size();
-      const { Persistence } = await import('../core/persistence.js');
+      const { Persistence } = await import('../core/store/persistence.js');
       const snapshotBytes = await Persistence.snapshotBytes(options.dataDir);
       print(
         options,

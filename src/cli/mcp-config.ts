@@ -1,7 +1,7 @@
 /** `session-search mcp-config`: the exact lines that register this install's MCP server with Claude Code. */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SourceRoot } from '../core/sources/registry.js';
+import type { SourceRoot } from '../core/ingest/sources/registry.js';
 
 export function mcpConfig(bundleUrl: string, roots: SourceRoot[] | undefined, nodePath: string): string {
   const server = join(dirname(fileURLToPath(bundleUrl)), 'mcp.js');

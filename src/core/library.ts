@@ -6,9 +6,9 @@
  * back, parsed records kept for live appends, worktree roots) are this library's own: two libraries in one process
  * never share state, and `close` lets them go.
  */
-import { createAnswers, type Answers } from './answers.js';
+import { createAnswers, type Answers } from './answer/answers.js';
 import type { SearchIndex } from './index/engine.js';
-import { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library-options.js';
+import { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 import { SessionCatalog } from './library/catalog.js';
 import { Loader } from './library/loader.js';
 import { SnapshotScheduler } from './library/snapshots.js';
@@ -16,17 +16,17 @@ import { safeLogger } from './log.js';
 import type { Session } from './model.js';
 import type { GetResponse } from './contracts.js';
 import type { OutputFormat } from './format.js';
-import { Persistence } from './persistence.js';
-import { Repairs } from './repairs.js';
-import { ParsedFiles } from './sources/read.js';
-import type { SourceRoot } from './sources/registry.js';
-import type { SourceAdapter } from './sources/types.js';
+import { Persistence } from './store/persistence.js';
+import { Repairs } from './store/repairs.js';
+import { ParsedFiles } from './ingest/sources/line-files.js';
+import type { SourceRoot } from './ingest/sources/registry.js';
+import type { SourceAdapter } from './ingest/sources/types.js';
 import { Archive } from './store/archive.js';
 import { TurnCache, type TurnHooks } from './store/turns.js';
-import type { LibraryView } from './view.js';
-import { WorktreeRoots } from './worktrees.js';
+import type { LibraryView } from './answer/view.js';
+import { WorktreeRoots } from './answer/worktrees.js';
 
-export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library-options.js';
+export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 
 export interface SessionLibrary extends Answers {
   readonly sessions: Map<string, Session>;

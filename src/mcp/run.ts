@@ -3,9 +3,9 @@ import { errorMessage } from '../core/errors.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
-import type { SourceRoot } from '../core/sources/registry.js';
+import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import { createServer } from './server.js';
-import { LiveUpdates } from '../core/live.js';
+import { LiveUpdates } from '../core/ingest/live.js';
 
 export async function runStdioServer(options: { roots: SourceRoot[]; dataDir: string; archive: boolean; verbose: boolean }): Promise<void> {
   const logger = stderrLogger(options.verbose);

@@ -6,11 +6,11 @@ import { sessionUriString } from '../session-uri.js';
 import { createConnection, ProposedFeatures, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver/node';
 import { errorMessage } from '../core/errors.js';
 import { createLibrary, type SessionLibrary } from '../core/library.js';
-import { LiveUpdates } from '../core/live.js';
+import { LiveUpdates } from '../core/ingest/live.js';
 import type { Logger } from '../core/log.js';
 import { firstPrompt, turnCount } from '../core/model.js';
-import { rootsFromSettings } from '../core/sources/registry.js';
-import { Persistence } from '../core/persistence.js';
+import { rootsFromSettings } from '../core/ingest/sources/registry.js';
+import { Persistence } from '../core/store/persistence.js';
 import {
   ArchiveSizeRequest,
   CancelIndexingRequest,

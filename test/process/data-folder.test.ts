@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { eventually } from '../eventually.js';
 import { test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
-import { LiveUpdates } from '../../src/core/live.js';
+import { LiveUpdates } from '../../src/core/ingest/live.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, ROOT, tempDir } from '../helpers.js';
 

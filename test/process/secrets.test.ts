@@ -11,7 +11,7 @@ import { createLibrary } from '../../src/core/library.js';
 import { EMAIL_MASK, SECRET_MASK } from '../../src/core/mask.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { firstPrompt } from '../../src/core/model.js';
-import type { SourceRoot } from '../../src/core/sources/registry.js';
+import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { ROOT, tempDir, writeFile } from '../helpers.js';
 import { SECRETS } from '../secrets.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { Persistence } from '../../src/core/persistence.js';
+import { Persistence } from '../../src/core/store/persistence.js';
 import { assertSameAnswers, damageChecks, openLibrary, snapshotFixture } from '../damage.js';
 
 /** Seeds of earlier failures (from the exploration script or CI), replayed on every run, then fixed seeds for breadth. */

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { SearchIndex } from '../../src/core/index/engine.js';
 import { topK } from '../../src/core/index/top-k.js';
 import { tokenize } from '../../src/core/index/tokenize.js';
-import { excluder } from '../../src/core/exclude.js';
+import { excluder } from '../../src/core/ingest/exclude.js';
 
 test('top-k returns exactly the first k of a full ranking', () => {
   fc.assert(
@@ -113,7 +113,7 @@ test('exclude globs match names anywhere or paths by their tail', () => {
 });
 
 test('a load commits in groups that end at top-level folders, bounded in size', async () => {
-  const { commitBatches } = await import('../../src/core/file-state.js');
+  const { commitBatches } = await import('../../src/core/ingest/file-state.js');
   const state = (file: string) => ({ file, size: 1, mtimeMs: 0, ino: 0 });
   const files = [
     ...Array.from({ length: 600 }, (_, i) => state(`/r/a/${i}.jsonl`)),

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { Session } from '../../src/core/model.js';
-import { claudeCodeSource } from '../../src/core/sources/claude-code.js';
-import { codexSource } from '../../src/core/sources/codex.js';
-import { ParsedFiles } from '../../src/core/sources/read.js';
-import type { SourceAdapter } from '../../src/core/sources/types.js';
+import { claudeCodeSource } from '../../src/core/ingest/sources/claude-code.js';
+import { codexSource } from '../../src/core/ingest/sources/codex.js';
+import { ParsedFiles } from '../../src/core/ingest/sources/line-files.js';
+import type { SourceAdapter } from '../../src/core/ingest/sources/types.js';
 import { tempDir } from '../helpers.js';
 
 const ID = '22222222-3333-4444-8555-666666666666';

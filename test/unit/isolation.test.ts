@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { walkFiles } from '../../src/core/walk.js';
+import { walkFiles } from '../../src/core/ingest/walk.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { createLibrary } from '../../src/core/library.js';
 import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';

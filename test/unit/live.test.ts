@@ -5,9 +5,9 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSy
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
-import { LiveUpdates, type Watcher } from '../../src/core/live.js';
+import { LiveUpdates, type Watcher } from '../../src/core/ingest/live.js';
 import { MemoryLogger } from '../../src/core/log.js';
-import type { SourceRoot } from '../../src/core/sources/registry.js';
+import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { CORPUS, tempDir } from '../helpers.js';
 import { eventually } from '../eventually.js';
 

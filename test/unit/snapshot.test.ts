@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import { createLibrary, type LibraryOptions, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
-import { Persistence } from '../../src/core/persistence.js';
+import { Persistence } from '../../src/core/store/persistence.js';
 import { SNAPSHOT_VERSION } from '../../src/core/store/snapshot.js';
 import { turnCount } from '../../src/core/model.js';
 import { CORPUS, tempDir } from '../helpers.js';

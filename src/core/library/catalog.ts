@@ -6,14 +6,14 @@
 import { existsSync } from 'node:fs';
 import { SearchIndex } from '../index/engine.js';
 import { TitleIndex } from '../index/title-index.js';
-import type { FileState } from '../file-state.js';
-import type { FileRead } from '../ingest.js';
+import type { FileState } from '../ingest/file-state.js';
+import type { FileRead } from '../ingest/read-files.js';
 import type { Logger } from '../log.js';
 import type { Session } from '../model.js';
-import type { SourceRoot } from '../sources/registry.js';
+import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { ManifestEntry } from '../store/snapshot.js';
-import { isInside } from '../walk.js';
-import { INDEXED_CHARS_PER_TOOL_TURN, type KnownFile } from '../library-options.js';
+import { isInside } from '../ingest/walk.js';
+import { INDEXED_CHARS_PER_TOOL_TURN, type KnownFile } from './options.js';
 
 export class SessionCatalog {
   readonly sessions = new Map<string, Session>();

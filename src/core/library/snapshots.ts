@@ -4,7 +4,7 @@
  */
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { Persistence } from '../persistence.js';
+import type { Persistence } from '../store/persistence.js';
 import type { SessionCatalog } from './catalog.js';
 
 export class SnapshotScheduler {

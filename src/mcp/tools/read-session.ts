@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
-import { PAGE_CHARS } from '../../core/reading.js';
+import { PAGE_CHARS } from '../../core/answer/sessions.js';
 import { readResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 

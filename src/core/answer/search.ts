@@ -3,17 +3,17 @@
  * filters on session metadata only; phrases, roles and kinds are checked on the best candidates (widening until
  * `limit` pass); snippets are cut from the session's text layout and come back with their matched ranges.
  */
-import type { SearchOptions, SearchResponse, SearchResult } from './contracts.js';
-import { overlaps, type DayRange } from './dates.js';
-import type { ParsedQuery } from './index/query.js';
-import { highlightRanges, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from './index/snippets.js';
-import { tokenize } from './index/tokenize.js';
-import type { Session } from './model.js';
-import type { Scored } from './index/engine.js';
+import type { SearchOptions, SearchResponse, SearchResult } from '../contracts.js';
+import { overlaps, type DayRange } from '../dates.js';
+import type { ParsedQuery } from '../index/query.js';
+import { highlightRanges, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
+import { tokenize } from '../index/tokenize.js';
+import type { Session } from '../model.js';
+import type { Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
 import type { WorktreeRoots } from './worktrees.js';
-import { rawArchived } from './store/turns.js';
-import { findSnippetsRaw } from './store/session-layout.js';
+import { rawArchived } from '../store/turns.js';
+import { findSnippetsRaw } from '../store/session-layout.js';
 
 export type { LibraryView };
 

@@ -1,8 +1,8 @@
 /** What a SessionLibrary is configured with and reports, and what it remembers per file. */
-import type { FileState } from './file-state.js';
-import type { Logger } from './log.js';
-import type { EntryState } from './store/archive.js';
-import type { SourceRoot } from './sources/registry.js';
+import type { FileState } from '../ingest/file-state.js';
+import type { Logger } from '../log.js';
+import type { EntryState } from '../store/archive.js';
+import type { SourceRoot } from '../ingest/sources/registry.js';
 
 /** Files read at once during a load. */
 export const READ_AHEAD = 8;

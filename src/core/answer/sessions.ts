@@ -1,13 +1,13 @@
 /** get_session, list and paged reads. Names are looked up among loaded sessions, never joined onto a path. */
 import { readFile, realpath } from 'node:fs/promises';
-import type { GetResponse, ListResponse, Message, ReadResponse, SessionInfo } from './contracts.js';
-import { SessionSearchError, errorMessage } from './errors.js';
-import { render, toToon, type OutputFormat } from './format.js';
-import { maskText } from './mask.js';
-import { turnCount, type Session, type Turn } from './model.js';
+import type { GetResponse, ListResponse, Message, ReadResponse, SessionInfo } from '../contracts.js';
+import { SessionSearchError, errorMessage } from '../errors.js';
+import { render, toToon, type OutputFormat } from '../format.js';
+import { maskText } from '../mask.js';
+import { turnCount, type Session, type Turn } from '../model.js';
 import type { LibraryView } from './view.js';
-import { codeArchitectSiblings } from './sources/codearchitect.js';
-import { isInside } from './walk.js';
+import { codeArchitectSiblings } from '../ingest/sources/codearchitect.js';
+import { isInside } from '../ingest/walk.js';
 
 export const PAGE_CHARS = 512_000;
 

@@ -1,6 +1,6 @@
 /** Turns an adapter's raw turns into a masked, normalised Session. */
-import { localDay, type Role, type Session, type SourceId, type Turn, type TurnKind } from '../model.js';
-import { maskText } from '../mask.js';
+import { localDay, type Role, type Session, type SourceId, type Turn, type TurnKind } from '../../model.js';
+import { maskText } from '../../mask.js';
 
 export interface RawTurn {
   role: Role;

@@ -3,14 +3,14 @@
  * `message/<session>/*.json`, `part/<message>/*.json`); since 1.2 one SQLite database `opencode.db` (`OPENCODE_DB`
  * moves it) with `session`, `message` and `part` tables holding JSON in a `data` column.
  */
-import { errorMessage } from '../errors.js';
+import { errorMessage } from '../../errors.js';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { Session, TurnKind } from '../model.js';
+import type { Session, TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { dataHome } from './locations.js';
-import { isRecord, isoTime, str } from './read.js';
+import { isRecord, isoTime, str } from './line-files.js';
 import { asText, rows, tableNames, withDatabase } from './sqlite.js';
 import type { SourceAdapter, SourceContext } from './types.js';
 

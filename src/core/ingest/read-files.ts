@@ -2,10 +2,10 @@
  * Reading one transcript file into sessions, through the archive: a file whose size and modification time match its
  * archive entry is taken from the archive (already parsed and masked) instead of being parsed again.
  */
-import { errorMessage } from './errors.js';
+import { errorMessage } from '../errors.js';
 import { stat } from 'node:fs/promises';
-import type { Session } from './model.js';
-import type { Archive, EntryState } from './store/archive.js';
+import type { Session } from '../model.js';
+import type { Archive, EntryState } from '../store/archive.js';
 import type { SourceRoot } from './sources/registry.js';
 import type { SourceAdapter, SourceContext } from './sources/types.js';
 

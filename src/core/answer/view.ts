@@ -1,8 +1,8 @@
 /** The one view every answer reads: the sessions, the index over them, the roots, and what the library looked up. */
-import type { SearchIndex } from './index/engine.js';
-import type { TitleIndex } from './index/title-index.js';
-import type { Session } from './model.js';
-import type { SourceRoot } from './sources/registry.js';
+import type { SearchIndex } from '../index/engine.js';
+import type { TitleIndex } from '../index/title-index.js';
+import type { Session } from '../model.js';
+import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { WorktreeRoots } from './worktrees.js';
 
 export interface LibraryView {

@@ -3,8 +3,8 @@
  * is read again, once per file at a time. Where the transcript is gone too, the turns are lost, and that is reported.
  */
 import { stat } from 'node:fs/promises';
-import type { Logger } from './log.js';
-import type { Session } from './model.js';
+import type { Logger } from '../log.js';
+import type { Session } from '../model.js';
 
 export class Repairs {
   private readonly pending = new Map<string, Promise<void>>();

@@ -8,10 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Database } from 'sql.js';
-import type { Session } from '../model.js';
+import type { Session } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { editorUserDirs, pathFromFileUri } from './locations.js';
-import { isRecord, isoTime, str } from './read.js';
+import { isRecord, isoTime, str } from './line-files.js';
 import { asText, rows, tableNames, withDatabase } from './sqlite.js';
 import type { SourceAdapter } from './types.js';
 

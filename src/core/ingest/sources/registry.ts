@@ -1,5 +1,5 @@
 /** The source adapters the product knows, in the order they are listed to users. */
-import type { SourceId } from '../model.js';
+import type { SourceId } from '../../model.js';
 import { aiderSource } from './aider.js';
 import { claudeCodeSource } from './claude-code.js';
 import { clineSource } from './cline.js';

@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, sep } from 'node:path';
-import type { Role, TurnKind } from '../model.js';
+import type { Role, TurnKind } from '../../model.js';
 import { buildSession, slashCommandText, type RawTurn } from './build.js';
 import type { SourceAdapter } from './types.js';
 

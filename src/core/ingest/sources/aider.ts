@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, relative, sep } from 'node:path';
-import type { Session } from '../model.js';
+import type { Session } from '../../model.js';
 import { buildSession, titleFrom, type RawTurn } from './build.js';
 import { homeDir } from './locations.js';
 import type { SourceAdapter } from './types.js';

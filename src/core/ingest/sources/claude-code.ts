@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { maskText } from '../mask.js';
-import { SessionNote, type TurnKind } from '../model.js';
+import { maskText } from '../../mask.js';
+import { SessionNote, type TurnKind } from '../../model.js';
 import { buildSession, slashCommandText, titleFrom, type RawTurn } from './build.js';
-import { isRecord, isoTime, readJsonRecords, str } from './read.js';
+import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,7 +1,7 @@
 /** What every source adapter provides. Adapters only read; they never write a source file. */
-import type { ParsedFiles } from './read.js';
-import type { Logger } from '../log.js';
-import type { Session, SourceId } from '../model.js';
+import type { ParsedFiles } from './line-files.js';
+import type { Logger } from '../../log.js';
+import type { Session, SourceId } from '../../model.js';
 
 export interface SourceContext {
   logger: Logger;
@@ -9,7 +9,7 @@ export interface SourceContext {
   env: NodeJS.ProcessEnv;
   /**
    * The file is being read again because it changed while we run: append-only formats keep its parsed records here,
-   * the library's own, so the next append is parsed from the last complete line on (read.ts `readJsonRecords`).
+   * the library's own, so the next append is parsed from the last complete line on (line-files.ts `readJsonRecords`).
    */
   live?: ParsedFiles;
   /**

@@ -4,7 +4,7 @@
  */
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, isAbsolute, sep } from 'node:path';
-import type { Logger } from './log.js';
+import type { Logger } from '../log.js';
 
 export function isInside(root: string, target: string): boolean {
   const rel = relative(root, target);

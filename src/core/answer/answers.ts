@@ -2,16 +2,16 @@
  * The questions every front end asks of a library (search, get, list, read, turn windows, title suggestions, context
  * search), with their argument checks, as functions over the library's view (view.ts).
  */
-import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TurnWindow } from './contracts.js';
-import { highlightRanges, matcherFor } from './index/snippets.js';
-import { searchContext, type ContextQuery } from './context.js';
-import { dayRange, overlaps } from './dates.js';
-import { SessionSearchError } from './errors.js';
-import type { OutputFormat } from './format.js';
-import { parseQuery } from './index/query.js';
-import { ROLES, TURN_KINDS, type Session } from './model.js';
-import { getSession, listSessions, readDoc } from './reading.js';
-import { planQuery, searchSessions } from './searching.js';
+import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TurnWindow } from '../contracts.js';
+import { highlightRanges, matcherFor } from '../index/snippets.js';
+import { searchContext, type ContextQuery } from './context-search.js';
+import { dayRange, overlaps } from '../dates.js';
+import { SessionSearchError } from '../errors.js';
+import type { OutputFormat } from '../format.js';
+import { parseQuery } from '../index/query.js';
+import { ROLES, TURN_KINDS, type Session } from '../model.js';
+import { getSession, listSessions, readDoc } from './sessions.js';
+import { planQuery, searchSessions } from './search.js';
 import type { LibraryView } from './view.js';
 
 /**

@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { Role } from '../model.js';
+import type { Role } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
-import { isRecord, isoTime, str } from './read.js';
+import { isRecord, isoTime, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

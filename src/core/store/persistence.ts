@@ -3,17 +3,17 @@
  * (read at start-up, written after a load that changed something and a while after live changes), and the open
  * snapshot file that restored sessions read their turns from.
  */
-import { errorMessage } from './errors.js';
+import { errorMessage } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_RANKING, SearchIndex } from './index/engine.js';
-import type { Logger } from './log.js';
-import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from './model.js';
-import { archiveLocation } from './store/archive.js';
-import { WriterLock } from './store/lock.js';
-import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type ManifestEntry, type SessionSource, type StoredSession } from './store/snapshot.js';
-import { archivedPlace, makeLazy, rawTurns, TurnFile, type TurnHooks, type TurnPlace } from './store/turns.js';
+import { DEFAULT_RANKING, SearchIndex } from '../index/engine.js';
+import type { Logger } from '../log.js';
+import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from '../model.js';
+import { archiveLocation } from './archive.js';
+import { WriterLock } from './lock.js';
+import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type ManifestEntry, type SessionSource, type StoredSession } from './snapshot.js';
+import { archivedPlace, makeLazy, rawTurns, TurnFile, type TurnHooks, type TurnPlace } from './turns.js';
 
 export interface Restored {
   index: SearchIndex;

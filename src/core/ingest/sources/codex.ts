@@ -7,10 +7,10 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { maskText } from '../mask.js';
-import type { Session } from '../model.js';
+import { maskText } from '../../mask.js';
+import type { Session } from '../../model.js';
 import { buildSession, titleFrom, type RawTurn } from './build.js';
-import { isRecord, isoTime, parseJsonObject, readJsonRecords, readLines, str } from './read.js';
+import { isRecord, isoTime, parseJsonObject, readJsonRecords, readLines, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
 
 const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;

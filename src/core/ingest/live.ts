@@ -3,12 +3,12 @@
  * renamed or deleted is read again (debounced, one file at a time). When the system cannot watch (too many files for
  * inotify: ENOSPC/EMFILE, or a network drive) it warns once and falls back to rescanning the roots periodically.
  */
-import { errorMessage } from './errors.js';
+import { errorMessage } from '../errors.js';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { watch as chokidarWatch } from 'chokidar';
-import type { SessionLibrary } from './library.js';
-import { safeLogger, type Logger } from './log.js';
+import type { SessionLibrary } from '../library.js';
+import { safeLogger, type Logger } from '../log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import { isInside, NEVER_WALKED, walkFiles } from './walk.js';
 import { networkFileSystem } from './filesystems.js';

@@ -7,10 +7,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { Session, TurnKind } from '../model.js';
+import type { Session, TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { homeDir } from './locations.js';
-import { isRecord, isoTime, readJsonRecords, str } from './read.js';
+import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter, SourceContext } from './types.js';
 
 const MAX_JSON_BYTES = 256 * 1024 * 1024;

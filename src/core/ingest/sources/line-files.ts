@@ -1,6 +1,6 @@
 /** File reading shared by the adapters: bounded line reads, so one huge or broken line never sinks a file. */
 import { open, stat } from 'node:fs/promises';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../log.js';
 
 /** Lines longer than this are skipped with a logged reason (base64 images, runaway tool output). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;

@@ -3,13 +3,13 @@
  * query: it is the share of the query's information (IDF-weighted terms) that the block itself contains, times a
  * small factor for how well its session ranks. 1.0 = every query term is in the block.
  */
-import type { ContextBlock, ContextResponse } from './contracts.js';
-import type { DayRange } from './dates.js';
-import type { ParsedQuery } from './index/query.js';
-import { findSnippets, matcherFor } from './index/snippets.js';
-import { forEachToken } from './index/tokenize.js';
-import type { Session, TurnKind } from './model.js';
-import { planQuery, rankSessions } from './searching.js';
+import type { ContextBlock, ContextResponse } from '../contracts.js';
+import type { DayRange } from '../dates.js';
+import type { ParsedQuery } from '../index/query.js';
+import { findSnippets, matcherFor } from '../index/snippets.js';
+import { forEachToken } from '../index/tokenize.js';
+import type { Session, TurnKind } from '../model.js';
+import { planQuery, rankSessions } from './search.js';
 import type { LibraryView } from './view.js';
 import { basename } from 'node:path';
 

@@ -7,10 +7,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { SourceId, TurnKind } from '../model.js';
+import type { SourceId, TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { editorUserDirs, VSCODE_PRODUCTS } from './locations.js';
-import { isRecord, isoTime, str } from './read.js';
+import { isRecord, isoTime, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
 
 const MAX_BYTES = 256 * 1024 * 1024;
