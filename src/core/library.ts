@@ -22,6 +22,8 @@ import { ParsedFiles } from './ingest/sources/line-files.js';
 import type { SourceRoot } from './ingest/sources/registry.js';
 import type { SourceAdapter } from './ingest/sources/types.js';
 import { Archive } from './store/archive.js';
+import { DamagedArrayError } from './store/disk-array.js';
+import { SessionSearchError } from './errors.js';
 import { TurnCache, type TurnHooks } from './store/turns.js';
 import type { LibraryView } from './answer/view.js';
 import { WorktreeRoots } from './answer/worktrees.js';
@@ -101,8 +103,22 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     titles: () => catalog.titles(),
   };
   const answers = createAnswers(view);
+  // Index arrays left on disk are checked as read: damage found while answering rebuilds the index, and says so.
+  const guarded =
+    <A extends unknown[], R>(run: (...args: A) => R) =>
+    (...args: A): R => {
+      try {
+        return run(...args);
+      } catch (err) {
+        if (!(err instanceof DamagedArrayError)) throw err;
+        void load.rebuild(err.message);
+        throw new SessionSearchError('READ_ERROR', 'The index on disk turned out damaged and is being rebuilt from the archive: try again in a moment.');
+      }
+    };
   return {
     ...answers,
+    search: guarded(answers.search),
+    searchContext: guarded(answers.searchContext),
     sessions: catalog.sessions,
     get index() {
       return catalog.index;
@@ -131,6 +147,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     async close() {
       await snapshots.close();
       await persistence?.close();
+      catalog.index.close();
       turnCache.clear();
       parsedFiles.clear();
       worktrees.clear();

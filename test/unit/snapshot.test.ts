@@ -1,6 +1,6 @@
 /** The index snapshot and the writer lock: warm starts read only what changed, damage is detected, one writer at a time. */
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
@@ -10,6 +10,8 @@ import { Persistence } from '../../src/core/store/persistence.js';
 import { SNAPSHOT_VERSION } from '../../src/core/store/snapshot.js';
 import { turnCount } from '../../src/core/model.js';
 import { CORPUS, tempDir } from '../helpers.js';
+import { eventually } from '../eventually.js';
+import { SessionSearchError } from '../../src/core/errors.js';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 
@@ -259,4 +261,59 @@ test('purging the archive forgets sessions whose transcript is gone and reads th
   const next = await open(root, data);
   assert.equal(next.library.sessions.size, reference.sessions.size, 'the rewritten snapshot and archive load');
   for (const id of gone) assert.equal(next.library.sessions.has(id), false, 'purged sessions do not come back');
+});
+
+test('the postings stay in the snapshot file: a cold build hands them to disk, and a warm start reads only what queries touch', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  const { library: cold } = await open(root, data);
+  // the build wrote its snapshot and now reads postings and term lists from it: memory keeps the small tables
+  const held = cold.index.postingBytes;
+  await cold.close();
+  const { library: warm } = await open(root, data);
+  assert.equal(warm.index.postingBytes, held);
+  const reference = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  await reference.load();
+  assert.ok(reference.index.postingBytes > held, `held in memory: ${reference.index.postingBytes} B by a library without a data folder, ${held} B with one`);
+  assert.ok(
+    warm.index.exportState().segments.every((seg) => !(seg.docs instanceof Int32Array) && !(seg.freqs instanceof Uint32Array)),
+    'every posting segment is read from the file',
+  );
+  for (const q of QUERIES) assert.deepEqual(answers(warm, q), answers(reference, q), q);
+  await warm.close();
+});
+
+test('postings damaged on disk under a running library: the query says so, the index is rebuilt, and answers come back whole', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  const { library, logger } = await open(root, data);
+  const path = Persistence.snapshotPath(data);
+  const [at, length] = (headerOf(readFileSync(path)).header.sections as Record<string, [number, number]>)['s0.docs'];
+  // zeroes over every posting of the first segment, in place (the file the library reads from)
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.alloc(length), 0, length, at);
+  closeSync(fd);
+  assert.throws(
+    () => library.search('test'),
+    (e: unknown) => e instanceof SessionSearchError && e.code === 'READ_ERROR' && /being rebuilt/.test(e.message),
+  );
+  await eventually(
+    () => {
+      try {
+        return library.search('test').count > 0;
+      } catch {
+        return false;
+      }
+    },
+    'answers come back once the index is rebuilt',
+    { timeoutMs: 60_000 },
+  );
+  assert.ok(
+    logger.lines.some((l) => l.includes('snapshot discarded') && l.includes('damaged')),
+    logger.lines.join('\n'),
+  );
+  const reference = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  await reference.load();
+  for (const q of QUERIES) assert.deepEqual(answers(library, q), answers(reference, q), q);
+  await library.close();
 });

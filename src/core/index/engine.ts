@@ -5,13 +5,13 @@
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
-import { packFields, PostingStore, SEAL_THRESHOLD } from './postings.js';
+import { packFields, PostingStore, SEAL_THRESHOLD, termPostings, type PagedArray, type Segment } from './postings.js';
 import { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
-import type { IndexState, LaterArray, RestoredState } from './state.js';
+import type { ChunkedArray, IndexState, RestoredState } from './state.js';
 import { topK } from './top-k.js';
 
 export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
-export type { IndexState, LaterArray, RestoredState } from './state.js';
+export type { ChunkedArray, IndexState, RestoredState } from './state.js';
 
 export class SearchIndex {
   private readonly dict = new Map<string, number>();
@@ -25,12 +25,18 @@ export class SearchIndex {
   /** Tie-break value per document (newer = larger). */
   private recency = new Float64Array(1024);
   /** The term ids of every document, concatenated, so a removal can update document frequencies. */
-  private docTerms = new Uint32Array(1 << 16);
+  private docTerms: Uint32Array = new Uint32Array(1 << 16);
   private docTermsLength = 0;
+  /** Term lists of documents restored from a snapshot (positions below `docTermsBase`) stay in its file. */
+  private docTermsOnDisk: PagedArray | undefined;
+  private docTermsBase = 0;
+  /** The snapshot file's arrays are checked once in full, after answering began; settles when done. */
+  private verifying: Promise<void> | undefined;
+  private closeFile: (() => void) | undefined;
+  /** Counts changes, so a snapshot written while none happened can take over the index's arrays. */
+  private changes = 0;
   private docTermStart: number[] = [];
   /** Set while restored term lists are read; removals made meanwhile update frequencies once they are in. */
-  private docTermsLoading: Promise<void> | undefined;
-  private readonly removedWhileLoading: number[] = [];
   private readonly byKey = new Map<string, number>();
   private readonly totalLengths = [0, 0, 0];
   private dead = 0;
@@ -55,7 +61,6 @@ export class SearchIndex {
    * safe because later changes append to them or replace them but never rewrite what is already there.
    */
   exportState(): IndexState {
-    this.mustBeComplete();
     this.seal();
     const terms = new Array<string>(this.termCount);
     for (const [term, id] of this.dict) if (id >= 0) terms[id] = term;
@@ -65,7 +70,7 @@ export class SearchIndex {
       df: this.df.slice(0, this.termCount),
       lengths: this.lengths.subarray(0, docs * 3),
       recency: this.recency.subarray(0, docs),
-      docTerms: this.docTerms.subarray(0, this.docTermsLength),
+      docTerms: this.docTermsState(),
       docTermStart: Uint32Array.from(this.docTermStart),
       keys: this.keys.map((k) => k ?? null),
       totalLengths: [...this.totalLengths],
@@ -88,10 +93,14 @@ export class SearchIndex {
     index.docTermsLength = state.docTerms.length;
     if (state.docTerms instanceof Uint32Array) index.docTerms = state.docTerms;
     else {
-      index.docTermsLoading = index.loadDocTerms(state.docTerms);
-      // a failure is for whoever awaits complete(); until then it is not an unhandled rejection
-      index.docTermsLoading.catch(() => undefined);
+      index.docTermsOnDisk = state.docTerms;
+      index.docTermsBase = state.docTerms.length;
+      index.docTerms = new Uint32Array(1024);
     }
+    index.closeFile = state.close;
+    index.verifying = state.verify?.();
+    // a failure is for whoever awaits complete(); until then it is not an unhandled rejection
+    index.verifying?.catch(() => undefined);
     index.docTermStart = Array.from(state.docTermStart);
     state.keys.forEach((key, doc) => {
       index.keys.push(key ?? undefined);
@@ -157,29 +166,60 @@ export class SearchIndex {
   }
 
   /**
-   * Settles once the index holds everything a snapshot handed over (queries are answered before); rejects when what
-   * was still to be read turned out damaged, and the index must then be built again. Adding waits for it.
+   * Settles once every array a snapshot left in its file has been checked (queries are answered before, and check
+   * what they read); rejects when one turned out damaged, and the index must then be built again.
    */
   complete(): Promise<void> {
-    return this.docTermsLoading ?? Promise.resolve();
+    return this.verifying ?? Promise.resolve();
   }
 
-  private async loadDocTerms(later: LaterArray): Promise<void> {
-    const values = await later.load();
-    if (values.length !== this.docTermsLength) throw new Error('document term lists are truncated');
-    this.docTerms = values;
-    for (const doc of this.removedWhileLoading.splice(0)) this.forgetTerms(doc);
-    this.docTermsLoading = undefined;
+  /** The document term lists for a snapshot writer: in memory, or the part still on disk followed by the rest. */
+  private docTermsState(): Uint32Array | ChunkedArray {
+    const memory = this.docTerms.subarray(0, this.docTermsLength - this.docTermsBase);
+    const disk = this.docTermsOnDisk;
+    if (!disk) return memory;
+    return {
+      length: this.docTermsLength,
+      *chunks() {
+        yield* disk.chunks();
+        yield new Uint8Array(memory.buffer, memory.byteOffset, memory.byteLength);
+      },
+    };
   }
 
-  private mustBeComplete(): void {
-    if (this.docTermsLoading) throw new Error('the index is still being restored: await complete() first');
+  /**
+   * After a snapshot was written from this index with no change since (`changesAt`): its arrays come from that file
+   * from now on, and the memory they took and the previous file are let go. Returns whether it took them over.
+   */
+  useSnapshotArrays(changesAt: number, arrays: { segments: Segment[]; docTerms: PagedArray; close: () => void }): boolean {
+    if (changesAt !== this.changes || arrays.segments.length !== this.store.segments.length || arrays.docTerms.length !== this.docTermsLength) {
+      arrays.close();
+      return false;
+    }
+    this.store.segments.splice(0, this.store.segments.length, ...arrays.segments);
+    this.docTermsOnDisk = arrays.docTerms;
+    this.docTermsBase = this.docTermsLength;
+    this.docTerms = new Uint32Array(1024);
+    this.closeFile?.();
+    this.closeFile = arrays.close;
+    return true;
+  }
+
+  /** How many changes the index has seen (see useSnapshotArrays). */
+  get changeCount(): number {
+    return this.changes;
+  }
+
+  /** Lets the snapshot file go. */
+  close(): void {
+    this.closeFile?.();
+    this.closeFile = undefined;
   }
 
   /** Adds or replaces the document stored under `key`; `recency` orders equal scores (larger first). */
   add(key: string, fields: DocumentFields, recency = 0): void {
-    this.mustBeComplete();
     this.remove(key);
+    this.changes++;
     const touched: number[] = [];
     const lengths = [0, 0, 0];
     this.countTokens(fields.topic, 0, touched, lengths);
@@ -197,8 +237,9 @@ export class SearchIndex {
     }
     this.lengths.set(lengths, doc * 3);
     this.recency[doc] = recency;
-    if (this.docTermsLength + touched.length > this.docTerms.length) {
-      const grown = new Uint32Array(Math.max(this.docTerms.length * 2, this.docTermsLength + touched.length));
+    const base = this.docTermsBase;
+    if (this.docTermsLength - base + touched.length > this.docTerms.length) {
+      const grown = new Uint32Array(Math.max(this.docTerms.length * 2, this.docTermsLength - base + touched.length));
       grown.set(this.docTerms);
       this.docTerms = grown;
     }
@@ -209,7 +250,7 @@ export class SearchIndex {
       this.store.add(id, doc, packFields(s[id * 3], s[id * 3 + 1], s[id * 3 + 2]));
       s[id * 3] = s[id * 3 + 1] = s[id * 3 + 2] = 0;
       this.df[id]++;
-      this.docTerms[this.docTermsLength++] = id;
+      this.docTerms[this.docTermsLength++ - base] = id;
     }
     this.byKey.set(key, doc);
     for (let f = 0; f < 3; f++) this.totalLengths[f] += lengths[f];
@@ -221,8 +262,8 @@ export class SearchIndex {
   remove(key: string): void {
     const doc = this.byKey.get(key);
     if (doc === undefined) return;
-    if (this.docTermsLoading) this.removedWhileLoading.push(doc);
-    else this.forgetTerms(doc);
+    this.forgetTerms(doc);
+    this.changes++;
     for (let f = 0; f < 3; f++) this.totalLengths[f] -= this.lengths[doc * 3 + f];
     this.keys[doc] = undefined;
     this.byKey.delete(key);
@@ -236,14 +277,18 @@ export class SearchIndex {
 
   /** A removed document's terms no longer count in document frequencies. */
   private forgetTerms(doc: number): void {
+    const start = this.docTermStart[doc];
     const end = doc + 1 < this.docTermStart.length ? this.docTermStart[doc + 1] : this.docTermsLength;
-    for (let i = this.docTermStart[doc]; i < end; i++) this.df[this.docTerms[i]]--;
+    const terms =
+      start < this.docTermsBase ? this.docTermsOnDisk!.read(start, end) : this.docTerms.subarray(start - this.docTermsBase, end - this.docTermsBase);
+    for (let i = 0; i < terms.length; i++) this.df[terms[i]]--;
   }
 
   private readonly isAlive = (doc: number): boolean => this.keys[doc] !== undefined;
 
   /** Makes everything added so far searchable as segments; queries call it, and a bulk load may call it once at the end. */
   seal(): void {
+    if (this.store.pending) this.changes++;
     this.store.seal(this.termCount, this.isAlive);
   }
 
@@ -317,9 +362,8 @@ export class SearchIndex {
       queryTerms++;
       for (const seg of this.store.segments) {
         if (id >= seg.terms) continue;
-        const segDocs = seg.docs;
-        const segFreqs = seg.freqs;
-        for (let i = seg.offsets[id], end = seg.offsets[id + 1]; i < end; i++) {
+        const { docs: segDocs, freqs: segFreqs, from, to } = termPostings(seg, id);
+        for (let i = from; i < to; i++) {
           const doc = segDocs[i];
           if (this.keys[doc] === undefined) continue;
           const packed = segFreqs[i];
@@ -359,7 +403,8 @@ export class SearchIndex {
   private forEachDoc(id: number, visit: (doc: number) => void): void {
     for (const seg of this.store.segments) {
       if (id >= seg.terms) continue;
-      for (let i = seg.offsets[id], end = seg.offsets[id + 1]; i < end; i++) visit(seg.docs[i]);
+      const { docs, from, to } = termPostings(seg, id);
+      for (let i = from; i < to; i++) visit(docs[i]);
     }
   }
 

@@ -18,12 +18,45 @@ export const SEAL_THRESHOLD = 1 << 22;
 /** A query visits every segment; past this many the newest are merged (each merge also drops removed documents). */
 const MAX_SEGMENTS = 12;
 
+/** An array that is read a range at a time (one that stays in a snapshot file: store/disk-array.ts). */
+export interface PagedArray {
+  readonly length: number;
+  read(from: number, to: number): Int32Array | Uint32Array;
+  readAll(): Int32Array | Uint32Array;
+  /** Its bytes a piece at a time, for copying into the next snapshot. */
+  chunks(): Iterable<Uint8Array>;
+}
+
 export interface Segment {
   /** Number of terms the offsets cover (terms created later have no entries here). */
   terms: number;
   offsets: Uint32Array;
+  docs: Int32Array | PagedArray;
+  freqs: Uint32Array | PagedArray;
+}
+
+/** A segment whose postings are in memory. */
+interface MemorySegment extends Segment {
   docs: Int32Array;
   freqs: Uint32Array;
+}
+
+/** The postings of term `t` in a segment: `docs[i]`, `freqs[i]` for `from <= i < to` (read from disk when they are there). */
+export function termPostings(seg: Segment, t: number): { docs: Int32Array; freqs: Uint32Array; from: number; to: number } {
+  const from = seg.offsets[t];
+  const to = seg.offsets[t + 1];
+  if (seg.docs instanceof Int32Array && seg.freqs instanceof Uint32Array) return { docs: seg.docs, freqs: seg.freqs, from, to };
+  const docs = seg.docs instanceof Int32Array ? seg.docs.subarray(from, to) : (seg.docs.read(from, to) as Int32Array);
+  const freqs = seg.freqs instanceof Uint32Array ? seg.freqs.subarray(from, to) : (seg.freqs.read(from, to) as Uint32Array);
+  return { docs, freqs, from: 0, to: to - from };
+}
+
+/** The segment with its postings in memory (read whole from disk when they are there). */
+function inMemory(seg: Segment): MemorySegment {
+  if (seg.docs instanceof Int32Array && seg.freqs instanceof Uint32Array) return seg as MemorySegment;
+  const docs = seg.docs instanceof Int32Array ? seg.docs : new Int32Array(seg.docs.readAll());
+  const freqs = seg.freqs instanceof Uint32Array ? seg.freqs : new Uint32Array(seg.freqs.readAll());
+  return { terms: seg.terms, offsets: seg.offsets, docs, freqs };
 }
 
 function grow<T extends Uint32Array | Int32Array>(array: T, needed: number, make: (n: number) => T): T {
@@ -103,14 +136,16 @@ export class PostingStore {
     this.segments.splice(0, this.segments.length, mergeSegments(this.segments, termCount, alive));
   }
 
-  /** Approximate bytes held by postings. */
+  /** Approximate bytes of postings held in memory. */
   get bytes(): number {
-    return this.segments.reduce((n, s) => n + s.offsets.byteLength + s.docs.byteLength + s.freqs.byteLength, 0) + this.pendingTerms.byteLength * 3;
+    const held = (a: Int32Array | Uint32Array | PagedArray): number => (a instanceof Int32Array || a instanceof Uint32Array ? a.byteLength : 0);
+    return this.segments.reduce((n, s) => n + s.offsets.byteLength + held(s.docs) + held(s.freqs), 0) + this.pendingTerms.byteLength * 3;
   }
 }
 
 /** Segments in age order, so each term's postings stay in document order. */
-function mergeSegments(segments: Segment[], termCount: number, alive: (doc: number) => boolean): Segment {
+function mergeSegments(on: Segment[], termCount: number, alive: (doc: number) => boolean): Segment {
+  const segments = on.map(inMemory);
   const offsets = new Uint32Array(termCount + 1);
   for (let t = 0; t < termCount; t++) {
     let n = 0;

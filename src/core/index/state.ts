@@ -1,5 +1,11 @@
 /** The index as flat arrays: what a snapshot writes (exportState) and hands back (fromState). */
-import type { Segment } from './postings.js';
+import type { PagedArray, Segment } from './postings.js';
+
+/** An array a snapshot writer copies a piece at a time (one still in the previous snapshot, or in two parts). */
+export interface ChunkedArray {
+  readonly length: number;
+  chunks(): Iterable<Uint8Array>;
+}
 
 /** Everything a SearchIndex holds, as flat arrays: what a snapshot writes and reads back (store/snapshot.ts). */
 export interface IndexState {
@@ -9,7 +15,7 @@ export interface IndexState {
   lengths: Uint32Array<ArrayBuffer>;
   recency: Float64Array<ArrayBuffer>;
   /** Every document's term ids, concatenated. */
-  docTerms: Uint32Array<ArrayBuffer>;
+  docTerms: Uint32Array | ChunkedArray;
   docTermStart: Uint32Array<ArrayBuffer>;
   /** Document keys by document number; null for removed documents. */
   keys: (string | null)[];
@@ -18,11 +24,13 @@ export interface IndexState {
   segments: Segment[];
 }
 
-/** What a snapshot hands back: the document term lists may still be to read (see `SearchIndex.complete`). */
-export type RestoredState = Omit<IndexState, 'docTerms'> & { docTerms: Uint32Array<ArrayBuffer> | LaterArray };
-
-/** An array read after the index starts answering: its length is known at once, its values once `load` settles. */
-export interface LaterArray {
-  length: number;
-  load(): Promise<Uint32Array<ArrayBuffer>>;
-}
+/**
+ * What a snapshot hands back: the large arrays stay in its file (PagedArray), read a range at a time and checked as
+ * they are read; `verify` checks all of them once, after answering has begun (see `SearchIndex.complete`); `close`
+ * lets the file go.
+ */
+export type RestoredState = Omit<IndexState, 'docTerms'> & {
+  docTerms: Uint32Array | PagedArray;
+  verify?: () => Promise<void>;
+  close?: () => void;
+};

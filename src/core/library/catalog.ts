@@ -111,12 +111,13 @@ export class SessionCatalog {
     for (const key of kept) if (!this.sessions.has(key)) this.index.remove(key);
   }
 
-  /** Forgets every session and starts a new index; the files stay known but count as changed (read again). */
+  /** Forgets every session and file and starts a new index (the next catch-up reads everything, through the archive). */
   reset(): void {
+    this.index.close();
     this.index = new SearchIndex();
     this.sessions.clear();
+    this.byFile.clear();
     this.titleIndex = undefined;
-    for (const known of this.byFile.values()) known.size = -1;
   }
 
   /** The file is as it was when last read (size, modification time, identity). */

@@ -16,6 +16,7 @@ import { sourceById, type SourceRoot } from '../ingest/sources/registry.js';
 import type { SourceAdapter, SourceContext } from '../ingest/sources/types.js';
 import { codeArchitectDefaultRoot } from '../ingest/sources/codearchitect.js';
 import type { Archive } from '../store/archive.js';
+import { DamagedArrayError } from '../store/disk-array.js';
 import { storeCodeArchitectSession, type StoredMessage } from '../store/codearchitect-store.js';
 import { releaseToArchive, type TurnHooks } from '../store/turns.js';
 import { isInside, walkFiles } from '../ingest/walk.js';
@@ -39,6 +40,7 @@ export class Loader {
   private readonly excluded: (path: string) => boolean;
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
   private indexComplete: Promise<void> = Promise.resolve();
+  private rebuilding: Promise<void> | undefined;
   private markAnswerable!: () => void;
   /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
   readonly answerable = new Promise<void>((resolve) => (this.markAnswerable = resolve));
@@ -86,6 +88,12 @@ export class Loader {
       // After answering starts: a damaged entry read before its check is caught by its checksums and repaired.
       await Promise.all([this.checkArchiveEntries(), this.indexComplete]);
     }
+    await this.catchUp(onProgress, signal);
+    if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
+  }
+
+  /** Reads what changed since the catalog was last current: new and modified files, and files that are gone. */
+  private async catchUp(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     const { plan, seen } = await this.scan(this.roots);
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
@@ -112,7 +120,22 @@ export class Loader {
     this.catalog.index.seal();
     this.logger.info(`indexed ${this.catalog.sessions.size} sessions: ${done} files read, ${seen.size - totalFiles} unchanged since the snapshot`);
     this.markAnswerable();
-    if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
+  }
+
+  /**
+   * The index's arrays on disk turned out damaged while answering: the snapshot is discarded and everything read
+   * again (through the archive); answers come back as it goes. Concurrent calls share one rebuild.
+   */
+  rebuild(reason: string): Promise<void> {
+    this.rebuilding ??= (async () => {
+      this.logger.warn(`snapshot discarded (${reason}); rebuilding the index`);
+      this.catalog.reset();
+      if (this.parts.options.dataDir) await Persistence.discard(this.parts.options.dataDir);
+      await this.catchUp();
+      this.parts.snapshots.markDirty();
+      await this.parts.snapshots.saveNow();
+    })().finally(() => (this.rebuilding = undefined));
+    return this.rebuilding;
   }
 
   private async resolveRoots(): Promise<void> {
@@ -233,7 +256,8 @@ export class Loader {
       const read = await readFileSessions(sourceById(root.source)!, file, root, ctx, this.parts.archive, false, this.parts.options.maxFileBytes);
       await this.commit(root, [read], await this.writable());
     } catch (err) {
-      ctx.logger.warn(`${file}: not re-read, ${errorMessage(err)}`);
+      if (err instanceof DamagedArrayError) await this.rebuild(err.message);
+      else ctx.logger.warn(`${file}: not re-read, ${errorMessage(err)}`);
     }
   }
 

@@ -113,7 +113,11 @@ export class Persistence {
       rawTurns: rawTurns(session),
       archived: this.archiveDir ? (archiveLocation(session) ?? archivedPlace(session)) : undefined,
     }));
-    const positions = await writeSnapshot(this.path, this.config, index.exportState(), sources, files);
+    const state = index.exportState();
+    const changesAt = index.changeCount;
+    const { turnsAt: positions, arrays } = await writeSnapshot(this.path, this.config, state, sources, files);
+    // Unchanged while it was written: the index reads its postings from the new file and lets their memory go.
+    index.useSnapshotArrays(changesAt, arrays);
     const next = new TurnFile(await open(this.path, 'r'), this.path);
     sources.forEach((s, i) => {
       const at = positions[i];

@@ -11,12 +11,13 @@ import { errorMessage } from '../errors.js';
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { IndexState, LaterArray, RestoredState } from '../index/engine.js';
-import type { Segment } from '../index/postings.js';
+import type { ChunkedArray, IndexState, RestoredState } from '../index/engine.js';
+import type { PagedArray, Segment } from '../index/postings.js';
+import { ArrayFile, BlockChecksums, DiskArray } from './disk-array.js';
 import type { Session, SourceId } from '../model.js';
 
 /** Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt. */
-export const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 4;
 /** Marks the footer layout (offset, length and checksum of the header); the header's own version says what the sections hold. */
 const MAGIC = 'SSSNAPv2';
 const FOOTER_BYTES = 8 + 8 + 8 + 8;
@@ -57,6 +58,8 @@ interface Header {
   sections: Record<string, [number, number]>;
   /** CRC-32 of every section, and of the turns region (`turns`: from the start of the file to the first section). */
   checksums: Record<string, number>;
+  /** For the arrays that stay in the file (postings, document term lists): a CRC-32 per block, as base64. */
+  blocks: Record<string, string>;
   turnsEnd: number;
   segmentTerms: number[];
   keys: (string | null)[];
@@ -86,6 +89,12 @@ export interface SessionSource {
 }
 
 export class SnapshotError extends Error {}
+
+/** What writing a snapshot gives back: where each session's turns lie, and the index arrays as they now lie in the file. */
+export interface WrittenSnapshot {
+  turnsAt: ([number, number] | undefined)[];
+  arrays: { segments: Segment[]; docTerms: DiskArray; close: () => void };
+}
 
 /** Writes in 4 MB batches, tracking the offset, padding typed arrays to their alignment. */
 class Writer {
@@ -118,6 +127,26 @@ class Writer {
     into.checksums[name] = this.crc;
   }
 
+  /** Writes an array that stays in the file once restored: its checksum, and one per block for reads of a range. */
+  async pagedSection(into: Header, name: string, data: ArrayBufferView | ChunkedArray | PagedArray): Promise<void> {
+    const pad = (8 - (this.offset % 8)) % 8;
+    if (pad) await this.write(Buffer.alloc(pad));
+    const at = this.offset;
+    const blocks = new BlockChecksums();
+    let crc = 0;
+    const pieces = ArrayBuffer.isView(data) ? [new Uint8Array(data.buffer, data.byteOffset, data.byteLength)] : data.chunks();
+    for (const piece of pieces) {
+      const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+      await this.write(bytes);
+      crc = crc32(bytes, crc);
+      blocks.push(bytes);
+    }
+    into.sections[name] = [at, this.offset - at];
+    into.checksums[name] = crc;
+    const sums = blocks.finish();
+    into.blocks[name] = Buffer.from(sums.buffer, sums.byteOffset, sums.byteLength).toString('base64');
+  }
+
   async flush(): Promise<void> {
     if (!this.pending) return;
     const data = Buffer.concat(this.parts, this.pending);
@@ -134,11 +163,12 @@ export async function writeSnapshot(
   index: IndexState,
   sources: SessionSource[],
   files: ManifestEntry[],
-): Promise<([number, number] | undefined)[]> {
+): Promise<WrittenSnapshot> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   const handle = await open(temp, 'w');
   const sessions: StoredSession[] = [];
+  let header: Header;
   try {
     const out = new Writer(handle);
     let turnsCrc = 0;
@@ -156,12 +186,13 @@ export async function writeSnapshot(
       for (const key of Object.keys(session)) if (key !== 'turns') meta[key] = session[key as keyof Session];
       sessions.push({ ...(meta as Omit<Session, 'turns'>), turnCount, firstPrompt, turnsAt, archivedAt });
     }
-    const header: Header = {
+    header = {
       version: SNAPSHOT_VERSION,
       config,
       created: new Date().toISOString(),
       sections: {},
       checksums: { turns: turnsCrc },
+      blocks: {},
       turnsEnd: out.offset,
       segmentTerms: index.segments.map((s) => s.terms),
       keys: index.keys,
@@ -174,12 +205,12 @@ export async function writeSnapshot(
     await out.section(header, 'df', index.df);
     await out.section(header, 'lengths', index.lengths);
     await out.section(header, 'recency', index.recency);
-    await out.section(header, 'docTerms', index.docTerms);
+    await out.pagedSection(header, 'docTerms', index.docTerms);
     await out.section(header, 'docTermStart', index.docTermStart);
     for (const [i, seg] of index.segments.entries()) {
       await out.section(header, `s${i}.offsets`, seg.offsets);
-      await out.section(header, `s${i}.docs`, seg.docs);
-      await out.section(header, `s${i}.freqs`, seg.freqs);
+      await out.pagedSection(header, `s${i}.docs`, seg.docs);
+      await out.pagedSection(header, `s${i}.freqs`, seg.freqs);
     }
     const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
     const [headerAt, headerLength] = await out.write(headerBytes);
@@ -197,8 +228,32 @@ export async function writeSnapshot(
     throw err;
   }
   await handle.close();
-  await rename(temp, path);
-  return sessions.map((s) => s.turnsAt);
+  // Opened before the rename: the new file's arrays, for the index to read from instead of memory or the old file.
+  const file = new ArrayFile(temp);
+  const inFile = (name: string, signed: boolean): DiskArray => {
+    const [at, length] = header.sections[name];
+    const sums = Buffer.from(header.blocks[name], 'base64');
+    return new DiskArray(file, at, length / 4, new Uint32Array(sums.buffer.slice(sums.byteOffset, sums.byteOffset + sums.length)), signed);
+  };
+  try {
+    await rename(temp, path);
+  } catch (err) {
+    file.close();
+    throw err;
+  }
+  return {
+    turnsAt: sessions.map((s) => s.turnsAt),
+    arrays: {
+      segments: index.segments.map((seg, i) => ({
+        terms: seg.terms,
+        offsets: seg.offsets,
+        docs: inFile(`s${i}.docs`, true),
+        freqs: inFile(`s${i}.freqs`, false),
+      })),
+      docTerms: inFile('docTerms', false),
+      close: () => file.close(),
+    },
+  };
 }
 
 async function readSection(handle: FileHandle, size: number, [at, length]: [number, number], name: string, checksum: number | undefined): Promise<ArrayBuffer> {
@@ -233,6 +288,7 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
   const info = await stat(path).catch(() => undefined);
   if (!info) return undefined;
   const handle = await open(path, 'r');
+  let arrays: ArrayFile | undefined;
   try {
     if (info.size < FOOTER_BYTES) throw new SnapshotError('file too short');
     const footer = Buffer.alloc(FOOTER_BYTES);
@@ -258,14 +314,21 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
       return readSection(handle, limit, s[name], name, header.checksums[name]);
     };
     await checkTurns(handle, header.turnsEnd, limit, header.checksums.turns);
+    // The postings and document term lists stay in the file: read a range at a time, each block checked as read.
+    const file = (arrays = new ArrayFile(path));
+    const paged: DiskArray[] = [];
+    const inFile = (name: string, signed: boolean): DiskArray => {
+      const [at, length] = s[name] ?? [];
+      const sums = Buffer.from(header.blocks?.[name] ?? '', 'base64');
+      if (at === undefined || !Number.isSafeInteger(at) || !Number.isSafeInteger(length) || at < 0 || length % 4 || at + length > limit || sums.length % 4)
+        throw new SnapshotError(`section ${name} lies outside the file`);
+      const array = new DiskArray(file, at, length / 4, new Uint32Array(sums.buffer.slice(sums.byteOffset, sums.byteOffset + sums.length)), signed);
+      paged.push(array);
+      return array;
+    };
     const segments: Segment[] = [];
     for (const [i, terms] of header.segmentTerms.entries()) {
-      segments.push({
-        terms,
-        offsets: new Uint32Array(await section(`s${i}.offsets`)),
-        docs: new Int32Array(await section(`s${i}.docs`)),
-        freqs: new Uint32Array(await section(`s${i}.freqs`)),
-      });
+      segments.push({ terms, offsets: new Uint32Array(await section(`s${i}.offsets`)), docs: inFile(`s${i}.docs`, true), freqs: inFile(`s${i}.freqs`, false) });
     }
     const termText = Buffer.from(await section('terms')).toString('utf8');
     const terms = termText ? termText.split('\n') : [];
@@ -274,31 +337,25 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
       df: new Uint32Array(await section('df')),
       lengths: new Uint32Array(await section('lengths')),
       recency: new Float64Array(await section('recency')),
-      // the largest table and only needed once something changes: read after answering has begun
-      docTerms: laterDocTerms(section, s.docTerms?.[1] ?? 0),
+      docTerms: inFile('docTerms', false),
       docTermStart: new Uint32Array(await section('docTermStart')),
       keys: header.keys,
       totalLengths: header.totalLengths,
       dead: header.dead,
       segments,
+      verify: async () => {
+        for (const array of paged) await array.verify();
+      },
+      close: () => file.close(),
     };
     checkConsistent(index, header);
     return { index, sessions: header.sessions, files: header.files, created: header.created, handle };
   } catch (err) {
     await handle.close();
+    arrays?.close();
     if (err instanceof SnapshotError) throw err;
     throw new SnapshotError(errorMessage(err));
   }
-}
-
-/** The document term lists, read and checked when asked for (the file stays open while the snapshot is in use). */
-function laterDocTerms(section: (name: string) => Promise<ArrayBuffer>, bytes: number): LaterArray {
-  if (bytes % 4) throw new SnapshotError('section docTerms is damaged (length)');
-  return {
-    length: bytes / 4,
-    // checked against its checksum: the values written, every one a term id below `terms`
-    load: async () => new Uint32Array(await section('docTerms')),
-  };
 }
 
 /** Cheap structural checks, so a damaged snapshot is rejected at start-up rather than failing a query later. */
