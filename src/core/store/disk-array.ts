@@ -12,7 +12,7 @@ import { crc32 } from 'node:zlib';
 export const BLOCK_ELEMENTS = 1024;
 const BLOCK_BYTES = BLOCK_ELEMENTS * 4;
 /** Blocks checked per turn of the event loop while verifying. */
-const VERIFY_BLOCKS = 2048;
+const VERIFY_BLOCKS = 256;
 
 /** Thrown when a block of a snapshot array does not match its checksum. */
 export class DamagedArrayError extends Error {}
