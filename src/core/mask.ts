@@ -8,7 +8,8 @@ export const EMAIL_MASK = '[redacted-email]';
 
 interface Rule {
   name: string;
-  hint?: string | RegExp;
+  /** A literal (or every literal of a list) the text must hold, or a cheap expression it must match. */
+  hint?: string | string[] | RegExp;
   pattern: RegExp;
   /** Replace only the given capture group (1-based), keeping the rest of the match. */
   group?: number;
@@ -20,12 +21,12 @@ const RULES: Rule[] = [
     hint: 'PRIVATE KEY',
     pattern: /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|$)/g,
   },
-  { name: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
+  { name: 'aws-access-key', hint: /A(?:KIA|SIA|BIA|CCA|3T)/, pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
   { name: 'github-token', hint: /gh[pousr]_|github_pat_/, pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b/g },
-  { name: 'gitlab-token', hint: 'gl', pattern: /\bgl(?:pat|dt|ptt|rt|cbt|oas|ft|imt|agent)-[A-Za-z0-9_-]{20,}\b/g },
+  { name: 'gitlab-token', hint: /gl(?:pat|dt|ptt|rt|cbt|oas|ft|imt|agent)-/, pattern: /\bgl(?:pat|dt|ptt|rt|cbt|oas|ft|imt|agent)-[A-Za-z0-9_-]{20,}\b/g },
   { name: 'slack-token', hint: 'xox', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}\b/g },
   { name: 'slack-webhook', hint: 'hooks.slack.com', pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/]{20,}/g },
-  { name: 'stripe-key', hint: '_', pattern: /\b(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{16,}\b/g },
+  { name: 'stripe-key', hint: /_(?:live|test|prod)_/, pattern: /\b(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{16,}\b/g },
   { name: 'anthropic-key', hint: 'sk-ant-', pattern: /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}/g },
   {
     name: 'openai-key',
@@ -44,7 +45,7 @@ const RULES: Rule[] = [
   { name: 'jwt', hint: 'eyJ', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   {
     name: 'url-password',
-    hint: '://',
+    hint: ['://', '@'],
     pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,128}:)([^\s@/'"`<>]{3,256})(@[^\s'"`<>]+)/gi,
     group: 2,
   },
@@ -74,7 +75,7 @@ const PREFIXED_RULES: Rule[] = [
   { name: 'postman-key', hint: 'PMAK-', pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g },
   { name: 'supabase-token', hint: 'sbp_', pattern: /\bsbp_[a-f0-9]{40}\b/g },
   { name: 'sentry-token', hint: 'sntry', pattern: /\bsntry[su]_[A-Za-z0-9+/=_-]{30,}/g },
-  { name: 'grafana-token', hint: 'gl', pattern: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,400}={0,2}/g },
+  { name: 'grafana-token', hint: /gl(?:sa|c)_/, pattern: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,400}={0,2}/g },
   { name: 'replicate-token', hint: 'r8_', pattern: /\br8_[A-Za-z0-9]{37}\b/g },
   { name: 'perplexity-key', hint: 'pplx-', pattern: /\bpplx-[A-Za-z0-9]{48}\b/g },
   { name: 'openrouter-key', hint: 'sk-or-', pattern: /\bsk-or-v1-[a-f0-9]{64}\b/g },
@@ -98,9 +99,12 @@ const PREFIXED_RULES: Rule[] = [
   { name: 'buildkite-token', hint: 'bkua_', pattern: /\bbkua_[a-f0-9]{40}\b/g },
   { name: 'vault-token', hint: /hv[sb]\./, pattern: /\bhv[sb]\.[A-Za-z0-9_-]{90,}/g },
 ];
-const PREFIXES = new RegExp(PREFIXED_RULES.map((r) => (typeof r.hint === 'string' ? r.hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : r.hint!.source)).join('|'));
+const PREFIXES = new RegExp(
+  PREFIXED_RULES.map((r) => (typeof r.hint === 'string' ? r.hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : (r.hint as RegExp).source)).join('|'),
+);
 
-const EMAIL =
+/** What an e-mail address looks like (maskEmails finds the same matches starting from each '@'). */
+export const EMAIL =
   /[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b/g;
 /** SSH remotes such as git@github.com are addresses, not people's e-mail. */
 const NOT_EMAIL_LOCAL = new Set(['git']);
@@ -134,7 +138,9 @@ export function shannonEntropy(value: string): number {
 
 function hintMatches(hint: Rule['hint'], text: string): boolean {
   if (hint === undefined) return true;
-  return typeof hint === 'string' ? text.includes(hint) : hint.test(text);
+  if (typeof hint === 'string') return text.includes(hint);
+  if (Array.isArray(hint)) return hint.every((h) => text.includes(h));
+  return hint.test(text);
 }
 
 function applyRule(rule: Rule, text: string): string {
@@ -162,8 +168,48 @@ export function maskText(text: string): string {
     if (hintMatches(rule.hint, out)) out = applyRule(rule, out);
   }
   if (PREFIXES.test(out)) for (const rule of PREFIXED_RULES) if (hintMatches(rule.hint, out)) out = applyRule(rule, out);
-  if (out.includes('@')) out = out.replace(EMAIL, (m: string, at: number, whole: string) => (isEmail(m, whole[at + m.length]) ? EMAIL_MASK : m));
+  if (out.includes('@')) out = maskEmails(out);
   return out;
+}
+
+const LOCAL_CHAR = /[A-Za-z0-9._%+-]/;
+const ALNUM = /[A-Za-z0-9]/;
+/** The domain after an '@', as EMAIL has it. */
+const DOMAIN = /[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b/y;
+
+/**
+ * Every EMAIL match, found from the '@' signs instead of trying the expression at every character: the local part is
+ * the run of allowed characters before the '@' (at most 64, starting with a letter or digit), the domain what follows.
+ */
+function emailMatches(text: string): { at: number; end: number }[] {
+  const found: { at: number; end: number }[] = [];
+  let from = 0;
+  for (let sign = text.indexOf('@'); sign !== -1; sign = text.indexOf('@', sign + 1)) {
+    let start = sign;
+    while (start > from && sign - start < 64 && LOCAL_CHAR.test(text[start - 1])) start--;
+    while (start < sign && !ALNUM.test(text[start])) start++;
+    if (start === sign) continue;
+    DOMAIN.lastIndex = sign + 1;
+    const domain = DOMAIN.exec(text);
+    if (!domain) continue;
+    const end = sign + 1 + domain[0].length;
+    found.push({ at: start, end });
+    from = end;
+    sign = end - 1;
+  }
+  return found;
+}
+
+/** Masks the e-mail addresses in `text` (what maskText does last). */
+export function maskEmails(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const { at, end } of emailMatches(text)) {
+    if (!isEmail(text.slice(at, end), text[end])) continue;
+    out += text.slice(last, at) + EMAIL_MASK;
+    last = end;
+  }
+  return last ? out + text.slice(last) : text;
 }
 
 export const MASK_RULE_NAMES = [...RULES, ...PREFIXED_RULES].map((r) => r.name);

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { EMAIL_MASK, maskText, SECRET_MASK } from '../../src/core/mask.js';
+import fc from 'fast-check';
+import { EMAIL, EMAIL_MASK, maskEmails, maskText, SECRET_MASK } from '../../src/core/mask.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
@@ -97,4 +98,20 @@ test('a damaged line holding a secret never puts any of it in the log', async ()
     logger.lines.join('\n'),
   );
   for (const line of logger.lines) assert.ok(!line.includes(secret.slice(0, 8)), `no part of the secret in: ${line}`);
+});
+
+test('e-mail addresses found from their @ signs are exactly those the full expression finds', () => {
+  const reference = (text: string): string =>
+    text.replace(new RegExp(EMAIL.source, EMAIL.flags), (m: string, at: number, whole: string) => {
+      const local = m.slice(0, m.indexOf('@'));
+      return local.toLowerCase() !== 'git' && !local.endsWith('.') && whole[at + m.length] !== '/' ? EMAIL_MASK : m;
+    });
+  const pieces = ['a', 'Z', '0', '.', '-', '_', '%', '+', '@', '/', ' ', 'git', 'é', 'com', 'io', 'x'.repeat(70), 'ab.cd', '@@', '.@'];
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+      const text = parts.join('');
+      assert.equal(maskEmails(text), reference(text), text);
+    }),
+    { numRuns: 5000, seed: 20261130 },
+  );
 });
