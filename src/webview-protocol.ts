@@ -1,5 +1,5 @@
 /** Messages between the search panel (webview/) and the extension host (src/extension/panel.ts), both directions typed. */
-import type { SearchResult } from './core/contracts.js';
+import type { IndexingState, SearchResult } from './core/contracts.js';
 import type { Role, SourceId, TurnKind } from './core/model.js';
 
 export interface PanelFilters {
@@ -25,7 +25,7 @@ export interface PanelTurn {
 
 export type ToPanel =
   | { type: 'init'; sources: SourceId[] }
-  | { type: 'results'; query: string; results: SearchResult[]; count: number; tookMs: number }
+  | { type: 'results'; query: string; results: SearchResult[]; count: number; tookMs: number; indexing?: IndexingState }
   | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number }
   | { type: 'error'; message: string };
 

@@ -20,6 +20,18 @@ export interface SearchOptions {
   kind?: TurnKind;
 }
 
+/** How far indexing has got, in answers given while it runs (absent once everything is indexed). */
+export const indexingSchema = z
+  .object({
+    filesDone: z.number().describe('Transcript files indexed so far.'),
+    filesTotal: z.number().describe('Transcript files to index.'),
+    bytesDone: z.number(),
+    bytesTotal: z.number(),
+    complete: z.boolean().describe('false: results may be incomplete; newest sessions are indexed first.'),
+  })
+  .describe('Present while the history is still being indexed: the answer covers what is indexed so far.');
+export type IndexingState = z.infer<typeof indexingSchema>;
+
 export const searchResultSchema = z.object({
   id: z.string().describe('Session id (`<source>:<native id>`): pass it to get_session.'),
   source: z.enum(SOURCE_IDS).describe('The tool that wrote the session.'),
@@ -45,6 +57,7 @@ export const searchResponseSchema = z.object({
   results: z.array(searchResultSchema).describe('Sessions, best first (then newest).'),
   count: z.number().describe('Number of results.'),
   query: z.string().describe('The query as given.'),
+  indexing: indexingSchema.optional(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
@@ -67,6 +80,7 @@ export const listResponseSchema = z.object({
   sessions: z.array(sessionInfoSchema).describe('Sessions, newest first.'),
   count: z.number().describe('Number of sessions listed.'),
   format: z.enum(['json', 'toon']).describe('The text form chosen for the answer.'),
+  indexing: indexingSchema.optional(),
 });
 export type ListResponse = z.infer<typeof listResponseSchema>;
 
@@ -121,6 +135,7 @@ export const contextResponseSchema = z.object({
   results: z.array(contextBlockSchema).describe('Blocks, best first.'),
   totalMatches: z.number(),
   searchTime: z.number().describe('Milliseconds.'),
+  indexing: indexingSchema.optional(),
 });
 export type ContextResponse = z.infer<typeof contextResponseSchema>;
 

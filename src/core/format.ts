@@ -58,7 +58,7 @@ export function tabularView(value: unknown): unknown {
 }
 
 /** Highlight ranges serve screens that mark matches (structured results, the panel); text for a model leaves them out. */
-const SCREEN_ONLY = new Set(['snippetHighlights', 'topicHighlights']);
+const SCREEN_ONLY = new Set(['snippetHighlights', 'topicHighlights', 'indexing']);
 
 /** The text for `value` in the chosen format; `auto` picks TOON only where it is shorter than compact JSON. */
 export function render(value: unknown, format: OutputFormat): { format: 'json' | 'toon'; text: string } {
@@ -67,4 +67,17 @@ export function render(value: unknown, format: OutputFormat): { format: 'json' |
   const toon = toToon(tabularView(value));
   if (format === 'toon' || toon.length < json.length) return { format: 'toon', text: toon };
   return { format: 'json', text: json };
+}
+
+/** One line saying an answer covers only what is indexed so far (empty once everything is). */
+export function indexingLine(value: unknown): string {
+  const indexing = (value as { indexing?: { filesDone: number; filesTotal: number; complete: boolean } } | null)?.indexing;
+  if (!indexing || indexing.complete) return '';
+  if (!indexing.filesTotal) return 'still indexing: looking for transcript files; results may be incomplete\n';
+  return `still indexing: ${indexing.filesDone.toLocaleString('en-US')} of ${indexing.filesTotal.toLocaleString('en-US')} transcript files, newest first; results may be incomplete\n`;
+}
+
+/** The text of an answer for a model: the indexing line when partial, then the answer (TOON where smaller). */
+export function answerText(value: unknown, format: OutputFormat = 'auto'): string {
+  return indexingLine(value) + render(value, format).text;
 }

@@ -14,7 +14,7 @@ import { Loader } from './library/loader.js';
 import { SnapshotScheduler } from './library/snapshots.js';
 import { safeLogger } from './log.js';
 import type { Session } from './model.js';
-import type { GetResponse } from './contracts.js';
+import type { GetResponse, IndexingState } from './contracts.js';
 import type { OutputFormat } from './format.js';
 import { Persistence } from './store/persistence.js';
 import { Repairs } from './store/repairs.js';
@@ -37,6 +37,8 @@ export interface SessionLibrary extends Answers {
   readonly roots: readonly SourceRoot[];
   readonly archive: Archive | undefined;
   readonly persistence: Persistence | undefined;
+  /** How far the current load has got; `complete` once it caught up with every file. */
+  readonly indexing: Readonly<IndexingState>;
   /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
   readonly answerable: Promise<void>;
   /** Settles when a load has finished (caught up with every changed file), or failed. */
@@ -115,10 +117,16 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
         throw new SessionSearchError('READ_ERROR', 'The index on disk turned out damaged and is being rebuilt from the archive: try again in a moment.');
       }
     };
+  // While a load runs, answers cover what is indexed so far and say how far that is.
+  const partial = <T extends object>(answer: T): T => (load.indexing.complete ? answer : { ...answer, indexing: { ...load.indexing } });
+  const search = guarded(answers.search);
+  const searchContext = guarded(answers.searchContext);
   return {
     ...answers,
-    search: guarded(answers.search),
-    searchContext: guarded(answers.searchContext),
+    search: (query, options) => partial(search(query, options)),
+    searchContext: (query, options) => partial(searchContext(query, options)),
+    list: (options) => partial(answers.list(options)),
+    indexing: load.indexing,
     sessions: catalog.sessions,
     get index() {
       return catalog.index;

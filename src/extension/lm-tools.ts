@@ -2,12 +2,11 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { errorMessage } from '../core/errors.js';
-import { render } from '../core/format.js';
+import { answerText } from '../core/format.js';
 import type { SearchOptions } from '../core/contracts.js';
 import { GetRequest, ReadRequest, SearchRequest } from '../protocol.js';
 
-const text = (value: unknown): vscode.LanguageModelToolResult =>
-  new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(render(value, 'auto').text)]);
+const text = (value: unknown): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answerText(value))]);
 
 function tool<T>(client: LanguageClient, describe: (input: T) => string, run: (input: T) => Promise<unknown>): vscode.LanguageModelTool<T> {
   return {

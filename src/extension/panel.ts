@@ -72,7 +72,14 @@ export class SearchPanel extends Disposable {
           if (!m.query.trim()) return this.post({ type: 'results', query: m.query, results: [], count: 0, tookMs: 0 });
           const started = Date.now();
           const response = await this.client.sendRequest(SearchRequest, { query: m.query, ...m.filters, limit: 100 });
-          this.post({ type: 'results', query: m.query, results: response.results, count: response.count, tookMs: Date.now() - started });
+          this.post({
+            type: 'results',
+            query: m.query,
+            results: response.results,
+            count: response.count,
+            tookMs: Date.now() - started,
+            indexing: response.indexing,
+          });
           break;
         }
         case 'openContext': {

@@ -1,7 +1,7 @@
 /** How every tool answers: compact text (TOON where smaller) plus the same object as structuredContent. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorCode, errorMessage } from '../core/errors.js';
-import { render, type OutputFormat } from '../core/format.js';
+import { answerText, type OutputFormat } from '../core/format.js';
 
 const NEXT_STEP: Record<string, string> = {
   'Search query is required': 'Call again with one or more words in `query`.',
@@ -14,7 +14,7 @@ const NEXT_STEP: Record<string, string> = {
 };
 
 export function ok(value: object, format: OutputFormat = 'auto'): CallToolResult {
-  return { content: [{ type: 'text', text: render(value, format).text }], structuredContent: value as Record<string, unknown> };
+  return { content: [{ type: 'text', text: answerText(value, format) }], structuredContent: value as Record<string, unknown> };
 }
 
 export function fail(err: unknown): CallToolResult {

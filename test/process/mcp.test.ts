@@ -186,6 +186,18 @@ describe('in memory', () => {
   });
 });
 
+/** A cold server answers at once with what it has indexed so far; tests that need all of it wait for the last partial mark. */
+async function untilIndexed(client: Client): Promise<void> {
+  await eventually(
+    async () => {
+      const r = (await client.callTool({ name: 'search_session', arguments: { query: 'the' } })) as Result;
+      return (r.structuredContent as { indexing?: unknown } | undefined)?.indexing === undefined;
+    },
+    'the first load finished',
+    { timeoutMs: 60_000, intervalMs: 50 },
+  );
+}
+
 describe('stdio, against the built bundle', () => {
   test('node dist/mcp.js answers tools/list and ranks real sessions', async () => {
     const transport = new StdioClientTransport({
@@ -204,6 +216,7 @@ describe('stdio, against the built bundle', () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(transport);
     try {
+      await untilIndexed(client);
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
       const r = (await client.callTool({ name: 'search_session', arguments: { query: 'CLAUDE.md foundation', limit: 3 } })) as Result;
@@ -240,6 +253,7 @@ describe('a running stdio server stays fresh', () => {
       (((await client.callTool({ name: 'search_session', arguments: { query: word } })) as Result).structuredContent as { count: number }).count;
     const client = await start();
     try {
+      await untilIndexed(client);
       assert.equal(await count(client, 'live'), 1);
       for (let i = 1; i <= 5; i++) {
         appendFileSync(file, line(i, `mcpfresh${i} appended while the server runs`));
@@ -277,6 +291,7 @@ describe('launched by VS Code', () => {
       }),
     );
     try {
+      await untilIndexed(client);
       const r = (await client.callTool({ name: 'search_session', arguments: { query: 'PostgreSQL' } })) as Result;
       const s = r.structuredContent as { results: { id: string }[] };
       assert.deepEqual(

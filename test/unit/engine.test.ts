@@ -120,9 +120,14 @@ test('a load commits in groups that end at top-level folders, bounded in size', 
     ...Array.from({ length: 10 }, (_, i) => state(`/r/a/sub/${i}.jsonl`)),
     ...Array.from({ length: 300 }, (_, i) => state(`/r/b/${i}.jsonl`)),
     ...Array.from({ length: 12_000 }, (_, i) => state(`/r/c/${i}.jsonl`)),
+    ...Array.from({ length: 20 }, (_, i) => state(`/r/d/${i}.jsonl`)),
+    ...Array.from({ length: 20 }, (_, i) => state(`/r/e/${i}.jsonl`)),
+    // few files, but many bytes: the group ends at its folder
+    ...Array.from({ length: 3 }, (_, i) => ({ ...state(`/r/f/${i}.jsonl`), size: 30 * 1024 * 1024 })),
+    ...Array.from({ length: 5 }, (_, i) => state(`/r/g/${i}.jsonl`)),
   ];
   const sizes = [...commitBatches('/r', files)].map((b) => b.length);
-  assert.deepEqual(sizes, [610, 5000, 5000, 2300]);
+  assert.deepEqual(sizes, [610, 300, 5000, 5000, 2000, 40 + 3, 5]);
   assert.equal(
     sizes.reduce((a, b) => a + b, 0),
     files.length,

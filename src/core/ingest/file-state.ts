@@ -27,8 +27,12 @@ export async function statFiles(files: string[], batch = 64): Promise<FileState[
   return out;
 }
 
-/** A load commits (fix-ups, archive, index) after about this many files, at the boundary of a top-level folder... */
-const COMMIT_MIN = 500;
+/**
+ * A load commits (fix-ups, archive, index: what is committed becomes searchable) after about this many files, or
+ * this many bytes, at the boundary of a top-level folder... (small enough that a first run's answers grow steadily)
+ */
+const COMMIT_MIN = 50;
+const COMMIT_MIN_BYTES = 64 * 1024 * 1024;
 /** ...and after this many whatever the folder. */
 const COMMIT_MAX = 5000;
 
@@ -41,12 +45,15 @@ const COMMIT_MAX = 5000;
 export function* commitBatches(root: string, files: FileState[]): Generator<FileState[]> {
   const top = (f: FileState): string => relative(root, f.file).split(sep)[0];
   let start = 0;
+  let bytes = 0;
   for (let i = 1; i <= files.length; i++) {
     const size = i - start;
+    bytes += files[i - 1].size;
     const boundary = i === files.length || top(files[i]) !== top(files[i - 1]);
-    if (i === files.length || (size >= COMMIT_MIN && boundary) || size >= COMMIT_MAX) {
+    if (i === files.length || ((size >= COMMIT_MIN || bytes >= COMMIT_MIN_BYTES) && boundary) || size >= COMMIT_MAX) {
       yield files.slice(start, i);
       start = i;
+      bytes = 0;
     }
   }
 }

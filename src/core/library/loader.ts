@@ -4,12 +4,13 @@
  * catches up; reads single files again as they change, and the whole history again when asked.
  */
 import { mkdir, realpath, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import { SessionSearchError, errorMessage } from '../errors.js';
 import { excluder } from '../ingest/exclude.js';
 import { changedEntries, commitBatches, statFiles, type FileState } from '../ingest/file-state.js';
 import { archiveReads, readFileSessions, type FileRead } from '../ingest/read-files.js';
 import { READ_AHEAD, type LibraryOptions, type LoadProgress } from './options.js';
+import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import type { ParsedFiles } from '../ingest/sources/line-files.js';
 import { sourceById, type SourceRoot } from '../ingest/sources/registry.js';
@@ -22,6 +23,36 @@ import { releaseToArchive, type TurnHooks } from '../store/turns.js';
 import { isInside, walkFiles } from '../ingest/walk.js';
 import type { SessionCatalog } from './catalog.js';
 import type { SnapshotScheduler } from './snapshots.js';
+
+/**
+ * The commit groups of every root, newest first: files of one top-level folder stay together (cross-file fix-ups need
+ * them), newest first within it, groups in the order of their newest file. Sources are interleaved by that order; the
+ * roots of one source keep their configured order (a session id claimed by two files goes to the root named first,
+ * whatever their times).
+ */
+function newestFirst(changed: { root: SourceRoot; files: FileState[] }[]): { root: SourceRoot; batch: FileState[] }[] {
+  const newest = (fs: FileState[]): number => fs.reduce((m, f) => Math.max(m, f.mtimeMs), 0);
+  const bySource = new Map<string, { root: SourceRoot; batch: FileState[]; newest: number }[]>();
+  for (const { root, files } of changed) {
+    const folders = new Map<string, FileState[]>();
+    for (const f of files) {
+      const top = relative(root.path, f.file).split(sep)[0];
+      folders.set(top, [...(folders.get(top) ?? []), f]);
+    }
+    const ordered = [...folders.values()].map((fs) => fs.sort((a, b) => b.mtimeMs - a.mtimeMs)).sort((a, b) => newest(b) - newest(a));
+    const queue = bySource.get(root.source) ?? [];
+    for (const batch of commitBatches(root.path, ordered.flat())) queue.push({ root, batch, newest: newest(batch) });
+    bySource.set(root.source, queue);
+  }
+  const queues = [...bySource.values()];
+  const out: { root: SourceRoot; batch: FileState[] }[] = [];
+  for (;;) {
+    let pick: (typeof queues)[number] | undefined;
+    for (const q of queues) if (q.length && (!pick || q[0].newest > pick[0].newest)) pick = q;
+    if (!pick) return out;
+    out.push(pick.shift()!);
+  }
+}
 
 /** What the loader works with: the library's parts and caches. */
 export interface LoaderParts {
@@ -41,6 +72,8 @@ export class Loader {
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
   private indexComplete: Promise<void> = Promise.resolve();
   private rebuilding: Promise<void> | undefined;
+  /** How far the current load has got (files committed to the catalog): answers given meanwhile say so. */
+  readonly indexing: IndexingState = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, complete: false };
   private markAnswerable!: () => void;
   /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
   readonly answerable = new Promise<void>((resolve) => (this.markAnswerable = resolve));
@@ -77,6 +110,8 @@ export class Loader {
   private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     const restored = await this.parts.persistence?.restore();
     await this.resolveRoots();
+    // A first run answers at once too, from what is indexed so far (newest sessions first), and says it is partial.
+    if (!restored) this.markAnswerable();
     if (restored) {
       this.catalog.adopt(restored, (f) =>
         this.isConfigured(f.source, f.file)
@@ -100,16 +135,18 @@ export class Loader {
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
     let done = 0;
     let bytes = 0;
+    Object.assign(this.indexing, { filesDone: 0, filesTotal: totalFiles, bytesDone: 0, bytesTotal: totalBytes, complete: false });
     const writer = await this.writable();
-    for (const { root, files } of changed) {
-      for (const batch of commitBatches(root.path, files)) {
-        if (signal?.aborted) break;
-        await this.readFiles(root, batch, true, writer, signal, (state) => {
-          bytes += state.size;
-          done++;
-          onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.catalog.sessions.size });
-        });
-      }
+    for (const { root, batch } of newestFirst(changed)) {
+      if (signal?.aborted) break;
+      await this.readFiles(root, batch, true, writer, signal, (state) => {
+        bytes += state.size;
+        done++;
+        onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.catalog.sessions.size });
+      });
+      // committed: what answers cover from now on
+      this.indexing.filesDone += batch.length;
+      this.indexing.bytesDone += batch.reduce((n, f) => n + f.size, 0);
     }
     if (signal?.aborted) this.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
     else {
@@ -119,6 +156,7 @@ export class Loader {
     }
     this.catalog.index.seal();
     this.logger.info(`indexed ${this.catalog.sessions.size} sessions: ${done} files read, ${seen.size - totalFiles} unchanged since the snapshot`);
+    this.indexing.complete = !signal?.aborted;
     this.markAnswerable();
   }
 
