@@ -7,7 +7,8 @@
 import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
 import { packFields, PostingStore, SEAL_THRESHOLD, termPostings, type PagedArray, type Segment } from './postings.js';
 import { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
-import type { ChunkedArray, IndexState, RestoredState } from './state.js';
+import type { IndexState, RestoredState } from './state.js';
+import { DocTermLists } from './doc-terms.js';
 import { topK } from './top-k.js';
 
 export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
@@ -25,17 +26,13 @@ export class SearchIndex {
   /** Tie-break value per document (newer = larger). */
   private recency = new Float64Array(1024);
   /** The term ids of every document, concatenated, so a removal can update document frequencies. */
-  private docTerms: Uint32Array = new Uint32Array(1 << 16);
-  private docTermsLength = 0;
-  /** Term lists of documents restored from a snapshot (positions below `docTermsBase`) stay in its file. */
-  private docTermsOnDisk: PagedArray | undefined;
-  private docTermsBase = 0;
+  /** Every document's term ids, so a removal can lower document frequencies. */
+  private docTerms = new DocTermLists();
   /** The snapshot file's arrays are checked once in full, after answering began; settles when done. */
   private verifying: Promise<void> | undefined;
   private closeFile: (() => void) | undefined;
   /** Counts changes, so a snapshot written while none happened can take over the index's arrays. */
   private changes = 0;
-  private docTermStart: number[] = [];
   /** Set while restored term lists are read; removals made meanwhile update frequencies once they are in. */
   private readonly byKey = new Map<string, number>();
   private readonly totalLengths = [0, 0, 0];
@@ -70,8 +67,7 @@ export class SearchIndex {
       df: this.df.slice(0, this.termCount),
       lengths: this.lengths.subarray(0, docs * 3),
       recency: this.recency.subarray(0, docs),
-      docTerms: this.docTermsState(),
-      docTermStart: Uint32Array.from(this.docTermStart),
+      ...this.docTerms.state(),
       keys: this.keys.map((k) => k ?? null),
       totalLengths: [...this.totalLengths],
       dead: this.dead,
@@ -90,18 +86,11 @@ export class SearchIndex {
     index.scratch = new Uint32Array(Math.max(3 * 1024, terms.length * 3 + 3));
     index.lengths = state.lengths;
     index.recency = state.recency;
-    index.docTermsLength = state.docTerms.length;
-    if (state.docTerms instanceof Uint32Array) index.docTerms = state.docTerms;
-    else {
-      index.docTermsOnDisk = state.docTerms;
-      index.docTermsBase = state.docTerms.length;
-      index.docTerms = new Uint32Array(1024);
-    }
+    index.docTerms = DocTermLists.from(state.docTerms, state.docTermStart);
     index.closeFile = state.close;
     index.verifying = state.verify?.();
     // a failure is for whoever awaits complete(); until then it is not an unhandled rejection
     index.verifying?.catch(() => undefined);
-    index.docTermStart = Array.from(state.docTermStart);
     state.keys.forEach((key, doc) => {
       index.keys.push(key ?? undefined);
       if (key !== null) index.byKey.set(key, doc);
@@ -173,33 +162,17 @@ export class SearchIndex {
     return this.verifying ?? Promise.resolve();
   }
 
-  /** The document term lists for a snapshot writer: in memory, or the part still on disk followed by the rest. */
-  private docTermsState(): Uint32Array | ChunkedArray {
-    const memory = this.docTerms.subarray(0, this.docTermsLength - this.docTermsBase);
-    const disk = this.docTermsOnDisk;
-    if (!disk) return memory;
-    return {
-      length: this.docTermsLength,
-      *chunks() {
-        yield* disk.chunks();
-        yield new Uint8Array(memory.buffer, memory.byteOffset, memory.byteLength);
-      },
-    };
-  }
-
   /**
    * After a snapshot was written from this index with no change since (`changesAt`): its arrays come from that file
    * from now on, and the memory they took and the previous file are let go. Returns whether it took them over.
    */
   useSnapshotArrays(changesAt: number, arrays: { segments: Segment[]; docTerms: PagedArray; close: () => void }): boolean {
-    if (changesAt !== this.changes || arrays.segments.length !== this.store.segments.length || arrays.docTerms.length !== this.docTermsLength) {
+    if (changesAt !== this.changes || arrays.segments.length !== this.store.segments.length || arrays.docTerms.length !== this.docTerms.size) {
       arrays.close();
       return false;
     }
     this.store.segments.splice(0, this.store.segments.length, ...arrays.segments);
-    this.docTermsOnDisk = arrays.docTerms;
-    this.docTermsBase = this.docTermsLength;
-    this.docTerms = new Uint32Array(1024);
+    this.docTerms.moveToDisk(arrays.docTerms);
     this.closeFile?.();
     this.closeFile = arrays.close;
     return true;
@@ -237,21 +210,14 @@ export class SearchIndex {
     }
     this.lengths.set(lengths, doc * 3);
     this.recency[doc] = recency;
-    const base = this.docTermsBase;
-    if (this.docTermsLength - base + touched.length > this.docTerms.length) {
-      const grown = new Uint32Array(Math.max(this.docTerms.length * 2, this.docTermsLength - base + touched.length));
-      grown.set(this.docTerms);
-      this.docTerms = grown;
-    }
-    this.docTermStart.push(this.docTermsLength);
     const s = this.scratch;
     for (let i = 0; i < touched.length; i++) {
       const id = touched[i];
       this.store.add(id, doc, packFields(s[id * 3], s[id * 3 + 1], s[id * 3 + 2]));
       s[id * 3] = s[id * 3 + 1] = s[id * 3 + 2] = 0;
       this.df[id]++;
-      this.docTerms[this.docTermsLength++ - base] = id;
     }
+    this.docTerms.append(touched);
     this.byKey.set(key, doc);
     for (let f = 0; f < 3; f++) this.totalLengths[f] += lengths[f];
     this.factorsStale = true;
@@ -262,7 +228,9 @@ export class SearchIndex {
   remove(key: string): void {
     const doc = this.byKey.get(key);
     if (doc === undefined) return;
-    this.forgetTerms(doc);
+    // its terms no longer count in document frequencies
+    const terms = this.docTerms.of(doc);
+    for (let i = 0; i < terms.length; i++) this.df[terms[i]]--;
     this.changes++;
     for (let f = 0; f < 3; f++) this.totalLengths[f] -= this.lengths[doc * 3 + f];
     this.keys[doc] = undefined;
@@ -275,15 +243,6 @@ export class SearchIndex {
     }
   }
 
-  /** A removed document's terms no longer count in document frequencies. */
-  private forgetTerms(doc: number): void {
-    const start = this.docTermStart[doc];
-    const end = doc + 1 < this.docTermStart.length ? this.docTermStart[doc + 1] : this.docTermsLength;
-    const terms =
-      start < this.docTermsBase ? this.docTermsOnDisk!.read(start, end) : this.docTerms.subarray(start - this.docTermsBase, end - this.docTermsBase);
-    for (let i = 0; i < terms.length; i++) this.df[terms[i]]--;
-  }
-
   private readonly isAlive = (doc: number): boolean => this.keys[doc] !== undefined;
 
   /** Makes everything added so far searchable as segments; queries call it, and a bulk load may call it once at the end. */
@@ -294,7 +253,7 @@ export class SearchIndex {
 
   /** Bytes of postings held (for progress and benchmarks). */
   get postingBytes(): number {
-    return this.store.bytes + this.docTerms.byteLength;
+    return this.store.bytes + this.docTerms.bytes;
   }
 
   private idfOf(id: number): number {
