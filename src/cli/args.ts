@@ -31,6 +31,8 @@ Options:
   --root SOURCE=PATH       Read this folder for SOURCE (repeatable); when given, only these roots are read
   --data DIR               The product's own data folder (default ~/.session-search, or SESSION_SEARCH_HOME)
   --no-archive             Do not keep or read the masked archive of sessions in the data folder
+  --partial                Answer at once from what is indexed so far (a first run indexes newest first) instead
+                           of waiting for the whole history; the answer says how far indexing had got
   --verbose                Log skipped files and lines to stderr
   -h, --help               Show this help
 `;
@@ -53,6 +55,8 @@ export interface CliOptions {
   dataDir: string;
   archive: boolean;
   verbose: boolean;
+  /** Answer from what is indexed so far instead of waiting for the whole load. */
+  partial: boolean;
   help: boolean;
 }
 
@@ -88,6 +92,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
         data: { type: 'string' },
         'no-archive': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
+        partial: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -122,6 +127,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     dataDir: dataDirFrom(values.data, env),
     archive: !values['no-archive'],
     verbose: values.verbose,
+    partial: values.partial,
     help: values.help,
   };
 }

@@ -11,6 +11,8 @@ const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALI
 
 /** Libraries opened by this command: closed (snapshot written, writer lock released) before the process ends. */
 const opened: SessionLibrary[] = [];
+/** Loads still running behind a --partial answer: stopped (what was read is kept) before the libraries close. */
+const running: { stop: AbortController; done: Promise<void> }[] = [];
 
 async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   const logger = stderrLogger(options.verbose);
@@ -21,6 +23,12 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   let progress = { files: 0, totalFiles: 0 };
   // Ctrl-C while indexing stops between files and keeps what was read (archive and snapshot) for the next run.
   const stop = new AbortController();
+  if (options.partial) {
+    // answer from what is indexed so far; the load goes on until the answer is printed, and is kept for next time
+    running.push({ stop, done: library.load(undefined, stop.signal) });
+    await library.answerable;
+    return library;
+  }
   const onInterrupt = (): void => stop.abort();
   process.once('SIGINT', onInterrupt);
   try {
@@ -136,7 +144,11 @@ async function run(argv: string[]): Promise<number> {
 }
 
 run(process.argv.slice(2))
-  .finally(() => Promise.all(opened.map((l) => l.close())))
+  .finally(async () => {
+    for (const { stop } of running) stop.abort();
+    await Promise.all(running.map((r) => r.done));
+    await Promise.all(opened.map((l) => l.close()));
+  })
   .then(
     (code) => {
       if (code >= 0) process.exitCode = code;

@@ -1,5 +1,6 @@
 /** Human-readable output for the terminal. Matched words are marked when stdout is a terminal. */
 import type { GetResponse, ListResponse, SearchResponse } from '../core/contracts.js';
+import { indexingLine } from '../core/format.js';
 
 const ANSI = { bold: '\x1b[1m', dim: '\x1b[2m', mark: '\x1b[1;33m', reset: '\x1b[0m' };
 
@@ -13,7 +14,9 @@ export function printable(text: string): string {
 }
 
 export function renderSearch(response: SearchResponse, color: boolean): string {
-  if (!response.results.length) return `No sessions match "${printable(response.query)}".\n`;
+  const line = indexingLine(response);
+  const partial = line && style(color, ANSI.dim, line);
+  if (!response.results.length) return `${partial}No sessions match "${printable(response.query)}".\n`;
   // the engine's ranges are marked as they are; cleaning control characters keeps every offset
   const mark = (text: string, ranges: [number, number][] = [], base = ''): string => {
     const plain = (part: string): string => (base && part ? style(color, base, printable(part)) : printable(part));
@@ -37,7 +40,7 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
     lines.push('');
   });
   lines.push(`${response.count} result${response.count === 1 ? '' : 's'}`);
-  return `${lines.join('\n')}\n`;
+  return `${partial}${lines.join('\n')}\n`;
 }
 
 export function renderList(response: ListResponse, color: boolean): string {

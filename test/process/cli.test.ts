@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { eventually } from '../eventually.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CORPUS, ROOT, tempDir } from '../helpers.js';
@@ -132,4 +132,31 @@ test('Ctrl-C while indexing stops between files, keeps what was read, exits 130;
   assert.equal(next.status, 0, next.stderr);
   assert.equal((JSON.parse(next.stdout) as { sessions: unknown[] }).sessions.length, n);
   assert.match(next.stderr, new RegExp(`: ${n - Number(stopped![1])} files read, ${stopped![1]} unchanged since the snapshot`));
+});
+
+test('--partial answers at once from what is indexed so far and says so; without it the answer waits for the whole history', async () => {
+  const root = tempDir();
+  const sample = readFileSync(join(CORPUS, 'claude-code', 'ccviewer', 'sample-project', 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'), 'utf8');
+  for (let i = 0; i < 120; i++) {
+    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    mkdirSync(join(root, `project-${i % 12}`), { recursive: true });
+    writeFileSync(join(root, `project-${i % 12}`, `${id}.jsonl`), sample.replaceAll('fe5e1c67-53e7-4862-81ae-d0e013e3270b', id));
+  }
+  const data = tempDir();
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'search', 'orchestrator', '--root', `claude-code=${root}`, '--data', data, ...args], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  const partial = cli('--partial', '--json');
+  assert.equal(partial.status, 0, partial.stderr);
+  const early = JSON.parse(partial.stdout) as { count: number; indexing?: { complete: boolean; filesTotal: number } };
+  assert.ok(early.indexing && !early.indexing.complete, partial.stdout.slice(0, 300));
+  const human = cli('--partial');
+  assert.match(human.stdout, /^still indexing: /);
+  const whole = cli('--json');
+  assert.equal(whole.status, 0, whole.stderr);
+  const full = JSON.parse(whole.stdout) as { count: number; indexing?: unknown };
+  assert.equal(full.indexing, undefined);
+  assert.equal(full.count, 120);
 });
