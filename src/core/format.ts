@@ -43,7 +43,7 @@ export function tabularView(value: unknown): unknown {
       const snippets: Row[] = [];
       const rows = v.map((r) => {
         const { matchedSnippets, snippetTurnIds, ...rest } = r as Row & { matchedSnippets: string[]; snippetTurnIds?: string[] };
-        for (const key of SCREEN_ONLY) delete rest[key];
+        for (const key of NOT_IN_TEXT) delete rest[key];
         // the turn id starts with the session id, so it alone ties a snippet to its result
         matchedSnippets.forEach((text, i) => snippets.push({ turnId: snippetTurnIds?.[i] ?? rest.id ?? null, text }));
         return rest;
@@ -57,12 +57,15 @@ export function tabularView(value: unknown): unknown {
   return out;
 }
 
-/** Highlight ranges serve screens that mark matches (structured results, the panel); text for a model leaves them out. */
-const SCREEN_ONLY = new Set(['snippetHighlights', 'topicHighlights', 'indexing']);
+/**
+ * Left out of the text for a model: highlight ranges serve screens that mark matches (structured results, the panel),
+ * and indexing progress is said in one line instead (`indexingLine`).
+ */
+const NOT_IN_TEXT = new Set(['snippetHighlights', 'topicHighlights', 'indexing']);
 
 /** The text for `value` in the chosen format; `auto` picks TOON only where it is shorter than compact JSON. */
 export function render(value: unknown, format: OutputFormat): { format: 'json' | 'toon'; text: string } {
-  const json = JSON.stringify(value, (key, v: unknown) => (SCREEN_ONLY.has(key) ? undefined : v));
+  const json = JSON.stringify(value, (key, v: unknown) => (NOT_IN_TEXT.has(key) ? undefined : v));
   if (format === 'json') return { format: 'json', text: json };
   const toon = toToon(tabularView(value));
   if (format === 'toon' || toon.length < json.length) return { format: 'toon', text: toon };

@@ -230,11 +230,7 @@ export async function writeSnapshot(
   await handle.close();
   // Opened before the rename: the new file's arrays, for the index to read from instead of memory or the old file.
   const file = new ArrayFile(temp);
-  const inFile = (name: string, signed: boolean): DiskArray => {
-    const [at, length] = header.sections[name];
-    const sums = Buffer.from(header.blocks[name], 'base64');
-    return new DiskArray(file, at, length / 4, new Uint32Array(sums.buffer.slice(sums.byteOffset, sums.byteOffset + sums.length)), signed);
-  };
+  const inFile = (name: string, signed: boolean): DiskArray => pagedArray(file, header, name, signed, Infinity);
   try {
     await rename(temp, path);
   } catch (err) {
@@ -318,11 +314,7 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     const file = (arrays = new ArrayFile(path));
     const paged: DiskArray[] = [];
     const inFile = (name: string, signed: boolean): DiskArray => {
-      const [at, length] = s[name] ?? [];
-      const sums = Buffer.from(header.blocks?.[name] ?? '', 'base64');
-      if (at === undefined || !Number.isSafeInteger(at) || !Number.isSafeInteger(length) || at < 0 || length % 4 || at + length > limit || sums.length % 4)
-        throw new SnapshotError(`section ${name} lies outside the file`);
-      const array = new DiskArray(file, at, length / 4, new Uint32Array(sums.buffer.slice(sums.byteOffset, sums.byteOffset + sums.length)), signed);
+      const array = pagedArray(file, header, name, signed, limit);
       paged.push(array);
       return array;
     };
@@ -356,6 +348,15 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     if (err instanceof SnapshotError) throw err;
     throw new SnapshotError(errorMessage(err));
   }
+}
+
+/** A section that stays in the file, read through its block checksums; `limit`: where sections must end. */
+function pagedArray(file: ArrayFile, header: Header, name: string, signed: boolean, limit: number): DiskArray {
+  const [at, length] = header.sections[name] ?? [];
+  const sums = Buffer.from(header.blocks?.[name] ?? '', 'base64');
+  if (at === undefined || !Number.isSafeInteger(at) || !Number.isSafeInteger(length) || at < 0 || length % 4 || at + length > limit || sums.length % 4)
+    throw new SnapshotError(`section ${name} lies outside the file`);
+  return new DiskArray(file, at, length / 4, new Uint32Array(sums.buffer.slice(sums.byteOffset, sums.byteOffset + sums.length)), signed);
 }
 
 /** Cheap structural checks, so a damaged snapshot is rejected at start-up rather than failing a query later. */
