@@ -12,6 +12,8 @@ const common = {
   minify: !watch && !process.env.NO_MINIFY,
   legalComments: 'none',
   logLevel: 'warning',
+  // parse-pool.ts reads import.meta.url only where __dirname is missing (ESM): empty in CommonJS bundles, never read there
+  logOverride: { 'empty-import-meta': 'silent' },
 };
 
 // ESM bundles still contain CommonJS dependencies that call require(): give them one.
@@ -40,11 +42,14 @@ const webview = build({
 });
 // The index server is forked by vscode-languageclient; CommonJS like the extension.
 const server = build({ ...common, format: 'cjs', entryPoints: ['src/server/main.ts'], outfile: 'dist/server.cjs' });
+// The parsing thread a long load starts beside whichever bundle runs the library (found next to it in dist/).
+const parseWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/ingest/parse-worker.ts'], outfile: 'dist/parse-worker.cjs' });
 
 await Promise.all([
   extension,
   webview,
   server,
+  parseWorker,
   ...entries.map((e) =>
     build({
       ...common,

@@ -14,7 +14,7 @@ import { Loader } from './library/loader.js';
 import { SnapshotScheduler } from './library/snapshots.js';
 import { safeLogger } from './log.js';
 import type { Session } from './model.js';
-import type { GetResponse, IndexingState } from './contracts.js';
+import type { GetResponse, IndexingState, ReadResponse } from './contracts.js';
 import type { OutputFormat } from './format.js';
 import { Persistence } from './store/persistence.js';
 import { Repairs } from './store/repairs.js';
@@ -30,7 +30,7 @@ import { WorktreeRoots } from './answer/worktrees.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 
-export interface SessionLibrary extends Answers {
+export interface SessionLibrary extends Omit<Answers, 'read'> {
   readonly sessions: Map<string, Session>;
   readonly index: SearchIndex;
   /** The configured roots that exist, resolved. */
@@ -53,6 +53,8 @@ export interface SessionLibrary extends Answers {
   ready(graceMs?: number): Promise<void>;
   /** One session; when its stored turns turned out damaged while answering, answers again once its transcript is read. */
   get(name: string, options?: { format?: OutputFormat }): Promise<GetResponse>;
+  /** A page of a session or turn; one the first load has not reached yet is read on demand (as `get`). */
+  read(docid: string, offset?: number): Promise<ReadResponse>;
   reloadFile(file: string): Promise<void>;
   markSourceDeleted(file: string): void;
   changedFiles(): Promise<string[]>;
@@ -139,10 +141,18 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     load: (onProgress, signal) => load.load(onProgress, signal),
     ready: (graceMs = 0) => Promise.race([load.loaded, load.answerable.then(() => new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()))]),
     async get(name, opts = {}) {
-      const first = await answers.get(name, opts);
+      const first = await answers.get(name, opts).catch(async (err: unknown) => {
+        // a session the first load has not reached yet is read on demand
+        if (err instanceof SessionSearchError && err.code === 'FILE_NOT_FOUND' && (await load.readNamed(name))) return answers.get(name, opts);
+        throw err;
+      });
       if (!repairs.busy) return first;
       await repairs.settled();
       return answers.get(name, opts);
+    },
+    async read(docid, offset) {
+      const page = answers.read(docid, offset);
+      return page.found || !(await load.readNamed(docid)) ? page : answers.read(docid, offset);
     },
     reloadFile: (file) => load.reloadFile(file),
     markSourceDeleted: (file) => catalog.markSourceDeleted(file),

@@ -80,10 +80,29 @@ export function localDay(date: Date): string {
  * shared between libraries, and goes when the session goes. Each kind of note is declared once by the module using it.
  */
 export class SessionNote<T> {
+  /** Notes that go with a session parsed on another thread (parse-pool.ts), by name. */
+  private static readonly travelling = new Map<string, SessionNote<unknown>>();
   private readonly key: symbol;
 
-  constructor(name: string) {
+  /** `travels`: the note is made while a file is parsed and needed after (by a fix-up across files). */
+  constructor(name: string, options: { travels?: boolean } = {}) {
     this.key = Symbol(name);
+    if (options.travels) SessionNote.travelling.set(name, this as SessionNote<unknown>);
+  }
+
+  /** The travelling notes of a session, as data a thread can post. */
+  static pack(session: Session): Record<string, unknown> | undefined {
+    let out: Record<string, unknown> | undefined;
+    for (const [name, note] of SessionNote.travelling) {
+      const value = note.get(session);
+      if (value !== undefined) (out ??= {})[name] = value;
+    }
+    return out;
+  }
+
+  /** Puts back on a session what `pack` took from its twin on another thread. */
+  static unpack(session: Session, packed: Record<string, unknown> | undefined): void {
+    for (const [name, value] of Object.entries(packed ?? {})) SessionNote.travelling.get(name)?.set(session, value);
   }
 
   get(session: Session): T | undefined {

@@ -1,6 +1,7 @@
 /**
  * The first run answers at once: a cold MCP server over a history of real-sized transcripts answers its first search
- * while it is still indexing, says so, has indexed the newest sessions first, and answers in full once done.
+ * while it is still indexing, says so, has indexed the newest sessions first, reads a session asked for by id ahead of
+ * its turn, and answers in full once done.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
@@ -65,6 +66,13 @@ test('a cold server answers its first search at once, marked partial, newest ses
       intervalMs: 25,
     });
     if (newest!.structuredContent?.indexing) assert.equal((await search('copymark0')).structuredContent?.count, 0, 'the oldest comes last');
+    // the oldest session, the load's last, is read on demand when asked for by id: never "not found" while indexing
+    const oldestId = 'claude-code:00000000-0000-4000-8000-000000000000';
+    const got = (await client.callTool({ name: 'get_session', arguments: { filename: oldestId, format: 'json' } })) as Answer & { isError?: boolean };
+    assert.ok(!got.isError, got.content[0].text);
+    assert.match(got.content[0].text, /copymark0\b/);
+    const page = (await client.callTool({ name: 'read_session', arguments: { docid: oldestId } })) as { structuredContent?: { found: boolean; text: string } };
+    assert.equal(page.structuredContent?.found, true);
     await eventually(async () => (await search('orchestrator')).structuredContent?.indexing === undefined, 'indexing finishes', {
       timeoutMs: 120_000,
       intervalMs: 100,

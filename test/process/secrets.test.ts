@@ -57,8 +57,8 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
   const surfaces: string[] = [JSON.stringify(found), JSON.stringify(library.list())];
   for (const r of found.results) {
     surfaces.push(JSON.stringify(await library.get(r.id, { format: 'json' })));
-    surfaces.push(JSON.stringify(library.read(r.id)));
-    for (const t of r.snippetTurnIds) surfaces.push(JSON.stringify(library.read(t)));
+    surfaces.push(JSON.stringify(await library.read(r.id)));
+    for (const t of r.snippetTurnIds) surfaces.push(JSON.stringify(await library.read(t)));
   }
   // What the tree shows (titles, first prompts), the log, and every file in the data folder (archive, snapshot).
   for (const s of library.sessions.values()) surfaces.push(s.topic, firstPrompt(s) ?? '');

@@ -43,7 +43,7 @@ test('get and read refuse names that leave the roots, whatever their spelling', 
   const { library } = await loadLibrary([{ source: 'codearchitect', path: root }]);
   for (const name of ['../../etc/passwd', '/etc/passwd', '..\\\\..\\\\windows', 'C:/Windows/win.ini', '2025-01-01/../../../etc/hosts', '\0']) {
     await assert.rejects(library.get(name), /No session named|required/);
-    assert.equal(library.read(name).found, false);
+    assert.equal((await library.read(name)).found, false);
   }
 });
 

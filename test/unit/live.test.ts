@@ -76,7 +76,7 @@ describe('watching', () => {
     assert.equal(hit.id, `claude-code:${CLAUDE_ID}`);
     assert.equal(hit.sourceDeleted, true);
     assert.equal(restarted.list().sessions[0].sourceDeleted, true);
-    const page = restarted.read(`claude-code:${CLAUDE_ID}`);
+    const page = await restarted.read(`claude-code:${CLAUDE_ID}`);
     assert.ok(page.found && page.text.includes('hello.py'));
   });
 

@@ -317,3 +317,36 @@ test('postings damaged on disk under a running library: the query says so, the i
   for (const q of QUERIES) assert.deepEqual(answers(library, q), answers(reference, q), q);
   await library.close();
 });
+
+test('a long first load writes the snapshot as it goes: a load killed halfway resumes from it and reads only the rest', async () => {
+  // 150 sessions in three projects: three commits of the first load
+  const root = tempDir();
+  const sample = readFileSync(join(CORPUS, 'claude-code', 'ccviewer', 'sample-project', '1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'), 'utf8');
+  for (let i = 0; i < 150; i++) {
+    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    mkdirSync(join(root, `project-${i % 3}`), { recursive: true });
+    writeFileSync(join(root, `project-${i % 3}`, `${id}.jsonl`), sample.replaceAll('1af7fc5e-8455-4414-9ccd-011d40f70b2a', id));
+  }
+  const data = tempDir();
+  const snapshot = join(data, 'index', 'snapshot.bin');
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointMs: 0 });
+  let written: Buffer | undefined;
+  let copied = 0;
+  await library.load((p) => {
+    // the snapshot a load killed now would leave behind (its archive entries are there too)
+    if (written || !existsSync(snapshot) || p.files === p.totalFiles) return;
+    written = readFileSync(snapshot);
+    copied = library.indexing.filesDone;
+  });
+  await library.close();
+  assert.ok(written && copied > 0 && copied < 150, `copied after ${copied} files`);
+  writeFileSync(snapshot, written);
+  const resumed = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+  const loading = resumed.load();
+  await resumed.answerable;
+  assert.equal(resumed.sessions.size, copied, 'answers at once from what the killed load had written');
+  await loading;
+  assert.equal(resumed.indexing.filesTotal, 150 - copied, 'reads only the files the killed load had not');
+  assert.equal(resumed.sessions.size, 150);
+  await resumed.close();
+});

@@ -6,7 +6,9 @@ import { errorMessage } from '../errors.js';
 import { stat } from 'node:fs/promises';
 import type { Session } from '../model.js';
 import type { Archive, EntryState } from '../store/archive.js';
-import type { SourceRoot } from './sources/registry.js';
+import { sourceById, type SourceRoot } from './sources/registry.js';
+import type { FileState } from './file-state.js';
+import { ThreadGone, type ParsePool } from './parse-pool.js';
 import type { SourceAdapter, SourceContext } from './sources/types.js';
 
 export interface FileRead {
@@ -22,6 +24,9 @@ export interface FileRead {
   entry?: EntryState;
 }
 
+/** Parses a transcript file into masked sessions: the adapter's own `readFile`, here or on a parsing thread. */
+export type Parse = (file: string, root: string) => Promise<Session[]>;
+
 export async function readFileSessions(
   adapter: SourceAdapter,
   file: string,
@@ -30,6 +35,7 @@ export async function readFileSessions(
   archive: Archive | undefined,
   trustArchive: boolean,
   maxFileBytes?: number,
+  parse: Parse = (file, root) => adapter.readFile(file, root, ctx),
 ): Promise<FileRead> {
   const info = await stat(file);
   if (maxFileBytes !== undefined && info.size > maxFileBytes) {
@@ -46,8 +52,50 @@ export async function readFileSessions(
         return { file, root, sessions: archived.sessions, fresh: false, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, entry: meta.state };
     }
   }
-  const sessions = await adapter.readFile(file, root.path, ctx);
+  const sessions = await parse(file, root.path);
   return { file, root, sessions, fresh: true, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+}
+
+/** Files read at once during a load. */
+const READ_AHEAD = 8;
+
+/** How files are read: through the archive when `trustArchive`, parsing on `pool`'s threads when given. */
+export interface ReadOptions {
+  ctx: SourceContext;
+  archive: Archive | undefined;
+  trustArchive: boolean;
+  maxFileBytes?: number;
+  signal?: AbortSignal;
+  /** A file was read (in load order). */
+  onFile: (state: FileState) => void;
+  pool?: ParsePool;
+}
+
+/** Reads one file of a root (see readFileSessions); a file that fails is logged and skipped. */
+export function readOne(root: SourceRoot, state: FileState, o: ReadOptions): Promise<FileRead | undefined> {
+  const adapter = sourceById(root.source)!;
+  const here: Parse = (file, path) => adapter.readFile(file, path, o.ctx);
+  const pool = o.pool;
+  const parse: Parse = pool
+    ? (file, path) => pool.parse(adapter.id, file, path).catch((err: unknown) => (err instanceof ThreadGone ? here(file, path) : Promise.reject(err)))
+    : here;
+  return readFileSessions(adapter, state.file, root, o.ctx, o.archive, o.trustArchive, o.maxFileBytes, parse).catch((err: unknown) => {
+    o.ctx.logger.warn(`${state.file}: skipped, ${errorMessage(err)}`);
+    return undefined;
+  });
+}
+
+/** Reads files of one root a few at a time, so reading one overlaps parsing another; stops between files when `signal` fires. */
+export async function readBatch(root: SourceRoot, files: FileState[], o: ReadOptions): Promise<FileRead[]> {
+  const reads: FileRead[] = [];
+  for (let i = 0; i < files.length && !o.signal?.aborted; i += READ_AHEAD) {
+    const batch = files.slice(i, i + READ_AHEAD);
+    for (const [k, read] of (await Promise.all(batch.map((state) => readOne(root, state, o)))).entries()) {
+      if (read) reads.push(read);
+      o.onFile(batch[k]);
+    }
+  }
+  return reads;
 }
 
 /** Writes the archive entries of freshly parsed files (after cross-file fix-ups), several at a time; failures are logged, not fatal. */

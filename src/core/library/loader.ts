@@ -7,9 +7,11 @@ import { mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 import { SessionSearchError, errorMessage } from '../errors.js';
 import { excluder } from '../ingest/exclude.js';
-import { changedEntries, commitBatches, statFiles, type FileState } from '../ingest/file-state.js';
-import { archiveReads, readFileSessions, type FileRead } from '../ingest/read-files.js';
-import { READ_AHEAD, type LibraryOptions, type LoadProgress } from './options.js';
+import { changedEntries, statFiles, type FileState } from '../ingest/file-state.js';
+import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
+import { ReadAhead } from '../ingest/read-ahead.js';
+import { ParsePool } from '../ingest/parse-pool.js';
+import { CHECKPOINT_MS, POOL_MIN_FILES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import type { ParsedFiles } from '../ingest/sources/line-files.js';
@@ -21,38 +23,9 @@ import { DamagedArrayError } from '../store/disk-array.js';
 import { storeCodeArchitectSession, type StoredMessage } from '../store/codearchitect-store.js';
 import { releaseToArchive, type TurnHooks } from '../store/turns.js';
 import { isInside, walkFiles } from '../ingest/walk.js';
+import { newestFirst, order } from './load-order.js';
 import type { SessionCatalog } from './catalog.js';
 import type { SnapshotScheduler } from './snapshots.js';
-
-/**
- * The commit groups of every root, newest first: files of one top-level folder stay together (cross-file fix-ups need
- * them), newest first within it, groups in the order of their newest file. Sources are interleaved by that order; the
- * roots of one source keep their configured order (a session id claimed by two files goes to the root named first,
- * whatever their times).
- */
-function newestFirst(changed: { root: SourceRoot; files: FileState[] }[]): { root: SourceRoot; batch: FileState[] }[] {
-  const newest = (fs: FileState[]): number => fs.reduce((m, f) => Math.max(m, f.mtimeMs), 0);
-  const bySource = new Map<string, { root: SourceRoot; batch: FileState[]; newest: number }[]>();
-  for (const { root, files } of changed) {
-    const folders = new Map<string, FileState[]>();
-    for (const f of files) {
-      const top = relative(root.path, f.file).split(sep)[0];
-      folders.set(top, [...(folders.get(top) ?? []), f]);
-    }
-    const ordered = [...folders.values()].map((fs) => fs.sort((a, b) => b.mtimeMs - a.mtimeMs)).sort((a, b) => newest(b) - newest(a));
-    const queue = bySource.get(root.source) ?? [];
-    for (const batch of commitBatches(root.path, ordered.flat())) queue.push({ root, batch, newest: newest(batch) });
-    bySource.set(root.source, queue);
-  }
-  const queues = [...bySource.values()];
-  const out: { root: SourceRoot; batch: FileState[] }[] = [];
-  for (;;) {
-    let pick: (typeof queues)[number] | undefined;
-    for (const q of queues) if (q.length && (!pick || q[0].newest > pick[0].newest)) pick = q;
-    if (!pick) return out;
-    out.push(pick.shift()!);
-  }
-}
 
 /** What the loader works with: the library's parts and caches. */
 export interface LoaderParts {
@@ -72,6 +45,10 @@ export class Loader {
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
   private indexComplete: Promise<void> = Promise.resolve();
   private rebuilding: Promise<void> | undefined;
+  /** Files the load under way has still to read: a session asked for by name is read from them ahead of its turn. */
+  private readonly pending = new Map<string, { root: SourceRoot; state: FileState }>();
+  /** While a load walks the roots: settles once `pending` holds what it will read. */
+  private scanned: Promise<void> | undefined;
   /** How far the current load has got (files committed to the catalog): answers given meanwhile say so. */
   readonly indexing: IndexingState = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, complete: false };
   private markAnswerable!: () => void;
@@ -129,6 +106,17 @@ export class Loader {
 
   /** Reads what changed since the catalog was last current: new and modified files, and files that are gone. */
   private async catchUp(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+    let scanned!: () => void;
+    this.scanned = new Promise<void>((resolve) => (scanned = resolve));
+    try {
+      await this.readChanged(scanned, onProgress, signal);
+    } finally {
+      scanned();
+      this.scanned = undefined;
+    }
+  }
+
+  private async readChanged(scanned: () => void, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     const { plan, seen } = await this.scan(this.roots);
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
@@ -137,17 +125,44 @@ export class Loader {
     let bytes = 0;
     Object.assign(this.indexing, { filesDone: 0, filesTotal: totalFiles, bytesDone: 0, bytesTotal: totalBytes, complete: false });
     const writer = await this.writable();
-    for (const { root, batch } of newestFirst(changed)) {
-      if (signal?.aborted) break;
-      await this.readFiles(root, batch, true, writer, signal, (state) => {
-        bytes += state.size;
-        done++;
-        onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.catalog.sessions.size });
-      });
-      // committed: what answers cover from now on
-      this.indexing.filesDone += batch.length;
-      this.indexing.bytesDone += batch.reduce((n, f) => n + f.size, 0);
+    for (const { root, files } of changed) for (const state of files) this.pending.set(state.file, { root, state });
+    scanned();
+    let checkpoint = performance.now();
+    // A long load parses on other threads, the next batch while this one is indexed and archived.
+    const changedBatches = newestFirst(changed);
+    const pool = totalFiles >= POOL_MIN_FILES ? ParsePool.open(this.parts.options.env ?? process.env, this.logger, this.parts.options.parseThreads) : undefined;
+    const onFile = (state: FileState): void => {
+      bytes += state.size;
+      done++;
+      onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.catalog.sessions.size });
+    };
+    const wanted = (file: string): boolean => this.pending.has(file); // not read on demand meanwhile
+    const options = { ...this.readOptions(true, signal, onFile), pool };
+    const ahead =
+      pool &&
+      new ReadAhead(
+        order(changedBatches),
+        (root, state) => readOne(root, state, options),
+        wanted,
+        () => !!signal?.aborted,
+      );
+    try {
+      for (const { root, batch } of changedBatches) {
+        if (signal?.aborted) break;
+        const files = batch.filter((f) => wanted(f.file));
+        const reads = ahead ? await ahead.take(root, files, onFile) : await readBatch(root, files, options);
+        await this.commit(root, reads, writer);
+        this.committed(signal?.aborted ? files.filter((f) => reads.some((r) => r.file === f.file)) : files);
+        // A long first load is written down now and then: a load that is killed resumes from there.
+        if (writer && performance.now() - checkpoint > (this.parts.options.checkpointMs ?? CHECKPOINT_MS)) {
+          await this.parts.snapshots.saveNow();
+          checkpoint = performance.now();
+        }
+      }
+    } finally {
+      await pool?.close();
     }
+    this.pending.clear();
     if (signal?.aborted) this.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
     else {
       for (const [file, known] of [...this.catalog.byFile])
@@ -158,6 +173,41 @@ export class Loader {
     this.logger.info(`indexed ${this.catalog.sessions.size} sessions: ${done} files read, ${seen.size - totalFiles} unchanged since the snapshot`);
     this.indexing.complete = !signal?.aborted;
     this.markAnswerable();
+  }
+
+  /** Files read and committed: what answers cover from now on. */
+  private committed(files: FileState[]): void {
+    for (const f of files) {
+      if (!this.pending.delete(f.file)) continue;
+      this.indexing.filesDone++;
+      this.indexing.bytesDone += f.size;
+    }
+  }
+
+  /**
+   * A session asked for by name (`get`, `read`) that the load under way has not reached: the files whose path names it
+   * (a Claude Code or Codex id is in its file name, a CodeArchitect topic is its folder) are read at once. Whether any was.
+   */
+  async readNamed(name: string): Promise<boolean> {
+    const key = name
+      .replace(/#.*$/, '')
+      .replace(/^[a-z-]+:/, '')
+      .replace(/(-summary\.md|-full\.md|\.md|\.jsonl?)$/, '');
+    await this.scanned; // a load that has just begun knows its files first
+    if (key.length < 4 || !this.pending.size) return false;
+    const names = (file: string, root: SourceRoot): boolean =>
+      relative(root.path, file)
+        .split(sep)
+        .some((part) => part === key || part.replace(/\.[^.]+$/, '') === key || (key.length >= 16 && part.includes(key)));
+    const found = [...this.pending.values()].filter(({ root, state }) => names(state.file, root)).slice(0, 20);
+    if (!found.length) return false;
+    const writer = await this.writable();
+    for (const { root, state } of found) {
+      await this.readFiles(root, [state], true, writer);
+      this.committed([state]);
+    }
+    this.logger.info(`read ${found.length} file(s) ahead of the load for "${key}"`);
+    return true;
   }
 
   /**
@@ -215,37 +265,14 @@ export class Loader {
     return this.parts.persistence ? this.parts.persistence.lock.tryAcquire() : true;
   }
 
-  /**
-   * Reads files of one root (from their archive entries when `trustArchive` and they match), a few at a time so reading
-   * one overlaps parsing another, then commits them together; stops between batches when `signal` fires.
-   */
-  private async readFiles(
-    root: SourceRoot,
-    files: FileState[],
-    trustArchive: boolean,
-    writer: boolean,
-    signal: AbortSignal | undefined,
-    onFile: (state: FileState) => void,
-  ): Promise<void> {
-    const ctx = this.context();
-    const adapter = sourceById(root.source)!;
-    const reads: FileRead[] = [];
-    for (let i = 0; i < files.length && !signal?.aborted; i += READ_AHEAD) {
-      const batch = files.slice(i, i + READ_AHEAD);
-      const results = await Promise.all(
-        batch.map((state) =>
-          readFileSessions(adapter, state.file, root, ctx, this.parts.archive, trustArchive, this.parts.options.maxFileBytes).catch((err: unknown) => {
-            ctx.logger.warn(`${state.file}: skipped, ${errorMessage(err)}`);
-            return undefined;
-          }),
-        ),
-      );
-      for (const [k, read] of results.entries()) {
-        if (read) reads.push(read);
-        onFile(batch[k]);
-      }
-    }
-    await this.commit(root, reads, writer);
+  /** Reads files of one root and commits them together (see `read`). */
+  private async readFiles(root: SourceRoot, files: FileState[], trustArchive: boolean, writer: boolean): Promise<void> {
+    await this.commit(root, await readBatch(root, files, this.readOptions(trustArchive)), writer);
+  }
+
+  private readOptions(trustArchive: boolean, signal?: AbortSignal, onFile: (state: FileState) => void = () => undefined): ReadOptions {
+    const { archive, options } = this.parts;
+    return { ctx: this.context(), archive, trustArchive, maxFileBytes: options.maxFileBytes, signal, onFile };
   }
 
   /** Cross-file fix-ups, archive entries, then the catalog: the common end of a load and of a reload. */
@@ -316,7 +343,7 @@ export class Loader {
       } else again.set(known.root, [...(again.get(known.root) ?? []), known]);
     }
     const writer = await this.writable();
-    for (const [root, files] of again) await this.readFiles(root, files, false, writer, undefined, () => undefined);
+    for (const [root, files] of again) await this.readFiles(root, files, false, writer);
     this.parts.snapshots.markDirty();
     await this.parts.snapshots.saveNow();
   }

@@ -4,8 +4,11 @@ import type { Logger } from '../log.js';
 import type { EntryState } from '../store/archive.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 
-/** Files read at once during a load. */
-export const READ_AHEAD = 8;
+/** A load of at least this many files parses them on other threads (ingest/parse-pool.ts). */
+export const POOL_MIN_FILES = 16;
+
+/** A long first load writes the snapshot this often, so that a load that is killed resumes where it was. */
+export const CHECKPOINT_MS = 120_000;
 
 /** Tool output beyond this many characters per turn is kept for reading but not indexed. */
 export const INDEXED_CHARS_PER_TOOL_TURN = 16 * 1024;
@@ -26,6 +29,10 @@ export interface LibraryOptions {
   snapshot?: boolean;
   /** Quiet time after live changes before the snapshot is written again. */
   snapshotDelayMs?: number;
+  /** Threads that parse during a long load (default: one fewer than the cores, at most 3; 0 parses on this thread). */
+  parseThreads?: number;
+  /** How often a long load writes the snapshot as it goes (default CHECKPOINT_MS). */
+  checkpointMs?: number;
 }
 
 export interface LoadProgress {

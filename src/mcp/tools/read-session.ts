@@ -24,7 +24,7 @@ export function registerReadSession(server: McpServer, ready: Promise<SessionLib
     (args) =>
       answer(async () => {
         const library = await ready;
-        return ok(library.read(args.docid, args.offset ?? 0), 'json');
+        return ok(await library.read(args.docid, args.offset ?? 0), 'json');
       }),
   );
 }

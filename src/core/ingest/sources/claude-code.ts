@@ -18,7 +18,7 @@ const DIFF_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'str_r
 const TOOL_INPUT_MAX = 4000;
 
 /** Titles found in a file and the record ids it holds, kept until `finalize` matches summaries across files. */
-const titleEvidence = new SessionNote<{ explicit: boolean; uuids: Set<string>; summaries: Map<string, string> }>('title evidence');
+const titleEvidence = new SessionNote<{ explicit: boolean; uuids: Set<string>; summaries: Map<string, string> }>('title evidence', { travels: true });
 
 export function claudeDefaultRoots(env: NodeJS.ProcessEnv): string[] {
   if (env.CLAUDE_CONFIG_DIR) {
