@@ -1,0 +1,114 @@
+/**
+ * `npm run bench:relevance`: the judged relevance set (queries.json, judgments.json) over ../shared/corpus, ranked by
+ * our engine and, in the same run over the same sessions, by SQLite FTS5 (bm25 with our field weights, OR of the
+ * words) and MiniSearch (OR, prefix and fuzzy 0.2, title boosted). nDCG@10, MRR@10 and Recall@10 per kind, on the
+ * test split (the one never tuned on) and apart on the tuning split. Queries of kind `none` have no answer: for them
+ * the share answered with nothing is reported.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { crc32 } from 'node:zlib';
+import Database from 'better-sqlite3';
+import MiniSearch from 'minisearch';
+import { ftsQuery } from '../real-fts5.js';
+import { loadCorpus, RELEVANCE_DIR, type Kind, type RelevanceFile, type RelevanceQuery } from './corpus.js';
+
+const { values } = parseArgs({ options: { split: { type: 'string', default: 'test' }, show: { type: 'string' } } });
+const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
+const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
+
+/** The tuning split: a third of the queries, chosen by a hash of their id before any was run. */
+export const isTuning = (q: RelevanceQuery): boolean => crc32(q.id) % 3 === 0;
+
+const library = await loadCorpus();
+const sessions = [...library.sessions.values()];
+const body = (kinds: (k: string) => boolean) => (s: (typeof sessions)[number]) =>
+  s.turns
+    .filter((t) => kinds(t.kind))
+    .map((t) => t.text)
+    .join('\n');
+const content = body((k) => k === 'conversation');
+const messages = body((k) => k !== 'conversation');
+
+const db = new Database(':memory:');
+db.exec("CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, topic, content, messages, tokenize='unicode61')");
+const insert = db.prepare('INSERT INTO docs(id, topic, content, messages) VALUES (?, ?, ?, ?)');
+db.transaction(() => sessions.forEach((s) => insert.run(s.id, s.topic, content(s), messages(s))))();
+const fts = db.prepare('SELECT id FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 0, 3, 2, 1) LIMIT 10');
+
+const mini = new MiniSearch<{ id: string; topic: string; content: string; messages: string }>({
+  fields: ['topic', 'content', 'messages'],
+  searchOptions: { boost: { topic: 3, content: 2 }, prefix: true, fuzzy: 0.2, combineWith: 'OR' },
+});
+mini.addAll(sessions.map((s) => ({ id: s.id, topic: s.topic, content: content(s), messages: messages(s) })));
+
+type Ranker = (q: string) => string[];
+const rankers: Record<string, Ranker> = {
+  ours: (q) => {
+    try {
+      return library.search(q, { limit: 10 }).results.map((r) => r.id);
+    } catch {
+      return [];
+    }
+  },
+  'FTS5 bm25': (q) => {
+    try {
+      return (fts.all(ftsQuery(q)) as { id: string }[]).map((r) => r.id);
+    } catch {
+      return [];
+    }
+  },
+  MiniSearch: (q) =>
+    mini
+      .search(q)
+      .slice(0, 10)
+      .map((r) => String(r.id)),
+};
+
+/** nDCG@10 with gains 2^grade - 1; MRR@10 and Recall@10 count grade ≥ 2 as relevant (recall over at most 10). */
+function score(ids: string[], judged: Record<string, number>): { ndcg: number; mrr: number; recall: number } {
+  const gain = (g: number): number => 2 ** g - 1;
+  const dcg = ids.slice(0, 10).reduce((sum, id, i) => sum + gain(judged[id] ?? 0) / Math.log2(i + 2), 0);
+  const ideal = Object.values(judged)
+    .sort((a, b) => b - a)
+    .slice(0, 10)
+    .reduce((sum, g, i) => sum + gain(g) / Math.log2(i + 2), 0);
+  const relevant = Object.values(judged).filter((g) => g >= 2).length;
+  const first = ids.slice(0, 10).findIndex((id) => (judged[id] ?? 0) >= 2);
+  const found = ids.slice(0, 10).filter((id) => (judged[id] ?? 0) >= 2).length;
+  return { ndcg: ideal ? dcg / ideal : 0, mrr: first === -1 ? 0 : 1 / (first + 1), recall: relevant ? found / Math.min(10, relevant) : 0 };
+}
+
+const KINDS: Kind[] = ['known', 'topic', 'question', 'exact', 'forms'];
+const chosen = file.queries.filter((q) => (values.split === 'tune' ? isTuning(q) : values.split === 'all' ? true : !isTuning(q)));
+const f3 = (n: number): string => n.toFixed(3);
+const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+console.log(`Split: ${values.split} (${chosen.length} queries of ${file.queries.length}; ${sessions.length} sessions)\n`);
+console.log('| ranker | ' + [...KINDS, 'all'].map((k) => `${k} nDCG / MRR / R@10`).join(' | ') + ' | none: answered with nothing |');
+console.log('|---|' + [...KINDS, 'all', 'none'].map(() => '---').join('|') + '|');
+for (const [name, rank] of Object.entries(rankers)) {
+  const per = new Map<string, { ndcg: number; mrr: number; recall: number }[]>();
+  let empty = 0;
+  let none = 0;
+  for (const q of chosen) {
+    const ids = rank(q.query);
+    if (values.show && (values.show === q.id || values.show === q.kind) && name === 'ours')
+      console.error(q.id, q.query, ids.map((id) => `${id}:${judgments[q.id][id] ?? 0}`).join(' '));
+    if (q.kind === 'none') {
+      none++;
+      if (!ids.length) empty++;
+      continue;
+    }
+    const s = score(ids, judgments[q.id]);
+    for (const key of [q.kind, 'all']) per.set(key, [...(per.get(key) ?? []), s]);
+  }
+  const cell = (k: string): string => {
+    const xs = per.get(k) ?? [];
+    return `${f3(mean(xs.map((x) => x.ndcg)))} / ${f3(mean(xs.map((x) => x.mrr)))} / ${f3(mean(xs.map((x) => x.recall)))} (${xs.length})`;
+  };
+  console.log(`| ${name} | ${[...KINDS, 'all'].map(cell).join(' | ')} | ${empty} of ${none} |`);
+}
+await library.close();
+db.close();
