@@ -72,30 +72,41 @@ export function dataDirFrom(flag: string | undefined, env: NodeJS.ProcessEnv): s
   return resolve(flag ?? env.SESSION_SEARCH_HOME ?? join(env.HOME ?? homedir(), '.session-search'));
 }
 
+/**
+ * A search for a command-line flag (`session-search search --analytics-log`) is a search, not an unknown option: for
+ * the search command, dashed words that name no option of ours are query words.
+ */
+function flagsAsWords(argv: string[], known: Record<string, { type: string; short?: string }>): { args: string[]; words: string[] } {
+  if (argv.find((a) => !a.startsWith('-')) !== 'search' || argv.includes('--')) return { args: argv, words: [] };
+  const names = new Set(Object.entries(known).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]));
+  const words = argv.filter((a) => /^--?\p{L}/u.test(a) && !names.has(a.split('=')[0]));
+  return { args: argv.filter((a) => !words.includes(a)), words };
+}
+
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
   let parsed;
+  let words: string[] = [];
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        toon: { type: 'boolean', default: false },
-        limit: { type: 'string' },
-        date: { type: 'string' },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        source: { type: 'string' },
-        project: { type: 'string' },
-        role: { type: 'string' },
-        root: { type: 'string', multiple: true },
-        data: { type: 'string' },
-        'no-archive': { type: 'boolean', default: false },
-        verbose: { type: 'boolean', default: false },
-        partial: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    const options = {
+      json: { type: 'boolean', default: false },
+      toon: { type: 'boolean', default: false },
+      limit: { type: 'string' },
+      date: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      source: { type: 'string' },
+      project: { type: 'string' },
+      role: { type: 'string' },
+      root: { type: 'string', multiple: true },
+      data: { type: 'string' },
+      'no-archive': { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      partial: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    } as const;
+    const split = flagsAsWords(argv, options);
+    words = split.words;
+    parsed = parseArgs({ args: split.args, allowPositionals: true, options });
   } catch (err) {
     throw new UsageError(errorMessage(err));
   }
@@ -112,7 +123,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
   const roots = values.root?.length ? values.root.map(parseRoot) : defaultRoots(env);
   return {
     command: positionals[0] ?? '',
-    positionals: positionals.slice(1),
+    positionals: [...positionals.slice(1), ...words],
     json: values.json,
     toon: values.toon,
     limit,

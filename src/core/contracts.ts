@@ -57,6 +57,11 @@ export const searchResponseSchema = z.object({
   results: z.array(searchResultSchema).describe('Sessions, best first (then newest).'),
   count: z.number().describe('Number of results.'),
   query: z.string().describe('The query as given.'),
+  note: z.string().optional().describe('Why the answer is empty when the query could not be searched (only common words).'),
+  alsoMatched: z
+    .array(z.string())
+    .optional()
+    .describe('Words matched in place of query words that no session holds (near spellings: "websoket" → "websocket").'),
   indexing: indexingSchema.optional(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

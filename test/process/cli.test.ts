@@ -31,6 +31,17 @@ test('search finds the session the words come from', () => {
   assert.match(response.results[0].matchedSnippets.join(' '), /MockRepoMap/);
 });
 
+test('a search for a command-line flag is a search, not an unknown option; other unknown options are still refused', () => {
+  const r = cli('search', '--analytics-disable', '--root', CA_ROOT, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const response = JSON.parse(r.stdout) as { results: { matchedSnippets: string[] }[] };
+  assert.ok(response.results.length > 0);
+  assert.match(response.results[0].matchedSnippets.join(' '), /analytics-disable/);
+  const list = cli('list', '--analytics-disable', '--root', CA_ROOT);
+  assert.equal(list.code, 2);
+  assert.match(list.stderr, /analytics-disable/);
+});
+
 test('list, get and --toon work on the real sample', () => {
   const list = JSON.parse(cli('list', '--root', CA_ROOT, '--json', '--limit', '5').stdout) as { count: number; sessions: { filename: string }[] };
   assert.equal(list.count, 5);

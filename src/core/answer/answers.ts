@@ -3,7 +3,7 @@
  * search), with their argument checks, as functions over the library's view (view.ts).
  */
 import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TurnWindow } from '../contracts.js';
-import { highlightRanges, matcherFor } from '../index/snippets.js';
+import { highlightRanges } from '../index/snippets.js';
 import { searchContext, type ContextQuery } from './context-search.js';
 import { dayRange, overlaps } from '../dates.js';
 import { SessionSearchError } from '../errors.js';
@@ -32,7 +32,7 @@ export function createAnswers(view: LibraryView) {
       if (options.kind !== undefined && !TURN_KINDS.includes(options.kind)) {
         throw new SessionSearchError('INVALID_ARGUMENT', `kind must be one of ${TURN_KINDS.join(', ')}, got "${String(options.kind)}".`);
       }
-      return searchSessions(view, planQuery(parseQuery(query), options, dayRange(options)), query);
+      return searchSessions(view, planQuery(view.index, parseQuery(query), options, dayRange(options)), query);
     },
 
     get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {
@@ -57,7 +57,7 @@ export function createAnswers(view: LibraryView) {
       const start = Math.max(0, Math.floor(from));
       const all = s.turns;
       const turns = all.slice(start, Math.max(start, Math.floor(to)));
-      const matcher = matcherFor(parseQuery(query));
+      const matcher = planQuery(view.index, parseQuery(query), {}, {}).matcher;
       return { turns, highlights: turns.map((t) => (matcher ? highlightRanges(t.text, matcher) : [])), total: all.length };
     },
 

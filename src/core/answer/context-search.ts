@@ -37,7 +37,7 @@ export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRa
   const started = performance.now();
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const wantedTags = (options.tags ?? []).map((t) => t.toLowerCase());
-  const ranked = rankSessions(lib, planQuery(query, { source: options.source, project: options.project }, range)).filter((hit) => {
+  const ranked = rankSessions(lib, planQuery(lib.index, query, { source: options.source, project: options.project }, range)).filter((hit) => {
     const s = lib.sessions.get(hit.key)!;
     if (wanted && !wanted.has(s.id) && !wanted.has(s.nativeId)) return false;
     return wantedTags.every((t) => sessionTags(s).includes(t));

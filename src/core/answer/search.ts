@@ -6,10 +6,11 @@
 import type { SearchOptions, SearchResponse, SearchResult } from '../contracts.js';
 import { overlaps, type DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
-import { highlightRanges, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
+import { highlightRanges, literalMatcher, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
+import { expandTerms, type Vocabulary } from '../index/expand.js';
 import { tokenize } from '../index/tokenize.js';
 import type { Session } from '../model.js';
-import type { Scored } from '../index/engine.js';
+import type { QuerySlot, Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
 import type { WorktreeRoots } from './worktrees.js';
 import { rawArchived } from '../store/turns.js';
@@ -20,16 +21,35 @@ export type { LibraryView };
 /** A query worked out once: what the engine ranks, what the best candidates are checked for, what snippets mark. */
 export interface QueryPlan {
   query: ParsedQuery;
+  /** The query's words with their other forms and near spellings: what the engine ranks. */
+  slots: QuerySlot[];
+  /** Near spellings used for words no session holds. */
+  alsoMatched: string[];
+  /** The query with every form ranked: what snippets look for and highlights mark. */
+  shown: ParsedQuery;
   /** Terms every result holds (the words of its required phrases). */
   required: string[];
-  /** Any query term or phrase, as whole words: snippets and highlights. */
+  /** Any word ranked, or phrase, as whole words: snippets and highlights. */
   matcher: RegExp | undefined;
   options: SearchOptions;
   range: DayRange;
 }
 
-export function planQuery(query: ParsedQuery, options: SearchOptions, range: DayRange): QueryPlan {
-  return { query, required: [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))], matcher: matcherFor(query), options, range };
+export function planQuery(vocabulary: Vocabulary, query: ParsedQuery, options: SearchOptions, range: DayRange): QueryPlan {
+  const { slots, alsoMatched } = expandTerms(query.terms, vocabulary);
+  const shown = { ...query, terms: [...new Set(slots.flatMap((s) => s.alts.map((a) => a.term)))] };
+  const required = [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))];
+  return { query, slots, alsoMatched, shown, required, matcher: matcherFor(shown), options, range };
+}
+
+/** Candidates looked at for words typed as one (flags, paths, identifiers): those holding them go first. */
+const LITERAL_WINDOW = 20;
+
+/** The best candidates reordered so that sessions holding more of the query's literal words come first (stable). */
+function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Scored[] {
+  const matchers = plan.query.literals.map(literalMatcher);
+  const held = new Map(hits.map((h) => [h.key, matchers.filter((m) => containsPhrase(lib.sessions.get(h.key)!, m)).length]));
+  return [...hits].sort((a, b) => held.get(b.key)! - held.get(a.key)!);
 }
 
 /** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
@@ -56,7 +76,7 @@ function contentCheck(plan: QueryPlan): ((s: Session) => boolean) | undefined {
   return (s) =>
     phrases.every((p) => containsPhrase(s, p)) &&
     !excludedPhrases.some((p) => containsPhrase(s, p)) &&
-    (!byTurn || turnsMatch(s.turns, query, options.role, options.kind));
+    (!byTurn || turnsMatch(s.turns, plan.shown, options.role, options.kind));
 }
 
 /** The first candidates asked of the engine when the best ones must pass a check that reads turns. */
@@ -67,9 +87,15 @@ const FIRST_WINDOW = 20;
  * candidates only, in order, asking the engine for four times as many each round until `limit` pass or none are left.
  */
 export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
+  const limit = plan.options.limit;
+  if (!plan.query.literals.length || limit === undefined) return rankChecked(lib, plan, limit);
+  return literalsFirst(lib, plan, rankChecked(lib, plan, Math.max(limit, LITERAL_WINDOW))).slice(0, limit);
+}
+
+function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined): Scored[] {
   const meta = metadataFilter(plan, lib.worktrees);
   const score = (limit: number | undefined): Scored[] =>
-    lib.index.score(plan.query.terms, {
+    lib.index.score(plan.slots, {
       required: plan.required,
       excluded: plan.query.excluded,
       limit,
@@ -81,7 +107,6 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
         }),
     });
   const check = contentCheck(plan);
-  const limit = plan.options.limit;
   if (!check) return score(limit);
   const verdicts = new Map<string, boolean>();
   const passes = (hit: Scored): boolean => {
@@ -102,7 +127,7 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
 }
 
 export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): SearchResponse {
-  const { query, options } = plan;
+  const { shown: query, options } = plan;
   const how = { role: options.role, kind: options.kind, weight: (t: string) => lib.index.idf(t) };
   const hits = rankSessions(lib, plan).flatMap((hit) => {
     const session = lib.sessions.get(hit.key);
@@ -137,5 +162,9 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     if (s.sourceDeleted) result.sourceDeleted = true;
     return result;
   });
-  return { success: true, results, count: results.length, query: raw };
+  const response: SearchResponse = { success: true, results, count: results.length, query: raw };
+  if (plan.alsoMatched.length) response.alsoMatched = plan.alsoMatched;
+  if (!plan.query.terms.length && !plan.query.phrases.length)
+    response.note = `"${raw.trim()}" is only common words, which are not indexed: add a word that says what to look for.`;
+  return response;
 }

@@ -6,12 +6,21 @@
  */
 import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
 import { packFields, PostingStore, SEAL_THRESHOLD, termPostings, type PagedArray, type Segment } from './postings.js';
-import { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
+import {
+  DEFAULT_RANKING,
+  FIELD_WEIGHTS,
+  uniqueSlots,
+  type DocumentFields,
+  type QuerySlot,
+  type RankingParams,
+  type Scored,
+  type ScoreOptions,
+} from './ranking.js';
 import type { IndexState, RestoredState } from './state.js';
 import { DocTermLists } from './doc-terms.js';
 import { topK } from './top-k.js';
 
-export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
+export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type QuerySlot, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
 export type { ChunkedArray, IndexState, RestoredState } from './state.js';
 
 export class SearchIndex {
@@ -25,7 +34,6 @@ export class SearchIndex {
   private lengths = new Uint32Array(1024);
   /** Tie-break value per document (newer = larger). */
   private recency = new Float64Array(1024);
-  /** The term ids of every document, concatenated, so a removal can update document frequencies. */
   /** Every document's term ids, so a removal can lower document frequencies. */
   private docTerms = new DocTermLists();
   /** The snapshot file's arrays are checked once in full, after answering began; settles when done. */
@@ -46,6 +54,8 @@ export class SearchIndex {
   private touchedBuf = new Int32Array(0);
   private matchBuf = new Uint32Array(0);
   private termBuf = new Uint16Array(0);
+  private slotBuf = new Float64Array(0);
+  private coverBuf = new Float64Array(0);
 
   constructor(private readonly params: RankingParams = DEFAULT_RANKING) {}
 
@@ -262,6 +272,17 @@ export class SearchIndex {
     return df > 0 ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0;
   }
 
+  /** Documents holding a term (0 for unknown terms and stop words). */
+  docFrequency(term: string): number {
+    const id = this.lookup(term);
+    return id === undefined ? 0 : this.df[id];
+  }
+
+  /** Every term some document holds, with its document frequency (near spellings are looked for among them). */
+  forEachTerm(visit: (term: string, df: number) => void): void {
+    for (const [term, id] of this.dict) if (id >= 0 && this.df[id]) visit(term, this.df[id]);
+  }
+
   /** Inverse document frequency of a term (0 for a term no document holds). */
   idf(term: string): number {
     const id = this.lookup(term);
@@ -293,57 +314,72 @@ export class SearchIndex {
       this.matchBuf = new Uint32Array(n * 2);
       this.termBuf = new Uint16Array(n * 2);
       this.touchedBuf = new Int32Array(n * 2);
+      this.slotBuf = new Float64Array(n * 2);
+      this.coverBuf = new Float64Array(n * 2);
     }
   }
 
-  /** The documents matching any of `terms`, best first (BM25F score, then recency). */
-  score(terms: string[], options: ScoreOptions = {}): Scored[] {
+  /**
+   * The documents matching any of the query's slots, best first (BM25F score, then recency). A slot is a word with its
+   * alternatives (other forms, near spellings), each with a weight: a document scores its best alternative once. How
+   * many of the slots a document holds, weighted by their IDF, is multiplied in (`coordination`).
+   */
+  score(query: (string | QuerySlot)[], options: ScoreOptions = {}): Scored[] {
     const n = this.byKey.size;
-    if (!n || !terms.length) return [];
+    if (!n || !query.length) return [];
     const requiredIds = (options.required ?? []).map((t) => this.lookup(t));
     if (requiredIds.some((id) => id === undefined || !this.df[id])) return [];
     this.seal();
     this.ensureBuffers();
     const { k1, coordination } = this.params;
     const factors = this.fieldFactors;
-    const scores = this.scoreBuf;
-    const matches = this.matchBuf;
-    const termCounts = this.termBuf;
-    const touched = this.touchedBuf;
+    const { scoreBuf: scores, matchBuf: matches, termBuf: slotsHeld, touchedBuf: touched, slotBuf: best, coverBuf: cover } = this;
     let touchedCount = 0;
     let maxScore = 0;
-    let queryTerms = 0;
-    for (const term of terms.length === 1 ? terms : new Set(terms)) {
-      const id = this.lookup(term);
-      if (id === undefined || !this.df[id]) continue;
-      const idf = this.idfOf(id);
-      maxScore += idf * (k1 + 1);
-      queryTerms++;
-      for (const seg of this.store.segments) {
-        if (id >= seg.terms) continue;
-        const { docs: segDocs, freqs: segFreqs, from, to } = termPostings(seg, id);
-        for (let i = from; i < to; i++) {
-          const doc = segDocs[i];
-          if (this.keys[doc] === undefined) continue;
-          const packed = segFreqs[i];
-          const t0 = packed & 0xff;
-          const t1 = (packed >>> 8) & 0xfff;
-          const t2 = packed >>> 20;
-          const tf = t0 * factors[doc * 3] + t1 * factors[doc * 3 + 1] + t2 * factors[doc * 3 + 2];
-          const count = t0 + t1 + t2;
-          if (termCounts[doc] === 0) {
-            touched[touchedCount++] = doc;
-            scores[doc] = 0;
-            matches[doc] = 0;
+    let totalWeight = 0;
+    const slotTouched: number[] = [];
+    for (const slot of uniqueSlots(query)) {
+      let slotMax = 0;
+      for (const { term, weight } of slot.alts) {
+        const id = this.lookup(term);
+        if (id === undefined || !this.df[id]) continue;
+        const idf = this.idfOf(id) * weight;
+        slotMax = Math.max(slotMax, idf);
+        for (const seg of this.store.segments) {
+          if (id >= seg.terms) continue;
+          const { docs: segDocs, freqs: segFreqs, from, to } = termPostings(seg, id);
+          for (let i = from; i < to; i++) {
+            const doc = segDocs[i];
+            if (this.keys[doc] === undefined) continue;
+            const packed = segFreqs[i];
+            const t0 = packed & 0xff;
+            const t1 = (packed >>> 8) & 0xfff;
+            const t2 = packed >>> 20;
+            const tf = t0 * factors[doc * 3] + t1 * factors[doc * 3 + 1] + t2 * factors[doc * 3 + 2];
+            if (slotsHeld[doc] === 0 && matches[doc] === 0) {
+              touched[touchedCount++] = doc;
+              scores[doc] = 0;
+              cover[doc] = 0;
+            }
+            if (best[doc] === 0) slotTouched.push(doc);
+            best[doc] = Math.max(best[doc], (idf * tf * (k1 + 1)) / (k1 + tf));
+            matches[doc] += t0 + t1 + t2;
           }
-          scores[doc] += (idf * tf * (k1 + 1)) / (k1 + tf);
-          matches[doc] += count;
-          termCounts[doc]++;
         }
       }
+      if (!slotMax) continue;
+      maxScore += slotMax * (k1 + 1);
+      totalWeight += slotMax;
+      for (const doc of slotTouched) {
+        scores[doc] += best[doc];
+        cover[doc] += slotMax;
+        slotsHeld[doc]++;
+        best[doc] = 0;
+      }
+      slotTouched.length = 0;
     }
-    if (coordination > 0 && queryTerms > 1) {
-      for (let i = 0; i < touchedCount; i++) scores[touched[i]] *= Math.pow(termCounts[touched[i]] / queryTerms, coordination);
+    if (coordination > 0 && totalWeight > 0) {
+      for (let i = 0; i < touchedCount; i++) scores[touched[i]] *= Math.pow(cover[touched[i]] / totalWeight, coordination);
     }
     const candidates = this.filterCandidates(touched, touchedCount, requiredIds as number[], options);
     const ordered = topK(candidates.items, candidates.count, options.limit ?? candidates.count, scores, this.recency);
@@ -353,9 +389,9 @@ export class SearchIndex {
       score: scores[doc],
       relevance: maxScore > 0 ? Math.min(1, scores[doc] / maxScore) : 0,
       matchCount: matches[doc],
-      matchedTerms: termCounts[doc],
+      matchedTerms: slotsHeld[doc],
     }));
-    for (let i = 0; i < touchedCount; i++) termCounts[touched[i]] = 0;
+    for (let i = 0; i < touchedCount; i++) slotsHeld[touched[i]] = matches[touched[i]] = 0;
     return results;
   }
 

@@ -1,4 +1,8 @@
-/** Query syntax: words (any may match; more matches rank higher), "quoted phrases" (must appear), -exclusions. */
+/**
+ * Query syntax: words (any may match; more matches rank higher), "quoted phrases" (must appear), -exclusions (a dash
+ * after a space and before a letter: `--flag`, `a-b` and `-1` are words). A word joined by punctuation (a flag, a path,
+ * an identifier, a dotted name, an error code) is also kept whole, so sessions holding it literally rank first.
+ */
 import { tokenize } from './tokenize.js';
 
 export interface ParsedQuery {
@@ -10,12 +14,16 @@ export interface ParsedQuery {
   excluded: string[];
   /** Phrases a result must not contain. */
   excludedPhrases: string[][];
+  /** Words joined by punctuation (`--map-tokens`, `aider/io.py`, `get_user`), as typed: sessions holding them rank first. */
+  literals: string[];
 }
 
 const PART = /(-?)"([^"]*)"?|(\S+)/g;
+/** Letters or digits joined by `-`, `_`, `.`, `/`, `\` or `:` (a leading `--` too): a flag, path or identifier. */
+const JOINED = /^-*[\p{L}\p{N}]+(?:[-_./\\:]+[\p{L}\p{N}]+)+$/u;
 
 export function parseQuery(query: string): ParsedQuery {
-  const parsed: ParsedQuery = { terms: [], phrases: [], excluded: [], excludedPhrases: [] };
+  const parsed: ParsedQuery = { terms: [], phrases: [], excluded: [], excludedPhrases: [], literals: [] };
   const seen = new Set<string>();
   const addTerms = (tokens: string[]): void => {
     for (const t of tokens) {
@@ -36,8 +44,14 @@ export function parseQuery(query: string): ParsedQuery {
       }
     } else if (m[3] !== undefined) {
       const word = m[3];
-      if (word.startsWith('-') && word.length > 1) parsed.excluded.push(...tokenize(word.slice(1)));
-      else addTerms(tokenize(word));
+      if (/^-\p{L}/u.test(word)) parsed.excluded.push(...tokenize(word.slice(1)));
+      else {
+        const literal = word.replace(/^[("'`]+|[)"'`,;:!?.]+$/g, '');
+        if (JOINED.test(literal) && !parsed.literals.includes(literal)) parsed.literals.push(literal);
+        addTerms(tokenize(word));
+        // getUserSession also finds get_user_session and "get the user session"
+        if (/\p{Ll}\p{Lu}/u.test(word)) addTerms(tokenize(word.replace(/(\p{Ll}|\p{N})(?=\p{Lu})|(\p{Lu})(?=\p{Lu}\p{Ll})/gu, '$1$2 ')));
+      }
     }
   }
   return parsed;

@@ -16,7 +16,13 @@ export interface RankingParams {
   coordination: number;
 }
 
-export const DEFAULT_RANKING: RankingParams = { k1: 1.2, b: [0, 0.5, 0.5], minNorm: 0.7, coordination: 1 };
+/**
+ * Fitted on the tuning split of the judged relevance set (bench/relevance): long sessions must not win on common words
+ * (strong length normalisation, little tf saturation), and no bonus for holding every query word (a long question's
+ * common words are in every long session). The length floor keeps a title match above one mention in a short
+ * conversation (the seed's "topic matches score higher than content matches").
+ */
+export const DEFAULT_RANKING: RankingParams = { k1: 2, b: [0, 0.9, 0.9], minNorm: 0.85, coordination: 0 };
 
 export interface DocumentFields {
   topic: string;
@@ -42,4 +48,23 @@ export interface ScoreOptions {
   accept?: (key: string) => boolean;
   /** Only the best `limit` documents are returned (all when absent). */
   limit?: number;
+}
+
+/** One word of a query with its alternatives (the word itself at weight 1, other forms and near spellings below). */
+export interface QuerySlot {
+  alts: { term: string; weight: number }[];
+}
+
+/** A query's slots, words given alone becoming slots of one; a word given twice counts once. */
+export function uniqueSlots(query: (string | QuerySlot)[]): QuerySlot[] {
+  const seen = new Set<string>();
+  const out: QuerySlot[] = [];
+  for (const q of query) {
+    const slot = typeof q === 'string' ? { alts: [{ term: q, weight: 1 }] } : q;
+    const key = slot.alts.map((a) => a.term).join(' ');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(slot);
+  }
+  return out;
 }

@@ -20,6 +20,11 @@ export function phraseMatcher(words: string[]): RegExp {
   return new RegExp(`${NOT_WORD_BEFORE}${words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')}${NOT_WORD_AFTER}`, 'iu');
 }
 
+/** A word as typed (a flag, a path, an identifier), case ignored, not inside a longer word. */
+export function literalMatcher(word: string): RegExp {
+  return new RegExp(`${NOT_WORD_BEFORE}${escapeRegExp(word)}${NOT_WORD_AFTER}`, 'iu');
+}
+
 export interface Snippet {
   text: string;
   turnId: string;

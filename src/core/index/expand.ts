@@ -1,0 +1,114 @@
+/**
+ * A query's words with the forms and spellings people mean: other word forms that share the word's stem (Porter, the
+ * `stemmer` package) and, for a word no session holds, the nearest words that sessions do hold (edit distance 1 for
+ * words up to 7 letters, 2 beyond, a swap of two letters counting 1). The word itself weighs most, so exact words still
+ * rank first.
+ */
+import { stemmer } from 'stemmer';
+import type { QuerySlot } from './ranking.js';
+
+/** What expansion looks words up in: the index's own terms. */
+export interface Vocabulary {
+  docFrequency(term: string): number;
+  forEachTerm(visit: (term: string, df: number) => void): void;
+}
+
+export const FORM_WEIGHT = 0.8;
+const NEAR_WEIGHT = [1, 0.7, 0.5];
+/** Near spellings kept per word. */
+const NEAR_KEPT = 3;
+const ENDINGS = ['', 'e', 's', 'es', 'ed', 'd', 'ing', 'er', 'ers', 'ion', 'ions', 'ation', 'ations', 'ment', 'ments', 'y', 'ies', 'ied', 'ity', 'ly', 'al'];
+
+export interface Expanded {
+  slots: QuerySlot[];
+  /** Words matched in place of one no session holds ("websoket" → "websocket"), to say so. */
+  alsoMatched: string[];
+}
+
+const LETTERS = /^[a-z]+$/;
+
+/** Other forms of a word that the vocabulary holds: the same stem, another ending (a doubled last consonant too). */
+function forms(term: string, vocab: Vocabulary): string[] {
+  if (term.length < 3 || !LETTERS.test(term)) return [];
+  const stem = stemmer(term);
+  const bases = new Set([stem, term, stem + stem.at(-1)]);
+  const out = new Set<string>();
+  for (const base of bases)
+    for (const ending of ENDINGS) {
+      const form = base + ending;
+      if (form !== term && !out.has(form) && vocab.docFrequency(form) > 0 && stemmer(form) === stem) out.add(form);
+    }
+  return [...out];
+}
+
+/** Optimal string alignment distance, or `max + 1` as soon as it must exceed `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      row.push(d);
+      least = Math.min(least, d);
+    }
+    if (least > max) return max + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/** For each word no session holds, the nearest words sessions do hold (at least two of them), closest and commonest first. */
+function nearSpellings(terms: string[], vocab: Vocabulary): Map<string, { term: string; distance: number; df: number }[]> {
+  const wanted = terms.filter((t) => t.length >= 5 && LETTERS.test(t) && vocab.docFrequency(t) === 0);
+  const found = new Map(wanted.map((t) => [t, [] as { term: string; distance: number; df: number }[]]));
+  if (!wanted.length) return found;
+  vocab.forEachTerm((candidate, df) => {
+    if (df < 2) return;
+    for (const t of wanted) {
+      const max = t.length <= 7 ? 1 : 2;
+      if (Math.abs(candidate.length - t.length) > max) continue;
+      const distance = editDistance(t, candidate, max);
+      if (distance <= max) found.get(t)!.push({ term: candidate, distance, df });
+    }
+  });
+  for (const list of found.values()) list.sort((a, b) => a.distance - b.distance || b.df - a.df).splice(NEAR_KEPT);
+  return found;
+}
+
+/**
+ * The words a question is made of ("how did we…", "why does…"): they weigh little beside the words it is about, and
+ * fully in a query made of nothing else.
+ */
+const QUESTION_WORDS = new Set(
+  'how what when why where which who whose did does do done doing we our us me my you your can could should would will shall may might must about get got here any some way'.split(
+    ' ',
+  ),
+);
+export const QUESTION_WORD_WEIGHT = 0.25;
+
+export function expandTerms(terms: string[], vocab: Vocabulary): Expanded {
+  const near = nearSpellings(terms, vocab);
+  const alsoMatched: string[] = [];
+  const asking = terms.some((t) => !QUESTION_WORDS.has(t));
+  const slots = terms.map((term) => {
+    const weight = asking && QUESTION_WORDS.has(term) ? QUESTION_WORD_WEIGHT : 1;
+    const alts = [{ term, weight }, ...forms(term, vocab).map((form) => ({ term: form, weight: FORM_WEIGHT * weight }))];
+    for (const n of near.get(term) ?? []) {
+      alts.push({ term: n.term, weight: NEAR_WEIGHT[n.distance] });
+      alsoMatched.push(n.term);
+    }
+    return { alts };
+  });
+  // two words written as one in the sessions ("repo map" → "repomap", "web socket" → "websocket")
+  for (let i = 0; i + 1 < terms.length; i++) {
+    const joined = terms[i] + terms[i + 1];
+    if (vocab.docFrequency(joined) > 0) slots.push({ alts: [{ term: joined, weight: 1 }] });
+  }
+  return { slots, alsoMatched };
+}

@@ -1,0 +1,78 @@
+/**
+ * Lexical search that forgives: other word forms, near spellings, words written together, code identifiers in any
+ * style, flags and paths matched literally, and `-word` an exclusion only where it reads as one. The orders asserted
+ * on the corpus are those of judged queries in bench/relevance (their best-graded sessions must come first).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { editDistance, expandTerms, FORM_WEIGHT, QUESTION_WORD_WEIGHT, type Vocabulary } from '../../src/core/index/expand.js';
+import { parseQuery } from '../../src/core/index/query.js';
+import type { SessionLibrary } from '../../src/core/library.js';
+import { loadCorpus, RELEVANCE_DIR } from '../../bench/relevance/corpus.js';
+
+const vocabulary = (dfs: Record<string, number>): Vocabulary => ({
+  docFrequency: (t) => dfs[t] ?? 0,
+  forEachTerm: (visit) => Object.entries(dfs).forEach(([t, df]) => visit(t, df)),
+});
+
+test('a dash is an exclusion only after a space and before a letter; flags, paths and identifiers are kept whole', () => {
+  assert.deepEqual(parseQuery('--map-tokens').excluded, []);
+  assert.deepEqual(parseQuery('--map-tokens').literals, ['--map-tokens']);
+  assert.deepEqual(parseQuery('--map-tokens').terms, ['map', 'tokens']);
+  assert.deepEqual(parseQuery('retry -backoff').excluded, ['backoff']);
+  assert.deepEqual(parseQuery('gpt-4o -1').excluded, []);
+  assert.deepEqual(parseQuery('open aider/io.py?').literals, ['aider/io.py']);
+  assert.deepEqual(parseQuery("don't").literals, []);
+  assert.deepEqual(parseQuery('getUserSession').terms, ['getusersession', 'get', 'user', 'session']);
+  assert.deepEqual(parseQuery('APIConnectionError').terms, ['apiconnectionerror', 'api', 'connection', 'error']);
+});
+
+test('expansion adds other forms of a word, near spellings of a word no session holds, and words written together', () => {
+  const vocab = vocabulary({ leak: 3, leaks: 1, leaked: 2, websocket: 9, websockets: 1, posthog: 4, repomap: 5, repo: 7, map: 8, decorators: 2 });
+  const [leaking] = expandTerms(['leaking'], vocab).slots;
+  assert.deepEqual(leaking.alts.map((a) => a.term).sort(), ['leak', 'leaked', 'leaking', 'leaks']);
+  assert.ok(leaking.alts.every((a) => a.weight === (a.term === 'leaking' ? 1 : FORM_WEIGHT)));
+  const typo = expandTerms(['websoket', 'posthgo'], vocab);
+  assert.deepEqual(typo.alsoMatched, ['websocket', 'posthog']);
+  assert.deepEqual(expandTerms(['leak'], vocab).alsoMatched, [], 'a word sessions hold is not respelled');
+  assert.deepEqual(
+    expandTerms(['repo', 'map'], vocab).slots.map((s) => s.alts[0].term),
+    ['repo', 'map', 'repomap'],
+  );
+  const question = expandTerms(['how', 'does', 'repomap'], vocab).slots;
+  assert.equal(question[0].alts[0].weight, QUESTION_WORD_WEIGHT);
+  assert.equal(expandTerms(['how'], vocab).slots[0].alts[0].weight, 1, 'a query of question words alone keeps them');
+  assert.equal(editDistance('posthgo', 'posthog', 1), 1, 'a swap counts once');
+  assert.equal(editDistance('kafka', 'posthog', 1), 2, 'stops once past the bound');
+});
+
+let library: SessionLibrary;
+const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
+before(async () => {
+  library = await loadCorpus();
+});
+after(() => library.close());
+
+/** The first result of a judged query is one of its sessions graded 3. */
+function bestFirst(id: string, query: string): void {
+  const top = library.search(query, { limit: 10 }).results[0];
+  assert.equal(top && judgments[id][top.id], 3, `${query}: first ${top?.id}`);
+}
+
+test('judged queries: a flag, a path, a dotted error, an identifier in camelCase and a misspelling find their session first', () => {
+  bestFirst('e02', '--analytics-disable');
+  bestFirst('e17', 'scripts/pip-compile.sh');
+  bestFirst('e13', 'litellm.exceptions.APIConnectionError');
+  bestFirst('f16', 'calculateAndShowTokensAndCost');
+  bestFirst('f09', 'spiner');
+  bestFirst('f07', 'translated into french');
+  assert.deepEqual(library.search('spiner').alsoMatched, ['spinner']);
+});
+
+test('a query of only common words says so instead of answering nothing silently', () => {
+  const answer = library.search('the and of');
+  assert.equal(answer.count, 0);
+  assert.match(answer.note ?? '', /only common words/);
+});
