@@ -19,6 +19,7 @@ import {
 import type { IndexState, RestoredState } from './state.js';
 import { DocTermLists } from './doc-terms.js';
 import { topK } from './top-k.js';
+import { keepCandidates, QueryScratch } from './scratch.js';
 
 export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type QuerySlot, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
 export type { ChunkedArray, IndexState, RestoredState } from './state.js';
@@ -50,12 +51,7 @@ export class SearchIndex {
   /** Per document and field: weight / length normaliser, rebuilt lazily when lengths changed. */
   private fieldFactors = new Float64Array(0);
   private factorsStale = true;
-  private scoreBuf = new Float64Array(0);
-  private touchedBuf = new Int32Array(0);
-  private matchBuf = new Uint32Array(0);
-  private termBuf = new Uint16Array(0);
-  private slotBuf = new Float64Array(0);
-  private coverBuf = new Float64Array(0);
+  private readonly perQuery = new QueryScratch();
 
   constructor(private readonly params: RankingParams = DEFAULT_RANKING) {}
 
@@ -308,15 +304,7 @@ export class SearchIndex {
 
   private ensureBuffers(): void {
     this.refreshFactors();
-    const n = this.keys.length;
-    if (this.scoreBuf.length < n) {
-      this.scoreBuf = new Float64Array(n * 2);
-      this.matchBuf = new Uint32Array(n * 2);
-      this.termBuf = new Uint16Array(n * 2);
-      this.touchedBuf = new Int32Array(n * 2);
-      this.slotBuf = new Float64Array(n * 2);
-      this.coverBuf = new Float64Array(n * 2);
-    }
+    this.perQuery.ensure(this.keys.length);
   }
 
   /**
@@ -333,7 +321,7 @@ export class SearchIndex {
     this.ensureBuffers();
     const { k1, coordination } = this.params;
     const factors = this.fieldFactors;
-    const { scoreBuf: scores, matchBuf: matches, termBuf: slotsHeld, touchedBuf: touched, slotBuf: best, coverBuf: cover } = this;
+    const { scores, matches, slotsHeld, touched, best, cover } = this.perQuery;
     let touchedCount = 0;
     let maxScore = 0;
     let totalWeight = 0;
@@ -395,35 +383,28 @@ export class SearchIndex {
     return results;
   }
 
-  private forEachDoc(id: number, visit: (doc: number) => void): void {
+  /** The live and dead documents holding a term id. */
+  private docsOf(id: number | undefined): Set<number> {
+    const set = new Set<number>();
+    if (id === undefined) return set;
     for (const seg of this.store.segments) {
       if (id >= seg.terms) continue;
       const { docs, from, to } = termPostings(seg, id);
-      for (let i = from; i < to; i++) visit(docs[i]);
+      for (let k = from; k < to; k++) set.add(docs[k]);
     }
+    return set;
   }
 
   /** Drops candidates that hold an excluded term, miss a required one, or fail `accept`. */
   private filterCandidates(touched: Int32Array, count: number, requiredIds: number[], options: ScoreOptions): { items: Int32Array; count: number } {
     if (!requiredIds.length && !options.excluded?.length && !options.accept) return { items: touched, count };
-    const excluded = new Set<number>();
-    for (const t of options.excluded ?? []) {
-      const id = this.lookup(t);
-      if (id !== undefined) this.forEachDoc(id, (doc) => excluded.add(doc));
-    }
-    const requiredSets = requiredIds.map((id) => {
-      const set = new Set<number>();
-      this.forEachDoc(id, (doc) => set.add(doc));
-      return set;
-    });
-    const kept = new Int32Array(count);
-    let n = 0;
-    for (let i = 0; i < count; i++) {
-      const doc = touched[i];
-      if (excluded.has(doc) || requiredSets.some((set) => !set.has(doc))) continue;
-      if (options.accept && !options.accept(this.keys[doc]!)) continue;
-      kept[n++] = doc;
-    }
-    return { items: kept, count: n };
+    const excluded = (options.excluded ?? []).map((t) => this.docsOf(this.lookup(t)));
+    const required = requiredIds.map((id) => this.docsOf(id));
+    const accept = options.accept;
+    return keepCandidates(
+      touched,
+      count,
+      (doc) => !excluded.some((set) => set.has(doc)) && required.every((set) => set.has(doc)) && (!accept || accept(this.keys[doc]!)),
+    );
   }
 }

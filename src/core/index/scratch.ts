@@ -1,0 +1,34 @@
+/** The engine's per-query working arrays, one cell per document: grown as documents come, reused by every query. */
+export class QueryScratch {
+  /** Score so far. */
+  scores = new Float64Array(0);
+  /** Occurrences of query words (for matchCount). */
+  matches = new Uint32Array(0);
+  /** Query slots held. */
+  slotsHeld = new Uint16Array(0);
+  /** Documents touched by this query, in the order first seen. */
+  touched = new Int32Array(0);
+  /** Best alternative's score within the slot being scored. */
+  best = new Float64Array(0);
+  /** IDF weight of the slots held. */
+  cover = new Float64Array(0);
+
+  ensure(documents: number): void {
+    if (this.scores.length >= documents) return;
+    const n = documents * 2;
+    this.scores = new Float64Array(n);
+    this.matches = new Uint32Array(n);
+    this.slotsHeld = new Uint16Array(n);
+    this.touched = new Int32Array(n);
+    this.best = new Float64Array(n);
+    this.cover = new Float64Array(n);
+  }
+}
+
+/** The touched documents that pass `keep`, in a new array. */
+export function keepCandidates(touched: Int32Array, count: number, keep: (doc: number) => boolean): { items: Int32Array; count: number } {
+  const kept = new Int32Array(count);
+  let n = 0;
+  for (let i = 0; i < count; i++) if (keep(touched[i])) kept[n++] = touched[i];
+  return { items: kept, count: n };
+}
