@@ -25,7 +25,7 @@ export interface PanelTurn {
 
 export type ToPanel =
   | { type: 'init'; sources: SourceId[] }
-  | { type: 'results'; query: string; results: SearchResult[]; count: number; tookMs: number; indexing?: IndexingState }
+  | { type: 'results'; query: string; results: SearchResult[]; count: number; tookMs: number; indexing?: IndexingState; alsoMatched?: string[]; note?: string }
   | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number }
   | { type: 'error'; message: string };
 

@@ -95,7 +95,8 @@ function search(): void {
 function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   results = m.results;
   const partial = m.indexing && !m.indexing.complete ? ` · still indexing (${m.indexing.filesDone} of ${m.indexing.filesTotal} files, newest first)` : '';
-  count.textContent = m.query.trim() ? `${m.count} session${m.count === 1 ? '' : 's'} · ${m.tookMs} ms${partial}` : '';
+  const also = m.alsoMatched?.length ? ` · also matched: ${m.alsoMatched.join(', ')}` : '';
+  count.textContent = m.note ?? (m.query.trim() ? `${m.count} session${m.count === 1 ? '' : 's'} · ${m.tookMs} ms${also}${partial}` : '');
   list.replaceChildren();
   m.results.forEach((r, i) => {
     const item = el('div', 'result');

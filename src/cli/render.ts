@@ -16,6 +16,7 @@ export function printable(text: string): string {
 export function renderSearch(response: SearchResponse, color: boolean): string {
   const line = indexingLine(response);
   const partial = line && style(color, ANSI.dim, line);
+  if (response.note) return `${partial}${printable(response.note)}\n`;
   if (!response.results.length) return `${partial}No sessions match "${printable(response.query)}".\n`;
   // the engine's ranges are marked as they are; cleaning control characters keeps every offset
   const mark = (text: string, ranges: [number, number][] = [], base = ''): string => {
@@ -39,7 +40,8 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
     lines.push(`    ${style(color, ANSI.dim, `id: ${r.id}`)}`);
     lines.push('');
   });
-  lines.push(`${response.count} result${response.count === 1 ? '' : 's'}`);
+  const also = response.alsoMatched?.length ? ` (also matched: ${printable(response.alsoMatched.join(', '))})` : '';
+  lines.push(`${response.count} result${response.count === 1 ? '' : 's'}${also}`);
   return `${partial}${lines.join('\n')}\n`;
 }
 

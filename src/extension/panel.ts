@@ -79,6 +79,8 @@ export class SearchPanel extends Disposable {
             count: response.count,
             tookMs: Date.now() - started,
             indexing: response.indexing,
+            alsoMatched: response.alsoMatched,
+            note: response.note,
           });
           break;
         }
