@@ -8,6 +8,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintSource } from '@secretlint/core';
+import { CONTEXTS, credentialValues, LOOK_ALIKES } from './credential-contexts.js';
+import { CONTEXT_RULES } from '../src/core/mask-context.js';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import { findMasked, maskText } from '../src/core/mask.js';
 import { mulberry32 } from './corpus.js';
@@ -110,6 +112,51 @@ for (const [name, make] of Object.entries(FORMATS)) {
 }
 console.log(`| **all** (${all} values) | **${((hit / all) * 100).toFixed(2)}%** | **${((theirs / all) * 100).toFixed(2)}%** |`);
 
+console.log(`\n## Credentials by context (${CONTEXTS.length} contexts × 50 values, ${LOOK_ALIKES.length} look-alikes that must stay)\n`);
+console.log('| | ours | secretlint recommended |');
+console.log('|---|---|---|');
+{
+  let ours = 0;
+  let lint = 0;
+  let total = 0;
+  const missedContexts = new Set<string>();
+  for (const context of CONTEXTS)
+    for (const value of credentialValues(50)) {
+      const text = context.replace('{}', value);
+      total++;
+      if (!maskText(text).includes(value)) ours++;
+      else missedContexts.add(context);
+      if ((await secretlintSpans(text)).some((span) => span.includes(value))) lint++;
+    }
+  let oursFp = 0;
+  let lintFp = 0;
+  for (const text of LOOK_ALIKES) {
+    if (maskText(text) !== text) oursFp++;
+    if ((await secretlintSpans(text)).length) lintFp++;
+  }
+  console.log(`| detected (${total} values) | ${((ours / total) * 100).toFixed(2)}% | ${((lint / total) * 100).toFixed(2)}% |`);
+  console.log(`| look-alikes masked (false positives) | ${oursFp} of ${LOOK_ALIKES.length} | ${lintFp} of ${LOOK_ALIKES.length} |`);
+  if (missedContexts.size) console.log(`\nContexts where a value survived: ${[...missedContexts].map((c) => `\`${c}\``).join(', ')}`);
+}
+
+/** Every string value of a JSON or JSON-lines file, decoded; lines that are not JSON as they are. */
+function decodedStrings(text: string): string[] {
+  const out: string[] = [];
+  const walkValue = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(walkValue);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walkValue);
+  };
+  for (const line of text.trimStart().startsWith('[') || text.trimStart().startsWith('{') ? [text, ...text.split('\n')] : text.split('\n')) {
+    try {
+      walkValue(JSON.parse(line));
+    } catch {
+      if (line.length < 100_000 && line !== text) out.push(line);
+    }
+  }
+  return out;
+}
+
 const corpus = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'corpus');
 const files: string[] = [];
 const walk = (dir: string): void => {
@@ -137,11 +184,13 @@ for (const file of files) {
   theirsMs += performance.now() - t;
   secretlintFound += spans.length;
   for (const span of spans) if (masked.includes(span)) missed.add(span.slice(0, 40));
-  for (const { rule, value } of findMasked(text)) {
-    if (!byRule.has(rule)) byRule.set(rule, new Map());
-    const m = byRule.get(rule)!;
-    m.set(value, (m.get(value) ?? 0) + 1);
-  }
+  // what ingest masks: the strings of each JSON record, decoded (a password in a tool call is `"password": "x"` there)
+  for (const piece of file.endsWith('.md') ? [text] : decodedStrings(text))
+    for (const { rule, value } of findMasked(piece)) {
+      if (!byRule.has(rule)) byRule.set(rule, new Map());
+      const m = byRule.get(rule)!;
+      m.set(value, (m.get(value) ?? 0) + 1);
+    }
 }
 console.log(`\n## What masking removes from the sample transcripts (${files.length} files, ${(bytes / 1e6).toFixed(1)} MB)\n`);
 console.log('| rule | spans | distinct | per MB | examples |');
@@ -154,6 +203,11 @@ for (const [rule, values] of [...byRule].sort((a, b) => b[1].size - a[1].size)) 
     .join(', ');
   console.log(`| ${rule} | ${spans} | ${values.size} | ${(spans / (bytes / 1e6)).toFixed(2)} | ${examples} |`);
 }
+
+console.log('\nEvery distinct span the context rules mask in the samples (to be justified one by one):\n');
+for (const [rule, values] of byRule)
+  if (CONTEXT_RULES.some((r) => r.name === rule))
+    for (const [value, n] of values) console.log(`- ${rule}: \`${value.slice(0, 60).replace(/[`\n]/g, ' ')}\` ×${n}`);
 
 console.log(
   `\nsecretlint's recommended preset reports ${secretlintFound} spans in the same files; left unmasked by us: ${missed.size ? [...missed].map((m) => `\`${m}\``).join(', ') : 'none'}.`,

@@ -18,7 +18,7 @@ import type { ParsedFiles } from '../ingest/sources/line-files.js';
 import { sourceById, type SourceRoot } from '../ingest/sources/registry.js';
 import type { SourceAdapter, SourceContext } from '../ingest/sources/types.js';
 import { codeArchitectDefaultRoot } from '../ingest/sources/codearchitect.js';
-import type { Archive } from '../store/archive.js';
+import { maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
 import { storeCodeArchitectSession, type StoredMessage } from '../store/codearchitect-store.js';
 import { releaseToArchive, type TurnHooks } from '../store/turns.js';
@@ -299,6 +299,7 @@ export class Loader {
       if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
       const archived = await archive.load(entry);
       if (!archived) continue;
+      if (!maskedByCurrentRules(meta)) await remaskArchived(archive, meta, archived.sessions, this.logger);
       if (archived.damaged) this.logger.warn(`${meta.file}: ${archived.damaged} session(s) lost: damaged in the archive and the transcript no longer exists`);
       for (const s of archived.sessions) s.sourceDeleted = true;
       this.catalog.replaceFile(

@@ -9,6 +9,7 @@
  * Entries of version 1 (lines without a checksum) are still read, their sessions checked for shape only.
  */
 import { errorMessage } from '../errors.js';
+import { MASK_RULES_VERSION, maskText } from '../mask.js';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -33,7 +34,12 @@ export interface ArchiveMeta {
   file: string;
   size: number;
   mtimeMs: number;
+  /** The masking rules the entry was written under (MASK_RULES_VERSION; 1 when absent): older ones are masked again. */
+  masked?: number;
 }
+
+/** Whether an entry was written under the current masking rules. */
+export const maskedByCurrentRules = (meta: ArchiveMeta): boolean => (meta.masked ?? 1) >= MASK_RULES_VERSION;
 
 /** An entry's size and modification time when it was written or read: a change since means it was damaged or rewritten. */
 export type EntryState = [size: number, mtimeMs: number];
@@ -248,11 +254,11 @@ export class Archive {
    * after a load is one whose transcript still exists and is read again (an unreadable entry is ignored).
    */
   /** Writes an entry; returns its size and modification time, which a snapshot keeps to notice later damage. */
-  async save(meta: Omit<ArchiveMeta, 'version'>, sessions: Session[], durable = true): Promise<EntryState> {
+  async save(meta: Omit<ArchiveMeta, 'version' | 'masked'>, sessions: Session[], durable = true): Promise<EntryState> {
     await mkdir(this.dir, { recursive: true });
     const entry = this.entryPath(meta.file);
     const temp = `${entry}.${process.pid}.${Date.now()}.tmp`;
-    const lines = [encodeLine(JSON.stringify({ version: ENTRY_VERSION, ...meta })), ...sessions.map(encodeSessionLine)];
+    const lines = [encodeLine(JSON.stringify({ version: ENTRY_VERSION, ...meta, masked: MASK_RULES_VERSION })), ...sessions.map(encodeSessionLine)];
     const body = Buffer.concat(lines);
     const handle = await open(temp, 'w');
     let state: EntryState;
@@ -301,5 +307,22 @@ export class Archive {
 
   async purge(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The sessions of an entry written under older masking rules (their transcript is gone, so they cannot be read
+ * again), masked under the current rules, written back in place of the old entry.
+ */
+export async function remaskArchived(archive: Archive, meta: ArchiveMeta, sessions: Session[], logger: Logger): Promise<void> {
+  for (const s of sessions) {
+    s.topic = maskText(s.topic);
+    for (const t of s.turns) t.text = maskText(t.text);
+  }
+  try {
+    await archive.save({ source: meta.source, file: meta.file, size: meta.size, mtimeMs: meta.mtimeMs }, sessions);
+    logger.info(`${meta.file}: archived sessions masked again under the current rules`);
+  } catch (err) {
+    logger.warn(`${meta.file}: archived sessions not masked again on disk (${errorMessage(err)}); tried again on the next start`);
   }
 }

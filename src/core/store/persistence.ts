@@ -4,6 +4,7 @@
  * snapshot file that restored sessions read their turns from.
  */
 import { errorMessage } from '../errors.js';
+import { MASK_RULES_VERSION } from '../mask.js';
 import { createHash } from 'node:crypto';
 import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -59,7 +60,8 @@ export class Persistence {
 
   /** A key of everything that changes what a snapshot holds besides the transcripts themselves. */
   static configKey(parts: object): string {
-    const text = JSON.stringify({ snapshot: SNAPSHOT_VERSION, ranking: DEFAULT_RANKING, ...parts });
+    // what was indexed under older masking rules is indexed again (the snapshot holds their terms)
+    const text = JSON.stringify({ snapshot: SNAPSHOT_VERSION, ranking: DEFAULT_RANKING, masked: MASK_RULES_VERSION, ...parts });
     return createHash('sha256').update(text).digest('hex').slice(0, 16);
   }
 
