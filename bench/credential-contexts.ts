@@ -37,6 +37,7 @@ export const CONTEXTS = [
   'aws_session_token = {}',
   'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: {}\n',
   'client_secret={}',
+  '{\\"user\\": \\"me\\", \\"password\\": \\"{}\\"}',
 ];
 
 /** Values people use: short, low-entropy, phrases, symbols, opaque tokens. */

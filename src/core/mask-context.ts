@@ -137,6 +137,18 @@ function assignments(text: string): Span[] {
   return out;
 }
 
+/** `\"password\": \"value\"`: JSON inside a JSON string (a transcript quoting a request body, a stored full.md). */
+function escapedJsonAssignments(text: string): Span[] {
+  if (!text.includes('\\"')) return [];
+  const out: Span[] = [];
+  for (const m of text.matchAll(/\\"([A-Za-z_][\w.-]{0,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n]){1,300})\\"/dg)) {
+    if (!isCredentialName(m[1]) || isPlaceholder(m[2], true)) continue;
+    const [start, end] = m.indices![2]!;
+    out.push({ start, end });
+  }
+  return out;
+}
+
 /** A regular expression whose group `group` is the credential; `skip` rejects a match. */
 function byGroup(pattern: RegExp, group: number, skip?: (value: string, m: RegExpMatchArray) => boolean): (text: string) => Span[] {
   return (text) => {
@@ -169,7 +181,7 @@ function kubernetesSecretData(text: string): Span[] {
 }
 
 export const CONTEXT_RULES: ContextRule[] = [
-  { name: 'credential-assignment', hint: /pass|pwd|secret|token|key|credential/i, find: assignments },
+  { name: 'credential-assignment', hint: /pass|pwd|secret|token|key|credential/i, find: (text) => [...assignments(text), ...escapedJsonAssignments(text)] },
   {
     name: 'authorization-header',
     hint: /authorization/i,

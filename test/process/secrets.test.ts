@@ -1,6 +1,7 @@
 /**
  * Secrets planted in real-format transcripts never reach any surface a user or an agent sees, nor any file of the
- * data folder: the index, snippets, get, read, titles, the log, the archive, the snapshot, and the built CLI.
+ * data folder: the index, snippets, get, read, titles, the log, the archive, the snapshot, and the built CLI. Planted:
+ * a token of a known format, an e-mail address, and credentials known only by their context.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -19,27 +20,27 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
   const dir = tempDir();
   const secret = SECRETS.github;
   const email = 'qzxpersonal@example.org';
+  // credentials people paste in plain words, recognised by where they stand (low entropy, no known format)
+  const contextual = ['hunter2hunter2', 'opaqueTok3n9Zq', 'Sup3rS3cret!', 'correct horse battery staple'];
+  const message = `deploy with ${secret} for ${email} canary; DB_PASSWORD=${contextual[0]} and curl -H 'Authorization: Bearer ${contextual[1]}' then mysql -u root -p${contextual[2]} with {"password": "${contextual[3]}"}`;
   writeFile(
     join(dir, 'ca', '2025-01-02', 'planted', 'full.md'),
-    `# planted - Full Context\n\n**Date:** 2025-01-02T10:00:00.000Z\n\n## Full Conversation (JSON)\n\n\`\`\`json\n${JSON.stringify([{ role: 'user', content: `deploy with ${secret} for ${email} canary` }])}\n\`\`\`\n`,
+    `# planted - Full Context\n\n**Date:** 2025-01-02T10:00:00.000Z\n\n## Full Conversation (JSON)\n\n\`\`\`json\n${JSON.stringify([{ role: 'user', content: message }])}\n\`\`\`\n`,
   );
   writeFile(
     join(dir, 'claude', 'proj', '11111111-2222-4333-8444-555555555555.jsonl'),
-    `${JSON.stringify({ type: 'user', uuid: 'u1', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/p', timestamp: '2025-01-02T10:00:00Z', message: { role: 'user', content: `deploy with ${secret} for ${email} canary` } })}\n`,
+    `${JSON.stringify({ type: 'user', uuid: 'u1', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/p', timestamp: '2025-01-02T10:00:00Z', message: { role: 'user', content: message } })}\n`,
   );
   writeFile(
     join(dir, 'codex', 'rollout-2025-01-02T10-00-00-0197aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee.jsonl'),
     [
       { timestamp: '2025-01-02T10:00:00Z', type: 'session_meta', payload: { id: '0197aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee', cwd: '/p' } },
-      { timestamp: '2025-01-02T10:00:01Z', type: 'event_msg', payload: { type: 'user_message', message: `deploy with ${secret} for ${email} canary` } },
+      { timestamp: '2025-01-02T10:00:01Z', type: 'event_msg', payload: { type: 'user_message', message } },
     ]
       .map((r) => JSON.stringify(r))
       .join('\n') + '\n',
   );
-  writeFile(
-    join(dir, 'aider', '.aider.chat.history.md'),
-    `# aider chat started at 2025-01-02 10:00:00\n\n#### deploy with ${secret} for ${email} canary\n\nSure, deploying.\n`,
-  );
+  writeFile(join(dir, 'aider', '.aider.chat.history.md'), `# aider chat started at 2025-01-02 10:00:00\n\n#### ${message}\n\nSure, deploying.\n`);
   const data = join(dir, 'data');
   const logger = new MemoryLogger();
   const roots: SourceRoot[] = [
@@ -54,6 +55,7 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
   assert.equal(found.count, 4);
   assert.equal(library.search(secret).count, 0);
   assert.equal(library.search('qzxpersonal').count, 0);
+  for (const value of contextual) assert.equal(library.search(`"${value}"`).count, 0, value);
   const surfaces: string[] = [JSON.stringify(found), JSON.stringify(library.list())];
   for (const r of found.results) {
     surfaces.push(JSON.stringify(await library.get(r.id, { format: 'json' })));
@@ -86,6 +88,8 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
   for (const text of surfaces) {
     assert.ok(!text.includes(secret), 'no secret');
     assert.ok(!text.includes(email), 'no e-mail');
+    for (const value of contextual)
+      assert.ok(!text.includes(value), `no ${value} in ${text.slice(Math.max(0, text.indexOf(value) - 300), text.indexOf(value) + 60)}`);
   }
   assert.ok(surfaces.join('').includes(SECRET_MASK) && surfaces.join('').includes(EMAIL_MASK));
 });
