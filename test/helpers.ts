@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,4 +42,31 @@ export function writeFile(path: string, text: string): string {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   return path;
+}
+
+/** The id of the i-th copy written by `writeSessionCopies`. */
+export const copyId = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+/**
+ * A history of `copies` Claude Code sessions made from one real transcript of the sample (`ccviewer/sample-project/
+ * <sample>.jsonl`), each under its own id (`copyId(i)`), spread over `projects` project folders; `edit` varies a copy's
+ * text, `mtime` sets its file time (seconds). Returns the root to read.
+ */
+export function writeSessionCopies(
+  sample: string,
+  copies: number,
+  projects: number,
+  options: { edit?: (text: string, i: number) => string; mtime?: (i: number) => number } = {},
+): string {
+  const root = tempDir();
+  const text = readFileSync(join(CORPUS, 'claude-code', 'ccviewer', 'sample-project', `${sample}.jsonl`), 'utf8');
+  for (let i = 0; i < copies; i++) {
+    const dir = join(root, `project-${i % projects}`);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${copyId(i)}.jsonl`);
+    const copy = text.replaceAll(sample, copyId(i));
+    writeFileSync(file, options.edit ? options.edit(copy, i) : copy);
+    if (options.mtime) utimesSync(file, options.mtime(i), options.mtime(i));
+  }
+  return root;
 }

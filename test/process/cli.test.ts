@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { eventually } from '../eventually.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CORPUS, ROOT, tempDir } from '../helpers.js';
+import { CORPUS, ROOT, tempDir, writeSessionCopies } from '../helpers.js';
 
 const CA_ROOT = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
 /** An empty home (no default roots) and a data folder of the tests' own: the user's folders are never touched. */
@@ -146,13 +146,7 @@ test('Ctrl-C while indexing stops between files, keeps what was read, exits 130;
 });
 
 test('--partial answers at once from what is indexed so far and says so; without it the answer waits for the whole history', async () => {
-  const root = tempDir();
-  const sample = readFileSync(join(CORPUS, 'claude-code', 'ccviewer', 'sample-project', 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'), 'utf8');
-  for (let i = 0; i < 120; i++) {
-    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    mkdirSync(join(root, `project-${i % 12}`), { recursive: true });
-    writeFileSync(join(root, `project-${i % 12}`, `${id}.jsonl`), sample.replaceAll('fe5e1c67-53e7-4862-81ae-d0e013e3270b', id));
-  }
+  const root = writeSessionCopies('fe5e1c67-53e7-4862-81ae-d0e013e3270b', 120, 12);
   const data = tempDir();
   const cli = (...args: string[]) =>
     spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'search', 'orchestrator', '--root', `claude-code=${root}`, '--data', data, ...args], {

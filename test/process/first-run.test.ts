@@ -4,35 +4,25 @@
  * its turn, and answers in full once done.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { eventually } from '../eventually.js';
-import { CORPUS, ROOT, tempDir } from '../helpers.js';
+import { copyId, ROOT, tempDir, writeSessionCopies } from '../helpers.js';
 
-const SAMPLE = join(CORPUS, 'claude-code', 'ccviewer', 'sample-project', 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
+const SAMPLE = 'fe5e1c67-53e7-4862-81ae-d0e013e3270b';
 const COPIES = 120;
 
 type Answer = { structuredContent?: { count: number; indexing?: { filesDone: number; filesTotal: number; complete: boolean } }; content: { text: string }[] };
 
 test('a cold server answers its first search at once, marked partial, newest sessions first; later answers are whole', async () => {
   // 120 sessions of 770 KB (a real Claude Code transcript, each with its own id and a word of its own), one minute apart
-  const root = tempDir();
-  const sample = readFileSync(SAMPLE, 'utf8');
   const base = Date.parse('2026-06-01T00:00:00Z') / 1000;
-  for (let i = 0; i < COPIES; i++) {
-    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    const dir = join(root, `project-${i % 12}`);
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `${id}.jsonl`);
-    writeFileSync(
-      file,
-      sample.replaceAll('fe5e1c67-53e7-4862-81ae-d0e013e3270b', id).replace('create TODO app by Next.js', `create TODO app by Next.js copymark${i}`),
-    );
-    utimesSync(file, base + i * 60, base + i * 60);
-  }
+  const root = writeSessionCopies(SAMPLE, COPIES, 12, {
+    edit: (text, i) => text.replace('create TODO app by Next.js', `create TODO app by Next.js copymark${i}`),
+    mtime: (i) => base + i * 60,
+  });
   const client = new Client({ name: 'first-run', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
@@ -67,7 +57,7 @@ test('a cold server answers its first search at once, marked partial, newest ses
     });
     if (newest!.structuredContent?.indexing) assert.equal((await search('copymark0')).structuredContent?.count, 0, 'the oldest comes last');
     // the oldest session, the load's last, is read on demand when asked for by id: never "not found" while indexing
-    const oldestId = 'claude-code:00000000-0000-4000-8000-000000000000';
+    const oldestId = `claude-code:${copyId(0)}`;
     const got = (await client.callTool({ name: 'get_session', arguments: { filename: oldestId, format: 'json' } })) as Answer & { isError?: boolean };
     assert.ok(!got.isError, got.content[0].text);
     assert.match(got.content[0].text, /copymark0\b/);

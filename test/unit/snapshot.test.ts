@@ -9,7 +9,7 @@ import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
 import { SNAPSHOT_VERSION } from '../../src/core/store/snapshot.js';
 import { turnCount } from '../../src/core/model.js';
-import { CORPUS, tempDir } from '../helpers.js';
+import { CORPUS, tempDir, writeSessionCopies } from '../helpers.js';
 import { eventually } from '../eventually.js';
 import { SessionSearchError } from '../../src/core/errors.js';
 
@@ -320,13 +320,7 @@ test('postings damaged on disk under a running library: the query says so, the i
 
 test('a long first load writes the snapshot as it goes: a load killed halfway resumes from it and reads only the rest', async () => {
   // 150 sessions in three projects: three commits of the first load
-  const root = tempDir();
-  const sample = readFileSync(join(CORPUS, 'claude-code', 'ccviewer', 'sample-project', '1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'), 'utf8');
-  for (let i = 0; i < 150; i++) {
-    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    mkdirSync(join(root, `project-${i % 3}`), { recursive: true });
-    writeFileSync(join(root, `project-${i % 3}`, `${id}.jsonl`), sample.replaceAll('1af7fc5e-8455-4414-9ccd-011d40f70b2a', id));
-  }
+  const root = writeSessionCopies('1af7fc5e-8455-4414-9ccd-011d40f70b2a', 150, 3);
   const data = tempDir();
   const snapshot = join(data, 'index', 'snapshot.bin');
   const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointMs: 0 });

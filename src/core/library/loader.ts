@@ -265,7 +265,7 @@ export class Loader {
     return this.parts.persistence ? this.parts.persistence.lock.tryAcquire() : true;
   }
 
-  /** Reads files of one root and commits them together (see `read`). */
+  /** Reads files of one root (`readBatch`) and commits them together. */
   private async readFiles(root: SourceRoot, files: FileState[], trustArchive: boolean, writer: boolean): Promise<void> {
     await this.commit(root, await readBatch(root, files, this.readOptions(trustArchive)), writer);
   }
