@@ -38,6 +38,26 @@ export const CONTEXTS = [
   'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: {}\n',
   'client_secret={}',
   '{\\"user\\": \\"me\\", \\"password\\": \\"{}\\"}',
+  'postgresql://app:{}@db.example.com:5432/app',
+  'git clone https://me:{}@github.com/org/repo.git',
+  'Server=db;Database=app;User Id=sa;Password={};',
+  'jdbc:mysql://db:3306/app?user=me&password={}',
+  'conn = psycopg2.connect(host="db", user="me", password="{}")',
+  '\tPassword: "{}",',
+  'redis-cli -h cache -a {} ping',
+  'PGPASSWORD={} psql -h db -U app',
+  'secret_key = "{}"',
+  'export GITHUB_TOKEN={}',
+  'x-api-key: {}',
+  '$ cat .env\nNODE_ENV=production\nSECRET_KEY={}\nPORT=3000\n',
+  '<settings><servers><server><id>repo</id><password>{}</password></server></servers></settings>',
+  '$password = "{}";',
+  '$env:API_TOKEN = "{}"',
+  'set DB_PASS={}',
+  '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA{}\n-----END RSA PRIVATE KEY-----',
+  '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA{}\n-----END OPENSSH PRIVATE KEY-----',
+  '[default]\naws_access_key_id = AKIAEXAMPLE\naws_secret_access_key = {}\n',
+  'auth_token: {}',
 ];
 
 /** Values people use: short, low-entropy, phrases, symbols, opaque tokens. */
@@ -85,3 +105,38 @@ export const LOOK_ALIKES = [
   'mysql -u root -p mydb',
   'token_count = 42',
 ];
+
+/** Names of credentials, in the forms code uses; the look-alike templates are filled with each. */
+const NAMES = ['password', 'DB_PASSWORD', 'apiKey', 'client_secret', 'token', 'secret', 'authToken', 'PGPASSWORD', 'passphrase', 'privateKey'];
+/** Code around a credential's name that holds no credential (`{n}` the name, `{N}` its upper-snake form, `{k}` kebab). */
+const LOOK_ALIKE_TEMPLATES = [
+  '{n}: string',
+  '{n}?: string;',
+  '{n} = ""',
+  '{n} = os.environ["{N}"]',
+  '{n} = process.env.{N}',
+  '{N}=${{N}}',
+  '{n}: <your-{k}>',
+  'const {n} = load{n}();',
+  '{N}_MIN_LENGTH = 8',
+  'if not {n}:',
+  '{n} = None',
+  '{n}: {{ .Values.{n} }}',
+  'validate({n})',
+  '{n} = request.form["{n}"]',
+  '"{n}": "***"',
+  '{n} = settings.{N}',
+  'self.{n} = {n}',
+  '{n}=$(cat /run/secrets/{k})',
+  '{n}: z.string().min(8)',
+  '--{k}-file /run/secrets/{k}',
+];
+
+const upperSnake = (n: string): string => n.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+const kebab = (n: string): string => upperSnake(n).toLowerCase().replaceAll('_', '-');
+
+/** The fixed look-alikes and every template filled with every name: 230 texts that must stay as written. */
+export function lookAlikes(): string[] {
+  const filled = LOOK_ALIKE_TEMPLATES.flatMap((t) => NAMES.map((n) => t.replaceAll('{n}', n).replaceAll('{N}', upperSnake(n)).replaceAll('{k}', kebab(n))));
+  return [...new Set([...LOOK_ALIKES, ...filled])];
+}

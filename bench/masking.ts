@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintSource } from '@secretlint/core';
-import { CONTEXTS, credentialValues, LOOK_ALIKES } from './credential-contexts.js';
+import { CONTEXTS, credentialValues, lookAlikes } from './credential-contexts.js';
 import { CONTEXT_RULES } from '../src/core/mask-context.js';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import { findMasked, maskText } from '../src/core/mask.js';
@@ -112,6 +112,7 @@ for (const [name, make] of Object.entries(FORMATS)) {
 }
 console.log(`| **all** (${all} values) | **${((hit / all) * 100).toFixed(2)}%** | **${((theirs / all) * 100).toFixed(2)}%** |`);
 
+const LOOK_ALIKES = lookAlikes();
 console.log(`\n## Credentials by context (${CONTEXTS.length} contexts × 50 values, ${LOOK_ALIKES.length} look-alikes that must stay)\n`);
 console.log('| | ours | secretlint recommended |');
 console.log('|---|---|---|');

@@ -1,7 +1,7 @@
 /**
  * Credentials recognised by where they stand, whatever they look like: a value assigned to a password-like name (env
  * files, shell, JSON, YAML, TOML, INI, properties, code), an Authorization or Cookie header, a password on a command
- * line, a .netrc line, a Kubernetes Secret's data, a PuTTY key. Low-entropy passwords ("hunter2hunter2") are masked
+ * line, an XML element (Maven's `<password>`), a .netrc line, a Kubernetes Secret's data, a PuTTY key. Low-entropy passwords ("hunter2hunter2") are masked
  * too; what is plainly not a credential stays readable: type annotations, empty values and placeholders, references
  * to the environment or to other variables, calls, constants such as PASSWORD_MIN_LENGTH, `--password-stdin`.
  */
@@ -79,7 +79,7 @@ export function isPlaceholder(value: string, quoted: boolean): boolean {
 
 /** `name = value`, `name: value`, `"name": "value"`, `name := value`, `name => value`, from where the name starts. */
 const ASSIGNMENT =
-  /(["']?)([A-Za-z_][\w.-]{0,80})\1[ \t]*(?::=|=>|=(?!=)|:(?!:))[ \t]*(?:"((?:[^"\\\n]|\\.){0,300})"|'([^'\n]{0,300})'|`([^`\n]{0,300})`|([^\s"'`,;)}\]]{1,300}))/dy;
+  /(["']?)([A-Za-z_][\w.-]{0,80})\1[ \t]*(?::=|=>|=(?!=)|:(?!:))[ \t]*(?:"((?:[^"\\\n]|\\.){0,300})"|'([^'\n]{0,300})'|`([^`\n]{0,300})`|((?:[^\s"'`,;)}\]\\]|\\(?![nrt"'])){1,300}))/dy;
 /** The words a credential's name holds: only around them is an assignment looked for (most text has none). */
 const NAME_WORD = /pass|pwd|secret|token|credential|key/gi;
 const NAME_CHAR = /[\w.-]/;
@@ -137,18 +137,6 @@ function assignments(text: string): Span[] {
   return out;
 }
 
-/** `\"password\": \"value\"`: JSON inside a JSON string (a transcript quoting a request body, a stored full.md). */
-function escapedJsonAssignments(text: string): Span[] {
-  if (!text.includes('\\"')) return [];
-  const out: Span[] = [];
-  for (const m of text.matchAll(/\\"([A-Za-z_][\w.-]{0,80})\\"[ \t]*:[ \t]*\\"((?:[^"\\\n]|\\[^"\n]){1,300})\\"/dg)) {
-    if (!isCredentialName(m[1]) || isPlaceholder(m[2], true)) continue;
-    const [start, end] = m.indices![2]!;
-    out.push({ start, end });
-  }
-  return out;
-}
-
 /** A regular expression whose group `group` is the credential; `skip` rejects a match. */
 function byGroup(pattern: RegExp, group: number, skip?: (value: string, m: RegExpMatchArray) => boolean): (text: string) => Span[] {
   return (text) => {
@@ -181,7 +169,7 @@ function kubernetesSecretData(text: string): Span[] {
 }
 
 export const CONTEXT_RULES: ContextRule[] = [
-  { name: 'credential-assignment', hint: /pass|pwd|secret|token|key|credential/i, find: (text) => [...assignments(text), ...escapedJsonAssignments(text)] },
+  { name: 'credential-assignment', hint: /pass|pwd|secret|token|key|credential/i, find: assignments },
   {
     name: 'authorization-header',
     hint: /authorization/i,
@@ -210,7 +198,7 @@ export const CONTEXT_RULES: ContextRule[] = [
   },
   {
     name: 'command-line-password',
-    hint: /[ \t]-p|--(?:pass|token|secret|api-?key|client-secret|auth|access-token|user\b)|[ \t]-u[ \t]/i,
+    hint: /[ \t]-p|--(?:pass|token|secret|api-?key|client-secret|auth|access-token|user\b)|[ \t]-u[ \t]|redis-cli/i,
     find: (text) => [
       // --password=x, --password x, --token x, --api-key x (not --password-stdin, not another flag)
       ...byGroup(
@@ -222,9 +210,15 @@ export const CONTEXT_RULES: ContextRule[] = [
       ...byGroup(/\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n|;&]*?(?<=\s)-p(?!\s)(["']?)([^\s"'`]+)\1/g, 2)(text),
       ...byGroup(/\b(?:docker|podman|helm|oras)[ \t]+(?:login|registry[ \t]+login)\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s"'`]+)\1/g, 2)(text),
       ...byGroup(/\bsshpass[ \t]+-p[ \t]*(["']?)([^\s"'`]+)\1/g, 2)(text),
+      ...byGroup(/\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+(["']?)([^\s"'`]+)\1/g, 2)(text),
       // curl -u user:pass, --user user:pass
       ...byGroup(/(?<![\w-])(?:-u|--user)[ \t]+["']?[^\s:"'`]+:([^\s"'`@]+)/g, 1)(text),
     ],
+  },
+  {
+    name: 'xml-element',
+    hint: /<[\w:.-]*(?:pass|secret|token|key)[\w:.-]*>/i,
+    find: byGroup(/<([\w:.-]{1,80})>([^<\n]{1,300})<\/\1>/g, 2, (v, m) => !isCredentialName(m[1]) || isPlaceholder(v, true)),
   },
   {
     name: 'url-token',
@@ -244,11 +238,91 @@ export const CONTEXT_RULES: ContextRule[] = [
   },
 ];
 
-/** Every credential span of `text` by context, merged where they overlap. */
-export function contextSpans(text: string): { rule: string; span: Span }[] {
+/** The spans the rules find in `text` as it is. */
+function spansOf(text: string): { rule: string; span: Span }[] {
   const found: { rule: string; span: Span }[] = [];
   for (const rule of CONTEXT_RULES)
     if (rule.hint.test(text)) for (const span of rule.find(text)) if (span.end > span.start) found.push({ rule: rule.name, span });
+  return found;
+}
+
+/** Escapes a JSON or code string literal holds; a text holding them is also read unescaped. */
+const ESCAPE = /\\[nrt"'\\/]/;
+const ESCAPES = /\\[nrt"'\\/]/g;
+const UNESCAPED: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', "'": "'", '\\': '\\', '/': '/' };
+
+/** Text read with its escapes undone, and where its positions fall in the text it was read from. */
+interface View {
+  text: string;
+  /** Where `text` at `position` starts in the outer text. */
+  outer(position: number): number;
+}
+
+/** `text` with its string escapes undone; each escape is one character shorter, so positions map by breakpoints. */
+function unescapeView(text: string): View {
+  const parts: string[] = [];
+  const inner: number[] = [0];
+  const outer: number[] = [0];
+  let last = 0;
+  let length = 0;
+  for (const m of text.matchAll(ESCAPES)) {
+    parts.push(text.slice(last, m.index), UNESCAPED[m[0][1]]);
+    length += m.index! - last + 1;
+    last = m.index! + 2;
+    inner.push(length);
+    outer.push(last);
+  }
+  parts.push(text.slice(last));
+  return {
+    text: parts.join(''),
+    outer(position) {
+      let lo = 0;
+      let hi = inner.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (inner[mid] <= position) lo = mid;
+        else hi = mid - 1;
+      }
+      return outer[lo] + (position - inner[lo]);
+    },
+  };
+}
+
+/** Where a credential may stand: only around these words is escaped text read unescaped. */
+const NEAR = /pass|pwd|secret|token|credential|key|authoriz|cookie|machine|kind/gi;
+
+/** The stretches of `text` around a credential word that hold an escape, merged where they touch. */
+function escapedWindows(text: string): [number, number][] {
+  const windows: [number, number][] = [];
+  for (const m of text.matchAll(NEAR)) {
+    const from = Math.max(0, m.index! - 160);
+    const to = Math.min(text.length, m.index! + (m[0].toLowerCase() === 'kind' ? 2000 : 480));
+    const last = windows.at(-1);
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else windows.push([from, to]);
+  }
+  return windows.filter(([from, to]) => ESCAPE.test(text.slice(from, to)));
+}
+
+/**
+ * Every credential span of `text` by context, merged where they overlap. Where text holds string escapes (a transcript
+ * quoting a JSON body, a stored full.md, JSON inside JSON), the stretches around credential words are also read
+ * unescaped, one and two levels deep, so that `\"password\": \"x\"` and an env file inside a JSON string are found.
+ */
+export function contextSpans(text: string): { rule: string; span: Span }[] {
+  const found = spansOf(text);
+  if (ESCAPE.test(text))
+    for (const [from, to] of escapedWindows(text)) {
+      let toText = (position: number): number => from + position;
+      let view = text.slice(from, to);
+      for (let depth = 0; depth < 2 && ESCAPE.test(view); depth++) {
+        const inner = unescapeView(view);
+        const outer = toText;
+        toText = (position) => outer(inner.outer(position));
+        view = inner.text;
+        for (const f of spansOf(view)) found.push({ rule: f.rule, span: { start: toText(f.span.start), end: toText(f.span.end) } });
+      }
+    }
   found.sort((a, b) => a.span.start - b.span.start || b.span.end - a.span.end);
   const merged: { rule: string; span: Span }[] = [];
   for (const f of found) {

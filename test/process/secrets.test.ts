@@ -1,65 +1,55 @@
 /**
- * Secrets planted in real-format transcripts never reach any surface a user or an agent sees, nor any file of the
- * data folder: the index, snippets, get, read, titles, the log, the archive, the snapshot, and the built CLI. Planted:
- * a token of a known format, an e-mail address, and credentials known only by their context.
+ * Secrets planted in real-format transcripts of every source never reach any surface a user or an agent sees, nor
+ * any file of the data folder: the index, snippets, get, read, titles, the log, the archive, the snapshot, the built
+ * CLI and the MCP server over stdio. Planted: a token of a known format, an e-mail address, and every credential
+ * context of the labelled set (known only by where it stands), in the prompt and in a tool output; look-alikes that
+ * are code stay readable.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createLibrary } from '../../src/core/library.js';
 import { EMAIL_MASK, SECRET_MASK } from '../../src/core/mask.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { firstPrompt } from '../../src/core/model.js';
-import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
-import { ROOT, tempDir, writeFile } from '../helpers.js';
+import { CONTEXTS } from '../../bench/credential-contexts.js';
+import { ROOT, tempDir } from '../helpers.js';
+import { writePlantedSessions } from '../planted.js';
 import { SECRETS } from '../secrets.js';
 
-test('secrets planted in transcripts never reach the index, snippets, get, read, titles, the log, the archive, the snapshot or the CLI', async () => {
+/** A value of its own for each context (so that a leak names its context), low-entropy like the passwords people pick. */
+const contextual = CONTEXTS.map((_, i) => `${['hunter', 'Sup3r', 'opaque'][i % 3]}${i}Zq${(i * 37) % 100}`);
+const planted = CONTEXTS.map((c, i) => c.replace('{}', contextual[i]));
+const half = Math.ceil(planted.length / 2);
+/** Code that reads like a credential and is not: it must survive every surface as written. */
+const STAY = ['PASSWORD_MIN_LENGTH = 8', 'const password = getPassword();', 'echo "$TOKEN" | docker login --password-stdin', 'password: string'];
+
+test('secrets planted in transcripts of every source never reach the index, snippets, get, read, titles, the log, the archive, the snapshot, the CLI or the MCP server', async () => {
   const dir = tempDir();
   const secret = SECRETS.github;
   const email = 'qzxpersonal@example.org';
-  // credentials people paste in plain words, recognised by where they stand (low entropy, no known format)
-  const contextual = ['hunter2hunter2', 'opaqueTok3n9Zq', 'Sup3rS3cret!', 'correct horse battery staple'];
-  const message = `deploy with ${secret} for ${email} canary; DB_PASSWORD=${contextual[0]} and curl -H 'Authorization: Bearer ${contextual[1]}' then mysql -u root -p${contextual[2]} with {"password": "${contextual[3]}"}`;
-  writeFile(
-    join(dir, 'ca', '2025-01-02', 'planted', 'full.md'),
-    `# planted - Full Context\n\n**Date:** 2025-01-02T10:00:00.000Z\n\n## Full Conversation (JSON)\n\n\`\`\`json\n${JSON.stringify([{ role: 'user', content: message }])}\n\`\`\`\n`,
-  );
-  writeFile(
-    join(dir, 'claude', 'proj', '11111111-2222-4333-8444-555555555555.jsonl'),
-    `${JSON.stringify({ type: 'user', uuid: 'u1', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/p', timestamp: '2025-01-02T10:00:00Z', message: { role: 'user', content: message } })}\n`,
-  );
-  writeFile(
-    join(dir, 'codex', 'rollout-2025-01-02T10-00-00-0197aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee.jsonl'),
-    [
-      { timestamp: '2025-01-02T10:00:00Z', type: 'session_meta', payload: { id: '0197aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee', cwd: '/p' } },
-      { timestamp: '2025-01-02T10:00:01Z', type: 'event_msg', payload: { type: 'user_message', message } },
-    ]
-      .map((r) => JSON.stringify(r))
-      .join('\n') + '\n',
-  );
-  writeFile(join(dir, 'aider', '.aider.chat.history.md'), `# aider chat started at 2025-01-02 10:00:00\n\n#### ${message}\n\nSure, deploying.\n`);
+  const prompt = [`deploy canary with ${secret} for ${email}`, ...planted.slice(0, half)].join('\n\n');
+  const output = [...planted.slice(half), ...STAY].join('\n\n');
+  const roots = await writePlantedSessions(dir, prompt, output);
   const data = join(dir, 'data');
   const logger = new MemoryLogger();
-  const roots: SourceRoot[] = [
-    { source: 'codearchitect', path: join(dir, 'ca') },
-    { source: 'claude-code', path: join(dir, 'claude') },
-    { source: 'codex', path: join(dir, 'codex') },
-    { source: 'aider', path: join(dir, 'aider') },
-  ];
   const library = createLibrary({ roots, logger, env: {}, dataDir: data });
   await library.load();
   const found = library.search('deploy canary');
-  assert.equal(found.count, 4);
+  assert.deepEqual(found.results.map((r) => r.source).sort(), roots.map((r) => r.source).sort(), 'every source holds the planted session');
   assert.equal(library.search(secret).count, 0);
   assert.equal(library.search('qzxpersonal').count, 0);
   for (const value of contextual) assert.equal(library.search(`"${value}"`).count, 0, value);
   const surfaces: string[] = [JSON.stringify(found), JSON.stringify(library.list())];
+  const readable: string[] = [];
   for (const r of found.results) {
-    surfaces.push(JSON.stringify(await library.get(r.id, { format: 'json' })));
-    surfaces.push(JSON.stringify(await library.read(r.id)));
+    const got = JSON.stringify(await library.get(r.id, { format: 'json' }));
+    surfaces.push(got, JSON.stringify(await library.read(r.id)));
+    readable.push(got);
     for (const t of r.snippetTurnIds) surfaces.push(JSON.stringify(await library.read(t)));
   }
   // What the tree shows (titles, first prompts), the log, and every file in the data folder (archive, snapshot).
@@ -73,7 +63,7 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
   );
   await library.close();
   const stored = readdirSync(data, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(data, f)).isFile());
-  assert.ok(stored.some((f) => f.endsWith('snapshot.bin')) && stored.filter((f) => f.endsWith('.jsonl')).length === 4, stored.join(', '));
+  assert.ok(stored.some((f) => f.endsWith('snapshot.bin')) && stored.filter((f) => f.endsWith('.jsonl')).length >= roots.length, stored.join(', '));
   for (const f of stored) surfaces.push(readFileSync(join(data, f), 'latin1'));
   // The CLI, as a person runs it: search, list and get, human and JSON output.
   const rootArgs = roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]);
@@ -85,6 +75,22 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
   surfaces.push(run('search', 'deploy', 'canary'), run('search', 'deploy', 'canary', '--json'), run('list', '--json'));
   for (const r of found.results) surfaces.push(run('get', r.id));
   assert.ok(surfaces.at(-1)!.includes('canary'), 'the CLI shows the session');
+  // The MCP server over stdio, as an agent calls it: every tool that shows text.
+  const client = new Client({ name: 'secrets-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'dist', 'mcp.js'), ...rootArgs, '--data', data], stderr: 'pipe' }),
+  );
+  try {
+    const call = async (name: string, args: Record<string, unknown>): Promise<string> => JSON.stringify(await client.callTool({ name, arguments: args }));
+    surfaces.push(await call('search_session', { query: 'deploy canary', limit: 20 }), await call('search_context', { query: 'deploy canary password' }));
+    for (const r of found.results) {
+      for (const format of ['json', 'markdown', 'toon']) surfaces.push(await call('get_session', { filename: r.id, format }));
+      surfaces.push(await call('read_session', { docid: r.id }));
+    }
+  } finally {
+    await client.close();
+  }
+  assert.ok(surfaces.at(-1)!.includes('canary'), `the MCP server shows the session: ${surfaces.at(-1)!.slice(0, 400)}`);
   for (const text of surfaces) {
     assert.ok(!text.includes(secret), 'no secret');
     assert.ok(!text.includes(email), 'no e-mail');
@@ -92,4 +98,6 @@ test('secrets planted in transcripts never reach the index, snippets, get, read,
       assert.ok(!text.includes(value), `no ${value} in ${text.slice(Math.max(0, text.indexOf(value) - 300), text.indexOf(value) + 60)}`);
   }
   assert.ok(surfaces.join('').includes(SECRET_MASK) && surfaces.join('').includes(EMAIL_MASK));
+  // the code that only looks like credentials reads as written in every session
+  for (const got of readable) for (const text of STAY) assert.ok(got.includes(JSON.stringify(text).slice(1, -1)), `${text} in ${got.slice(0, 200)}`);
 });
