@@ -31,7 +31,7 @@ export async function run(): Promise<void> {
   check(read.includes('MockRepoMap') || read.includes('platform darwin'), `session_read answered: ${read.slice(0, 200)}`);
 
   // A secret planted in a transcript (test/e2e/workbench.ts) never reaches a language model through the tools.
-  const token = /gh[pousr]_[A-Za-z0-9]{36}/;
+  const token = /gh[pousr]_[A-Za-z0-9]{36}|zebrapass42/;
   const hostile = await toolText('session_search', { query: 'zebrahostile deploy', limit: 3 });
   check(
     hostile.includes('zebrahostile') && hostile.includes('[redacted-secret]') && !token.test(hostile),

@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } 
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from '../helpers.js';
-import { openWorkbench, PLANTED_SECRET, runCommand, screenshot, type Workbench } from './workbench.js';
+import { openWorkbench, PLANTED_PASSWORD, PLANTED_SECRET, runCommand, screenshot, type Workbench } from './workbench.js';
 
 let bench: Workbench;
 
@@ -201,7 +201,7 @@ describe('hostile transcripts and secrets', () => {
       const row = treeRows().filter({ hasText: 'zebrahostile' }).first();
       await row.waitFor({ timeout: 30_000 });
       const label = await row.innerText();
-      assert.ok(label.includes('[redacted-secret]') && !label.includes(PLANTED_SECRET), label);
+      assert.ok(label.includes('[redacted-secret]') && !label.includes(PLANTED_SECRET) && !label.includes(PLANTED_PASSWORD), label);
 
       // the panel: results and the reader
       await bench.page.locator('.tabs-container .tab', { hasText: 'Session Search' }).click();
@@ -218,6 +218,7 @@ describe('hostile transcripts and secrets', () => {
       assert.ok(text.includes('<script>window.__pwned = 1</script>'), 'the script tag is shown as text');
       assert.ok(text.includes('onerror='), 'the image tag is shown as text');
       assert.ok(!text.includes(PLANTED_SECRET) && text.includes('[redacted-secret]'), 'the secret is masked in the reader');
+      assert.ok(!text.includes(PLANTED_PASSWORD) && text.includes('DB_PASSWORD=[redacted-secret]'), 'the password is masked in the reader');
       assert.ok(!text.includes('\u202E') && text.includes('⟦U+202E⟧gnp.exe'), 'a right-to-left override is shown, not obeyed');
       assert.ok(text.includes('a ten megabyte reply') && /more characters: copy the turn/.test(text), 'a 10 MB turn is shown cut, with a note');
       const page = frame().locator('body');

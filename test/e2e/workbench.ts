@@ -16,6 +16,8 @@ const CODE_SERVER = join(TOOLS, 'code-server', 'node_modules', 'code-server', 'o
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
 /** A GitHub-token-shaped value planted in a transcript; no surface may show it. Built at run time, never stored whole. */
 export const PLANTED_SECRET = `ghp_${'R7fQ2xW9kL'.repeat(4).slice(0, 36)}`;
+/** A low-entropy password planted after `DB_PASSWORD=` and `mysql -p` (known only by where it stands). */
+export const PLANTED_PASSWORD = 'zebrapass42';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,7 +50,7 @@ function prepareHome(run: string): { home: string; workspace: string } {
   writeFileSync(
     join(home, '.claude', 'projects', '-home-dev-hostile', `${hostileId}.jsonl`),
     [
-      hostile('h1', 'user', `zebrahostile deploy with ${PLANTED_SECRET} <script>window.__pwned = 1</script>`),
+      hostile('h1', 'user', `zebrahostile deploy with ${PLANTED_SECRET} and DB_PASSWORD=${PLANTED_PASSWORD} <script>window.__pwned = 1</script>`),
       hostile(
         'h2',
         'assistant',
