@@ -44,12 +44,15 @@ const webview = build({
 const server = build({ ...common, format: 'cjs', entryPoints: ['src/server/main.ts'], outfile: 'dist/server.cjs' });
 // The parsing thread a long load starts beside whichever bundle runs the library (found next to it in dist/).
 const parseWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/ingest/parse-worker.ts'], outfile: 'dist/parse-worker.cjs' });
+// The thread that learns the semantic model in the background, found the same way.
+const trainWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/semantic/train-worker.ts'], outfile: 'dist/train-worker.cjs' });
 
 await Promise.all([
   extension,
   webview,
   server,
   parseWorker,
+  trainWorker,
   ...entries.map((e) =>
     build({
       ...common,

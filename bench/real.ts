@@ -5,9 +5,11 @@
  *   done: parse, mask, index, archive, snapshot), against FTS5's build from the same files; wall time and peak RSS;
  * - sizes on disk: our archive and snapshot, FTS5's database;
  * - warm start: a new MCP server on the data folder until the first right answer to a known-item query;
- * - query latency through the real MCP server over stdio (`search_session`, 10 results with snippets) for 1 to 6 words,
+ * - query latency through the real MCP server over stdio (`search_session`, 10 results with snippets, lexical) for 1 to 6 words,
  *   p50/p95/p99, beside FTS5 with snippet() (and without) answering over a pipe from its own process;
- * - peak RSS of each serving process; hit@1 and hit@10 of the planted known items for both.
+ * - the same queries ranked hybrid (the default: words and meaning fused), p50/p95 and its ratio to lexical; the cold
+ *   build with vectors: until answers are hybrid (the semantic model learned once the load is over);
+ * - peak RSS of each serving process; hit@1 and hit@10 of the planted known items for both (ours hybrid).
  * The corpus is written once per size into bench/.out/real/<size> and reused.
  */
 import { spawn } from 'node:child_process';
@@ -62,16 +64,17 @@ async function mcpServer(c: RealCorpus, data: string): Promise<{ client: Client;
 }
 
 type Indexing = { filesDone: number; filesTotal: number };
-type Found = { ids: string[]; snippets: number; partial: boolean; indexing?: Indexing };
-async function search(client: Client, query: string): Promise<Found> {
-  const res = await client.callTool({ name: 'search_session', arguments: { query, limit: 10 } }, undefined, { timeout: 3_600_000 });
-  const content = (res.structuredContent ?? {}) as { results?: { id: string; matchedSnippets: string[] }[]; indexing?: Indexing };
+type Found = { ids: string[]; snippets: number; partial: boolean; indexing?: Indexing; mode?: string };
+async function search(client: Client, query: string, mode?: 'lexical'): Promise<Found> {
+  const res = await client.callTool({ name: 'search_session', arguments: { query, limit: 10, mode } }, undefined, { timeout: 3_600_000 });
+  const content = (res.structuredContent ?? {}) as { results?: { id: string; matchedSnippets: string[] }[]; indexing?: Indexing; mode?: string };
   const results = content.results ?? [];
   return {
     ids: results.map((r) => r.id),
     snippets: results.reduce((n, r) => n + r.matchedSnippets.length, 0),
     partial: content.indexing !== undefined,
     indexing: content.indexing,
+    mode: content.mode,
   };
 }
 
@@ -140,6 +143,10 @@ for (const size of values.sizes!.split(',').map(Number)) {
     if (!newestTenthMs && (!expected.partial || (filesTotal > 0 && filesDone >= filesTotal / 10))) newestTenthMs = performance.now() - t;
   }
   const coldMs = performance.now() - t;
+  // the semantic leg learns once the load is over: searches are hybrid from then on
+  while ((await search(cold.client, c.known[0].query)).mode !== 'hybrid' && performance.now() - t < 4 * coldMs + 600_000)
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  const vectorsMs = performance.now() - t;
   const coldRss = peakRssMb(cold.pid);
   await cold.close();
   const fts = await ftsBuild(c, db);
@@ -157,7 +164,9 @@ for (const size of values.sizes!.split(',').map(Number)) {
   await timeQueries((q) => search(warm.client, q), all.slice(0, 30));
   await timeQueries((q) => peer.ask({ q }), all.slice(0, 30));
   const oursMs: number[][] = [];
-  for (const qs of c.queries) oursMs.push(await timeQueries((q) => search(warm.client, q), qs));
+  for (const qs of c.queries) oursMs.push(await timeQueries((q) => search(warm.client, q, 'lexical'), qs));
+  const hybridMs: number[][] = [];
+  for (const qs of c.queries) hybridMs.push(await timeQueries((q) => search(warm.client, q), qs));
   const ftsMs: number[][] = [];
   const ftsPlainMs: number[][] = [];
   for (const qs of c.queries) {
@@ -185,6 +194,7 @@ for (const size of values.sizes!.split(',').map(Number)) {
   const o = flat(oursMs);
   const s = flat(ftsMs);
   const n = flat(ftsPlainMs);
+  const h = flat(hybridMs);
   const line = [
     size,
     (c.bytes / 1048576).toFixed(0),
@@ -193,6 +203,8 @@ for (const size of values.sizes!.split(',').map(Number)) {
     `${f2(pct(n, 0.5))} / ${f2(pct(n, 0.95))}`,
     `${f2(pct(o, 0.5) / pct(s, 0.5))}× / ${f2(pct(o, 0.95) / pct(s, 0.95))}×`,
     `${f1(coldMs / 1000)} / ${f1(fts.buildMs / 1000)}`,
+    `${f2(pct(h, 0.5))} / ${f2(pct(h, 0.95))} (${f2(pct(h, 0.5) / pct(o, 0.5))}× lexical p50)`,
+    `${f1(vectorsMs / 1000)} (${f2(vectorsMs / coldMs)}× without)`,
     f2(warmMs / 1000),
     `${servingRss.toFixed(0)} / ${ftsServingRss.toFixed(0)}`,
     `${coldRss.toFixed(0)} / ${fts.peakRssMb.toFixed(0)}`,
@@ -207,7 +219,7 @@ for (const size of values.sizes!.split(',').map(Number)) {
   );
 }
 console.log(
-  '| sessions | MB | MCP search_session p50 / p95 / p99 ms | FTS5 + snippet() p50 / p95 / p99 ms | FTS5 no snippets p50 / p95 | ours ÷ FTS5+snippets p50 / p95 | cold build s ours / FTS5 | warm start to first right answer s | serving peak RSS MB ours / FTS5 | cold peak RSS MB ours / FTS5 | disk MB archive + snapshot / FTS5 db | known items hit@1 / hit@10 ours · FTS5 |',
+  '| sessions | MB | MCP search_session lexical p50 / p95 / p99 ms | FTS5 + snippet() p50 / p95 / p99 ms | FTS5 no snippets p50 / p95 | ours ÷ FTS5+snippets p50 / p95 | cold build s ours / FTS5 | hybrid p50 / p95 ms | cold build with vectors s | warm start to first right answer s | serving peak RSS MB ours / FTS5 | cold peak RSS MB ours / FTS5 | disk MB archive + snapshot / FTS5 db | known items hit@1 / hit@10 ours · FTS5 |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);

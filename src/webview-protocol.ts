@@ -1,5 +1,5 @@
 /** Messages between the search panel (webview/) and the extension host (src/extension/panel.ts), both directions typed. */
-import type { IndexingState, SearchResult } from './core/contracts.js';
+import type { IndexingState, SearchMode, SearchResult } from './core/contracts.js';
 import type { Role, SourceId, TurnKind } from './core/model.js';
 
 export interface PanelFilters {
@@ -9,6 +9,8 @@ export interface PanelFilters {
   kind?: TurnKind;
   dateFrom?: string;
   dateTo?: string;
+  /** How results are ranked (hybrid when absent). */
+  mode?: SearchMode;
 }
 
 export interface PanelTurn {
@@ -25,7 +27,17 @@ export interface PanelTurn {
 
 export type ToPanel =
   | { type: 'init'; sources: SourceId[] }
-  | { type: 'results'; query: string; results: SearchResult[]; count: number; tookMs: number; indexing?: IndexingState; alsoMatched?: string[]; note?: string }
+  | {
+      type: 'results';
+      query: string;
+      results: SearchResult[];
+      count: number;
+      tookMs: number;
+      indexing?: IndexingState;
+      alsoMatched?: string[];
+      note?: string;
+      mode?: SearchMode;
+    }
   | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number }
   | { type: 'error'; message: string };
 

@@ -44,6 +44,25 @@ function select(id: string, label: string, values: string[]): Field {
   return s;
 }
 
+/** How results are ranked: words and meaning (the default), words only, meaning only. */
+function modeSelect(): Field {
+  const s = document.createElement('vscode-single-select') as unknown as Field;
+  s.id = 'mode';
+  s.setAttribute('aria-label', 'Ranking');
+  for (const [value, label] of [
+    ['', 'Words and meaning'],
+    ['lexical', 'Words only'],
+    ['semantic', 'Meaning only'],
+  ]) {
+    const o = document.createElement('vscode-option');
+    o.textContent = label;
+    o.setAttribute('value', value);
+    s.append(o);
+  }
+  s.addEventListener('change', () => search());
+  return s;
+}
+
 function textfield(id: string, placeholder: string): Field {
   const f = document.createElement('vscode-textfield') as unknown as Field;
   f.id = id;
@@ -78,6 +97,7 @@ function currentFilters(): PanelFilters {
     project: value('project'),
     dateFrom: value('from'),
     dateTo: value('to'),
+    mode: value('mode') as PanelFilters['mode'],
   };
 }
 
@@ -96,7 +116,8 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   results = m.results;
   const partial = m.indexing && !m.indexing.complete ? ` · still indexing (${m.indexing.filesDone} of ${m.indexing.filesTotal} files, newest first)` : '';
   const also = m.alsoMatched?.length ? ` · also matched: ${m.alsoMatched.join(', ')}` : '';
-  count.textContent = m.note ?? (m.query.trim() ? `${m.count} session${m.count === 1 ? '' : 's'} · ${m.tookMs} ms${also}${partial}` : '');
+  const how = m.mode === 'lexical' && value('mode') !== 'lexical' ? ' · ranked by words' : '';
+  count.textContent = m.note ?? (m.query.trim() ? `${m.count} session${m.count === 1 ? '' : 's'} · ${m.tookMs} ms${also}${how}${partial}` : '');
   list.replaceChildren();
   m.results.forEach((r, i) => {
     const item = el('div', 'result');
@@ -226,6 +247,7 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
       textfield('project', 'Project folder'),
       textfield('from', 'From YYYY-MM-DD'),
       textfield('to', 'To YYYY-MM-DD'),
+      modeSelect(),
     );
     const saved = vscode.getState() as { query?: string } | undefined;
     if (saved?.query) {

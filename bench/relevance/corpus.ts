@@ -28,5 +28,6 @@ export const ROOTS = [
 export async function loadCorpus(): Promise<SessionLibrary> {
   const library = createLibrary({ roots: ROOTS.map((r) => ({ ...r })), logger: silentLogger, env: {}, parseThreads: 0 });
   await library.load();
+  await library.semantic.settled();
   return library;
 }

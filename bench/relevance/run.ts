@@ -13,6 +13,7 @@ import MiniSearch from 'minisearch';
 import { ftsQuery } from '../real-fts5.js';
 import { isTuning, score } from './metrics.js';
 import { loadCorpus, RELEVANCE_DIR, type Kind, type RelevanceFile } from './corpus.js';
+import type { SearchMode } from '../../src/core/contracts.js';
 
 const { values } = parseArgs({ options: { split: { type: 'string', default: 'test' }, show: { type: 'string' } } });
 const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
@@ -41,14 +42,19 @@ const mini = new MiniSearch<{ id: string; topic: string; content: string; messag
 mini.addAll(sessions.map((s) => ({ id: s.id, topic: s.topic, content: content(s), messages: messages(s) })));
 
 type Ranker = (q: string) => string[];
-const rankers: Record<string, Ranker> = {
-  ours: (q) => {
+const ours =
+  (mode: SearchMode): Ranker =>
+  (q) => {
     try {
-      return library.search(q, { limit: 10 }).results.map((r) => r.id);
+      return library.search(q, { limit: 10, mode }).results.map((r) => r.id);
     } catch {
       return [];
     }
-  },
+  };
+const rankers: Record<string, Ranker> = {
+  'ours (hybrid, the default)': ours('hybrid'),
+  'ours (lexical)': ours('lexical'),
+  'ours (semantic)': ours('semantic'),
   'FTS5 bm25': (q) => {
     try {
       return (fts.all(ftsQuery(q)) as { id: string }[]).map((r) => r.id);
@@ -77,7 +83,7 @@ for (const [name, rank] of Object.entries(rankers)) {
   let none = 0;
   for (const q of chosen) {
     const ids = rank(q.query);
-    if (values.show && (values.show === q.id || values.show === q.kind) && name === 'ours')
+    if (values.show && (values.show === q.id || values.show === q.kind) && name.startsWith('ours (hybrid'))
       console.error(q.id, q.query, ids.map((id) => `${id}:${judgments[q.id][id] ?? 0}`).join(' '));
     if (q.kind === 'none') {
       none++;

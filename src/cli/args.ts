@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SOURCE_IDS, type SourceId } from '../core/model.js';
+import { SEARCH_MODES, type SearchMode } from '../core/contracts.js';
 import { defaultRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
 
 export class UsageError extends Error {}
@@ -28,6 +29,8 @@ Options:
   --source ID              Only one source: ${SOURCE_IDS.join(', ')}
   --project PATH           Only sessions whose workspace is PATH or inside it
   --role ROLE              search: only matches in turns of user, assistant, tool or system
+  --mode MODE              search: hybrid (default: words and meaning fused), lexical (the words as typed and
+                           their forms) or semantic (by meaning only; once the model is learned)
   --root SOURCE=PATH       Read this folder for SOURCE (repeatable); when given, only these roots are read
   --data DIR               The product's own data folder (default ~/.session-search, or SESSION_SEARCH_HOME)
   --no-archive             Do not keep or read the masked archive of sessions in the data folder
@@ -49,6 +52,7 @@ export interface CliOptions {
   source?: SourceId;
   project?: string;
   role?: string;
+  mode?: SearchMode;
   roots: SourceRoot[];
   /** Whether --root was given (otherwise `roots` are the defaults). */
   rootsGiven: boolean;
@@ -97,6 +101,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       source: { type: 'string' },
       project: { type: 'string' },
       role: { type: 'string' },
+      mode: { type: 'string' },
       root: { type: 'string', multiple: true },
       data: { type: 'string' },
       'no-archive': { type: 'boolean', default: false },
@@ -119,6 +124,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
   if (values.source !== undefined && !(SOURCE_IDS as readonly string[]).includes(values.source)) {
     throw new UsageError(`Unknown source "${values.source}"; known: ${SOURCE_IDS.join(', ')}.`);
   }
+  if (values.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(values.mode)) {
+    throw new UsageError(`--mode expects one of ${SEARCH_MODES.join(', ')}, got "${values.mode}".`);
+  }
   if (values.json && values.toon) throw new UsageError('Choose one of --json and --toon.');
   const roots = values.root?.length ? values.root.map(parseRoot) : defaultRoots(env);
   return {
@@ -133,6 +141,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     source: values.source as SourceId | undefined,
     project: values.project === undefined ? undefined : resolve(values.project),
     role: values.role,
+    mode: values.mode as SearchMode | undefined,
     roots,
     rootsGiven: !!values.root?.length,
     dataDir: dataDirFrom(values.data, env),

@@ -79,6 +79,7 @@ async function run(argv: string[]): Promise<number> {
         source: options.source,
         project: options.project,
         role: options.role as Role | undefined,
+        mode: options.mode,
       });
       print(options, response, () => renderSearch(response, color));
       return 0;

@@ -41,7 +41,10 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
     lines.push('');
   });
   const also = response.alsoMatched?.length ? ` (also matched: ${printable(response.alsoMatched.join(', '))})` : '';
-  lines.push(`${response.count} result${response.count === 1 ? '' : 's'}${also}`);
+  const how = response.mode
+    ? ` · ${response.mode === 'lexical' ? 'ranked by words' : response.mode === 'hybrid' ? 'ranked by words and meaning' : 'ranked by meaning'}`
+    : '';
+  lines.push(`${response.count} result${response.count === 1 ? '' : 's'}${also}${how}`);
   return `${partial}${lines.join('\n')}\n`;
 }
 

@@ -18,7 +18,12 @@ export interface SearchOptions {
   role?: Role;
   /** Only matches in turns of this kind (conversation, file, diff, note, tool, thinking). */
   kind?: TurnKind;
+  /** lexical: the words as typed (and their forms); semantic: by meaning only; hybrid (default): both, fused. */
+  mode?: SearchMode;
 }
+
+export const SEARCH_MODES = ['hybrid', 'lexical', 'semantic'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** How far indexing has got, in answers given while it runs (absent once everything is indexed). */
 export const indexingSchema = z
@@ -62,6 +67,10 @@ export const searchResponseSchema = z.object({
     .array(z.string())
     .optional()
     .describe('Words matched in place of query words that no session holds (near spellings: "websoket" → "websocket").'),
+  mode: z
+    .enum(SEARCH_MODES)
+    .optional()
+    .describe('How the results were ranked: lexical while the semantic model is still being learned, or for exact queries (phrases, flags, paths).'),
   indexing: indexingSchema.optional(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

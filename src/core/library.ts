@@ -26,6 +26,7 @@ import { DamagedArrayError } from './store/disk-array.js';
 import { SessionSearchError } from './errors.js';
 import { TurnCache, type TurnHooks } from './store/turns.js';
 import type { LibraryView } from './answer/view.js';
+import type { SemanticIndex } from './semantic/semantic-index.js';
 import { WorktreeRoots } from './answer/worktrees.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
@@ -39,6 +40,8 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   readonly persistence: Persistence | undefined;
   /** How far the current load has got; `complete` once it caught up with every file. */
   readonly indexing: Readonly<IndexingState>;
+  /** The semantic leg: its state, and `settled()` once no model is being learned. */
+  readonly semantic: SemanticIndex;
   /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
   readonly answerable: Promise<void>;
   /** Settles when a load has finished (caught up with every changed file), or failed. */
@@ -104,9 +107,17 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     },
     roots: load.roots,
     worktrees,
+    semantic: catalog.semantic,
     titles: () => catalog.titles(),
   };
   const answers = createAnswers(view);
+  // After a load the semantic leg may learn; sessions restored without a bag get one from their turns first.
+  let closed = false;
+  void load.loaded.then(() => {
+    if (closed) return;
+    catalog.semantic.fill([...catalog.sessions.values()], (s) => catalog.sessions.get(s.id) === s);
+    catalog.semantic.release();
+  });
   // Index arrays left on disk are checked as read: damage found while answering rebuilds the index, and says so.
   const guarded =
     <A extends unknown[], R>(run: (...args: A) => R) =>
@@ -129,6 +140,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     searchContext: (query, options) => partial(searchContext(query, options)),
     list: (options) => partial(answers.list(options)),
     indexing: load.indexing,
+    semantic: catalog.semantic,
     sessions: catalog.sessions,
     get index() {
       return catalog.index;
@@ -163,6 +175,8 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     purgeArchive: () => load.purgeArchive(),
     saveSnapshot: () => snapshots.saveNow(),
     async close() {
+      closed = true;
+      catalog.semantic.close();
       await snapshots.close();
       await persistence?.close();
       catalog.index.close();

@@ -81,6 +81,7 @@ export class SearchPanel extends Disposable {
             indexing: response.indexing,
             alsoMatched: response.alsoMatched,
             note: response.note,
+            mode: response.mode,
           });
           break;
         }

@@ -1,6 +1,7 @@
 /** zod fields shared by several tools. */
 import { z } from 'zod';
 import { ROLES, SOURCE_IDS, TURN_KINDS } from '../core/model.js';
+import { SEARCH_MODES } from '../core/contracts.js';
 
 export const MAX_LIMIT = 1000;
 
@@ -19,3 +20,9 @@ export const roleField = z
   .optional()
   .describe('Only count matches in turns of this role.');
 export const kindField = z.enum(TURN_KINDS as [string, ...string[]]);
+export const modeField = z
+  .enum(SEARCH_MODES)
+  .optional()
+  .describe(
+    'hybrid (default): the words and their meaning, fused; lexical: the words as typed and their forms only; semantic: by meaning only (sessions that say it in other words). Exact queries (phrases, flags, paths, error messages) always run lexical.',
+  );

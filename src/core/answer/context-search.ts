@@ -3,7 +3,7 @@
  * query: it is the share of the query's information (IDF-weighted terms) that the block itself contains, times a
  * small factor for how well its session ranks. 1.0 = every query term is in the block.
  */
-import type { ContextBlock, ContextResponse } from '../contracts.js';
+import type { ContextBlock, ContextResponse, SearchMode } from '../contracts.js';
 import type { DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
 import { findSnippets, matcherFor } from '../index/snippets.js';
@@ -21,6 +21,7 @@ export interface ContextQuery {
   threshold: number;
   source?: string;
   project?: string;
+  mode?: SearchMode;
 }
 
 /** Tags we can derive without a model: the source, the project folder's name, the branch and the block's kind. */
@@ -37,11 +38,13 @@ export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRa
   const started = performance.now();
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const wantedTags = (options.tags ?? []).map((t) => t.toLowerCase());
-  const ranked = rankSessions(lib, planQuery(lib.index, query, { source: options.source, project: options.project }, range)).filter((hit) => {
-    const s = lib.sessions.get(hit.key)!;
-    if (wanted && !wanted.has(s.id) && !wanted.has(s.nativeId)) return false;
-    return wantedTags.every((t) => sessionTags(s).includes(t));
-  });
+  const ranked = rankSessions(lib, planQuery(lib.index, query, { source: options.source, project: options.project, mode: options.mode }, range)).filter(
+    (hit) => {
+      const s = lib.sessions.get(hit.key)!;
+      if (wanted && !wanted.has(s.id) && !wanted.has(s.nativeId)) return false;
+      return wantedTags.every((t) => sessionTags(s).includes(t));
+    },
+  );
   const weights = new Map(query.terms.map((t) => [t, lib.index.idf(t)]));
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const matcher = matcherFor(query);

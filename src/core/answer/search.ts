@@ -15,6 +15,8 @@ import type { LibraryView } from './view.js';
 import type { WorktreeRoots } from './worktrees.js';
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
+import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly } from './hybrid.js';
+import { firstPrompt } from '../model.js';
 
 export type { LibraryView };
 
@@ -88,6 +90,18 @@ const FIRST_WINDOW = 20;
  */
 export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
   const limit = plan.options.limit;
+  const mode = effectiveMode(plan.options.mode, plan.query, lib.semantic);
+  if (mode !== 'lexical') {
+    const meta = metadataFilter(plan, lib.worktrees);
+    const check = contentCheck(plan);
+    const accept = (key: string): boolean => {
+      const s = lib.sessions.get(key);
+      return !!s && (!meta || meta(s)) && (!check || check(s));
+    };
+    const similar = lib.semantic.search(plan.query.terms.join(' '), FUSION_DEPTH, accept);
+    if (mode === 'semantic') return semanticOnly(similar).slice(0, limit);
+    return fuse(rankChecked(lib, plan, Math.max(limit ?? 0, FUSION_DEPTH)), similar, limit);
+  }
   if (!plan.query.literals.length || limit === undefined) return rankChecked(lib, plan, limit);
   return literalsFirst(lib, plan, rankChecked(lib, plan, Math.max(limit, LITERAL_WINDOW))).slice(0, limit);
 }
@@ -142,6 +156,11 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
       layout?.close();
     }
     snippets ??= sessionSnippets(s.turns, query, how);
+    // found by meaning, without the query's words: the session's first prompt says what it is about
+    if (!snippets.length && hit.matchCount === 0) {
+      const prompt = firstPrompt(s);
+      if (prompt) snippets = [{ text: prompt.slice(0, 200), turnId: `${s.id}#0`, highlights: [] }];
+    }
     const result: SearchResult = {
       id: s.id,
       source: s.source,
@@ -162,7 +181,7 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     if (s.sourceDeleted) result.sourceDeleted = true;
     return result;
   });
-  const response: SearchResponse = { success: true, results, count: results.length, query: raw };
+  const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic) };
   if (plan.alsoMatched.length) response.alsoMatched = plan.alsoMatched;
   if (!plan.query.terms.length && !plan.query.phrases.length)
     response.note = `"${raw.trim()}" is only common words, which are not indexed: add a word that says what to look for.`;

@@ -4,6 +4,7 @@ import type { TitleIndex } from '../index/title-index.js';
 import type { Session } from '../model.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { WorktreeRoots } from './worktrees.js';
+import type { SemanticIndex } from '../semantic/semantic-index.js';
 
 export interface LibraryView {
   readonly sessions: Map<string, Session>;
@@ -11,6 +12,8 @@ export interface LibraryView {
   readonly index: SearchIndex;
   readonly roots: readonly SourceRoot[];
   readonly worktrees: WorktreeRoots;
+  /** The semantic leg (vectors once a model is learned). */
+  readonly semantic: SemanticIndex;
   /** Sessions by title words, built on first use. */
   titles(): TitleIndex;
 }

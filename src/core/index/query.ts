@@ -54,8 +54,15 @@ export function parseQuery(query: string): ParsedQuery {
       }
     }
   }
+  // an error message or a line of code typed whole ("SyntaxError: Unexpected number '182'"): sessions holding it go first
+  const whole = query.trim().replace(/\s+/g, ' ');
+  if (whole.includes(' ') && !whole.includes('"') && !/(^| )-\p{L}/u.test(whole) && CODE_LIKE.test(whole) && parsed.terms.length > 1)
+    parsed.literals.unshift(whole.replace(/[.,;!?]+$/, ''));
   return parsed;
 }
+
+/** Punctuation that makes a query of several words read as an error message or code rather than a description. */
+const CODE_LIKE = /[:()[\]{}=<>]|(^|\s)'[^'\s][^']*'/;
 
 export function isEmptyQuery(q: ParsedQuery): boolean {
   return q.terms.length === 0;

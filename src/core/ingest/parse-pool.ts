@@ -3,11 +3,11 @@
  * overlaps indexing and archiving the one before. A thread that cannot start or dies hands its files back to be
  * parsed on the main thread: a pool never loses a file, it only stops helping.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { startWorker, threadScript } from '../threads.js';
 import type { Logger } from '../log.js';
 import { SessionNote, type Session, type SourceId } from '../model.js';
 
@@ -31,14 +31,7 @@ export interface ParseReply {
 /** The thread's script: beside the bundle that runs (dist/parse-worker.cjs), or beside this file when run from source. */
 function workerScript(): string | undefined {
   const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
-  return ['parse-worker.cjs', 'parse-worker.ts'].map((name) => join(here, name)).find((path) => existsSync(path));
-}
-
-/** A thread running the script; from source (tests run TypeScript through tsx) the thread registers tsx first. */
-function startWorker(script: string, workerData: unknown): Worker {
-  if (!script.endsWith('.ts')) return new Worker(script, { workerData });
-  const url = JSON.stringify(pathToFileURL(script).href);
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${url}); });`, { eval: true, workerData });
+  return threadScript(here, 'parse-worker');
 }
 
 type Waiting = { resolve: (sessions: Session[]) => void; reject: (err: Error) => void; thread: Thread };

@@ -13,6 +13,8 @@ import type { Session } from '../model.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { ManifestEntry } from '../store/snapshot.js';
 import { isInside } from '../ingest/walk.js';
+import { SemanticIndex } from '../semantic/semantic-index.js';
+import type { SemanticData } from '../semantic/semantic-file.js';
 import { INDEXED_CHARS_PER_TOOL_TURN, type KnownFile } from './options.js';
 
 export class SessionCatalog {
@@ -22,6 +24,8 @@ export class SessionCatalog {
   /** Replaced as a whole when a snapshot is restored, or when a restored one turns out damaged. */
   index = new SearchIndex();
   private titleIndex: TitleIndex | undefined;
+  /** The semantic leg: a bag of words per session and, once learned, a vector. */
+  readonly semantic: SemanticIndex;
 
   constructor(
     private readonly logger: Logger,
@@ -29,7 +33,10 @@ export class SessionCatalog {
     private readonly keepsDeleted: boolean,
     /** Told after every change, so the snapshot is written again once things are quiet. */
     private readonly changed: () => void,
-  ) {}
+    semanticThreads = true,
+  ) {
+    this.semantic = new SemanticIndex(logger, undefined, semanticThreads, changed);
+  }
 
   /** Sessions by title words, for search-as-you-type: built on first use, start-up does not pay for it. */
   titles(): TitleIndex {
@@ -60,10 +67,12 @@ export class SessionCatalog {
     }
     this.index.add(session.id, { topic: session.topic, content, messages }, Date.parse(session.updated) || 0);
     this.titleIndex?.add(session.id, session.topic);
+    this.semantic.add(session);
   }
 
   remove(id: string): void {
     this.sessions.delete(id);
+    this.semantic.remove(id);
     this.index.remove(id);
     this.titleIndex?.remove(id);
   }
@@ -95,7 +104,10 @@ export class SessionCatalog {
   }
 
   /** Takes over a restored snapshot; sessions of files `keep` refuses (roots no longer configured) are dropped. */
-  adopt(restored: { index: SearchIndex; sessions: Session[]; files: ManifestEntry[] }, keep: (f: ManifestEntry) => SourceRoot | undefined): void {
+  adopt(
+    restored: { index: SearchIndex; sessions: Session[]; files: ManifestEntry[]; semantic?: SemanticData },
+    keep: (f: ManifestEntry) => SourceRoot | undefined,
+  ): void {
     this.index = restored.index;
     const kept = new Set<string>();
     for (const f of restored.files) {
@@ -109,6 +121,7 @@ export class SessionCatalog {
       else this.index.remove(s.id);
     }
     for (const key of kept) if (!this.sessions.has(key)) this.index.remove(key);
+    if (restored.semantic) this.semantic.fromData(restored.semantic, (id) => this.sessions.has(id));
   }
 
   /** Forgets every session and file and starts a new index (the next catch-up reads everything, through the archive). */
@@ -116,6 +129,7 @@ export class SessionCatalog {
     this.index.close();
     this.index = new SearchIndex();
     this.sessions.clear();
+    this.semantic.clear();
     this.byFile.clear();
     this.titleIndex = undefined;
   }

@@ -45,7 +45,7 @@ export class SnapshotScheduler {
     const run = async (): Promise<void> => {
       this.dirty = false;
       try {
-        await persistence.save(this.catalog.index, [...this.catalog.sessions.values()], this.catalog.manifest());
+        await persistence.save(this.catalog.index, [...this.catalog.sessions.values()], this.catalog.manifest(), () => this.catalog.semantic.toData());
       } catch (err) {
         this.dirty = true;
         this.logger.warn(`snapshot not written (${errorMessage(err)}); the next start reads more files again`);

@@ -6,12 +6,13 @@
 import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION } from '../mask.js';
 import { createHash } from 'node:crypto';
-import { open, rm, stat } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_RANKING, SearchIndex } from '../index/engine.js';
 import type { Logger } from '../log.js';
 import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from '../model.js';
 import { archiveLocation } from './archive.js';
+import { decodeSemantic, encodeSemantic, type SemanticData } from '../semantic/semantic-file.js';
 import { WriterLock } from './lock.js';
 import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type ManifestEntry, type SessionSource, type StoredSession } from './snapshot.js';
 import { archivedPlace, makeLazy, rawTurns, TurnFile, type TurnHooks, type TurnPlace } from './turns.js';
@@ -20,6 +21,8 @@ export interface Restored {
   index: SearchIndex;
   sessions: Session[];
   files: ManifestEntry[];
+  /** The semantic leg as saved with the snapshot (semantic/semantic-file.ts), when there is a usable one. */
+  semantic?: SemanticData;
 }
 
 /** Old snapshot files are closed this long after a newer one replaced them, so reads in flight finish first. */
@@ -28,6 +31,7 @@ const CLOSE_OLD_AFTER_MS = 10_000;
 export class Persistence {
   readonly lock: WriterLock;
   readonly path: string;
+  private readonly semanticFile: string;
   private turnFile: TurnFile | undefined;
 
   constructor(
@@ -41,11 +45,17 @@ export class Persistence {
   ) {
     this.lock = new WriterLock(dataDir, logger);
     this.path = Persistence.snapshotPath(dataDir);
+    this.semanticFile = Persistence.semanticPath(dataDir);
   }
 
   /** Where a data folder keeps its snapshot. */
   static snapshotPath(dataDir: string): string {
     return join(dataDir, 'index', 'snapshot.bin');
+  }
+
+  /** Where the semantic leg's bags are kept beside the snapshot. */
+  static semanticPath(dataDir: string): string {
+    return join(dataDir, 'index', 'semantic.bin');
   }
 
   /** Bytes of the snapshot on disk (0 when there is none). */
@@ -56,6 +66,7 @@ export class Persistence {
   /** Removes the snapshot (after the archive was purged, so sessions kept only by the archive do not come back). */
   static async discard(dataDir: string): Promise<void> {
     await rm(Persistence.snapshotPath(dataDir), { force: true });
+    await rm(Persistence.semanticPath(dataDir), { force: true });
   }
 
   /** A key of everything that changes what a snapshot holds besides the transcripts themselves. */
@@ -88,7 +99,10 @@ export class Persistence {
     this.turnFile = file;
     const sessions = contents.sessions.map((s) => this.restoredSession(s, file));
     this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
-    return { index, sessions, files: contents.files };
+    const bytes = await readFile(this.semanticFile).catch(() => undefined);
+    const semantic = bytes && decodeSemantic(bytes);
+    if (bytes && !semantic) this.logger.warn(`${this.semanticFile}: unreadable; the semantic leg is learned again`);
+    return { index, sessions, files: contents.files, semantic };
   }
 
   /** A session whose turns stay on disk until used. */
@@ -105,7 +119,7 @@ export class Persistence {
    * Writes a snapshot of the library when this process holds (or can take) the writer lock. Afterwards every session
    * reads its turns from the new file, which releases the memory of freshly parsed ones.
    */
-  async save(index: SearchIndex, sessions: Session[], files: ManifestEntry[]): Promise<boolean> {
+  async save(index: SearchIndex, sessions: Session[], files: ManifestEntry[], semantic?: () => SemanticData): Promise<boolean> {
     if (!(await this.lock.tryAcquire())) return false;
     const started = performance.now();
     const sources: SessionSource[] = sessions.map((session) => ({
@@ -128,6 +142,10 @@ export class Persistence {
     });
     const previous = this.turnFile;
     this.turnFile = next;
+    if (semantic) {
+      await writeFile(`${this.semanticFile}.tmp`, encodeSemantic(semantic()));
+      await rename(`${this.semanticFile}.tmp`, this.semanticFile);
+    }
     if (previous) setTimeout(() => void previous.close(), CLOSE_OLD_AFTER_MS).unref();
     this.logger.info(`snapshot written: ${sessions.length} sessions, ${files.length} files in ${((performance.now() - started) / 1000).toFixed(2)} s`);
     return true;

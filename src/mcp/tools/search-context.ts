@@ -4,7 +4,7 @@ import type { SessionLibrary } from '../../core/library.js';
 import type { TurnKind } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { contextResponseSchema } from '../../core/contracts.js';
-import { dateField, kindField, MAX_LIMIT, projectField, sourceField } from '../schemas.js';
+import { dateField, kindField, MAX_LIMIT, modeField, projectField, sourceField } from '../schemas.js';
 
 export function registerSearchContext(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -27,6 +27,7 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
         dateTo: dateField('Up to this day'),
         source: sourceField,
         project: projectField,
+        mode: modeField,
       },
       outputSchema: contextResponseSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -45,6 +46,7 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
             dateTo: args.dateTo,
             source: args.source,
             project: args.project,
+            mode: args.mode,
           }),
         );
       }),

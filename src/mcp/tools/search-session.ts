@@ -4,7 +4,7 @@ import type { SessionLibrary } from '../../core/library.js';
 import type { Role, SourceId } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { searchResponseSchema } from '../../core/contracts.js';
-import { dateField, MAX_LIMIT, projectField, roleField, sourceField } from '../schemas.js';
+import { dateField, MAX_LIMIT, modeField, projectField, roleField, sourceField } from '../schemas.js';
 
 export function registerSearchSession(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -25,6 +25,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
         source: sourceField,
         project: projectField,
         role: roleField,
+        mode: modeField,
       },
       outputSchema: searchResponseSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -41,6 +42,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
             source: args.source as SourceId | undefined,
             project: args.project,
             role: args.role as Role | undefined,
+            mode: args.mode,
           }),
         );
       }),

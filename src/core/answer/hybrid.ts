@@ -1,0 +1,49 @@
+/**
+ * Hybrid ranking: the lexical ranking fused with the semantic leg's by weighted reciprocal-rank fusion (k 60, the
+ * semantic list at SEMANTIC_WEIGHT, fitted on the tuning split of the judged set: bench/relevance/). Queries that ask
+ * for exact text (phrases, exclusions, required words, flags and paths) stay lexical: a look-alike is not what
+ * they want. Sessions only the semantic leg found carry a relevance from their similarity, below any lexical match.
+ */
+import type { SearchMode } from '../contracts.js';
+import type { Scored } from '../index/engine.js';
+import type { ParsedQuery } from '../index/query.js';
+import type { SemanticIndex } from '../semantic/semantic-index.js';
+
+export const RRF_K = 60;
+export const SEMANTIC_WEIGHT = 0.5;
+/** How many candidates each leg gives the fusion. */
+export const FUSION_DEPTH = 50;
+
+/** The mode a query runs in: the one asked for (hybrid by default), lexical while no model is ready or for exact queries. */
+export function effectiveMode(asked: SearchMode | undefined, query: ParsedQuery, semantic: SemanticIndex): SearchMode {
+  const mode = asked ?? 'hybrid';
+  if (mode === 'lexical' || semantic.state.status !== 'ready' || !query.terms.length) return 'lexical';
+  if (query.phrases.length || query.excluded.length || query.excludedPhrases.length || query.literals.length) return 'lexical';
+  return mode;
+}
+
+/** A session only the semantic leg found, as a scored hit (relevance: half its similarity, matched terms none). */
+function semanticHit(key: string, similarity: number): Scored {
+  return { doc: -1, key, score: similarity, relevance: Math.max(0, similarity) / 2, matchCount: 0, matchedTerms: 0 };
+}
+
+/** Both lists fused, best first, at most `limit`. */
+export function fuse(lexical: Scored[], semantic: { key: string; similarity: number }[], limit: number | undefined): Scored[] {
+  const score = new Map<string, number>();
+  const hits = new Map<string, Scored>();
+  lexical.forEach((hit, rank) => {
+    score.set(hit.key, 1 / (RRF_K + rank + 1));
+    hits.set(hit.key, hit);
+  });
+  semantic.forEach(({ key, similarity }, rank) => {
+    score.set(key, (score.get(key) ?? 0) + SEMANTIC_WEIGHT / (RRF_K + rank + 1));
+    if (!hits.has(key)) hits.set(key, semanticHit(key, similarity));
+  });
+  const fused = [...score].sort((a, b) => b[1] - a[1]).map(([key]) => hits.get(key)!);
+  return limit === undefined ? fused : fused.slice(0, limit);
+}
+
+/** The semantic leg alone, as scored hits. */
+export function semanticOnly(semantic: { key: string; similarity: number }[]): Scored[] {
+  return semantic.map(({ key, similarity }) => semanticHit(key, similarity));
+}

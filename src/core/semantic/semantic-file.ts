@@ -1,0 +1,112 @@
+/**
+ * The semantic leg on disk (index/semantic.bin, written with the snapshot): the bags, the learned model and the
+ * vectors, so that a restart (and every CLI run) searches by meaning at once instead of learning again. Layout: a
+ * magic word, version and checksum, a JSON header (the words, the sessions' ids, the sizes), then the typed arrays, each
+ * starting on a 4-byte boundary. Anything unexpected makes the file unusable as a whole: the leg is learned again.
+ */
+import { crc32 } from 'node:zlib';
+import type { Bag, LsaModel } from './lsa.js';
+
+const MAGIC = 0x5353454d; // "SSEM"
+const VERSION = 1;
+/** Magic, version, header length, CRC-32 of everything after these 16 bytes. */
+const HEAD = 16;
+
+export interface SemanticData {
+  words: string[];
+  bags: [string, Bag][];
+  model?: { lsa: LsaModel; toModel: Int32Array; sessions: number };
+  vectors: [string, Float32Array][];
+}
+
+interface Header {
+  words: string[];
+  ids: string[];
+  lengths: number[];
+  k: number;
+  modelWords: number;
+  sessions: number;
+  vectorIds: string[];
+}
+
+const aligned = (n: number): number => (n + 3) & ~3;
+
+export function encodeSemantic(data: SemanticData): Buffer {
+  const k = data.model?.lsa.k ?? 0;
+  const header: Header = {
+    words: data.words,
+    ids: data.bags.map(([id]) => id),
+    lengths: data.bags.map(([, b]) => b.terms.length),
+    k,
+    modelWords: data.model?.lsa.idf.length ?? 0,
+    sessions: data.model?.sessions ?? 0,
+    vectorIds: data.vectors.map(([id]) => id),
+  };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const total = header.lengths.reduce((a, b) => a + b, 0);
+  const parts: Buffer[] = [];
+  const head = Buffer.alloc(HEAD);
+  head.writeUInt32LE(MAGIC, 0);
+  head.writeUInt32LE(VERSION, 4);
+  head.writeUInt32LE(json.length, 8);
+  parts.push(head, json, Buffer.alloc(aligned(json.length) - json.length));
+  const terms = new Uint32Array(total);
+  const counts = new Uint16Array(total + (total % 2));
+  let at = 0;
+  for (const [, bag] of data.bags) {
+    terms.set(bag.terms, at);
+    counts.set(bag.counts, at);
+    at += bag.terms.length;
+  }
+  const view = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  parts.push(view(terms), view(counts));
+  if (data.model) {
+    parts.push(view(data.model.toModel), view(data.model.lsa.idf), view(data.model.lsa.projection));
+    for (const [, v] of data.vectors) parts.push(view(v));
+  }
+  const file = Buffer.concat(parts);
+  file.writeUInt32LE(crc32(file.subarray(HEAD)), 12);
+  return file;
+}
+
+/** The data of a file `encodeSemantic` wrote, or undefined when it is not one (or is damaged). */
+export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
+  try {
+    if (buffer.length < HEAD || buffer.readUInt32LE(0) !== MAGIC || buffer.readUInt32LE(4) !== VERSION) return undefined;
+    if (crc32(buffer.subarray(HEAD)) !== buffer.readUInt32LE(12)) return undefined;
+    const jsonLength = buffer.readUInt32LE(8);
+    const header = JSON.parse(buffer.subarray(HEAD, HEAD + jsonLength).toString('utf8')) as Header;
+    let offset = HEAD + aligned(jsonLength);
+    // a fresh copy of each array: the file's buffer is not kept alive by one small view into it
+    const take = <T>(make: (b: ArrayBuffer) => T, bytes: number): T => {
+      if (offset + bytes > buffer.length) throw new Error('truncated');
+      const copy = buffer.buffer.slice(buffer.byteOffset + offset, buffer.byteOffset + offset + bytes) as ArrayBuffer;
+      offset += aligned(bytes);
+      return make(copy);
+    };
+    const total = header.lengths.reduce((a, b) => a + b, 0);
+    const terms = take((b) => new Uint32Array(b), total * 4);
+    const counts = take((b) => new Uint16Array(b), (total + (total % 2)) * 2);
+    const bags: [string, Bag][] = [];
+    let at = 0;
+    header.ids.forEach((id, i) => {
+      const n = header.lengths[i];
+      const bag = { terms: terms.subarray(at, at + n), counts: counts.subarray(at, at + n) };
+      if (bag.terms.some((t) => t >= header.words.length)) throw new Error('word out of range');
+      bags.push([id, bag]);
+      at += n;
+    });
+    const data: SemanticData = { words: header.words, bags, vectors: [] };
+    if (header.k > 0) {
+      const toModel = take((b) => new Int32Array(b), header.words.length * 4);
+      const idf = take((b) => new Float32Array(b), header.modelWords * 4);
+      const projection = take((b) => new Float32Array(b), header.modelWords * header.k * 4);
+      data.model = { lsa: { k: header.k, idf, projection }, toModel, sessions: header.sessions };
+      const vectors = take((b) => new Float32Array(b), header.vectorIds.length * header.k * 4);
+      data.vectors = header.vectorIds.map((id, i) => [id, vectors.subarray(i * header.k, (i + 1) * header.k)]);
+    }
+    return offset === aligned(buffer.length) ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * The semantic leg: each session's bag of words (title, the user's prompts, the last reply: what a session is about,
+ * not every byte of tool output), an LSA model learned from all the bags in the background (on a thread when one can
+ * start), and one unit vector per session. Lexical search answers meanwhile; sessions added after training are folded
+ * into the model at once, and the model is learned again once the archive grew by a fifth. Memory: a bag keeps at most
+ * BAG_TERMS words (6 bytes each), the model MODEL_WORDS × K floats, a vector K floats (0.5 KB) per session.
+ */
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../log.js';
+import { firstPrompt, type Session } from '../model.js';
+import { tokenize } from '../index/tokenize.js';
+import { startWorker, threadScript } from '../threads.js';
+import { cosine, fold, trainLsa, type Bag, type LsaModel } from './lsa.js';
+import type { SemanticData } from './semantic-file.js';
+
+/** Dimensions of the model (measured on the judged set: bench/relevance/semantic.ts). */
+export const K = 128;
+/** Words a session's bag keeps (its most frequent ones). */
+export const BAG_TERMS = 160;
+/** Words the model knows at most (those in the most sessions, at least two): 30,000 × 128 floats = 15 MB. */
+export const MODEL_WORDS = 30_000;
+/** Sessions needed before a model is worth learning. */
+const MIN_SESSIONS = 20;
+/** Characters of each chunk, and chunks per session. */
+const CHUNK_CHARS = 600;
+const CHUNKS = 24;
+
+/** main → training thread. */
+export interface TrainRequest {
+  bags: Bag[];
+  vocabulary: number;
+  k: number;
+}
+/** training thread → main. */
+export interface TrainReply {
+  model?: LsaModel;
+  error?: string;
+}
+
+export interface SemanticState {
+  /** `building` while a model is learned (searches are lexical until the first one is ready). */
+  status: 'empty' | 'building' | 'ready';
+  sessions: number;
+  vectors: number;
+}
+
+/** The text a session's bag is made of: title, the user's prompts, and the last reply, each cut short. */
+export function sessionChunks(session: Session): string[] {
+  const conversation = session.turns.filter((t) => t.kind === 'conversation');
+  const prompts = conversation.filter((t) => t.role === 'user').map((t) => t.text);
+  if (!prompts.length) prompts.push(firstPrompt(session) ?? '');
+  const last = conversation.filter((t) => t.role === 'assistant').at(-1)?.text;
+  return [session.topic, ...prompts, ...(last ? [last] : [])]
+    .slice(0, CHUNKS)
+    .map((t) => t.slice(0, CHUNK_CHARS))
+    .filter((t) => t.trim());
+}
+
+/** The training thread's script beside this module (bundle or source). */
+function trainScript(): string | undefined {
+  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  return threadScript(here, 'train-worker');
+}
+
+export class SemanticIndex {
+  private readonly words = new Map<string, number>();
+  private readonly bags = new Map<string, Bag>();
+  private readonly vectors = new Map<string, Float32Array>();
+  private model: { lsa: LsaModel; /** vocabulary id → model id (−1: not in the model) */ toModel: Int32Array; sessions: number } | undefined;
+  private training: Promise<void> | undefined;
+  private filling: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Held while a load runs: learning waits for the whole archive rather than racing the parse threads for cores. */
+  private held = true;
+
+  constructor(
+    private readonly logger: Logger,
+    /** Wait this long after the last change before learning (a load adds thousands of sessions in a row). */
+    private readonly quietMs = 2_000,
+    /** Learn on a thread (off in tests that want it inline and deterministic in time). */
+    private readonly threads = true,
+    /** Told when a model was learned (so that it is written with the next snapshot). */
+    private readonly learned: () => void = () => undefined,
+  ) {}
+
+  get state(): SemanticState {
+    return { status: this.model ? 'ready' : this.training ? 'building' : 'empty', sessions: this.bags.size, vectors: this.vectors.size };
+  }
+
+  /** A session read with its turns: its bag, and its vector when a model exists. */
+  add(session: Session): void {
+    const counts = new Map<string, number>();
+    for (const chunk of sessionChunks(session)) for (const t of tokenize(chunk)) if (t.length > 1 && !/^\d+$/.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, BAG_TERMS);
+    const bag: Bag = {
+      terms: Uint32Array.from(top, ([w]) => {
+        let id = this.words.get(w);
+        if (id === undefined) this.words.set(w, (id = this.words.size));
+        return id;
+      }),
+      counts: Uint16Array.from(top, ([, n]) => Math.min(n, 65_535)),
+    };
+    this.bags.set(session.id, bag);
+    this.foldIn(session.id, bag);
+    this.schedule();
+  }
+
+  has(id: string): boolean {
+    return this.bags.has(id);
+  }
+
+  remove(id: string): void {
+    this.bags.delete(id);
+    this.vectors.delete(id);
+  }
+
+  clear(): void {
+    this.bags.clear();
+    this.vectors.clear();
+    this.model = undefined;
+  }
+
+  /** Sessions by similarity to the query's words, best first (at most `limit`, only those `accept` takes). */
+  search(query: string, limit: number, accept?: (key: string) => boolean): { key: string; similarity: number }[] {
+    if (!this.model) return [];
+    const words = tokenize(query)
+      .map((w) => this.words.get(w))
+      .filter((id): id is number => id !== undefined);
+    const q = this.vectorOf({ terms: Uint32Array.from(words), counts: new Uint16Array(words.length).fill(1) });
+    if (!q) return [];
+    const best: { key: string; similarity: number }[] = [];
+    for (const [key, v] of this.vectors) {
+      const similarity = cosine(q, v);
+      if (best.length === limit && similarity <= best[limit - 1].similarity) continue;
+      if (accept && !accept(key)) continue;
+      best.push({ key, similarity });
+      best.sort((a, b) => b.similarity - a.similarity);
+      if (best.length > limit) best.pop();
+    }
+    return best;
+  }
+
+  /** The bags, the model and the vectors, to be written to disk (semantic-file.ts). */
+  toData(): SemanticData {
+    return { words: [...this.words.keys()], bags: [...this.bags], model: this.model, vectors: this.model ? [...this.vectors] : [] };
+  }
+
+  /** Takes what a file held, for the sessions `keep` accepts (bags, and the model with its vectors when there was one). */
+  fromData(data: SemanticData, keep: (id: string) => boolean): void {
+    if (this.bags.size || this.model) return; // only into an empty leg: the ids of words would not agree
+    data.words.forEach((w, i) => this.words.set(w, i));
+    for (const [id, bag] of data.bags) if (keep(id)) this.bags.set(id, bag);
+    if (data.model) {
+      this.model = data.model;
+      for (const [id, v] of data.vectors) if (this.bags.has(id)) this.vectors.set(id, v);
+    }
+    this.schedule();
+  }
+
+  /**
+   * Makes the bags of sessions that have none (restored from a snapshot written before the leg, or with its file
+   * damaged) from their turns, a few at a time between other work; then learning may start.
+   */
+  fill(sessions: Session[], current: (s: Session) => boolean): void {
+    const missing = sessions.filter((s) => !this.bags.has(s.id));
+    if (!missing.length) return;
+    this.filling = (async () => {
+      for (const session of missing) {
+        if (this.closed) return;
+        if (!current(session)) continue;
+        try {
+          this.add(session);
+        } catch (err) {
+          this.logger.warn(`${session.id}: no semantic bag (${String(err)})`);
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })().finally(() => {
+      this.filling = undefined;
+      this.schedule();
+    });
+  }
+
+  /** Lets learning start (after a load); `hold` stops new learning until the next release. */
+  release(): void {
+    this.held = false;
+    this.schedule();
+  }
+
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Settles when no model is being learned (tests and benchmarks wait for vectors with it). */
+  async settled(): Promise<void> {
+    await this.filling;
+    while (this.timer || this.training) {
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        this.train();
+      }
+      await this.training;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private vectorOf(bag: Bag): Float32Array | undefined {
+    if (!this.model) return undefined;
+    const { toModel, lsa } = this.model;
+    const kept: number[] = [];
+    const counts: number[] = [];
+    bag.terms.forEach((t, p) => {
+      const m = t < toModel.length ? toModel[t] : -1;
+      if (m >= 0) {
+        kept.push(m);
+        counts.push(bag.counts[p]);
+      }
+    });
+    return fold({ terms: Uint32Array.from(kept), counts: Uint16Array.from(counts) }, lsa);
+  }
+
+  private foldIn(id: string, bag: Bag): void {
+    const v = this.vectorOf(bag);
+    if (v) this.vectors.set(id, v);
+    else this.vectors.delete(id);
+  }
+
+  /** Learn (again) once quiet, when there is no model or the archive grew by a fifth since the last one. */
+  private schedule(): void {
+    if (this.closed || this.held || this.filling || this.timer || this.training) return;
+    if (this.bags.size < MIN_SESSIONS || (this.model && this.bags.size < this.model.sessions * 1.2)) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.train();
+    }, this.quietMs);
+    this.timer.unref();
+  }
+
+  private train(): void {
+    if (this.closed || this.training || this.bags.size < MIN_SESSIONS) return;
+    const started = performance.now();
+    // the model's words: in two sessions at least, the MODEL_WORDS found in the most sessions
+    const df = new Uint32Array(this.words.size);
+    for (const bag of this.bags.values()) for (const t of bag.terms) df[t]++;
+    const chosen = [...df.keys()]
+      .filter((t) => df[t] > 1)
+      .sort((a, b) => df[b] - df[a])
+      .slice(0, MODEL_WORDS);
+    const toModel = new Int32Array(this.words.size).fill(-1);
+    chosen.forEach((t, m) => (toModel[t] = m));
+    const bags: Bag[] = [];
+    for (const bag of this.bags.values()) {
+      const keep = [...bag.terms.keys()].filter((p) => toModel[bag.terms[p]] >= 0);
+      bags.push({ terms: Uint32Array.from(keep, (p) => toModel[bag.terms[p]]), counts: Uint16Array.from(keep, (p) => bag.counts[p]) });
+    }
+    const sessions = this.bags.size;
+    const request: TrainRequest = { bags, vocabulary: chosen.length, k: K };
+    this.training = this.learn(request)
+      .then((lsa) => {
+        if (this.closed) return;
+        this.model = { lsa, toModel, sessions };
+        for (const [id, bag] of this.bags) this.foldIn(id, bag);
+        this.learned();
+        this.logger.info(
+          `semantic model learned from ${sessions} sessions (${chosen.length} words, ${lsa.k} dimensions) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        );
+      })
+      .catch((err: unknown) => this.logger.warn(`semantic model not learned (${String(err)}); searches stay lexical`))
+      .finally(() => {
+        this.training = undefined;
+        this.schedule();
+      });
+  }
+
+  /** Trains on a thread when one can start, else here. */
+  private learn(request: TrainRequest): Promise<LsaModel> {
+    const script = this.threads ? trainScript() : undefined;
+    if (!script) return Promise.resolve().then(() => trainLsa(request.bags, request.vocabulary, request.k));
+    return new Promise((resolve, reject) => {
+      const worker = startWorker(script, request);
+      worker.unref(); // a command that is done does not wait for a model it will not use
+      worker.once('message', (reply: TrainReply) => {
+        void worker.terminate();
+        if (reply.model) resolve(reply.model);
+        else reject(new Error(reply.error ?? 'no model'));
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`training thread exited with code ${code}`)));
+    });
+  }
+}
