@@ -143,8 +143,8 @@ for (const size of values.sizes!.split(',').map(Number)) {
     if (!newestTenthMs && (!expected.partial || (filesTotal > 0 && filesDone >= filesTotal / 10))) newestTenthMs = performance.now() - t;
   }
   const coldMs = performance.now() - t;
-  // the semantic leg learns once the load is over: searches are hybrid from then on
-  while ((await search(cold.client, c.known[0].query)).mode !== 'hybrid' && performance.now() - t < 4 * coldMs + 600_000)
+  // the semantic leg learns once the load is over: searches are hybrid from then on (the answer a warm start must give)
+  while ((expected = await search(cold.client, c.known[0].query)).mode !== 'hybrid' && performance.now() - t < 4 * coldMs + 600_000)
     await new Promise((resolve) => setTimeout(resolve, 250));
   const vectorsMs = performance.now() - t;
   const coldRss = peakRssMb(cold.pid);

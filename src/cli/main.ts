@@ -5,7 +5,8 @@ import { createLibrary, type SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import type { Role } from '../core/model.js';
 import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
-import { renderGet, renderList, renderSearch } from './render.js';
+import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
+import { existsSync } from 'node:fs';
 
 const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALID_ARGUMENT']);
 
@@ -59,6 +60,17 @@ function print(options: CliOptions, value: unknown, human: () => string): void {
   else process.stdout.write(human());
 }
 
+/** The configured roots and whether each exists (for "nothing on disk"). */
+function describeRoots(options: CliOptions): { source: string; path: string; exists: boolean }[] {
+  return options.roots.map((r) => ({ source: r.source, path: r.path, exists: existsSync(r.path) }));
+}
+
+// `session-search get … | head`: the reader went away; end quietly instead of with a stack trace
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(0);
+});
+
 async function run(argv: string[]): Promise<number> {
   const options = parseCli(argv, process.env);
   if (options.help || !options.command) {
@@ -81,14 +93,14 @@ async function run(argv: string[]): Promise<number> {
         role: options.role as Role | undefined,
         mode: options.mode,
       });
-      print(options, response, () => renderSearch(response, color));
+      print(options, response, () => (library.sessions.size ? renderSearch(response, color) : nothingOnDisk(describeRoots(options))));
       return 0;
     }
     case 'get': {
       const name = options.positionals[0];
       if (!name) throw new UsageError('get needs a session name or id; find one with `session-search list` or `search`.');
       const library = await openLibrary(options);
-      const response = await library.get(name, { format: options.toon ? 'toon' : options.json ? 'auto' : 'json' });
+      const response = await library.get(name, { format: options.toon ? 'toon' : 'json' });
       print(options, response, () => renderGet(response));
       return 0;
     }
@@ -103,7 +115,7 @@ async function run(argv: string[]): Promise<number> {
         project: options.project,
         format: options.toon ? 'toon' : 'auto',
       });
-      print(options, response, () => renderList(response, color));
+      print(options, response, () => (library.sessions.size ? renderList(response, color) : nothingOnDisk(describeRoots(options))));
       return 0;
     }
     case 'archive': {

@@ -13,6 +13,12 @@ export function printable(text: string): string {
   return text.replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, ' ');
 }
 
+/** Why there is nothing at all to search: where the history was looked for, and what was there. */
+export function nothingOnDisk(roots: { source: string; path: string; exists: boolean }[]): string {
+  const where = roots.map((r) => `${r.source}: ${printable(r.path)} ${r.exists ? '(no transcripts)' : 'does not exist'}`);
+  return `No sessions found on disk. Looked in:\n  ${where.join('\n  ')}\nPoint a source at its folder with --root SOURCE=PATH.\n`;
+}
+
 export function renderSearch(response: SearchResponse, color: boolean): string {
   const line = indexingLine(response);
   const partial = line && style(color, ANSI.dim, line);
@@ -33,7 +39,8 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
   };
   const lines: string[] = [];
   response.results.forEach((r, i) => {
-    const head = `${String(i + 1).padStart(2)}. ${r.date.slice(0, 10)}  ${r.source}  ${mark(r.topic, r.topicHighlights, ANSI.bold)}  (${r.relevanceScore.toFixed(2)})`;
+    const deleted = r.sourceDeleted ? style(color, ANSI.dim, '  (source deleted)') : '';
+    const head = `${String(i + 1).padStart(2)}. ${r.date.slice(0, 10)}  ${r.source}  ${mark(r.topic, r.topicHighlights, ANSI.bold)}  (${r.relevanceScore.toFixed(2)})${deleted}`;
     lines.push(head);
     if (r.project) lines.push(`    ${style(color, ANSI.dim, `project: ${printable(r.project)}${r.branch ? ` (${printable(r.branch)})` : ''}`)}`);
     r.matchedSnippets.forEach((s, k) => lines.push(`    ${mark(s, r.snippetHighlights[k])}`));
@@ -52,7 +59,7 @@ export function renderList(response: ListResponse, color: boolean): string {
   if (!response.sessions.length) return 'No sessions found.\n';
   const lines = response.sessions.map(
     (s) =>
-      `${s.date.slice(0, 10)}  ${s.source.padEnd(13)}  ${style(color, ANSI.bold, printable(s.topic))}  ${style(color, ANSI.dim, `${s.turns} turns  ${s.id}`)}`,
+      `${s.date.slice(0, 10)}  ${s.source.padEnd(13)}  ${style(color, ANSI.bold, printable(s.topic))}  ${style(color, ANSI.dim, `${s.turns} turns  ${s.id}${s.sourceDeleted ? '  (source deleted)' : ''}`)}`,
   );
   lines.push(`${response.count} session${response.count === 1 ? '' : 's'}`);
   return `${lines.join('\n')}\n`;

@@ -26,3 +26,15 @@ export const modeField = z
   .describe(
     'hybrid (default): the words and their meaning, fused; lexical: the words as typed and their forms only; semantic: by meaning only (sessions that say it in other words). Exact queries (phrases, flags, paths, error messages) always run lexical.',
   );
+
+/** Any positive number, capped at MAX_LIMIT and rounded down, as CodeArchitect's clients send it (no error for 5000). */
+export const limitField = (what: string) =>
+  z
+    .number()
+    .positive()
+    .transform((n) => Math.max(1, Math.min(MAX_LIMIT, Math.floor(n))))
+    .optional()
+    .describe(`${what} Larger values are capped at ${MAX_LIMIT}.`);
+
+/** The query: checked by the tool rather than the protocol, so that a call without one gets the seed's "Search query is required" in its result. */
+export const queryField = (what: string) => z.string().max(2000).optional().describe(`Required. ${what}`);

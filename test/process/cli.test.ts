@@ -70,6 +70,39 @@ test('exit codes: 0 with no results, 2 on bad usage, 1 on failure, with a messag
   assert.match(missing.stderr, /FILE_NOT_FOUND/);
 });
 
+test('the rough edges: -word after the first word excludes, output piped into head ends quietly, nothing on disk says where it looked, a bad --limit or --mode is named', () => {
+  // README's example: a phrase, then an exclusion
+  const excluded = cli('search', '"repo map"', '-tokens', '--root', CA_ROOT, '--json');
+  assert.equal(excluded.code, 0, excluded.stderr);
+  const withWord = JSON.parse(cli('search', '"repo map"', '--root', CA_ROOT, '--json').stdout) as { count: number };
+  assert.ok((JSON.parse(excluded.stdout) as { count: number }).count < withWord.count);
+  // `get … | head`: the pipe closes early; no stack trace, no error code
+  const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${join(ROOT, 'dist', 'cli.js')}" list --limit 500 --root "${CA_ROOT}" | head -c 10`], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_HOME: DATA_DIR },
+  });
+  assert.equal(piped.stdout.length, 10);
+  assert.doesNotMatch(piped.stderr, /EPIPE|at .*\.js:\d+/);
+  // nothing on disk: where it looked, not "no results for this query"
+  const empty = cli('search', 'anything', '--root', `claude-code=${join(HOME_DIR, 'no-such-folder')}`);
+  assert.equal(empty.code, 0);
+  assert.match(empty.stdout, /No sessions found on disk/);
+  assert.match(empty.stdout, /no-such-folder does not exist/);
+  for (const [flag, value] of [
+    ['--limit', '-1'],
+    ['--limit', 'abc'],
+    ['--mode', 'fuzzy'],
+  ]) {
+    const r = cli('search', 'x', flag, value, '--root', CA_ROOT);
+    assert.equal(r.code, 2, `${flag} ${value}`);
+    assert.match(r.stderr, new RegExp(flag), `${flag} ${value}: ${r.stderr}`);
+  }
+  const modes = ['lexical', 'hybrid', 'semantic'].map(
+    (mode) => (JSON.parse(cli('search', 'repo', 'map', '--mode', mode, '--root', CA_ROOT, '--json').stdout) as { mode: string }).mode,
+  );
+  assert.equal(modes[0], 'lexical');
+});
+
 test('mcp-config prints a claude mcp add line and a .mcp.json entry that launch this bundle', () => {
   const r = cli('mcp-config', '--root', CA_ROOT);
   assert.equal(r.code, 0, r.stderr);
@@ -94,6 +127,9 @@ test('the archive keeps a deleted transcript searchable from the CLI; archive si
   };
   assert.equal(after.results.length, 1);
   assert.equal(after.results[0].sourceDeleted, true);
+  // people see it too
+  assert.match(cli('search', 'languages', '--root', `codex=${root}`, '--data', data).stdout, /\(source deleted\)/);
+  assert.match(cli('list', '--root', `codex=${root}`, '--data', data).stdout, /\(source deleted\)/);
   const size = JSON.parse(cli('archive', 'size', '--data', data, '--json').stdout) as { entries: number; bytes: number; snapshotBytes: number };
   assert.equal(size.entries, 1);
   assert.ok(size.bytes > 0 && size.snapshotBytes > 0, JSON.stringify(size));

@@ -105,9 +105,19 @@ describe('in memory', () => {
     assert.match(empty.content[0].text, /Search query is required/);
     const date = await call('search_session', { query: 'x', date: '2025-13-01' });
     assert.match(date.content[0].text, /INVALID_DATE/);
-    for (const args of [{ query: 42 }, { query: 'x', limit: -1 }, { query: 'x', limit: 10_000_000 }]) {
+    // CodeArchitect's clients: a call without query gets the seed's error in the result, not a protocol error
+    const missing = await call('search_session', {});
+    assert.equal(missing.isError, true);
+    assert.match(missing.content[0].text, /Search query is required/);
+    assert.doesNotMatch(missing.content[0].text, /Input validation error/);
+    for (const args of [{ query: 42 }, { query: 'x', limit: -1 }, { query: 'x', limit: 0 }]) {
       assert.equal((await call('search_session', args)).isError, true, JSON.stringify(args));
     }
+    // any positive limit is taken, capped
+    const big = await call('search_session', { query: 'authentication', limit: 10_000_000 });
+    assert.equal(big.isError, undefined);
+    assert.equal((big.structuredContent as { count: number }).count, 2);
+    assert.equal((await call('search_session', { query: 'authentication', limit: 1.5 })).structuredContent?.count, 1);
     const traversal = await call('get_session', { filename: '../../../etc/passwd' });
     assert.match(traversal.content[0].text, /FILE_NOT_FOUND/);
     assert.equal((await call('read_session', { docid: 'x', offset: -5 })).isError, true);
@@ -121,6 +131,14 @@ describe('in memory', () => {
       session: { file: string };
     };
     assert.ok(one.session.file.endsWith('summary.md'));
+    // the summary in every format: its markdown, not the conversation
+    for (const format of ['json', 'toon', 'auto']) {
+      const summary = (await call('get_session', { filename: 'authentication-implementation-summary.md', format })).structuredContent as {
+        session: { content: string };
+      };
+      assert.match(summary.session.content, /## Short Summary/, format);
+      assert.doesNotMatch(summary.session.content, /NextAuth/, format);
+    }
   });
 
   test('read_session pages a 5 MB tool output back exactly; unknown ids are found: false', async () => {
@@ -166,13 +184,24 @@ describe('in memory', () => {
       conversation: `User: how do we rotate ${secret}?\nAssistant: use the vault quokkarotation job`,
       topic: 'Key Rotation',
     });
-    const s = r.structuredContent as { file: string; topic: string };
+    const s = r.structuredContent as { file: string; topic: string; filename: string; date: string; fullFile: string; summaryFile: string; message: string };
     assert.equal(s.topic, 'key-rotation');
+    assert.equal(s.filename, 'key-rotation');
+    assert.equal(s.fullFile, s.file);
+    assert.ok(s.summaryFile.endsWith(join('key-rotation', 'summary.md')) && !Number.isNaN(Date.parse(s.date)));
+    assert.match(s.message, /get_session/);
+    // a CodeArchitect client reads back what it stored by the returned name
+    const back = (await call('get_session', { filename: s.filename, format: 'json' })).structuredContent as { session: { content: string } };
+    assert.match(back.session.content, /quokkarotation/);
     assert.ok(s.file.startsWith(storeRoot) && s.file.endsWith(join('key-rotation', 'full.md')));
     const again = (await call('store_session', { conversation: [{ role: 'user', content: 'second' }], topic: 'Key Rotation' })).structuredContent as {
       topic: string;
+      filename: string;
+      warning?: string;
     };
     assert.equal(again.topic, 'key-rotation-1');
+    assert.equal(again.filename, 'key-rotation-1');
+    assert.match(again.warning ?? '', /already stored that day/);
     const found = (await call('search_session', { query: 'quokkarotation' })).structuredContent as { results: { topic: string }[] };
     assert.equal(found.results[0].topic, 'key-rotation');
     const { readFileSync } = await import('node:fs');

@@ -1,7 +1,8 @@
 /**
- * search_context: blocks (turns) instead of sessions. The score is calibrated so a threshold means the same for every
- * query: it is the share of the query's information (IDF-weighted terms) that the block itself contains, times a
- * small factor for how well its session ranks. 1.0 = every query term is in the block.
+ * search_context: blocks (turns) instead of sessions, each with a calibrated 0–1 score: the chance that the block is
+ * relevant, from the share of the query's information (IDF-weighted words) it holds, how its session ranks (words and
+ * meaning), and its kind; fitted on the judged set so that seed 003's table (≥ 0.9 highly relevant, below 0.7
+ * filtered out) means what it says.
  */
 import type { ContextBlock, ContextResponse, SearchMode } from '../contracts.js';
 import type { DayRange } from '../dates.js';
@@ -34,8 +35,37 @@ export function sessionTags(session: Session): string[] {
 
 const SESSIONS_EXAMINED = 50;
 
-export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRange, options: ContextQuery): ContextResponse {
-  const started = performance.now();
+/** What a block's score is made of: the share of the query's information it holds, how its session ranks, its kind. */
+export interface BlockFeatures {
+  /** IDF-weighted share of the query's words the block itself contains (1 = all). */
+  coverage: number;
+  /** Its session's relevance relative to the best session's. */
+  sessionShare: number;
+  /** 1 for the best-ranked session, 1/2 for the next… */
+  reciprocalRank: number;
+  /** 1 for a conversation turn (the user or the agent speaking), 0 for tool output, files, thinking. */
+  conversation: number;
+}
+
+/**
+ * The calibrated score: a logistic function of the features, fitted on the judged set's tuning split (a block is
+ * relevant when its session is graded 2 or 3; `npm run bench:calibrate`), so that a score reads as the chance that
+ * the block is relevant: of blocks scored ≥ 0.9, about nine in ten are (docs/BENCHMARKS.md).
+ */
+export const CALIBRATION = { coverage: 0.8, sessionShare: 4.6, reciprocalRank: 3.1, conversation: 1.2, bias: -7.2 };
+
+export function calibratedScore(f: BlockFeatures, w = CALIBRATION): number {
+  const z = w.bias + w.coverage * f.coverage + w.sessionShare * f.sessionShare + w.reciprocalRank * f.reciprocalRank + w.conversation * f.conversation;
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Every block of the best sessions that holds a query word, with its features (before any threshold). */
+export function contextCandidates(
+  lib: LibraryView,
+  query: ParsedQuery,
+  range: DayRange,
+  options: Omit<ContextQuery, 'limit' | 'threshold'>,
+): { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] {
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const wantedTags = (options.tags ?? []).map((t) => t.toLowerCase());
   const ranked = rankSessions(lib, planQuery(lib.index, query, { source: options.source, project: options.project, mode: options.mode }, range)).filter(
@@ -48,10 +78,10 @@ export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRa
   const weights = new Map(query.terms.map((t) => [t, lib.index.idf(t)]));
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const matcher = matcherFor(query);
-  const blocks: ContextBlock[] = [];
-  if (!total || !matcher) return { results: blocks, totalMatches: 0, searchTime: Math.round(performance.now() - started) };
+  const out: { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] = [];
+  if (!total || !matcher) return out;
   const best = ranked[0]?.relevance || 1;
-  for (const hit of ranked.slice(0, SESSIONS_EXAMINED)) {
+  ranked.slice(0, SESSIONS_EXAMINED).forEach((hit, rank) => {
     const s = lib.sessions.get(hit.key)!;
     for (const turn of s.turns) {
       if (options.types?.length && !options.types.includes(turn.kind)) continue;
@@ -61,20 +91,36 @@ export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRa
       forEachToken(turn.text, (tok) => weights.has(tok) && present.add(tok));
       let covered = 0;
       for (const t of present) covered += weights.get(t)!;
-      const score = (covered / total) * (0.85 + (0.15 * hit.relevance) / best);
-      if (score < options.threshold) continue;
+      const features = {
+        coverage: covered / total,
+        sessionShare: Math.min(1, hit.relevance / best),
+        reciprocalRank: 1 / (rank + 1),
+        conversation: turn.kind === 'conversation' ? 1 : 0,
+      };
       const snippet = findSnippets([turn], query, { max: 1 })[0]?.text ?? turn.text.slice(0, 300);
-      blocks.push({
-        blockId: turn.id,
-        sessionId: s.id,
-        sessionName: s.topic,
-        type: turn.kind,
-        score: Math.round(score * 1000) / 1000,
-        snippet,
-        tags: [...sessionTags(s), turn.kind],
-        createdAt: turn.timestamp ?? s.created,
+      out.push({
+        block: {
+          blockId: turn.id,
+          sessionId: s.id,
+          sessionName: s.topic,
+          type: turn.kind,
+          snippet,
+          tags: [...sessionTags(s), turn.kind],
+          createdAt: turn.timestamp ?? s.created,
+        },
+        features,
       });
     }
+  });
+  return out;
+}
+
+export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRange, options: ContextQuery): ContextResponse {
+  const started = performance.now();
+  const blocks: ContextBlock[] = [];
+  for (const { block, features } of contextCandidates(lib, query, range, options)) {
+    const score = calibratedScore(features);
+    if (score >= options.threshold) blocks.push({ ...block, score: Math.round(score * 1000) / 1000 });
   }
   blocks.sort((a, b) => b.score - a.score || (a.createdAt < b.createdAt ? 1 : -1));
   return { results: blocks.slice(0, options.limit), totalMatches: blocks.length, searchTime: Math.round(performance.now() - started) };

@@ -27,8 +27,18 @@ function semanticHit(key: string, similarity: number): Scored {
   return { doc: -1, key, score: similarity, relevance: Math.max(0, similarity) / 2, matchCount: 0, matchedTerms: 0 };
 }
 
+/**
+ * How much the semantic list counts for a query: SEMANTIC_WEIGHT times the share of the query's information (IDF) the
+ * model knows: a query of made-up or one-session words is not about anything the model learned.
+ */
+export function semanticWeight(knownShare: number): number {
+  return SEMANTIC_WEIGHT * knownShare;
+}
+/** A lexical first result this many times as relevant as the second is kept first: the words found what was meant. */
+export const CLEAR_WINNER = 2;
+
 /** Both lists fused, best first, at most `limit`. */
-export function fuse(lexical: Scored[], semantic: { key: string; similarity: number }[], limit: number | undefined): Scored[] {
+export function fuse(lexical: Scored[], semantic: { key: string; similarity: number }[], limit: number | undefined, weight = SEMANTIC_WEIGHT): Scored[] {
   const score = new Map<string, number>();
   const hits = new Map<string, Scored>();
   lexical.forEach((hit, rank) => {
@@ -36,9 +46,12 @@ export function fuse(lexical: Scored[], semantic: { key: string; similarity: num
     hits.set(hit.key, hit);
   });
   semantic.forEach(({ key, similarity }, rank) => {
-    score.set(key, (score.get(key) ?? 0) + SEMANTIC_WEIGHT / (RRF_K + rank + 1));
+    score.set(key, (score.get(key) ?? 0) + weight / (RRF_K + rank + 1));
     if (!hits.has(key)) hits.set(key, semanticHit(key, similarity));
   });
+  // rank fusion sees positions, not gaps: a first result far ahead by words (a known item typed by its rare words) stays
+  const clear = lexical.length > 0 && (lexical.length === 1 || lexical[0].relevance >= CLEAR_WINNER * lexical[1].relevance);
+  if (clear) score.set(lexical[0].key, Infinity);
   const fused = [...score].sort((a, b) => b[1] - a[1]).map(([key]) => hits.get(key)!);
   return limit === undefined ? fused : fused.slice(0, limit);
 }

@@ -15,7 +15,7 @@ import type { LibraryView } from './view.js';
 import type { WorktreeRoots } from './worktrees.js';
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
-import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly } from './hybrid.js';
+import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
 import { firstPrompt } from '../model.js';
 
 export type { LibraryView };
@@ -100,7 +100,11 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
     };
     const similar = lib.semantic.search(plan.query.terms.join(' '), FUSION_DEPTH, accept);
     if (mode === 'semantic') return semanticOnly(similar).slice(0, limit);
-    return fuse(rankChecked(lib, plan, Math.max(limit ?? 0, FUSION_DEPTH)), similar, limit);
+    const lexical = rankChecked(lib, plan, Math.max(limit ?? 0, FUSION_DEPTH));
+    const idf = plan.query.terms.map((t) => lib.index.idf(t));
+    const total = idf.reduce((a, b) => a + b, 0);
+    const known = plan.query.terms.reduce((sum, t, i) => sum + (lib.semantic.knows(t) ? idf[i] : 0), 0);
+    return fuse(lexical, similar, limit, semanticWeight(total ? known / total : 0));
   }
   if (!plan.query.literals.length || limit === undefined) return rankChecked(lib, plan, limit);
   return literalsFirst(lib, plan, rankChecked(lib, plan, Math.max(limit, LITERAL_WINDOW))).slice(0, limit);

@@ -78,7 +78,8 @@ export async function getSession(lib: LibraryView, name: string, format: OutputF
     topic: session.topic,
     date: session.created,
     file,
-    content: chosen === 'toon' ? toToon({ messages }) : markdown,
+    // a summary asked for by name is the summary in every format; otherwise TOON carries the messages
+    content: chosen === 'toon' && part !== 'summary' ? toToon({ messages }) : markdown,
     messages,
     format: chosen,
   };

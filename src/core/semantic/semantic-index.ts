@@ -122,6 +122,12 @@ export class SemanticIndex {
     this.model = undefined;
   }
 
+  /** Whether the model knows a word (it is in the vocabulary it learned). */
+  knows(word: string): boolean {
+    const id = this.words.get(word);
+    return id !== undefined && this.model !== undefined && id < this.model.toModel.length && this.model.toModel[id] >= 0;
+  }
+
   /** Sessions by similarity to the query's words, best first (at most `limit`, only those `accept` takes). */
   search(query: string, limit: number, accept?: (key: string) => boolean): { key: string; similarity: number }[] {
     if (!this.model) return [];

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import { answer, ok } from '../respond.js';
 import { getResponseSchema, listResponseSchema } from '../../core/contracts.js';
-import { dateField, MAX_LIMIT, projectField, sourceField } from '../schemas.js';
+import { dateField, limitField, projectField, sourceField } from '../schemas.js';
 
 export function registerGetSession(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -18,7 +18,7 @@ export function registerGetSession(server: McpServer, ready: Promise<SessionLibr
         filename: z.string().max(1024).optional().describe('Session id (from search results), tool session id, or CodeArchitect folder name. Omit to list.'),
         date: dateField('When listing: only this day'),
         format: z.enum(['json', 'toon', 'auto']).default('auto').describe('json, toon (about 40% fewer tokens on uniform data) or auto.'),
-        limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe('When listing: at most this many sessions.'),
+        limit: limitField('When listing: at most this many sessions.'),
         source: sourceField,
         project: projectField,
       },

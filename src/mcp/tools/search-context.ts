@@ -4,7 +4,7 @@ import type { SessionLibrary } from '../../core/library.js';
 import type { TurnKind } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { contextResponseSchema } from '../../core/contracts.js';
-import { dateField, kindField, MAX_LIMIT, modeField, projectField, sourceField } from '../schemas.js';
+import { dateField, kindField, limitField, modeField, projectField, queryField, sourceField } from '../schemas.js';
 
 export function registerSearchContext(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -17,11 +17,11 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
         'distinctive words the block contains (1.0 = all of them), so threshold 0.7 means the same for every query. ' +
         'Use blockId with read_session for the full text.',
       inputSchema: {
-        query: z.string().max(2000).describe('A question or keywords.'),
+        query: queryField('A question or keywords.'),
         sessions: z.array(z.string().max(1024)).max(1000).optional().describe('Only these session ids. Omit to search all.'),
         tags: z.array(z.string().max(200)).max(50).optional().describe('Only sessions with all these tags (source id, project folder name, branch).'),
         types: z.array(kindField).optional().describe('Only these block types: conversation, file, diff, note, tool, thinking.'),
-        limit: z.number().int().min(1).max(MAX_LIMIT).default(10).describe('Maximum results. Default 10.'),
+        limit: limitField('Maximum results. Default 10.'),
         threshold: z.number().min(0).max(1).default(0.7).describe('Minimum score (0-1). Default 0.7.'),
         dateFrom: dateField('From this day on'),
         dateTo: dateField('Up to this day'),
@@ -36,11 +36,11 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
       answer(async () => {
         const library = await ready;
         return ok(
-          library.searchContext(args.query, {
+          library.searchContext(args.query ?? '', {
             sessions: args.sessions,
             tags: args.tags,
             types: args.types as TurnKind[] | undefined,
-            limit: args.limit,
+            limit: args.limit ?? 10,
             threshold: args.threshold,
             dateFrom: args.dateFrom,
             dateTo: args.dateTo,

@@ -1,10 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import type { Role, SourceId } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { searchResponseSchema } from '../../core/contracts.js';
-import { dateField, MAX_LIMIT, modeField, projectField, roleField, sourceField } from '../schemas.js';
+import { dateField, limitField, modeField, projectField, queryField, roleField, sourceField } from '../schemas.js';
 
 export function registerSearchSession(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -17,11 +16,11 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
         '"quoted phrases" must appear; -word excludes. Returns sessions sorted by relevance (0-1, topic matches weigh most) then date, ' +
         'each with up to 3 snippets and the turn ids (docids) they came from: pass an id to get_session, or a docid to read_session.',
       inputSchema: {
-        query: z.string().max(2000).describe('Words to look for, e.g. "flaky date test" or "postgres migration -sqlite".'),
+        query: queryField('Words to look for, e.g. "flaky date test" or "postgres migration -sqlite".'),
         date: dateField('Only this day'),
         dateFrom: dateField('From this day on'),
         dateTo: dateField('Up to this day'),
-        limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Maximum number of sessions (1-${MAX_LIMIT}). Default: all matches.`),
+        limit: limitField('Maximum number of sessions. Default: all matches.'),
         source: sourceField,
         project: projectField,
         role: roleField,
@@ -34,7 +33,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
       answer(async () => {
         const library = await ready;
         return ok(
-          library.search(args.query, {
+          library.search(args.query ?? '', {
             date: args.date,
             dateFrom: args.dateFrom,
             dateTo: args.dateTo,

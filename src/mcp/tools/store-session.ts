@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
-import { messagesFromPlain } from '../../core/store/codearchitect-store.js';
+import { basename } from 'node:path';
+import { messagesFromPlain, slugify } from '../../core/store/codearchitect-store.js';
 import { answer, ok } from '../respond.js';
 
 const message = z.object({ role: z.string().max(40).describe('user, assistant or system'), content: z.string().describe('The message text') });
@@ -22,7 +23,18 @@ export function registerStoreSession(server: McpServer, ready: Promise<SessionLi
         projectDir: z.string().max(4096).optional().describe('The project folder the conversation was about.'),
         format: z.enum(['plain', 'messages']).optional().describe('How to read a text conversation: plain (default) or messages (a JSON array as text).'),
       },
-      outputSchema: { success: z.boolean(), id: z.string().optional(), topic: z.string(), file: z.string(), summaryFile: z.string() },
+      outputSchema: {
+        success: z.boolean(),
+        filename: z.string().describe('The session folder name: pass it to get_session({filename}).'),
+        id: z.string().optional().describe('The session id in search results.'),
+        topic: z.string(),
+        date: z.string().describe('ISO timestamp of when it was stored.'),
+        file: z.string().describe('Path of full.md.'),
+        summaryFile: z.string(),
+        fullFile: z.string(),
+        message: z.string(),
+        warning: z.string().optional().describe('Present when the topic folder existed that day and a new name was chosen.'),
+      },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
@@ -32,8 +44,25 @@ export function registerStoreSession(server: McpServer, ready: Promise<SessionLi
         if (Array.isArray(args.conversation)) messages = args.conversation;
         else if (args.format === 'messages') messages = z.array(message).parse(JSON.parse(args.conversation));
         else messages = messagesFromPlain(args.conversation);
-        const stored = await library.store({ messages, topic: args.topic, projectDir: args.projectDir });
-        return ok({ success: true, id: stored.id, topic: stored.topic, file: stored.fullPath, summaryFile: stored.summaryPath }, 'json');
+        const now = new Date();
+        const stored = await library.store({ messages, topic: args.topic, projectDir: args.projectDir }, now);
+        const filename = basename(stored.dir);
+        const asked = args.topic !== undefined ? slugify(args.topic) : undefined;
+        return ok(
+          {
+            success: true,
+            filename,
+            id: stored.id,
+            topic: stored.topic,
+            date: now.toISOString(),
+            file: stored.fullPath,
+            summaryFile: stored.summaryPath,
+            fullFile: stored.fullPath,
+            message: `Session stored as "${filename}": find it with search_session, read it with get_session({filename: "${filename}"}).`,
+            ...(asked && asked !== filename ? { warning: `A session "${asked}" was already stored that day: this one is "${filename}".` } : {}),
+          },
+          'json',
+        );
       }),
   );
 }
