@@ -93,7 +93,9 @@ async function run(argv: string[]): Promise<number> {
         role: options.role as Role | undefined,
         mode: options.mode,
       });
-      print(options, response, () => (library.sessions.size ? renderSearch(response, color) : nothingOnDisk(describeRoots(options))));
+      print(options, response, () =>
+        library.sessions.size || !library.indexing.complete ? renderSearch(response, color) : nothingOnDisk(describeRoots(options)),
+      );
       return 0;
     }
     case 'get': {
@@ -115,7 +117,9 @@ async function run(argv: string[]): Promise<number> {
         project: options.project,
         format: options.toon ? 'toon' : 'auto',
       });
-      print(options, response, () => (library.sessions.size ? renderList(response, color) : nothingOnDisk(describeRoots(options))));
+      print(options, response, () =>
+        library.sessions.size || !library.indexing.complete ? renderList(response, color) : nothingOnDisk(describeRoots(options)),
+      );
       return 0;
     }
     case 'archive': {
