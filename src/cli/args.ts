@@ -14,6 +14,8 @@ export const USAGE = `Usage: session-search <command> [options]
 Commands:
   search <words...>        Search every session; "quoted phrases" must appear, -word excludes
   get <name-or-id>         Show one session (id, tool id, CodeArchitect folder name, or name-summary.md / name-full.md)
+  resume <name-or-id>      Print the command that reopens the session in its tool (claude, codex, gemini,
+                           opencode); with --run, run it in the session's project folder
   list                     List sessions, newest first
   mcp                      Run the MCP server on stdio (for Claude Code, VS Code and other MCP clients)
   archive [size|purge]     Report the size of the masked archive in the data folder, or delete it
@@ -53,6 +55,7 @@ export interface CliOptions {
   project?: string;
   role?: string;
   mode?: SearchMode;
+  run?: boolean;
   roots: SourceRoot[];
   /** Whether --root was given (otherwise `roots` are the defaults). */
   rootsGiven: boolean;
@@ -107,6 +110,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       'no-archive': { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       partial: { type: 'boolean', default: false },
+      run: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     } as const;
     const split = flagsAsWords(argv, options);
@@ -147,6 +151,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     dataDir: dataDirFrom(values.data, env),
     archive: !values['no-archive'],
     verbose: values.verbose,
+    run: values.run,
     partial: values.partial,
     help: values.help,
   };

@@ -7,6 +7,8 @@ import type { Role } from '../core/model.js';
 import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
 import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
 import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { resumeArgs } from '../core/resume.js';
 
 const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALID_ARGUMENT']);
 
@@ -60,6 +62,11 @@ function print(options: CliOptions, value: unknown, human: () => string): void {
   else process.stdout.write(human());
 }
 
+/** A path as a POSIX shell reads it. */
+function shellQuote(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}
+
 /** The configured roots and whether each exists (for "nothing on disk"). */
 function describeRoots(options: CliOptions): { source: string; path: string; exists: boolean }[] {
   return options.roots.map((r) => ({ source: r.source, path: r.path, exists: existsSync(r.path) }));
@@ -97,6 +104,25 @@ async function run(argv: string[]): Promise<number> {
         library.sessions.size || !library.indexing.complete ? renderSearch(response, color) : nothingOnDisk(describeRoots(options)),
       );
       return 0;
+    }
+    case 'resume': {
+      const name = options.positionals[0];
+      if (!name) throw new UsageError('resume needs a session name or id; find one with `session-search search` or `list`.');
+      const library = await openLibrary(options);
+      const { session } = await library.get(name, { format: 'json' });
+      const found = library.sessions.get(session.id);
+      const args = found && resumeArgs(found);
+      if (!args) throw new SessionSearchError('INVALID_ARGUMENT', `${session.source} sessions cannot be reopened by id from the command line.`);
+      const cwd = session.project && existsSync(session.project) ? session.project : undefined;
+      if (!options.run) {
+        const line = `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}${args.join(' ')}`;
+        print(options, { command: args.join(' '), cwd: cwd ?? null }, () => `${line}\n`);
+        return 0;
+      }
+      const ran = spawnSync(args[0], args.slice(1), { cwd, stdio: 'inherit' });
+      if ((ran.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+        throw new SessionSearchError('FILE_NOT_FOUND', `\`${args[0]}\` is not installed or not on PATH; the command is: ${args.join(' ')}`);
+      return ran.status ?? 1;
     }
     case 'get': {
       const name = options.positionals[0];

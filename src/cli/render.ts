@@ -44,7 +44,7 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
     lines.push(head);
     if (r.project) lines.push(`    ${style(color, ANSI.dim, `project: ${printable(r.project)}${r.branch ? ` (${printable(r.branch)})` : ''}`)}`);
     r.matchedSnippets.forEach((s, k) => lines.push(`    ${mark(s, r.snippetHighlights[k])}`));
-    lines.push(`    ${style(color, ANSI.dim, `id: ${r.id}`)}`);
+    lines.push(`    ${style(color, ANSI.dim, `id: ${r.id}${r.resumeCommand ? `  ·  resume: ${r.resumeCommand}` : ''}`)}`);
     lines.push('');
   });
   const also = response.alsoMatched?.length ? ` (also matched: ${printable(response.alsoMatched.join(', '))})` : '';

@@ -54,6 +54,7 @@ export const searchResultSchema = z.object({
   topicHighlights: z.array(range).describe('The [start, end) ranges of the topic that matched.'),
   matchCount: z.number().describe('How many query terms the session holds.'),
   sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript; the session comes from the archive.'),
+  resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
@@ -86,6 +87,7 @@ export const sessionInfoSchema = z.object({
   size: z.number().describe('Bytes of the transcript.'),
   turns: z.number().describe('Number of turns.'),
   sourceDeleted: z.boolean().optional().describe('The transcript is gone; the session comes from the archive.'),
+  resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
@@ -117,6 +119,7 @@ export const sessionContentSchema = z.object({
   content: z.string().describe('Markdown in `json` format; the TOON encoding of `messages` in `toon` format.'),
   messages: z.array(messageSchema).describe('Every turn, in order.'),
   format: z.enum(['json', 'toon']),
+  resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),
 });
 
 export const getResponseSchema = z.object({ success: z.literal(true), session: sessionContentSchema });

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { TreeSession } from '../protocol.js';
 import { Disposable } from './dispose.js';
+import { resumeCommand as coreResumeCommand } from '../core/resume.js';
 
 export type Grouping = 'date' | 'project' | 'source';
 
@@ -23,14 +24,8 @@ export const SOURCE_ICONS: Record<string, string> = {
   aider: 'comment-discussion',
 };
 
-const RESUME: Record<string, (id: string) => string> = {
-  'claude-code': (id) => `claude --resume ${id}`,
-  codex: (id) => `codex resume ${id}`,
-  gemini: (id) => `gemini --resume ${id}`,
-};
-
 export function resumeCommand(session: TreeSession): string | undefined {
-  return RESUME[session.source]?.(session.nativeId);
+  return coreResumeCommand(session);
 }
 
 /** Date group of an ISO timestamp, relative to `now` in local time. */

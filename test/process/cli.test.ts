@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { eventually } from '../eventually.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CORPUS, ROOT, tempDir, writeSessionCopies } from '../helpers.js';
@@ -101,6 +101,35 @@ test('the rough edges: -word after the first word excludes, output piped into he
     (mode) => (JSON.parse(cli('search', 'repo', 'map', '--mode', mode, '--root', CA_ROOT, '--json').stdout) as { mode: string }).mode,
   );
   assert.equal(modes[0], 'lexical');
+});
+
+test('resume prints the command that reopens a session in its project folder, and --run runs it there', () => {
+  const project = tempDir();
+  const root = tempDir();
+  const id = '12345678-1234-4234-8234-123456789abc';
+  const record = (uuid: string, role: 'user' | 'assistant', text: string) =>
+    JSON.stringify({ type: role, uuid, sessionId: id, cwd: project, timestamp: '2025-06-01T10:00:00Z', message: { role, content: text } });
+  writeFileSync(join(root, `${id}.jsonl`), `${record('u1', 'user', 'resume the quollmigration')}\n${record('a1', 'assistant', 'done')}\n`);
+  const roots = ['--root', `claude-code=${root}`, '--data', tempDir()];
+  const printed = cli('resume', id, ...roots);
+  assert.equal(printed.code, 0, printed.stderr);
+  assert.equal(printed.stdout.trim(), `cd ${project} && claude --resume ${id}`);
+  const found = JSON.parse(cli('search', 'quollmigration', ...roots, '--json').stdout) as { results: { resumeCommand?: string }[] };
+  assert.equal(found.results[0].resumeCommand, `claude --resume ${id}`);
+  // --run: a stand-in `claude` on PATH records where and how it was started
+  const bin = tempDir();
+  const out = join(bin, 'ran.txt');
+  writeFileSync(join(bin, 'claude'), `#!/bin/sh\necho "$PWD $*" > '${out}'\n`, { mode: 0o755 });
+  const ran = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'resume', id, '--run', ...roots], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: HOME_DIR, PATH: `${bin}:${process.env.PATH}` },
+  });
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(readFileSync(out, 'utf8').trim(), `${project} --resume ${id}`);
+  // a tool with no resume command says so
+  const aider = cli('resume', 'aider:zen-mcp-server/.aider.chat.history.md#2', '--root', `aider=${join(CORPUS, 'aider')}`);
+  assert.notEqual(aider.code, 0);
+  assert.match(aider.stderr, /cannot be reopened/);
 });
 
 test('mcp-config prints a claude mcp add line and a .mcp.json entry that launch this bundle', () => {

@@ -17,6 +17,7 @@ import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
 import { firstPrompt } from '../model.js';
+import { resumeCommand } from '../resume.js';
 
 export type { LibraryView };
 
@@ -183,6 +184,8 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     if (s.project) result.project = s.project;
     if (s.branch) result.branch = s.branch;
     if (s.sourceDeleted) result.sourceDeleted = true;
+    const resume = resumeCommand(s);
+    if (resume) result.resumeCommand = resume;
     return result;
   });
   const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic) };

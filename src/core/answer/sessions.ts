@@ -8,6 +8,7 @@ import { turnCount, type Session, type Turn } from '../model.js';
 import type { LibraryView } from './view.js';
 import { codeArchitectSiblings } from '../ingest/sources/codearchitect.js';
 import { isInside } from '../ingest/walk.js';
+import { resumeCommand } from '../resume.js';
 
 export const PAGE_CHARS = 512_000;
 
@@ -85,7 +86,12 @@ export async function getSession(lib: LibraryView, name: string, format: OutputF
   };
   return {
     success: true,
-    session: { ...base, ...(session.project ? { project: session.project } : {}), ...(session.branch ? { branch: session.branch } : {}) },
+    session: {
+      ...base,
+      ...(session.project ? { project: session.project } : {}),
+      ...(session.branch ? { branch: session.branch } : {}),
+      ...(resumeCommand(session) ? { resumeCommand: resumeCommand(session) } : {}),
+    },
   };
 }
 
@@ -102,6 +108,8 @@ export function sessionInfo(s: Session): SessionInfo {
   };
   if (s.project) info.project = s.project;
   if (s.sourceDeleted) info.sourceDeleted = true;
+  const resume = resumeCommand(s);
+  if (resume) info.resumeCommand = resume;
   return info;
 }
 
