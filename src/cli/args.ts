@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SOURCE_IDS, type SourceId } from '../core/model.js';
 import { SEARCH_MODES, type SearchMode } from '../core/contracts.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../core/export.js';
 import { defaultRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
 
 export class UsageError extends Error {}
@@ -14,6 +15,9 @@ export const USAGE = `Usage: session-search <command> [options]
 Commands:
   search <words...>        Search every session; "quoted phrases" must appear, -word excludes
   get <name-or-id>         Show one session (id, tool id, CodeArchitect folder name, or name-summary.md / name-full.md)
+  export <name-or-id>      The session as Markdown (default), a self-contained HTML page or JSON: --format md|html|json,
+                           --out FILE (default: standard output), --redact-home (your home folder and user name in
+                           paths become ~ and <user>)
   resume <name-or-id>      Print the command that reopens the session in its tool (claude, codex, gemini,
                            opencode); with --run, run it in the session's project folder
   list                     List sessions, newest first
@@ -56,6 +60,9 @@ export interface CliOptions {
   role?: string;
   mode?: SearchMode;
   run?: boolean;
+  format?: ExportFormat;
+  out?: string;
+  redactHome?: boolean;
   roots: SourceRoot[];
   /** Whether --root was given (otherwise `roots` are the defaults). */
   rootsGiven: boolean;
@@ -111,6 +118,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       verbose: { type: 'boolean', default: false },
       partial: { type: 'boolean', default: false },
       run: { type: 'boolean', default: false },
+      format: { type: 'string' },
+      out: { type: 'string' },
+      'redact-home': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     } as const;
     const split = flagsAsWords(argv, options);
@@ -130,6 +140,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
   }
   if (values.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(values.mode)) {
     throw new UsageError(`--mode expects one of ${SEARCH_MODES.join(', ')}, got "${values.mode}".`);
+  }
+  if (values.format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(values.format)) {
+    throw new UsageError(`--format expects one of ${EXPORT_FORMATS.join(', ')}, got "${values.format}".`);
   }
   if (values.json && values.toon) throw new UsageError('Choose one of --json and --toon.');
   const roots = values.root?.length ? values.root.map(parseRoot) : defaultRoots(env);
@@ -152,6 +165,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     archive: !values['no-archive'],
     verbose: values.verbose,
     run: values.run,
+    format: values.format as ExportFormat | undefined,
+    out: values.out === undefined ? undefined : resolve(values.out),
+    redactHome: values['redact-home'],
     partial: values.partial,
     help: values.help,
   };

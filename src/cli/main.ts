@@ -7,6 +7,8 @@ import type { Role } from '../core/model.js';
 import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
 import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { resumeArgs } from '../core/resume.js';
 
@@ -103,6 +105,18 @@ async function run(argv: string[]): Promise<number> {
       print(options, response, () =>
         library.sessions.size || !library.indexing.complete ? renderSearch(response, color) : nothingOnDisk(describeRoots(options)),
       );
+      return 0;
+    }
+    case 'export': {
+      const name = options.positionals[0];
+      if (!name) throw new UsageError('export needs a session name or id; find one with `session-search search` or `list`.');
+      const library = await openLibrary(options);
+      const format = options.format ?? (options.json ? 'json' : 'md');
+      const { text } = await library.export(name, format, options.redactHome ? { home: homedir() } : {});
+      if (options.out) {
+        await writeFile(options.out, text);
+        process.stderr.write(`session-search: wrote ${options.out}\n`);
+      } else process.stdout.write(text);
       return 0;
     }
     case 'resume': {

@@ -27,6 +27,7 @@ import { SessionSearchError } from './errors.js';
 import { TurnCache, type TurnHooks } from './store/turns.js';
 import type { LibraryView } from './answer/view.js';
 import type { SemanticIndex } from './semantic/semantic-index.js';
+import { exportSession, type ExportFormat, type ExportOptions } from './export.js';
 import { WorktreeRoots } from './answer/worktrees.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
@@ -58,6 +59,8 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   get(name: string, options?: { format?: OutputFormat }): Promise<GetResponse>;
   /** A page of a session or turn; one the first load has not reached yet is read on demand (as `get`). */
   read(docid: string, offset?: number): Promise<ReadResponse>;
+  /** One session as Markdown, a self-contained HTML page or JSON (core/export.ts). */
+  export(name: string, format: ExportFormat, options?: ExportOptions): Promise<{ id: string; text: string }>;
   reloadFile(file: string): Promise<void>;
   markSourceDeleted(file: string): void;
   changedFiles(): Promise<string[]>;
@@ -165,6 +168,12 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     async read(docid, offset) {
       const page = answers.read(docid, offset);
       return page.found || !(await load.readNamed(docid)) ? page : answers.read(docid, offset);
+    },
+    async export(name, format, exportOptions = {}) {
+      const { session } = await this.get(name, { format: 'json' });
+      const found = catalog.sessions.get(session.id);
+      if (!found) throw new SessionSearchError('FILE_NOT_FOUND', `No session named "${name}".`);
+      return { id: found.id, text: exportSession(found, format, exportOptions) };
     },
     reloadFile: (file) => load.reloadFile(file),
     markSourceDeleted: (file) => catalog.markSourceDeleted(file),
