@@ -3,6 +3,7 @@
  * sends at start (ServerSettings, as initializationOptions), the requests the host sends, and the notifications the
  * server sends, each with named params and results. Methods are namespaced `sessions/…`.
  */
+import type { ExportFormat } from './core/export.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { GetResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TurnWindow } from './core/contracts.js';
 import type { SourceSetting } from './core/ingest/sources/registry.js';
@@ -95,6 +96,13 @@ export const CancelIndexingRequest = new RequestType0<boolean, void>('sessions/c
 /** How big the archive is. */
 export const ArchiveSizeRequest = new RequestType0<ArchiveSize, void>('sessions/archiveSize');
 /** Delete the archive (sessions whose transcript is gone leave the index). */
+/** One session exported (Markdown, HTML or JSON), for Export Session…. */
+export interface ExportParams {
+  id: string;
+  format: ExportFormat;
+  redactHome?: boolean;
+}
+export const ExportRequest = new RequestType<ExportParams, { id: string; text: string }, void>('sessions/export');
 export const PurgeArchiveRequest = new RequestType0<ArchiveSize, void>('sessions/purgeArchive');
 
 // ─── server → host: notifications ───────────────────────────────────────────────────────────────────────────────

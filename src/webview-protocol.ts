@@ -47,7 +47,8 @@ export type FromPanel =
   | { type: 'openContext'; sessionId: string; topic: string; turnId: string; query: string }
   | { type: 'more'; direction: 'earlier' | 'later' }
   | { type: 'openRaw'; sessionId: string; line?: number }
-  | { type: 'copy'; text: string };
+  | { type: 'copy'; text: string }
+  | { type: 'export'; sessionId: string };
 
 /** Turns shown either side of a hit, and added by "Show earlier" / "Show later". */
 export const CONTEXT_TURNS = 4;

@@ -157,6 +157,12 @@ function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
   reader.replaceChildren();
   const head = el('div', 'reader-head');
   head.append(el('h2', undefined, m.topic));
+  const exporter = document.createElement('vscode-button');
+  exporter.id = 'export';
+  exporter.setAttribute('secondary', '');
+  exporter.textContent = 'Export…';
+  exporter.addEventListener('click', () => send({ type: 'export', sessionId: m.sessionId }));
+  head.append(exporter);
   const close = document.createElement('vscode-button');
   close.id = 'close';
   close.textContent = 'Close (Esc)';

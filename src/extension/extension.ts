@@ -22,6 +22,7 @@ import { searchSessions } from './search-command.js';
 import { dataFolder, restrictedNote } from './settings.js';
 import { IndexStatus } from './status.js';
 import { resumeCommand, SessionTree, type Grouping } from './tree.js';
+import { exportSession } from './commands/export-session.js';
 
 /** What activate returns: used by other extensions and by the extension-host tests. */
 export interface SessionSearchApi {
@@ -95,6 +96,7 @@ function createCommands(app: SessionSearch): Record<string, (...args: unknown[])
       const id = app.idOf(arg);
       if (id) await vscode.env.clipboard.writeText(id);
     },
+    'sessionSearch.exportSession': (arg, given) => exportSession(client, app.idOf(arg), given as Parameters<typeof exportSession>[2]),
     'sessionSearch.copyResumeCommand': async (arg) => {
       const s = app.sessionOf(arg);
       const command = s && resumeCommand(s);

@@ -108,6 +108,9 @@ export class SearchPanel extends Disposable {
         case 'openRaw':
           await this.openRaw(m.sessionId, m.line);
           break;
+        case 'export':
+          await vscode.commands.executeCommand('sessionSearch.exportSession', m.sessionId);
+          break;
         case 'copy':
           await vscode.env.clipboard.writeText(m.text);
           void vscode.window.setStatusBarMessage('Session Search: turn copied', 2000);

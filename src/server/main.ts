@@ -2,6 +2,7 @@
  * The index server: its own Node process, started by the extension through vscode-languageclient over IPC. It owns a
  * SessionLibrary (reading, masking, indexing, archive, live updates) so the extension host never parses a transcript.
  */
+import { homedir } from 'node:os';
 import { sessionUriString } from '../session-uri.js';
 import { createConnection, ProposedFeatures, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver/node';
 import { errorMessage } from '../core/errors.js';
@@ -13,6 +14,7 @@ import { rootsFromSettings } from '../core/ingest/sources/registry.js';
 import { Persistence } from '../core/store/persistence.js';
 import {
   ArchiveSizeRequest,
+  ExportRequest,
   CancelIndexingRequest,
   ChangedNotification,
   PurgeArchiveRequest,
@@ -145,6 +147,7 @@ connection.onRequest(CancelIndexingRequest, () => {
   return true;
 });
 connection.onRequest(ArchiveSizeRequest, archiveSize);
+connection.onRequest(ExportRequest, async ({ id, format, redactHome }) => (await lib()).export(id, format, redactHome ? { home: homedir() } : {}));
 connection.onRequest(PurgeArchiveRequest, async () => {
   await (await lib()).purgeArchive();
   void connection.sendNotification(ChangedNotification, { files: [] });

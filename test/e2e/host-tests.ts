@@ -1,8 +1,10 @@
 /**
  * Runs inside the real extension host (bundled by the e2e test and loaded as extensionTestsPath): the Copilot tool
- * answers through vscode.lm.invokeTool, and the MCP provider gives a definition that starts the bundled server.
+ * answers through vscode.lm.invokeTool, Export Session… writes a safe page, and the MCP provider gives a definition
+ * that starts the bundled server.
  */
 import { eventually } from '../eventually.js';
+import { tmpdir } from 'node:os';
 import * as vscode from 'vscode';
 import type { SessionSearchApi } from '../../src/extension/extension.js';
 
@@ -43,6 +45,14 @@ export async function run(): Promise<void> {
   check(whole.includes('zebrahostile') && !token.test(whole), `session_read of ${hostileId} masks the planted secret`);
   const session = await toolText('session_get', { id: hostileId });
   check(session.includes('zebrahostile') && !token.test(session), 'session_get masks the planted secret');
+
+  // Export Session… (the tree's and the reader's command), with its questions answered: a safe, masked HTML page
+  const target = vscode.Uri.joinPath(vscode.Uri.file(tmpdir()), `session-search-export-${process.pid}.html`);
+  await vscode.commands.executeCommand('sessionSearch.exportSession', hostileId, { format: 'html', uri: target });
+  const page = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+  check(page.includes('zebrahostile') && page.includes('<details'), `the export holds the session: ${page.slice(0, 200)}`);
+  check(page.includes('&lt;script&gt;') && !/<script|<img/i.test(page), 'markup in the exported page stays text');
+  check(!token.test(page) && page.includes('[redacted-secret]'), 'the exported page is masked');
 
   const definitions = (await api.mcpServerDefinitions()) ?? [];
   check(definitions.length === 1, `one MCP server definition, got ${definitions.length}`);
