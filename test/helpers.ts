@@ -38,7 +38,7 @@ export function writeCodeArchitect(root: string, day: string, topic: string, mes
   return dir;
 }
 
-export function writeFile(path: string, text: string): string {
+export function writeFile(path: string, text: string | Uint8Array): string {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   return path;

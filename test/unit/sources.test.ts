@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { SessionLibrary } from '../../src/core/library.js';
 import type { MemoryLogger } from '../../src/core/log.js';
 import { firstPrompt } from '../../src/core/model.js';
-import { CORPUS, corpusRoots, loadLibrary } from '../helpers.js';
+import { CORPUS, corpusRoots, loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
 
 function hashTree(dir: string, out = new Map<string, string>()): Map<string, string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -56,6 +56,33 @@ describe('CodeArchitect', () => {
     assert.equal(firstPrompt(s), '/test pytest tests/basic/test_main.py');
     assert.equal(s.created, '2024-08-06T09:06:27.951Z');
     assert.equal(s.firstDay, '2024-08-06');
+  });
+
+  test('a folder named session-<number> says nothing: its title is the first prompt; a binary full.md is skipped with a reason', async () => {
+    const untitled = sessionsOf('codearchitect').filter((s) => /^session-\d+$/.test(s.filename));
+    assert.ok(untitled.length > 20);
+    for (const s of untitled) {
+      assert.doesNotMatch(s.topic, /^session-\d+$/, s.id);
+      assert.ok(
+        firstPrompt(s)
+          ?.replace(/^[#>*\s-]+/, '')
+          .startsWith(s.topic.replace(/…$/, '')),
+        `${s.topic} / ${firstPrompt(s)?.slice(0, 80)}`,
+      );
+    }
+    const root = tempDir();
+    writeCodeArchitect(root, '2025-01-02', 'readable', [{ role: 'user', content: 'a readable session' }]);
+    writeFile(join(root, '2025-01-02', 'garbage', 'full.md'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
+    const loaded = await loadLibrary([{ source: 'codearchitect', path: root }]);
+    assert.deepEqual(
+      [...loaded.library.sessions.values()].map((s) => s.filename),
+      ['readable'],
+    );
+    assert.ok(
+      loaded.logger.lines.some((l) => l.includes(join('garbage', 'full.md')) && l.includes('not text')),
+      loaded.logger.lines.join('\n'),
+    );
+    await loaded.library.close();
   });
 });
 

@@ -116,6 +116,27 @@ export function codeArchitectMessages(text: string): RawTurn[] {
   return [{ role: 'system', kind: 'note', text }];
 }
 
+/** A folder name that names no subject: `session-1723826458844` (CodeArchitect's name when it had no topic). */
+const saysNothing = (topic: string): boolean => /^session[-_]?\d{6,}$/i.test(topic);
+
+/** The first line of the first user prompt, as a title. */
+function promptTitle(turns: { role: string; kind: string; text: string }[]): string | undefined {
+  const prompt = turns.find((t) => t.role === 'user' && t.kind === 'conversation')?.text;
+  const line = prompt
+    ?.split('\n')
+    .map((l) => l.replace(/^[#>*\s-]+/, '').trim())
+    .find(Boolean);
+  return line && (line.length > 80 ? `${line.slice(0, 79)}…` : line);
+}
+
+/** Text that is not text: NUL bytes, or mostly bytes that are not UTF-8. */
+function isBinary(text: string): boolean {
+  if (text.includes('\u0000')) return true;
+  const sample = text.slice(0, 4096);
+  const bad = sample.split('\uFFFD').length - 1;
+  return sample.length > 0 && bad / sample.length > 0.1;
+}
+
 export const codeArchitectSource: SourceAdapter = {
   id: 'codearchitect',
   label: 'CodeArchitect',
@@ -135,6 +156,10 @@ export const codeArchitectSource: SourceAdapter = {
       return [];
     }
     const text = await readFile(file, 'utf8');
+    if (isBinary(text)) {
+      ctx.logger.warn(`${file}: skipped, not text (binary content)`);
+      return [];
+    }
     const date = isoTime(/^\*\*Date:\*\*\s*(\S+)/m.exec(text)?.[1]);
     const heading = /^# (.+?)(?: - Full Context)?\s*$/m.exec(text)?.[1];
     const turns = codeArchitectMessages(text);
@@ -144,7 +169,7 @@ export const codeArchitectSource: SourceAdapter = {
       {
         source: 'codearchitect',
         nativeId: `${dayDir}/${layout.topic}`,
-        topic: layout.topic || heading,
+        topic: saysNothing(layout.topic) ? (promptTitle(turns) ?? layout.topic) : layout.topic || heading,
         filename: layout.topic,
         file,
         size: info.size,
