@@ -5,6 +5,7 @@ import type { Role, SourceId, TurnKind } from './core/model.js';
 export interface PanelFilters {
   source?: SourceId;
   project?: string;
+  branch?: string;
   role?: Role;
   kind?: TurnKind;
   dateFrom?: string;

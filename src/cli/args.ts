@@ -34,6 +34,7 @@ Options:
   --to YYYY-MM-DD          Only sessions active on or before that day
   --source ID              Only one source: ${SOURCE_IDS.join(', ')}
   --project PATH           Only sessions whose workspace is PATH or inside it
+  --branch NAME            Only sessions recorded on this git branch
   --role ROLE              search: only matches in turns of user, assistant, tool or system
   --mode MODE              search: hybrid (default: words and meaning fused), lexical (the words as typed and
                            their forms) or semantic (by meaning only; once the model is learned)
@@ -58,6 +59,7 @@ export interface CliOptions {
   source?: SourceId;
   project?: string;
   role?: string;
+  branch?: string;
   mode?: SearchMode;
   run?: boolean;
   format?: ExportFormat;
@@ -111,6 +113,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       source: { type: 'string' },
       project: { type: 'string' },
       role: { type: 'string' },
+      branch: { type: 'string' },
       mode: { type: 'string' },
       root: { type: 'string', multiple: true },
       data: { type: 'string' },
@@ -158,6 +161,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     source: values.source as SourceId | undefined,
     project: values.project === undefined ? undefined : resolve(values.project),
     role: values.role,
+    branch: values.branch,
     mode: values.mode as SearchMode | undefined,
     roots,
     rootsGiven: !!values.root?.length,

@@ -99,6 +99,7 @@ async function run(argv: string[]): Promise<number> {
         dateTo: options.dateTo,
         source: options.source,
         project: options.project,
+        branch: options.branch,
         role: options.role as Role | undefined,
         mode: options.mode,
       });
@@ -155,6 +156,7 @@ async function run(argv: string[]): Promise<number> {
         dateTo: options.dateTo,
         source: options.source,
         project: options.project,
+        branch: options.branch,
         format: options.toon ? 'toon' : 'auto',
       });
       print(options, response, () =>

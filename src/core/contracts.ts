@@ -15,6 +15,8 @@ export interface SearchOptions {
   limit?: number;
   source?: string;
   project?: string;
+  /** Only sessions recorded on this git branch (exactly as the tool recorded it). */
+  branch?: string;
   role?: Role;
   /** Only matches in turns of this kind (conversation, file, diff, note, tool, thinking). */
   kind?: TurnKind;

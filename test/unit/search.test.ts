@@ -271,3 +271,35 @@ test('exclude patterns and the size limit keep files out, and say so', async () 
   );
   assert.ok(logger.lines.some((l) => l.includes('huge-topic') && l.includes('over the configured limit')));
 });
+
+test('the branch filter isolates one branch in search and list', async () => {
+  const root = tempDir();
+  const write = (id: string, branch: string): void => {
+    const line = (uuid: string, role: 'user' | 'assistant', text: string): string =>
+      JSON.stringify({
+        type: role,
+        uuid,
+        sessionId: id,
+        cwd: '/home/dev/shop',
+        gitBranch: branch,
+        timestamp: '2025-06-01T10:00:00Z',
+        message: { role, content: text },
+      });
+    writeFile(join(root, 'shop', `${id}.jsonl`), `${line('u1', 'user', 'fix the flaky wombatcheckout test')}\n${line('a1', 'assistant', 'done')}\n`);
+  };
+  write('aaaaaaaa-0000-4000-8000-000000000001', 'main');
+  write('aaaaaaaa-0000-4000-8000-000000000002', 'feature/pay');
+  const { library } = await loadLibrary([{ source: 'claude-code', path: root }]);
+  assert.equal(library.search('wombatcheckout').count, 2);
+  const onFeature = library.search('wombatcheckout', { branch: 'feature/pay' });
+  assert.deepEqual(
+    onFeature.results.map((r) => r.branch),
+    ['feature/pay'],
+  );
+  assert.deepEqual(
+    library.list({ branch: 'main' }).sessions.map((s) => s.id),
+    ['claude-code:aaaaaaaa-0000-4000-8000-000000000001'],
+  );
+  assert.equal(library.search('wombatcheckout', { branch: 'nope' }).count, 0);
+  await library.close();
+});

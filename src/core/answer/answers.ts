@@ -40,7 +40,16 @@ export function createAnswers(view: LibraryView) {
     },
 
     list(
-      options: { date?: string; dateFrom?: string; dateTo?: string; limit?: number; source?: string; project?: string; format?: OutputFormat } = {},
+      options: {
+        date?: string;
+        dateFrom?: string;
+        dateTo?: string;
+        limit?: number;
+        source?: string;
+        project?: string;
+        branch?: string;
+        format?: OutputFormat;
+      } = {},
     ): ListResponse {
       const range = dayRange(options);
       return listSessions(view, options, (s) => overlaps(range, s.firstDay, s.lastDay));

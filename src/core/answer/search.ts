@@ -58,9 +58,10 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Score
 /** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
 function metadataFilter(plan: QueryPlan, worktrees: WorktreeRoots): ((s: Session) => boolean) | undefined {
   const { options, range } = plan;
-  if (!options.source && !options.project && !range.from && !range.to) return undefined;
+  if (!options.source && !options.project && !options.branch && !range.from && !range.to) return undefined;
   return (s) =>
     (!options.source || s.source === options.source) &&
+    (!options.branch || s.branch === options.branch) &&
     (!options.project || worktrees.inProject(s.project, options.project)) &&
     overlaps(range, s.firstDay, s.lastDay);
 }

@@ -115,14 +115,20 @@ export function sessionInfo(s: Session): SessionInfo {
 
 export function listSessions(
   lib: LibraryView,
-  options: { limit?: number; source?: string; project?: string; format?: OutputFormat },
+  options: { limit?: number; source?: string; project?: string; branch?: string; format?: OutputFormat },
   inRange: (s: Session) => boolean,
 ): ListResponse {
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
     throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
   }
   const chosen = [...lib.sessions.values()]
-    .filter((s) => inRange(s) && (!options.source || s.source === options.source) && (!options.project || lib.worktrees.inProject(s.project, options.project)))
+    .filter(
+      (s) =>
+        inRange(s) &&
+        (!options.source || s.source === options.source) &&
+        (!options.branch || s.branch === options.branch) &&
+        (!options.project || lib.worktrees.inProject(s.project, options.project)),
+    )
     .sort(byNewest)
     .slice(0, options.limit ?? Infinity)
     .map(sessionInfo);
