@@ -67,9 +67,10 @@ describe('Session Search in VS Code', () => {
       await screenshot(bench.page, 'tree-by-source');
     }));
 
-  test('Search Sessions… finds a known session as you type and opens the reader at the hit', () =>
+  test('Search Sessions… (its own keybinding) finds a known session as you type and opens the reader at the hit', () =>
     step('search', async () => {
-      await runCommand(bench.page, 'Session Search: Search Sessions…');
+      await bench.page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } });
+      await bench.page.keyboard.press('Control+Shift+Alt+KeyH');
       const input = bench.page.locator('.quick-input-widget .quick-input-box input');
       await input.fill('MockRepoMap max_map_tokens');
       const hit = bench.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'python' }).first();
@@ -79,6 +80,16 @@ describe('Session Search in VS Code', () => {
       await bench.page.locator('.tabs-container .tab.active', { hasText: 'python' }).waitFor({ timeout: 20_000 });
       await bench.page.locator('.monaco-editor .view-lines', { hasText: 'MockRepoMap' }).first().waitFor({ timeout: 20_000 });
       await screenshot(bench.page, 'reader');
+    }));
+
+  test('the walkthrough shows its three steps', () =>
+    step('walkthrough', async () => {
+      await runCommand(bench.page, 'Welcome: Open Walkthrough...');
+      await bench.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Get started with Session Search' }).first().click();
+      for (const title of ['Search your sessions', 'Open the search panel', 'Connect Claude Code'])
+        await bench.page.locator('.getting-started-step', { hasText: title }).first().waitFor({ timeout: 20_000 });
+      await screenshot(bench.page, 'walkthrough');
+      await bench.page.keyboard.press('Control+KeyW');
     }));
 });
 
