@@ -49,7 +49,8 @@ export type FromPanel =
   | { type: 'more'; direction: 'earlier' | 'later' }
   | { type: 'openRaw'; sessionId: string; line?: number }
   | { type: 'copy'; text: string }
-  | { type: 'export'; sessionId: string };
+  | { type: 'export'; sessionId: string }
+  | { type: 'exportResults'; query: string; filters: PanelFilters };
 
 /** Turns shown either side of a hit, and added by "Show earlier" / "Show later". */
 export const CONTEXT_TURNS = 4;

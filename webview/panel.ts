@@ -76,13 +76,19 @@ const query = textfield('query', 'Search sessions: words, "a phrase", -exclude')
 query.classList.add('query');
 const filters = el('div', 'filters');
 const count = el('div', 'count');
+const exportButton = document.createElement('vscode-button');
+exportButton.id = 'export-results';
+exportButton.setAttribute('secondary', '');
+exportButton.textContent = 'Export Results…';
+exportButton.hidden = true;
+exportButton.addEventListener('click', () => send({ type: 'exportResults', query: lastQuery, filters: currentFilters() }));
 count.setAttribute('role', 'status');
 const chart = el('div', 'chart');
 const list = el('div', 'results');
 list.setAttribute('role', 'listbox');
 const reader = el('section', 'reader');
 reader.hidden = true;
-app.append(query, filters, count, chart, list, reader);
+app.append(query, filters, count, exportButton, chart, list, reader);
 
 function value(id: string): string | undefined {
   const v = (document.getElementById(id) as Field | null)?.value?.trim();
@@ -119,6 +125,7 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   const also = m.alsoMatched?.length ? ` · also matched: ${m.alsoMatched.join(', ')}` : '';
   const how = m.mode === 'lexical' && value('mode') !== 'lexical' ? ' · ranked by words' : '';
   count.textContent = m.note ?? (m.query.trim() ? `${m.count} session${m.count === 1 ? '' : 's'} · ${m.tookMs} ms${also}${how}${partial}` : '');
+  exportButton.hidden = m.results.length === 0;
   list.replaceChildren();
   m.results.forEach((r, i) => {
     const item = el('div', 'result');

@@ -23,6 +23,8 @@ import { dataFolder, restrictedNote } from './settings.js';
 import { IndexStatus } from './status.js';
 import { resumeCommand, SessionTree, type Grouping } from './tree.js';
 import { exportSession } from './commands/export-session.js';
+import { exportResults } from './commands/export-results.js';
+import type { PanelFilters } from '../webview-protocol.js';
 
 /** What activate returns: used by other extensions and by the extension-host tests. */
 export interface SessionSearchApi {
@@ -96,6 +98,8 @@ function createCommands(app: SessionSearch): Record<string, (...args: unknown[])
       const id = app.idOf(arg);
       if (id) await vscode.env.clipboard.writeText(id);
     },
+    'sessionSearch.exportResults': (query, filters, given) =>
+      exportResults(client, query as string | undefined, filters as PanelFilters | undefined, given as Parameters<typeof exportResults>[3]),
     'sessionSearch.exportSession': (arg, given) => exportSession(client, app.idOf(arg), given as Parameters<typeof exportSession>[2]),
     'sessionSearch.copyResumeCommand': async (arg) => {
       const s = app.sessionOf(arg);

@@ -108,6 +108,9 @@ export class SearchPanel extends Disposable {
         case 'openRaw':
           await this.openRaw(m.sessionId, m.line);
           break;
+        case 'exportResults':
+          await vscode.commands.executeCommand('sessionSearch.exportResults', m.query, m.filters);
+          break;
         case 'export':
           await vscode.commands.executeCommand('sessionSearch.exportSession', m.sessionId);
           break;

@@ -54,6 +54,16 @@ export async function run(): Promise<void> {
   check(page.includes('&lt;script&gt;') && !/<script|<img/i.test(page), 'markup in the exported page stays text');
   check(!token.test(page) && page.includes('[redacted-secret]'), 'the exported page is masked');
 
+  // Export Results… (the panel's button): the results of a query as a Markdown list
+  const list = vscode.Uri.joinPath(vscode.Uri.file(tmpdir()), `session-search-results-${process.pid}.md`);
+  await vscode.commands.executeCommand('sessionSearch.exportResults', 'zebrahostile deploy', {}, { format: 'md', uri: list });
+  const listed = new TextDecoder().decode(await vscode.workspace.fs.readFile(list));
+  check(
+    listed.startsWith('# Sessions for "zebrahostile deploy"') && listed.includes(hostileId),
+    `the results export lists the session: ${listed.slice(0, 300)}`,
+  );
+  check(!token.test(listed), 'the results export is masked');
+
   const definitions = (await api.mcpServerDefinitions()) ?? [];
   check(definitions.length === 1, `one MCP server definition, got ${definitions.length}`);
   const [mcp] = definitions;

@@ -128,6 +128,7 @@ describe('the search panel', () => {
       await count.filter({ hasText: /\d+ sessions?/ }).waitFor({ timeout: 20_000 });
       const all = Number(/(\d+) session/.exec(await count.innerText())![1]);
       assert.ok(all > 1);
+      await frame().locator('vscode-button#export-results:not([hidden])').waitFor({ timeout: 10_000 });
       await screenshot(bench.page, 'panel-results');
 
       await frame().locator('vscode-single-select#source').click();
