@@ -34,6 +34,8 @@ Options:
   --to YYYY-MM-DD          Only sessions active on or before that day
   --source ID              Only one source: ${SOURCE_IDS.join(', ')}
   --project PATH           Only sessions whose workspace is PATH or inside it
+  --exact                  With --project: only that folder (and inside it), not the repository's other worktrees
+  --repo                   With --project: the whole repository, every git worktree of it (the default)
   --branch NAME            Only sessions recorded on this git branch
   --role ROLE              search: only matches in turns of user, assistant, tool or system
   --mode MODE              search: hybrid (default: words and meaning fused), lexical (the words as typed and
@@ -60,6 +62,7 @@ export interface CliOptions {
   project?: string;
   role?: string;
   branch?: string;
+  projectScope?: 'repo' | 'exact';
   mode?: SearchMode;
   run?: boolean;
   format?: ExportFormat;
@@ -114,6 +117,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       project: { type: 'string' },
       role: { type: 'string' },
       branch: { type: 'string' },
+      exact: { type: 'boolean', default: false },
+      repo: { type: 'boolean', default: false },
       mode: { type: 'string' },
       root: { type: 'string', multiple: true },
       data: { type: 'string' },
@@ -147,6 +152,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
   if (values.format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(values.format)) {
     throw new UsageError(`--format expects one of ${EXPORT_FORMATS.join(', ')}, got "${values.format}".`);
   }
+  if (values.exact && values.repo) throw new UsageError('Choose one of --exact and --repo.');
   if (values.json && values.toon) throw new UsageError('Choose one of --json and --toon.');
   const roots = values.root?.length ? values.root.map(parseRoot) : defaultRoots(env);
   return {
@@ -162,6 +168,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     project: values.project === undefined ? undefined : resolve(values.project),
     role: values.role,
     branch: values.branch,
+    projectScope: values.exact ? 'exact' : 'repo',
     mode: values.mode as SearchMode | undefined,
     roots,
     rootsGiven: !!values.root?.length,

@@ -100,6 +100,7 @@ async function run(argv: string[]): Promise<number> {
         source: options.source,
         project: options.project,
         branch: options.branch,
+        projectScope: options.projectScope,
         role: options.role as Role | undefined,
         mode: options.mode,
       });
@@ -157,6 +158,7 @@ async function run(argv: string[]): Promise<number> {
         source: options.source,
         project: options.project,
         branch: options.branch,
+        projectScope: options.projectScope,
         format: options.toon ? 'toon' : 'auto',
       });
       print(options, response, () =>

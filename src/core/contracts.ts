@@ -15,6 +15,8 @@ export interface SearchOptions {
   limit?: number;
   source?: string;
   project?: string;
+  /** `repo` (default): `project` and every git worktree of its repository; `exact`: that folder (and inside it) only. */
+  projectScope?: 'repo' | 'exact';
   /** Only sessions recorded on this git branch (exactly as the tool recorded it). */
   branch?: string;
   role?: Role;

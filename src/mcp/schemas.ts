@@ -15,6 +15,10 @@ export const projectField = z
   .max(4096)
   .optional()
   .describe('Only sessions whose workspace folder is this absolute path or inside it (worktrees and sub-folders included).');
+export const projectScopeField = z
+  .enum(['repo', 'exact'])
+  .optional()
+  .describe('With project: repo (default) also finds the git worktrees of the same repository; exact only that folder.');
 export const branchField = z.string().max(500).optional().describe('Only sessions recorded on this git branch.');
 export const roleField = z
   .enum(ROLES as [string, ...string[]])

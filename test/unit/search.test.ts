@@ -255,6 +255,15 @@ test('a project filter finds the git worktrees of the same repository too', asyn
   assert.deepEqual(projects(repo), [repo, worktree]);
   assert.deepEqual(projects(worktree), [repo, worktree]);
   assert.deepEqual(projects(other), [other]);
+  // exact: only that worktree, in search and list
+  assert.deepEqual(
+    lib.search('checkout', { project: worktree, projectScope: 'exact' }).results.map((r) => r.project),
+    [worktree],
+  );
+  assert.deepEqual(
+    lib.list({ project: repo, projectScope: 'exact' }).sessions.map((s) => s.project),
+    [repo],
+  );
 });
 
 test('exclude patterns and the size limit keep files out, and say so', async () => {

@@ -47,6 +47,7 @@ export function createAnswers(view: LibraryView) {
         limit?: number;
         source?: string;
         project?: string;
+        projectScope?: 'repo' | 'exact';
         branch?: string;
         format?: OutputFormat;
       } = {},

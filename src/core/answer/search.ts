@@ -62,7 +62,7 @@ function metadataFilter(plan: QueryPlan, worktrees: WorktreeRoots): ((s: Session
   return (s) =>
     (!options.source || s.source === options.source) &&
     (!options.branch || s.branch === options.branch) &&
-    (!options.project || worktrees.inProject(s.project, options.project)) &&
+    (!options.project || worktrees.inProject(s.project, options.project, options.projectScope === 'exact')) &&
     overlaps(range, s.firstDay, s.lastDay);
 }
 

@@ -115,7 +115,7 @@ export function sessionInfo(s: Session): SessionInfo {
 
 export function listSessions(
   lib: LibraryView,
-  options: { limit?: number; source?: string; project?: string; branch?: string; format?: OutputFormat },
+  options: { limit?: number; source?: string; project?: string; projectScope?: 'repo' | 'exact'; branch?: string; format?: OutputFormat },
   inRange: (s: Session) => boolean,
 ): ListResponse {
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
@@ -127,7 +127,7 @@ export function listSessions(
         inRange(s) &&
         (!options.source || s.source === options.source) &&
         (!options.branch || s.branch === options.branch) &&
-        (!options.project || lib.worktrees.inProject(s.project, options.project)),
+        (!options.project || lib.worktrees.inProject(s.project, options.project, options.projectScope === 'exact')),
     )
     .sort(byNewest)
     .slice(0, options.limit ?? Infinity)

@@ -31,8 +31,8 @@ export class WorktreeRoots {
     return result;
   }
 
-  /** Whether `project` is the filter folder, inside it, or a git worktree of the same repository. */
-  inProject(project: string | undefined, filter: string): boolean {
+  /** Whether `project` is the filter folder, inside it, or (unless `exact`) a git worktree of the same repository. */
+  inProject(project: string | undefined, filter: string, exact = false): boolean {
     if (!project) return false;
     const norm = (p: string): string =>
       p
@@ -41,7 +41,7 @@ export class WorktreeRoots {
         .toLowerCase();
     const within = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`);
     if (within(norm(project), norm(filter))) return true;
-    return within(norm(this.rootOf(project)), norm(this.rootOf(filter)));
+    return !exact && within(norm(this.rootOf(project)), norm(this.rootOf(filter)));
   }
 
   clear(): void {

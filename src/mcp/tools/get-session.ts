@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import { answer, ok } from '../respond.js';
 import { getResponseSchema, listResponseSchema } from '../../core/contracts.js';
-import { branchField, dateField, limitField, projectField, sourceField } from '../schemas.js';
+import { branchField, dateField, limitField, projectField, projectScopeField, sourceField } from '../schemas.js';
 
 export function registerGetSession(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -21,6 +21,7 @@ export function registerGetSession(server: McpServer, ready: Promise<SessionLibr
         limit: limitField('When listing: at most this many sessions.'),
         source: sourceField,
         project: projectField,
+        projectScope: projectScopeField,
         branch: branchField,
       },
       // one session (with a name), or a list (without): the two answers' fields, each optional
@@ -43,7 +44,15 @@ export function registerGetSession(server: McpServer, ready: Promise<SessionLibr
           const result = ok(text, args.format === 'json' ? 'json' : 'auto');
           return { ...result, structuredContent: response as unknown as Record<string, unknown> };
         }
-        const list = library.list({ date: args.date, limit: args.limit, source: args.source, project: args.project, branch: args.branch, format: args.format });
+        const list = library.list({
+          date: args.date,
+          limit: args.limit,
+          source: args.source,
+          project: args.project,
+          projectScope: args.projectScope,
+          branch: args.branch,
+          format: args.format,
+        });
         return ok(list, args.format);
       }),
   );

@@ -3,7 +3,7 @@ import type { SessionLibrary } from '../../core/library.js';
 import type { Role, SourceId } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { searchResponseSchema } from '../../core/contracts.js';
-import { dateField, branchField, limitField, modeField, projectField, queryField, roleField, sourceField } from '../schemas.js';
+import { dateField, branchField, limitField, modeField, projectField, projectScopeField, queryField, roleField, sourceField } from '../schemas.js';
 
 export function registerSearchSession(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -23,6 +23,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
         limit: limitField('Maximum number of sessions. Default: all matches.'),
         source: sourceField,
         project: projectField,
+        projectScope: projectScopeField,
         branch: branchField,
         role: roleField,
         mode: modeField,
@@ -41,6 +42,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
             limit: args.limit,
             source: args.source as SourceId | undefined,
             project: args.project,
+            projectScope: args.projectScope,
             branch: args.branch,
             role: args.role as Role | undefined,
             mode: args.mode,
