@@ -74,7 +74,7 @@ const lsa = lsaModel(
 
 // (c) pseudo-relevance feedback: the top 5 sessions' chunk words, weighted by frequency there and rarity overall
 function withFeedback(query: string): string[] {
-  const first = library.search(query, { limit: 5 }).results.map((r) => r.id);
+  const first = library.search(query, { limit: 5, mode: 'lexical' }).results.map((r) => r.id);
   const counts = new Map<string, number>();
   const ids = new Set(first);
   for (const c of chunks) if (ids.has(sessions[c.session].id)) for (const t of tokenize(c.text)) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -89,7 +89,7 @@ function withFeedback(query: string): string[] {
   return library.index.score(slots, { limit: 50 }).map((r) => r.key);
 }
 
-const lexical = (q: string): string[] => library.search(q, { limit: 50 }).results.map((r) => r.id);
+const lexical = (q: string): string[] => library.search(q, { limit: 50, mode: 'lexical' }).results.map((r) => r.id);
 /** Reciprocal-rank fusion (k 60), each list with a weight (1 when not given). */
 const weightedRrf = (weights: number[], ...lists: string[][]): string[] => {
   const score = new Map<string, number>();

@@ -42,15 +42,9 @@ function title(session: Session, clean: (t: string) => string): string {
   );
 }
 
-/** A fence longer than any run of backticks in the text. */
-function fence(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(longest + 1);
-}
-
-function toMarkdown(session: Session, turns: Turn[], clean: (t: string) => string): string {
-  const lines = [`# ${title(session, clean)}`, ''];
-  const meta: [string, string | undefined][] = [
+/** The lines under the title: what the session is and where it ran (empty ones left out). */
+function metadata(session: Session, clean: (t: string) => string): [string, string][] {
+  const rows: [string, string | undefined][] = [
     ['Source', session.source],
     ['Session', session.id],
     ['Project', session.project && clean(session.project)],
@@ -59,7 +53,19 @@ function toMarkdown(session: Session, turns: Turn[], clean: (t: string) => strin
     ['Last turn', session.updated],
     ['Resume', resumeCommand(session)],
   ];
-  for (const [k, v] of meta) if (v) lines.push(`- **${k}:** ${v}`);
+  return rows.filter((r): r is [string, string] => !!r[1]);
+}
+
+/** A fence longer than any run of backticks in the text. */
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+function toMarkdown(session: Session, turns: Turn[], clean: (t: string) => string): string {
+  const lines = [`# ${title(session, clean)}`, ''];
+  const meta = metadata(session, clean);
+  for (const [k, v] of meta) lines.push(`- **${k}:** ${v}`);
   for (const turn of turns) {
     const text = clean(turn.text);
     lines.push('', `## ${label(turn)}${turn.timestamp ? ` — ${turn.timestamp}` : ''}`, '');
@@ -91,15 +97,7 @@ details.thinking, details.tool, details.file, details.diff { color: var(--muted)
 `;
 
 function toHtml(session: Session, turns: Turn[], clean: (t: string) => string): string {
-  const meta: [string, string | undefined][] = [
-    ['Source', session.source],
-    ['Session', session.id],
-    ['Project', session.project && clean(session.project)],
-    ['Branch', session.branch],
-    ['Started', session.created],
-    ['Last turn', session.updated],
-    ['Resume', resumeCommand(session)],
-  ];
+  const meta = metadata(session, clean);
   const body = turns.map((turn) => {
     const open = turn.kind === 'conversation' ? ' open' : '';
     const cls = turn.kind === 'conversation' ? turn.role : turn.kind;
@@ -119,10 +117,7 @@ function toHtml(session: Session, turns: Turn[], clean: (t: string) => string): 
     '</head>',
     '<body>',
     `<h1>${escapeHtml(title(session, clean))}</h1>`,
-    `<dl class="meta">${meta
-      .filter(([, v]) => v)
-      .map(([k, v]) => `<dt>${k}</dt><dd>${escapeHtml(v!)}</dd>`)
-      .join('')}</dl>`,
+    `<dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`,
     ...body,
     '</body>',
     '</html>',

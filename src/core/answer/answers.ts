@@ -40,15 +40,7 @@ export function createAnswers(view: LibraryView) {
     },
 
     list(
-      options: {
-        date?: string;
-        dateFrom?: string;
-        dateTo?: string;
-        limit?: number;
-        source?: string;
-        project?: string;
-        projectScope?: 'repo' | 'exact';
-        branch?: string;
+      options: Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'limit' | 'source' | 'project' | 'projectScope' | 'branch'> & {
         format?: OutputFormat;
       } = {},
     ): ListResponse {

@@ -155,18 +155,17 @@ export function trainLsa(bags: Bag[], vocabulary: number, k: number): LsaModel {
   return { k: dims, idf, projection };
 }
 
-/** A bag's unit vector under a model (words the model does not know add nothing); undefined when none is known. */
+/** A bag's unit vector under a model (its terms are model ids); undefined when none of its words carries weight. */
 export function fold(bag: Bag, model: LsaModel): Float32Array | undefined {
   const { k, projection, idf } = model;
-  const weights = tfidf({ terms: bag.terms.filter((t) => t < idf.length), counts: bag.counts.filter((_, p) => bag.terms[p] < idf.length) }, idf);
-  const known = bag.terms.filter((t) => t < idf.length);
+  const weights = tfidf(bag, idf);
   const out = new Float32Array(k);
   let any = false;
-  for (let p = 0; p < known.length; p++) {
+  for (let p = 0; p < bag.terms.length; p++) {
     const w = weights[p];
     if (!w) continue;
     any = true;
-    const j = known[p] * k;
+    const j = bag.terms[p] * k;
     for (let c = 0; c < k; c++) out[c] += w * projection[j + c];
   }
   if (!any) return undefined;
