@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,9 +23,29 @@ export async function loadLibrary(roots: SourceRoot[]): Promise<{ library: Sessi
   return { library, logger };
 }
 
-/** A new empty folder, by its real path (the library reports real paths; /tmp may be a symlink). */
+const made: string[] = [];
+let cleanupArmed = false;
+
+/**
+ * A new empty folder, by its real path (the library reports real paths; /tmp may be a symlink). Removed when the test
+ * file's process exits, so that thousands of runs do not fill the disk.
+ */
 export function tempDir(prefix = 'session-search-test-'): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  if (!cleanupArmed) {
+    cleanupArmed = true;
+    process.on('exit', () => {
+      for (const each of made) {
+        try {
+          rmSync(each, { recursive: true, force: true, maxRetries: 2 });
+        } catch {
+          // A child still writing there; the system's temporary-folder cleaning takes the rest.
+        }
+      }
+    });
+  }
+  return dir;
 }
 
 /** Writes a CodeArchitect session folder the way CodeArchitect does (JSON block in full.md). */

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { ROOT } from '../helpers.js';
+import { ROOT, tempDir } from '../helpers.js';
 import { freePort, openWorkbench, runCommand, screenshot, trustWorkspace } from './workbench.js';
 
 const BROWSER_ARGS = [
@@ -30,7 +30,7 @@ test(
   async () => {
     const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
     assert.equal(setup.status, 0, 'e2e setup succeeded');
-    const run = mkdtempSync('/tmp/ssstart-');
+    const run = tempDir('ssstart-');
     const home = join(run, 'home');
     mkdirSync(home);
     const port = await freePort();
@@ -143,7 +143,7 @@ test("in Restricted Mode the user's own histories are searchable; trusting the f
 function packaged(): string {
   const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
   assert.equal(setup.status, 0, 'e2e setup succeeded');
-  const vsix = join(mkdtempSync('/tmp/ssvsix-'), 'session-search.vsix');
+  const vsix = join(tempDir('ssvsix-'), 'session-search.vsix');
   const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], {
     cwd: ROOT,
     encoding: 'utf8',

@@ -5,10 +5,10 @@
 import { eventually } from '../eventually.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT } from '../helpers.js';
+import { ROOT, tempDir } from '../helpers.js';
 import { openWorkbench, PLANTED_PASSWORD, PLANTED_SECRET, runCommand, screenshot, type Workbench } from './workbench.js';
 
 let bench: Workbench;
@@ -16,7 +16,7 @@ let bench: Workbench;
 before(async () => {
   const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
   assert.equal(setup.status, 0, 'e2e setup (Chromium, Node 24, code-server) succeeded');
-  const vsix = join(mkdtempSync('/tmp/ssvsix-'), 'session-search.vsix');
+  const vsix = join(tempDir('ssvsix-'), 'session-search.vsix');
   const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -95,7 +95,7 @@ describe('Session Search in VS Code', () => {
 
 describe('inside the extension host', () => {
   test('the Copilot tools answer through vscode.lm.invokeTool and the MCP provider gives a definition', async () => {
-    const runner = join(mkdtempSync('/tmp/sshost-'), 'host-tests.cjs');
+    const runner = join(tempDir('sshost-'), 'host-tests.cjs');
     const built = spawnSync(
       'npx',
       ['esbuild', join(ROOT, 'test', 'e2e', 'host-tests.ts'), '--bundle', '--platform=node', '--format=cjs', '--external:vscode', `--outfile=${runner}`],

