@@ -19,6 +19,8 @@ export interface PanelTurn {
   index: number;
   role: Role;
   kind: TurnKind;
+  /** The tool's name, for tool calls and their output. */
+  tool?: string;
   text: string;
   timestamp?: string;
   line?: number;

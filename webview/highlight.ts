@@ -1,4 +1,5 @@
 /** Builds text with matched words marked, using DOM nodes only: transcript text is never parsed as HTML. */
+import { ALLOWED_TAGS, type MdNode } from './markdown.js';
 
 /** Bidirectional-override characters can make `gnp.exe` read as `exe.png`: show them as visible codes instead. */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
@@ -29,4 +30,18 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+/** Builds a Markdown tree (webview/markdown.ts) with DOM calls, only from the reader's allowed elements. */
+export function appendTree(parent: HTMLElement, nodes: readonly MdNode[]): void {
+  for (const node of nodes) {
+    if (node.tag === '#text') {
+      appendMarked(parent, node.text ?? '', node.ranges);
+      continue;
+    }
+    const child = document.createElement(ALLOWED_TAGS.has(node.tag) ? node.tag : 'span');
+    if (node.className) child.className = node.className;
+    if (node.children) appendTree(child, node.children);
+    parent.append(child);
+  }
 }

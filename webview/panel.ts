@@ -8,7 +8,8 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { SearchResult } from '../src/core/contracts.js';
 import type { FromPanel, PanelFilters, PanelTurn, ToPanel } from '../src/webview-protocol.js';
-import { appendMarked, el } from './highlight.js';
+import { appendMarked, appendTree, el, visibleControls } from './highlight.js';
+import { markdownTree, preformatted, type MdNode } from './markdown.js';
 import { drawChart } from './chart.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromPanel): void; setState(state: unknown): void; getState(): unknown };
@@ -154,7 +155,17 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   drawChart(
     chart,
     m.results.map((r) => r.date.slice(0, 10)),
+    pickDay,
   );
+}
+
+/** A click on a day's bar: that day becomes the date filter, and the search runs again. */
+function pickDay(day: string): void {
+  for (const id of ['from', 'to']) {
+    const field = document.getElementById(id) as Field | null;
+    if (field) field.value = day;
+  }
+  search();
 }
 
 function open(r: SearchResult, turnId?: string): void {
@@ -199,7 +210,7 @@ function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
 }
 
 function turnBlock(sessionId: string, t: PanelTurn, hit: boolean): HTMLElement {
-  const block = el('article', `turn role-${t.role}${hit ? ' hit' : ''}`);
+  const block = el('article', `turn role-${t.role} kind-${t.kind}${hit ? ' hit' : ''}`);
   block.tabIndex = 0;
   const head = el(
     'div',
@@ -216,12 +227,46 @@ function turnBlock(sessionId: string, t: PanelTurn, hit: boolean): HTMLElement {
     raw.addEventListener('click', () => send({ type: 'openRaw', sessionId, line: t.line }));
     head.append(raw);
   }
+  const shown = t.text.length > TURN_DISPLAY_LIMIT ? t.text.slice(0, TURN_DISPLAY_LIMIT) : t.text;
   const body = el('div', 'turn-text');
-  appendMarked(body, t.text.length > TURN_DISPLAY_LIMIT ? t.text.slice(0, TURN_DISPLAY_LIMIT) : t.text, t.highlights);
-  block.append(head, body);
+  appendTree(body, turnTree(t, shown));
+  const fold = foldSummary(t, shown);
+  if (fold) {
+    const details = el('details', 'fold');
+    details.open = hit;
+    details.append(el('summary', undefined, visibleControls(fold)), body);
+    block.append(head, details);
+  } else block.append(head, body);
   if (t.text.length > TURN_DISPLAY_LIMIT)
     block.append(el('div', 'meta', `… ${t.text.length - TURN_DISPLAY_LIMIT} more characters: copy the turn to read them all.`));
   return block;
+}
+
+/** Prose renders as Markdown; tool output, file reads and diffs stay as written, in a code block. */
+function turnTree(t: PanelTurn, shown: string): MdNode[] {
+  if (t.kind === 'diff') return preformatted(shown, t.highlights, 'diff');
+  if (t.kind === 'file' || t.kind === 'tool' || t.role === 'tool') return preformatted(shown, t.highlights);
+  return markdownTree(shown, t.highlights);
+}
+
+/** Lines of tool output shown unfolded; longer output, every tool call and all thinking fold to one line. */
+const FOLD_LINES = 12;
+const FOLD_CHARS = 1_200;
+
+/** The one line a folded turn shows, or undefined when the turn is shown open. */
+function foldSummary(t: PanelTurn, shown: string): string | undefined {
+  const lines = shown.split('\n').length;
+  if (t.kind === 'thinking') return `Thinking · ${shown.split(/\s+/).filter(Boolean).length} words`;
+  const isCall = t.kind === 'tool' && t.role !== 'tool';
+  const isLong = lines > FOLD_LINES || shown.length > FOLD_CHARS;
+  if (!isCall && !(isLong && (t.role === 'tool' || t.kind !== 'conversation'))) return undefined;
+  const first =
+    shown
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? '';
+  const name = t.tool ? `${t.tool}: ` : '';
+  return `${name}${first.length > 120 ? `${first.slice(0, 120)}…` : first} · ${lines} line${lines === 1 ? '' : 's'}`;
 }
 
 function closeReader(): void {

@@ -135,6 +135,7 @@ export class SearchPanel extends Disposable {
       index: r.first + i,
       role: t.role,
       kind: t.kind,
+      tool: t.tool,
       text: t.text,
       timestamp: t.timestamp,
       line: t.line,

@@ -271,4 +271,64 @@ describe('hostile transcripts and secrets', () => {
       }
       assert.ok(await live.isVisible(), 'the appended turn is found');
     }));
+
+  test('the reader renders Markdown, colours code from the theme, and folds thinking and tool output', () =>
+    step('reader-markdown', async () => {
+      const query = frame().locator('vscode-textfield#query input');
+      await query.fill('zebramarkdown ledger');
+      const result = frame().locator('.result', { hasText: 'zebramarkdown' }).first();
+      await result.waitFor({ timeout: 20_000 });
+      await result.locator('.title').click();
+      const reader = frame().locator('.reader');
+      await reader.locator('.turn.hit').waitFor({ timeout: 20_000 });
+      await reader.locator('.turn-text h2', { hasText: 'Plan' }).waitFor({ timeout: 10_000 });
+      assert.equal(await reader.locator('.turn-text table td', { hasText: 'chosen' }).count(), 1, 'the table is a table');
+      assert.equal(await reader.locator('.turn-text li strong', { hasText: 'PostgreSQL' }).count(), 1, 'list and bold');
+      assert.ok((await reader.innerText()).includes('pgbouncer (https://www.pgbouncer.org)'), 'a link shows its target as text');
+      assert.equal(await reader.locator('a').count(), 0, 'no link element is made');
+      const keyword = reader.locator('pre code.hljs .hljs-keyword', { hasText: 'const' }).first();
+      await keyword.waitFor({ timeout: 5_000 });
+      const colours = await keyword.evaluate((k) => [getComputedStyle(k).color, getComputedStyle(k.closest('pre')!).color]);
+      assert.notEqual(colours[0], colours[1], `the keyword has its own theme colour (${colours.join(' vs ')})`);
+      const thinking = reader.locator('.turn.kind-thinking details.fold');
+      assert.match(await thinking.locator('summary').innerText(), /^Thinking · \d+ words/);
+      assert.equal(await thinking.evaluate((d) => (d as HTMLDetailsElement).open), false, 'thinking starts folded');
+      const output = reader.locator('.turn.role-tool details.fold').first();
+      assert.match(await output.locator('summary').innerText(), /test 1 passed · 40 lines/);
+      assert.equal(await output.evaluate((d) => (d as HTMLDetailsElement).open), false, 'long tool output starts folded');
+      await screenshot(bench.page, 'panel-reader-markdown');
+      await output.locator('summary').click();
+      assert.equal(await output.evaluate((d) => (d as HTMLDetailsElement).open), true, 'a click opens it');
+      assert.ok((await output.innerText()).includes('test 40 passed'));
+      await bench.page.keyboard.press('Escape');
+
+      // the chart: labelled axes, a count on hover, and a click on a bar filters to that day
+      await query.fill('session');
+      const bars = frame().locator('.chart rect.bar');
+      await bars.first().waitFor({ timeout: 20_000 });
+      assert.ok((await frame().locator('.chart text.axis').allTextContents()).includes('sessions per day'), 'the chart says what it counts');
+      const bar = bars.last();
+      const day = (await bar.getAttribute('data-day'))!;
+      await bar.hover();
+      await frame()
+        .locator('.chart-hover', { hasText: `${day}: ` })
+        .waitFor({ timeout: 5_000 });
+      assert.match(await frame().locator('.chart-hover').innerText(), new RegExp(`^${day}: \\d+ sessions? · click`));
+      await bar.click();
+      await frame().locator('.result .meta', { hasText: day }).first().waitFor({ timeout: 20_000 });
+      await bench.page.waitForTimeout(500);
+      const dates = await frame().locator('.result .meta').allInnerTexts();
+      assert.ok(dates.length > 0 && dates.every((d) => d.startsWith(day)), `only ${day} remains: ${dates.join(' | ')}`);
+      assert.equal(
+        await frame()
+          .locator('vscode-textfield#from')
+          .evaluate((f) => (f as HTMLElement & { value: string }).value),
+        day,
+      );
+      await screenshot(bench.page, 'panel-chart-day');
+      for (const id of ['from', 'to'])
+        await frame()
+          .locator(`vscode-textfield#${id}`)
+          .evaluate((f) => ((f as HTMLElement & { value: string }).value = ''));
+    }));
 });

@@ -60,6 +60,29 @@ function prepareHome(run: string): { home: string; workspace: string } {
       hostile('h4', 'assistant', `zebrahostile a ten megabyte reply: ${'filler words of a runaway answer '.repeat(320_000)}`),
     ].join(''),
   );
+  // A reply in Markdown with thinking, a tool call and a long tool output: what the reader renders and folds.
+  const mdId = '77777777-7777-4777-8777-777777777777';
+  const record = (uuid: string, role: 'user' | 'assistant', content: unknown): string =>
+    `${JSON.stringify({ type: role, uuid, sessionId: mdId, cwd: '/home/dev/ledger', timestamp: '2026-11-21T09:00:00.000Z', message: { id: `m-${uuid}`, role, content } })}\n`;
+  mkdirSync(join(home, '.claude', 'projects', '-home-dev-ledger'), { recursive: true });
+  writeFileSync(
+    join(home, '.claude', 'projects', '-home-dev-ledger', `${mdId}.jsonl`),
+    [
+      record('m1', 'user', 'zebramarkdown plan the ledger storage'),
+      record('m2', 'assistant', [
+        { type: 'thinking', thinking: 'The user wants a storage plan for the ledger; weigh the options first.' },
+        {
+          type: 'text',
+          text: '## Plan\n\n- adopt **PostgreSQL** for the ledger\n- keep [pgbouncer](https://www.pgbouncer.org) in front\n\n| option | verdict |\n|---|---|\n| SQLite | too small |\n| PostgreSQL | chosen |\n\n```ts\nconst pool = new Pool({ max: 10 }); // one pool per process\n```\n',
+        },
+        { type: 'tool_use', id: 'toolu_md1', name: 'Bash', input: { command: 'npm test' } },
+      ]),
+      record('m3', 'user', [
+        { type: 'tool_result', tool_use_id: 'toolu_md1', content: Array.from({ length: 40 }, (_, i) => `test ${i + 1} passed`).join('\n') },
+      ]),
+      record('m4', 'assistant', [{ type: 'text', text: 'All 40 tests pass.' }]),
+    ].join(''),
+  );
   const workspace = join(run, 'workspace');
   mkdirSync(workspace, { recursive: true });
   cpSync(join(CORPUS, 'aider/zen-mcp-server/.aider.chat.history.md'), join(workspace, '.aider.chat.history.md'));

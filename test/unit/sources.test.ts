@@ -58,16 +58,39 @@ describe('CodeArchitect', () => {
     assert.equal(s.firstDay, '2024-08-06');
   });
 
+  test('a folder name that says nothing (a pasted blob, filler, session-<number>) gives way to the first prompt', () => {
+    const byFolder = (name: string) => sessionsOf('codearchitect').filter((s) => s.filename === name);
+    const blob = byFolder('variablesn-openaiapikey-anthropicapikey');
+    assert.ok(blob.length >= 1);
+    for (const s of blob) assert.ok(['/tokens', 'hi'].includes(s.topic), s.topic);
+    assert.ok(
+      byFolder('ill-1').some((s) => s.topic === 'add --mini to set model to gpt-4o-mini'),
+      'filler folder titled from the prompt',
+    );
+    assert.ok(
+      byFolder('gittemporarydirectoryn-create').every((s) => s.topic === 'def test_subtree_only(self):'),
+      'a name glued out of pasted code',
+    );
+    assert.ok(
+      byFolder('codercommitbeforemessage').every((s) => s.topic === 'codercommitbeforemessage'),
+      'a name the prompt holds is kept',
+    );
+    assert.ok(byFolder('spinner-ill').every((s) => s.topic === 'spinner-ill'));
+    for (const s of sessionsOf('codearchitect')) assert.doesNotMatch(s.topic, /apikey|^session-\d+$|^(ill|comment|please)(-\d+)?$/, s.id);
+  });
+
   test('a folder named session-<number> says nothing: its title is the first prompt; a binary full.md is skipped with a reason', async () => {
     const untitled = sessionsOf('codearchitect').filter((s) => /^session-\d+$/.test(s.filename));
     assert.ok(untitled.length > 20);
     for (const s of untitled) {
       assert.doesNotMatch(s.topic, /^session-\d+$/, s.id);
+      const squeeze = (text: string): string => text.replace(/\s+/g, ' ');
+      const prompts = s.turns.filter((t) => t.role === 'user').map((t) => squeeze(t.text.replace(/^[#>*\s-]+/, '')));
+      const from = prompts.findIndex((p) => p.startsWith(squeeze(s.topic.replace(/…$/, ''))));
+      assert.ok(from >= 0, `${s.topic} / ${firstPrompt(s)?.slice(0, 80)}`);
       assert.ok(
-        firstPrompt(s)
-          ?.replace(/^[#>*\s-]+/, '')
-          .startsWith(s.topic.replace(/…$/, '')),
-        `${s.topic} / ${firstPrompt(s)?.slice(0, 80)}`,
+        prompts.slice(0, from).every((p) => /^(\/\w+\s+)?(hi|hello|hey|thanks|ok)\W*$/i.test(p.trim())),
+        `${s.topic}: only greetings come before the prompt it is titled from`,
       );
     }
     const root = tempDir();

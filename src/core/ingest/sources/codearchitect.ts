@@ -9,6 +9,7 @@ import type { Role } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { isRecord, isoTime, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
+import { promptTitle, topicSaysNothing } from '../topic-title.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ROLE_HEADER = /^\*\*(USER|ASSISTANT|SYSTEM|HUMAN|AI|TOOL):\*\*\s*$/i;
@@ -116,19 +117,6 @@ export function codeArchitectMessages(text: string): RawTurn[] {
   return [{ role: 'system', kind: 'note', text }];
 }
 
-/** A folder name that names no subject: `session-1723826458844` (CodeArchitect's name when it had no topic). */
-const saysNothing = (topic: string): boolean => /^session[-_]?\d{6,}$/i.test(topic);
-
-/** The first line of the first user prompt, as a title. */
-function promptTitle(turns: { role: string; kind: string; text: string }[]): string | undefined {
-  const prompt = turns.find((t) => t.role === 'user' && t.kind === 'conversation')?.text;
-  const line = prompt
-    ?.split('\n')
-    .map((l) => l.replace(/^[#>*\s-]+/, '').trim())
-    .find(Boolean);
-  return line && (line.length > 80 ? `${line.slice(0, 79)}…` : line);
-}
-
 /** Text that is not text: NUL bytes, or mostly bytes that are not UTF-8. */
 function isBinary(text: string): boolean {
   if (text.includes('\u0000')) return true;
@@ -169,7 +157,7 @@ export const codeArchitectSource: SourceAdapter = {
       {
         source: 'codearchitect',
         nativeId: `${dayDir}/${layout.topic}`,
-        topic: saysNothing(layout.topic) ? (promptTitle(turns) ?? layout.topic) : layout.topic || heading,
+        topic: topicSaysNothing(layout.topic, turns.find((t) => t.role === 'user')?.text) ? (promptTitle(turns) ?? (layout.topic || heading)) : layout.topic,
         filename: layout.topic,
         file,
         size: info.size,

@@ -1,0 +1,48 @@
+/**
+ * When a stored topic names no subject, a title from what the user asked. CodeArchitect names a session's folder with
+ * keywords picked from it: `session-1723826458844` when it found none, filler (`ill`, `comment-3`, `please`), or words
+ * glued out of a pasted blob (`variablesn-openaiapikey-anthropicapikey`: `\n` flattened, key names of an `.env`).
+ */
+
+/** Slug words that carry no subject (the keyword picker's usual leftovers). */
+const FILLER = new Set(
+  'ill im ive id youre its lets please since comment comments running run this that these those here there below above added adds add address update updates create created implement implemented question relevant file files lines line thing things stuff okay ok yes no hi hello hey thanks thank sure also just like make'.split(
+    ' ',
+  ),
+);
+/** Words of a pasted configuration rather than a subject. */
+const BLOB_WORD = /(?:apikey|api_key|secret|password|passwd|token)/i;
+/** A greeting or a bare help request: the first prompt that is not one of these names the session better. */
+const GREETING = /^(?:\/\w+\s+)?(?:hi|hello|hey|yo|thanks|thank you|ok|okay|test|testing)\W*$/i;
+
+const letters = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+
+/** Whether `topic` (a folder's name) says nothing that the session's first prompt would say better. */
+export function topicSaysNothing(topic: string, prompt: string | undefined): boolean {
+  if (!topic.trim() || /^session[-_]?\d{6,}$/i.test(topic)) return true;
+  const words = topic
+    .toLowerCase()
+    .replace(/-\d+$/, '')
+    .split(/[-_\s]+/)
+    .filter(Boolean);
+  if (!words.length || words.every((w) => FILLER.has(w) || /^\d+$/.test(w))) return true;
+  if (words.some((w) => BLOB_WORD.test(w))) return true;
+  // a long glued word that the prompt does not hold, even with its punctuation removed: cut out of a pasted blob
+  const said = letters(prompt ?? '');
+  return words.some((w) => w.length >= 10 && !said.includes(w));
+}
+
+/** The first line of the first user prompt that is more than a greeting (else of the first prompt), as a title. */
+export function promptTitle(turns: readonly { role: string; kind: string; text: string }[]): string | undefined {
+  const firstLine = (text: string): string | undefined =>
+    text
+      .split('\n')
+      .map((l) => l.replace(/^[#>*\s-]+/, '').trim())
+      .find(Boolean);
+  const prompts = turns
+    .filter((t) => t.role === 'user' && t.kind === 'conversation')
+    .map((t) => firstLine(t.text))
+    .filter((l): l is string => !!l);
+  const line = prompts.find((l) => !GREETING.test(l)) ?? prompts[0];
+  return line && (line.length > 80 ? `${line.slice(0, 79)}…` : line);
+}
