@@ -6,7 +6,7 @@
 import type { ExportFormat } from './core/export.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { GetResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TurnWindow } from './core/contracts.js';
-import type { SourceSetting } from './core/ingest/sources/registry.js';
+import type { SourceRoot, SourceSetting } from './core/ingest/sources/registry.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
 export interface ServerSettings {
@@ -89,6 +89,17 @@ export const GetRequest = new RequestType<GetParams, GetResponse, void>('session
 export const ReadRequest = new RequestType<ReadParams, ReadResponse, void>('sessions/read');
 /** Turns `from`..`to` of a session, for the reader's window around a hit, with what matches `query` marked. */
 export const TurnsRequest = new RequestType<TurnsParams, TurnWindow | null, void>('sessions/turns');
+/** An export (file or folder) to import: recorded in the data folder and read from then on (core/ingest/imports.ts). */
+export interface ImportParams {
+  path: string;
+}
+export interface ImportResult {
+  added: SourceRoot[];
+  known: SourceRoot[];
+  /** Sessions read from the added exports. */
+  sessions: number;
+}
+export const ImportRequest = new RequestType<ImportParams, ImportResult, void>('sessions/import');
 /** Read every root again from scratch. */
 export const RebuildRequest = new RequestType0<void, void>('sessions/rebuild');
 /** Stop indexing; what was read so far stays searchable. Answers whether indexing was under way. */

@@ -12,7 +12,7 @@ const T0 = Date.parse('2025-01-02T10:00:00Z');
 const iso = (s: number): string => new Date(T0 + s * 1000).toISOString();
 const jsonl = (records: unknown[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
-/** Writes under `dir` one session per source (all eleven), each with `prompt` from the user and `output` after it. */
+/** Writes under `dir` one session per source (every one), each with `prompt` from the user and `output` after it. */
 export async function writePlantedSessions(dir: string, prompt: string, output: string): Promise<SourceRoot[]> {
   const root = (source: SourceId): string => join(dir, source);
   writeCodeArchitect(root('codearchitect'), '2025-01-02', 'planted', [
@@ -146,6 +146,88 @@ export async function writePlantedSessions(dir: string, prompt: string, output: 
     .map((l) => `#### ${l}`)
     .join('\n');
   writeFile(join(root('aider'), 'shop', '.aider.chat.history.md'), `# aider chat started at 2025-01-02 10:00:00\n\n${quoted}\n\n${output}\n`);
-  const sources: SourceId[] = ['codearchitect', 'claude-code', 'codex', 'copilot-chat', 'gemini', 'cursor', 'cline', 'roo', 'opencode', 'specstory', 'aider'];
+  writeFile(
+    join(root('copilot-cli'), 'planted-cli', 'events.jsonl'),
+    jsonl([
+      { type: 'session.start', timestamp: iso(0), data: { sessionId: 'planted-cli', context: { cwd: '/home/dev/shop' } } },
+      { type: 'user.message', timestamp: iso(0), data: { content: prompt } },
+      {
+        type: 'assistant.message',
+        timestamp: iso(1),
+        data: { content: '', toolRequests: [{ toolCallId: 'c1', name: 'bash', arguments: { command: 'cat .env' } }] },
+      },
+      { type: 'tool.execution_complete', timestamp: iso(2), data: { toolCallId: 'c1', result: { content: output } } },
+    ]),
+  );
+  writeFile(
+    join(root('amp'), 'T-planted.json'),
+    JSON.stringify({
+      id: 'T-planted',
+      created: T0,
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: prompt }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { cmd: 'cat .env' } }] },
+        { role: 'user', content: [{ type: 'tool_result', toolUseID: 't1', run: { status: 'done', result: { output } } }] },
+      ],
+    }),
+  );
+  writeFile(
+    join(root('continue'), 'planted-continue.json'),
+    JSON.stringify({
+      sessionId: 'planted-continue',
+      title: 'planted',
+      history: [{ message: { role: 'user', content: prompt } }, { message: { role: 'assistant', content: output } }],
+    }),
+  );
+  const node = (id: string, role: string, text: string, parent: string | null) => ({
+    id,
+    parent,
+    children: [],
+    message: { id, author: { role }, create_time: T0 / 1000, content: { content_type: 'text', parts: [text] }, metadata: {} },
+  });
+  writeFile(
+    join(root('chatgpt'), 'conversations.json'),
+    JSON.stringify([
+      {
+        id: 'planted-gpt',
+        title: 'planted',
+        create_time: T0 / 1000,
+        current_node: 'b',
+        mapping: { a: node('a', 'user', prompt, null), b: node('b', 'assistant', output, 'a') },
+      },
+    ]),
+  );
+  writeFile(
+    join(root('claude-ai'), 'conversations.json'),
+    JSON.stringify([
+      {
+        uuid: 'planted-claude-ai',
+        name: 'planted',
+        created_at: iso(0),
+        chat_messages: [
+          { sender: 'human', text: prompt, content: [{ type: 'text', text: prompt }], created_at: iso(0) },
+          { sender: 'assistant', text: output, content: [{ type: 'text', text: output }], created_at: iso(1) },
+        ],
+      },
+    ]),
+  );
+  const sources: SourceId[] = [
+    'codearchitect',
+    'claude-code',
+    'codex',
+    'copilot-chat',
+    'gemini',
+    'cursor',
+    'cline',
+    'roo',
+    'opencode',
+    'specstory',
+    'aider',
+    'copilot-cli',
+    'amp',
+    'continue',
+    'chatgpt',
+    'claude-ai',
+  ];
   return sources.map((source) => ({ source, path: root(source) }));
 }

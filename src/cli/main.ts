@@ -189,6 +189,29 @@ async function run(argv: string[]): Promise<number> {
       );
       return 0;
     }
+    case 'sources': {
+      const { sourcesReport, renderSources } = await import('./sources.js');
+      const library = await openLibrary(options);
+      const report = sourcesReport(library, options.roots, options.dataDir);
+      print(options, { sources: report }, () => renderSources(report));
+      return 0;
+    }
+    case 'import': {
+      const path = options.positionals[0];
+      if (!path) throw new UsageError('import needs an export file or folder, e.g. session-search import ~/Downloads/chatgpt-export/conversations.json');
+      const { importExports } = await import('./sources.js');
+      const { text, value } = await importExports(options.dataDir, path);
+      if (value.added.length) {
+        const library = await openLibrary(options);
+        const counts = value.added.map((r) => [...library.sessions.values()].filter((s) => s.file === r.path).length);
+        print(
+          options,
+          { success: true, ...value, sessions: counts },
+          () => `${text}${counts.map((n, i) => `  ${value.added[i].path}: ${n} session${n === 1 ? '' : 's'}`).join('\n')}\n`,
+        );
+      } else print(options, { success: true, ...value }, () => text);
+      return 0;
+    }
     case 'mcp-config': {
       const { mcpConfig } = await import('./mcp-config.js');
       process.stdout.write(mcpConfig(import.meta.url, options.rootsGiven ? options.roots : undefined, process.execPath));

@@ -12,6 +12,11 @@ export const SOURCE_IDS = [
   'opencode',
   'specstory',
   'aider',
+  'copilot-cli',
+  'amp',
+  'continue',
+  'chatgpt',
+  'claude-ai',
 ] as const;
 export type SourceId = (typeof SOURCE_IDS)[number];
 

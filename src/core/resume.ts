@@ -1,7 +1,7 @@
 /**
  * How to go back into a session with the tool that wrote it, where the tool has a command for that (checked against
  * each tool's CLI: `claude --resume <id>` run in the session's project folder, `codex resume <id>`,
- * `gemini --resume <id>`, `opencode --session <id>`). Editors' chats (Copilot, Cursor, Cline, Roo) and aider have none.
+ * `gemini --resume <id>`, `opencode --session <id>`, `copilot --resume <id>`, `amp threads continue <id>`). Editors' chats (Copilot, Cursor, Cline, Roo) and aider have none.
  */
 import type { SourceId } from './model.js';
 
@@ -10,6 +10,8 @@ const RESUME: Partial<Record<SourceId, (id: string) => string[]>> = {
   codex: (id) => ['codex', 'resume', id],
   gemini: (id) => ['gemini', '--resume', id],
   opencode: (id) => ['opencode', '--session', id],
+  'copilot-cli': (id) => ['copilot', '--resume', id],
+  amp: (id) => ['amp', 'threads', 'continue', id],
 };
 
 /** The command and its arguments, or undefined when the tool cannot resume a session by id. */

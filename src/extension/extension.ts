@@ -13,6 +13,7 @@ import { cancelIndexing } from './commands/cancel-indexing.js';
 import { copyClaudeMcpCommand } from './commands/claude-mcp.js';
 import { openRawTranscript } from './commands/open-raw.js';
 import { rebuildIndex } from './commands/rebuild-index.js';
+import { importExport } from './commands/import-export.js';
 import { Disposable } from './dispose.js';
 import { registerLanguageModelTools } from './lm-tools.js';
 import { mcpProvider, registerMcpProvider } from './mcp-provider.js';
@@ -109,6 +110,7 @@ function createCommands(app: SessionSearch): Record<string, (...args: unknown[])
     ...groupings,
     'sessionSearch.refresh': () => app.refresh(),
     'sessionSearch.rebuildIndex': () => rebuildIndex(client, () => app.refresh()),
+    'sessionSearch.importExport': (path) => importExport(client, () => app.refresh(), typeof path === 'string' ? path : undefined),
     'sessionSearch.showLog': () => app.log.show(),
     'sessionSearch.cancelIndexing': () => cancelIndexing(client),
     'sessionSearch.showArchiveSize': () => showArchiveSize(client),

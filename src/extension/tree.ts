@@ -22,6 +22,11 @@ export const SOURCE_ICONS: Record<string, string> = {
   opencode: 'code',
   specstory: 'book',
   aider: 'comment-discussion',
+  'copilot-cli': 'copilot',
+  amp: 'zap',
+  continue: 'debug-continue',
+  chatgpt: 'comment',
+  'claude-ai': 'sparkle-filled',
 };
 
 export function resumeCommand(session: TreeSession): string | undefined {

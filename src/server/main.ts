@@ -2,6 +2,7 @@
  * The index server: its own Node process, started by the extension through vscode-languageclient over IPC. It owns a
  * SessionLibrary (reading, masking, indexing, archive, live updates) so the extension host never parses a transcript.
  */
+import { addImport } from '../core/ingest/imports.js';
 import { homedir } from 'node:os';
 import { sessionUriString } from '../session-uri.js';
 import { createConnection, ProposedFeatures, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver/node';
@@ -21,6 +22,7 @@ import {
   GetRequest,
   IndexProgressNotification,
   ReadRequest,
+  ImportRequest,
   RebuildRequest,
   SearchRequest,
   TreeRequest,
@@ -131,6 +133,18 @@ connection.onRequest(TreeRequest, async ({ limit }) => treeSessions(await lib(),
 connection.onRequest(GetRequest, async ({ name, format }) => (await lib()).get(name, { format }));
 connection.onRequest(ReadRequest, async ({ docid, offset }) => (await lib()).read(docid, offset ?? 0));
 connection.onRequest(TurnsRequest, async ({ id, from, to, query }) => (await lib()).turnWindow(id, from, to, query) ?? null);
+connection.onRequest(ImportRequest, async ({ path }) => {
+  if (!settings) throw new Error('the server was not initialised');
+  const { added, known } = await addImport(settings.dataDir, path);
+  if (!added.length) return { added, known, sessions: 0 };
+  // open again over the roots with the new exports: the snapshot is kept, only the new files are read
+  indexing?.abort();
+  ready = open();
+  const opened = await ready;
+  await opened.loaded;
+  const files = new Set(added.map((r) => r.path));
+  return { added, known, sessions: [...opened.sessions.values()].filter((s) => files.has(s.file)).length };
+});
 connection.onRequest(RebuildRequest, async () => {
   indexing?.abort();
   await live?.close();

@@ -5,6 +5,8 @@
  */
 import { eventually } from '../eventually.js';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SOURCE_IDS } from '../../src/core/model.js';
 import * as vscode from 'vscode';
 import type { SessionSearchApi } from '../../src/extension/extension.js';
 
@@ -64,6 +66,13 @@ export async function run(): Promise<void> {
   );
   check(!token.test(listed), 'the results export is masked');
 
+  // Import an Export…: a Claude.ai export is read, and the Copilot tool finds its conversation
+  const exportFile = join(extension!.extensionPath, 'test', 'fixtures', 'claude-ai', 'conversations.json');
+  const imported = await vscode.commands.executeCommand<{ added: unknown[]; sessions: number } | undefined>('sessionSearch.importExport', exportFile);
+  check(imported?.added.length === 1 && imported.sessions === 1, `the export is imported: ${JSON.stringify(imported)}`);
+  const fromExport = await toolText('session_search', { query: 'weekStart Monday date test', limit: 3 });
+  check(fromExport.includes('claude-ai:0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70'), `the imported conversation is found: ${fromExport.slice(0, 300)}`);
+
   const definitions = (await api.mcpServerDefinitions()) ?? [];
   check(definitions.length === 1, `one MCP server definition, got ${definitions.length}`);
   const [mcp] = definitions;
@@ -71,5 +80,5 @@ export async function run(): Promise<void> {
   check(mcp.command === process.execPath && mcp.args[0].endsWith('mcp.js'), `command ${mcp.command} ${mcp.args.join(' ')}`);
   check(mcp.env.ELECTRON_RUN_AS_NODE === '1', 'runs on the editor runtime');
   const sources = JSON.parse(String(mcp.env.SESSION_SEARCH_SOURCES)) as { sources: { id: string; enabled: boolean }[] };
-  check(sources.sources.length === 11 && sources.sources.every((s) => s.enabled), 'the per-source settings reach the MCP server');
+  check(sources.sources.length === SOURCE_IDS.length && sources.sources.every((s) => s.enabled), 'the per-source settings reach the MCP server');
 }

@@ -30,6 +30,8 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
   } catch {
     return [];
   }
+  // a root that is one file (an imported export) is read alone
+  if ((await stat(realRoot).catch(() => undefined))?.isFile()) return options.accept(realRoot) ? [realRoot] : [];
   const files: string[] = [];
   const maxDepth = options.maxDepth ?? 12;
   const visit = async (dir: string, depth: number): Promise<void> => {

@@ -3,6 +3,7 @@
  * archives, and hands the sessions to the catalog; restores the snapshot first, so queries are answered while it
  * catches up; reads single files again as they change, and the whole history again when asked.
  */
+import { importedRoots } from '../ingest/imports.js';
 import { mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 import { SessionSearchError, errorMessage } from '../errors.js';
@@ -227,7 +228,9 @@ export class Loader {
   }
 
   private async resolveRoots(): Promise<void> {
-    for (const root of this.parts.options.roots) {
+    // the configured roots, then the exports imported into this data folder (core/ingest/imports.ts)
+    const imported = importedRoots(this.parts.options.dataDir).filter((i) => !this.parts.options.roots.some((r) => r.source === i.source && r.path === i.path));
+    for (const root of [...this.parts.options.roots, ...imported]) {
       const adapter = sourceById(root.source);
       if (!adapter) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
       const real = await realpath(root.path).catch(() => undefined);

@@ -1,6 +1,11 @@
 /** The source adapters the product knows, in the order they are listed to users. */
 import type { SourceId } from '../../model.js';
 import { aiderSource } from './aider.js';
+import { ampSource } from './amp.js';
+import { chatGptSource } from './chatgpt.js';
+import { claudeAiSource } from './claude-ai.js';
+import { continueSource } from './continue.js';
+import { copilotCliSource } from './copilot-cli.js';
 import { claudeCodeSource } from './claude-code.js';
 import { clineSource } from './cline.js';
 import { codeArchitectSource } from './codearchitect.js';
@@ -25,6 +30,11 @@ export const SOURCES: readonly SourceAdapter[] = [
   openCodeSource,
   specStorySource,
   aiderSource,
+  copilotCliSource,
+  ampSource,
+  continueSource,
+  chatGptSource,
+  claudeAiSource,
 ];
 
 export function sourceById(id: string): SourceAdapter | undefined {

@@ -1,0 +1,109 @@
+/**
+ * Amp: one JSON document per thread, `${AMP_DATA_DIR:-~/.local/share/amp}/threads/T-<id>.json`, rewritten whole:
+ * `{id, created (epoch ms), title, env.initial.trees[{displayName, uri}], messages[{role, content[]}]}` where content
+ * blocks are `text`, `thinking`, `tool_use {id, name, input}` and `tool_result` (`toolUseID` with `run.result` /
+ * `run.error`, or the Anthropic shape `tool_use_id` with `content`).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { TurnKind } from '../../model.js';
+import { buildSession, type RawTurn } from './build.js';
+import { isRecord, isoTime, str } from './line-files.js';
+import { dataHome, homeDir, pathFromFileUri } from './locations.js';
+import type { SourceAdapter } from './types.js';
+
+const MAX_JSON_BYTES = 256 * 1024 * 1024;
+const FILE_TOOLS = new Set(['Read', 'read_file', 'Grep', 'glob', 'list_directory']);
+const DIFF_TOOLS = new Set(['edit_file', 'create_file', 'Edit', 'Write', 'apply_patch', 'undo_edit']);
+const toolKind = (name: string): TurnKind => (FILE_TOOLS.has(name) ? 'file' : DIFF_TOOLS.has(name) ? 'diff' : 'tool');
+
+/** A tool's result: the text a reader wants (`output`, `content`, `diff`), else its JSON. */
+function resultText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (Array.isArray(result)) return result.map((r) => (isRecord(r) ? (str(r.text) ?? '') : resultText(r))).join('\n');
+  if (isRecord(result)) {
+    for (const key of ['output', 'content', 'diff']) if (result[key] !== undefined) return resultText(result[key]);
+    return JSON.stringify(result);
+  }
+  return result === undefined || result === null ? '' : String(result);
+}
+
+function blockTurns(role: 'user' | 'assistant', content: unknown, names: Map<string, string>, timestamp?: string): RawTurn[] {
+  if (typeof content === 'string') return [{ role, kind: 'conversation', text: content, timestamp }];
+  const turns: RawTurn[] = [];
+  for (const block of Array.isArray(content) ? content.filter(isRecord) : []) {
+    if (block.type === 'text') turns.push({ role, kind: 'conversation', text: str(block.text) ?? '', timestamp });
+    else if (block.type === 'thinking') turns.push({ role: 'assistant', kind: 'thinking', text: str(block.thinking) ?? '', timestamp });
+    else if (block.type === 'tool_use') {
+      const name = str(block.name) ?? 'tool';
+      if (str(block.id)) names.set(str(block.id)!, name);
+      turns.push({ role: 'assistant', kind: toolKind(name), tool: name, text: `${name} ${JSON.stringify(block.input ?? {})}`, timestamp });
+    } else if (block.type === 'tool_result') {
+      const id = str(block.toolUseID) ?? str(block.tool_use_id) ?? '';
+      const name = names.get(id) ?? 'tool';
+      const run = isRecord(block.run) ? block.run : undefined;
+      const error = run && isRecord(run.error) ? str(run.error.message) : undefined;
+      const text = run
+        ? run.result !== undefined
+          ? resultText(run.result)
+          : (error ?? (run.status === 'cancelled' ? '[cancelled]' : ''))
+        : resultText(block.content);
+      turns.push({ role: 'tool', kind: toolKind(name), tool: name, text, timestamp });
+    }
+  }
+  return turns;
+}
+
+export const ampSource: SourceAdapter = {
+  id: 'amp',
+  label: 'Amp',
+  defaultRoots(env) {
+    if (env.AMP_DATA_DIR) return [join(env.AMP_DATA_DIR, 'threads')];
+    const xdg = join(env.XDG_DATA_HOME ?? join(homeDir(env), '.local', 'share'), 'amp', 'threads');
+    const native = join(dataHome(env), 'amp', 'threads');
+    return xdg === native ? [xdg] : [xdg, native];
+  },
+  accepts: (file) => /^T-[\w-]+\.json$/.test(basename(file)),
+  async readFile(file, _root, ctx) {
+    const info = await stat(file);
+    if (info.size > MAX_JSON_BYTES) {
+      ctx.logger.warn(`${file}: skipped, ${info.size} bytes is over the ${MAX_JSON_BYTES}-byte limit`);
+      return [];
+    }
+    const doc: unknown = JSON.parse(await readFile(file, 'utf8'));
+    if (!isRecord(doc) || !Array.isArray(doc.messages)) throw new Error('not an Amp thread (expected an object with messages)');
+    const names = new Map<string, string>();
+    const turns: RawTurn[] = [];
+    let updated: string | undefined;
+    for (const m of doc.messages.filter(isRecord)) {
+      if (m.role !== 'user' && m.role !== 'assistant') continue;
+      const timestamp = isoTime(isRecord(m.usage) ? m.usage.timestamp : undefined) ?? isoTime(m.timestamp);
+      if (timestamp) updated = timestamp;
+      turns.push(...blockTurns(m.role, m.content, names, timestamp));
+    }
+    if (!turns.some((t) => t.kind === 'conversation' && t.text.trim())) {
+      ctx.logger.info(`${file}: no conversation turns, not indexed`);
+      return [];
+    }
+    const env = isRecord(doc.env) && isRecord(doc.env.initial) ? doc.env.initial : {};
+    const tree = Array.isArray(env.trees) && isRecord(env.trees[0]) ? env.trees[0] : {};
+    const id = str(doc.id) ?? basename(file, '.json');
+    return [
+      buildSession(
+        {
+          source: 'amp',
+          nativeId: id,
+          topic: str(doc.title),
+          filename: id,
+          file,
+          size: info.size,
+          created: typeof doc.created === 'number' ? new Date(doc.created).toISOString() : isoTime(doc.created),
+          updated,
+          project: pathFromFileUri(str(tree.uri) ?? '') ?? str(tree.displayName),
+          turns,
+        },
+        info.mtime,
+      ),
+    ];
+  },
+};
