@@ -179,6 +179,24 @@ export async function writePlantedSessions(dir: string, prompt: string, output: 
       history: [{ message: { role: 'user', content: prompt } }, { message: { role: 'assistant', content: output } }],
     }),
   );
+  writeFile(
+    join(root('qwen'), 'shop', 'chats', 'planted-qwen.jsonl'),
+    jsonl([
+      { sessionId: 'planted-qwen', cwd: '/home/dev/shop', timestamp: iso(0), type: 'user', message: { role: 'user', parts: [{ text: prompt }] } },
+      {
+        sessionId: 'planted-qwen',
+        timestamp: iso(1),
+        type: 'assistant',
+        message: { role: 'model', parts: [{ functionCall: { id: 'f1', name: 'run_shell_command', args: {} } }] },
+      },
+      {
+        sessionId: 'planted-qwen',
+        timestamp: iso(2),
+        type: 'user',
+        message: { role: 'user', parts: [{ functionResponse: { id: 'f1', name: 'run_shell_command', response: { output } } }] },
+      },
+    ]),
+  );
   const node = (id: string, role: string, text: string, parent: string | null) => ({
     id,
     parent,
@@ -226,6 +244,7 @@ export async function writePlantedSessions(dir: string, prompt: string, output: 
     'copilot-cli',
     'amp',
     'continue',
+    'qwen',
     'chatgpt',
     'claude-ai',
   ];

@@ -15,6 +15,7 @@ export const SOURCE_IDS = [
   'copilot-cli',
   'amp',
   'continue',
+  'qwen',
   'chatgpt',
   'claude-ai',
 ] as const;

@@ -25,6 +25,7 @@ export const SOURCE_ICONS: Record<string, string> = {
   'copilot-cli': 'copilot',
   amp: 'zap',
   continue: 'debug-continue',
+  qwen: 'hubot',
   chatgpt: 'comment',
   'claude-ai': 'sparkle-filled',
 };

@@ -143,3 +143,15 @@ test('import: an export is recognised by its content, recorded in the data folde
   await library.close();
   assert.deepEqual(readFileSync(join(exportDir, 'conversations.json')), before);
 });
+
+test('Qwen Code: a chat log with its project, thought, tool call and its response; telemetry records are skipped', async () => {
+  const { library } = await loadLibrary([{ source: 'qwen', path: join(FIXTURES, 'qwen', 'projects') }]);
+  const [s] = [...library.sessions.values()];
+  assert.equal(s.id, 'qwen:4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b');
+  assert.equal(s.topic, 'The --json flag prints nothing when stdout is a pipe');
+  assert.equal(s.project, '/home/dev/cli');
+  assert.equal(s.created, '2025-11-03T14:00:00.000Z');
+  assert.deepEqual(shape(s), ['user/conversation', 'assistant/thinking', 'assistant/file/read_file', 'tool/file/read_file', 'assistant/conversation']);
+  assert.match(s.turns[3].text, /process\.exit\(0\)/);
+  await library.close();
+});

@@ -6,6 +6,7 @@ import { chatGptSource } from './chatgpt.js';
 import { claudeAiSource } from './claude-ai.js';
 import { continueSource } from './continue.js';
 import { copilotCliSource } from './copilot-cli.js';
+import { qwenSource } from './qwen.js';
 import { claudeCodeSource } from './claude-code.js';
 import { clineSource } from './cline.js';
 import { codeArchitectSource } from './codearchitect.js';
@@ -33,6 +34,7 @@ export const SOURCES: readonly SourceAdapter[] = [
   copilotCliSource,
   ampSource,
   continueSource,
+  qwenSource,
   chatGptSource,
   claudeAiSource,
 ];
