@@ -5,7 +5,9 @@
  */
 import { eventually } from '../eventually.js';
 import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import claudeAiExport from '../fixtures/claude-ai/conversations.json';
 import { SOURCE_IDS } from '../../src/core/model.js';
 import * as vscode from 'vscode';
 import type { SessionSearchApi } from '../../src/extension/extension.js';
@@ -67,7 +69,9 @@ export async function run(): Promise<void> {
   check(!token.test(listed), 'the results export is masked');
 
   // Import an Export…: a Claude.ai export is read, and the Copilot tool finds its conversation
-  const exportFile = join(extension!.extensionPath, 'test', 'fixtures', 'claude-ai', 'conversations.json');
+  const exportDir = mkdtempSync(join(tmpdir(), 'session-search-import-'));
+  const exportFile = join(exportDir, 'conversations.json');
+  writeFileSync(exportFile, JSON.stringify(claudeAiExport));
   const imported = await vscode.commands.executeCommand<{ added: unknown[]; sessions: number } | undefined>('sessionSearch.importExport', exportFile);
   check(imported?.added.length === 1 && imported.sessions === 1, `the export is imported: ${JSON.stringify(imported)}`);
   const fromExport = await toolText('session_search', { query: 'weekStart Monday date test', limit: 3 });

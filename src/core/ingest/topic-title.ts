@@ -15,10 +15,25 @@ const BLOB_WORD = /(?:apikey|api_key|secret|password|passwd|token)/i;
 /** A greeting or a bare help request: the first prompt that is not one of these names the session better. */
 const GREETING = /^(?:\/\w+\s+)?(?:hi|hello|hey|yo|thanks|thank you|ok|okay|test|testing)\W*$/i;
 
-const letters = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+/** How much of a session's text is read to know its words. */
+const WORDS_FROM_CHARS = 200_000;
 
-/** Whether `topic` (a folder's name) says nothing that the session's first prompt would say better. */
-export function topicSaysNothing(topic: string, prompt: string | undefined): boolean {
+/**
+ * A slug word glued at a flattened `\n`: `variablesn` (variables + n), `troubleshootingnexcerpt` (troubleshooting +
+ * n + excerpt); both halves are words of the session, the whole is not.
+ */
+function gluedAtNewline(word: string, known: Set<string>): boolean {
+  if (known.has(word)) return false;
+  for (let i = 4; i < word.length; i++) {
+    if (word[i] !== 'n') continue;
+    const after = word.slice(i + 1);
+    if (known.has(word.slice(0, i)) && (after === '' || known.has(after))) return true;
+  }
+  return false;
+}
+
+/** Whether `topic` (a folder's name) says nothing that the session's own words (`text`) would say better. */
+export function topicSaysNothing(topic: string, text: string): boolean {
   if (!topic.trim() || /^session[-_]?\d{6,}$/i.test(topic)) return true;
   const words = topic
     .toLowerCase()
@@ -27,9 +42,13 @@ export function topicSaysNothing(topic: string, prompt: string | undefined): boo
     .filter(Boolean);
   if (!words.length || words.every((w) => FILLER.has(w) || /^\d+$/.test(w))) return true;
   if (words.some((w) => BLOB_WORD.test(w))) return true;
-  // a long glued word that the prompt does not hold, even with its punctuation removed: cut out of a pasted blob
-  const said = letters(prompt ?? '');
-  return words.some((w) => w.length >= 10 && !said.includes(w));
+  const known = new Set(
+    text
+      .slice(0, WORDS_FROM_CHARS)
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? [],
+  );
+  return words.some((w) => w.length >= 8 && gluedAtNewline(w, known));
 }
 
 /** The first line of the first user prompt that is more than a greeting (else of the first prompt), as a title. */
