@@ -3,7 +3,7 @@
  * back: the privacy tests plant credentials in both and look for them on every surface.
  */
 import { join } from 'node:path';
-import type { SourceId } from '../src/core/model.js';
+import { SOURCE_IDS, type SourceId } from '../src/core/model.js';
 import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
 import { writeCodeArchitect, writeFile } from './helpers.js';
 import { writeDatabase } from './helpers-sqlite.js';
@@ -229,24 +229,6 @@ export async function writePlantedSessions(dir: string, prompt: string, output: 
       },
     ]),
   );
-  const sources: SourceId[] = [
-    'codearchitect',
-    'claude-code',
-    'codex',
-    'copilot-chat',
-    'gemini',
-    'cursor',
-    'cline',
-    'roo',
-    'opencode',
-    'specstory',
-    'aider',
-    'copilot-cli',
-    'amp',
-    'continue',
-    'qwen',
-    'chatgpt',
-    'claude-ai',
-  ];
-  return sources.map((source) => ({ source, path: root(source) }));
+
+  return SOURCE_IDS.map((source) => ({ source, path: root(source) }));
 }

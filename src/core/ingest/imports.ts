@@ -5,7 +5,7 @@
  * written; its sessions are archived (masked) like any other, so they outlive the file.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { SessionSearchError } from '../errors.js';
 import type { SourceId } from '../model.js';
@@ -81,13 +81,4 @@ export async function addImport(dataDir: string, path: string): Promise<{ added:
     await rename(temp, join(dataDir, FILE));
   }
   return { added, known };
-}
-
-/** Reads the list as it is on disk now (for callers that just changed it). */
-export async function readImports(dataDir: string): Promise<SourceRoot[]> {
-  try {
-    return JSON.parse(await readFile(join(dataDir, FILE), 'utf8')) as SourceRoot[];
-  } catch {
-    return [];
-  }
 }

@@ -32,8 +32,8 @@ function gluedAtNewline(word: string, known: Set<string>): boolean {
   return false;
 }
 
-/** Whether `topic` (a folder's name) says nothing that the session's own words (`text`) would say better. */
-export function topicSaysNothing(topic: string, text: string): boolean {
+/** Whether `topic` (a folder's name) says nothing that the session's own words (its turns) would say better. */
+export function topicSaysNothing(topic: string, turns: readonly { text: string }[]): boolean {
   if (!topic.trim() || /^session[-_]?\d{6,}$/i.test(topic)) return true;
   const words = topic
     .toLowerCase()
@@ -42,13 +42,15 @@ export function topicSaysNothing(topic: string, text: string): boolean {
     .filter(Boolean);
   if (!words.length || words.every((w) => FILLER.has(w) || /^\d+$/.test(w))) return true;
   if (words.some((w) => BLOB_WORD.test(w))) return true;
-  const known = new Set(
-    text
-      .slice(0, WORDS_FROM_CHARS)
-      .toLowerCase()
-      .match(/[a-z0-9]+/g) ?? [],
-  );
-  return words.some((w) => w.length >= 8 && gluedAtNewline(w, known));
+  const long = words.filter((w) => w.length >= 8);
+  if (!long.length) return false; // the session's words are only read when a slug word could be glued
+  const text = turns
+    .map((t) => t.text)
+    .join('\n')
+    .slice(0, WORDS_FROM_CHARS)
+    .toLowerCase();
+  const known = new Set<string>(text.match(/[a-z0-9]+/g) ?? []);
+  return long.some((w) => gluedAtNewline(w, known));
 }
 
 /** The first line of the first user prompt that is more than a greeting (else of the first prompt), as a title. */

@@ -4,15 +4,13 @@
  * blocks are `text`, `thinking`, `tool_use {id, name, input}` and `tool_result` (`toolUseID` with `run.result` /
  * `run.error`, or the Anthropic shape `tool_use_id` with `content`).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { TurnKind } from '../../model.js';
-import { buildSession, type RawTurn } from './build.js';
-import { isRecord, isoTime, str } from './line-files.js';
+import { buildSession, hasConversation, type RawTurn } from './build.js';
+import { isRecord, isoTime, readJsonDocument, str } from './line-files.js';
 import { dataHome, homeDir, pathFromFileUri } from './locations.js';
 import type { SourceAdapter } from './types.js';
 
-const MAX_JSON_BYTES = 256 * 1024 * 1024;
 const FILE_TOOLS = new Set(['Read', 'read_file', 'Grep', 'glob', 'list_directory']);
 const DIFF_TOOLS = new Set(['edit_file', 'create_file', 'Edit', 'Write', 'apply_patch', 'undo_edit']);
 const toolKind = (name: string): TurnKind => (FILE_TOOLS.has(name) ? 'file' : DIFF_TOOLS.has(name) ? 'diff' : 'tool');
@@ -65,12 +63,9 @@ export const ampSource: SourceAdapter = {
   },
   accepts: (file) => /^T-[\w-]+\.json$/.test(basename(file)),
   async readFile(file, _root, ctx) {
-    const info = await stat(file);
-    if (info.size > MAX_JSON_BYTES) {
-      ctx.logger.warn(`${file}: skipped, ${info.size} bytes is over the ${MAX_JSON_BYTES}-byte limit`);
-      return [];
-    }
-    const doc: unknown = JSON.parse(await readFile(file, 'utf8'));
+    const read = await readJsonDocument(file, ctx.logger);
+    if (!read) return [];
+    const { doc, info } = read;
     if (!isRecord(doc) || !Array.isArray(doc.messages)) throw new Error('not an Amp thread (expected an object with messages)');
     const names = new Map<string, string>();
     const turns: RawTurn[] = [];
@@ -81,7 +76,7 @@ export const ampSource: SourceAdapter = {
       if (timestamp) updated = timestamp;
       turns.push(...blockTurns(m.role, m.content, names, timestamp));
     }
-    if (!turns.some((t) => t.kind === 'conversation' && t.text.trim())) {
+    if (!hasConversation(turns)) {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];
     }

@@ -29,6 +29,9 @@ export interface RawSession {
   turns: RawTurn[];
 }
 
+/** Whether the turns hold a prompt or reply with words (a file of only tool calls or metadata is not a session). */
+export const hasConversation = (turns: readonly RawTurn[]): boolean => turns.some((t) => t.kind === 'conversation' && t.text.trim() !== '');
+
 const TITLE_MAX = 120;
 const BARE_COMMAND = /^\/[\w:-]+$/;
 

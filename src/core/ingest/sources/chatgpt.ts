@@ -5,14 +5,9 @@
  * `current_node` up to the root. Messages: `author.role` (user, assistant, system, tool), `content.content_type`
  * (text, multimodal_text, code, execution_output, thoughts, …) with `parts[]` or `text`.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
-import type { Session } from '../../model.js';
-import { buildSession, type RawTurn } from './build.js';
+import type { RawTurn } from './build.js';
+import { conversationsExportSource } from './conversations-export.js';
 import { isRecord, str } from './line-files.js';
-import type { SourceAdapter } from './types.js';
-
-export const MAX_EXPORT_BYTES = 512 * 1024 * 1024;
 
 const seconds = (v: unknown): string | undefined => (typeof v === 'number' && v > 0 ? new Date(v * 1000).toISOString() : undefined);
 
@@ -65,44 +60,12 @@ export function chatGptTurns(conversation: Record<string, unknown>): RawTurn[] {
 /** Whether parsed JSON is a ChatGPT export: conversations with a message tree. */
 export const isChatGptExport = (doc: unknown): doc is Record<string, unknown>[] => Array.isArray(doc) && isRecord(doc[0]) && isRecord(doc[0].mapping);
 
-export const chatGptSource: SourceAdapter = {
+export const chatGptSource = conversationsExportSource({
   id: 'chatgpt',
   label: 'ChatGPT (export)',
-  defaultRoots: () => [],
-  accepts: (file) => basename(file) === 'conversations.json',
-  async readFile(file, _root, ctx) {
-    const info = await stat(file);
-    if (info.size > MAX_EXPORT_BYTES) {
-      ctx.logger.warn(`${file}: skipped, ${info.size} bytes is over the ${MAX_EXPORT_BYTES}-byte limit`);
-      return [];
-    }
-    const doc: unknown = JSON.parse(await readFile(file, 'utf8'));
-    if (!isChatGptExport(doc)) {
-      ctx.logger.info(`${file}: not a ChatGPT export, not indexed`);
-      return [];
-    }
-    const sessions: Session[] = [];
-    for (const c of doc.filter(isRecord)) {
-      const id = str(c.conversation_id) ?? str(c.id);
-      const turns = chatGptTurns(c);
-      if (!id || !turns.some((t) => t.role === 'user')) continue;
-      sessions.push(
-        buildSession(
-          {
-            source: 'chatgpt',
-            nativeId: id,
-            topic: str(c.title),
-            filename: id,
-            file,
-            size: info.size,
-            created: seconds(c.create_time),
-            updated: seconds(c.update_time),
-            turns,
-          },
-          info.mtime,
-        ),
-      );
-    }
-    return sessions;
+  isExport: isChatGptExport,
+  conversation(c) {
+    const id = str(c.conversation_id) ?? str(c.id);
+    return id ? { nativeId: id, topic: str(c.title), created: seconds(c.create_time), updated: seconds(c.update_time), turns: chatGptTurns(c) } : undefined;
   },
-};
+});

@@ -3,13 +3,9 @@
  * `{uuid, name, created_at, updated_at, chat_messages[{uuid, sender: human | assistant, text, content[], created_at,
  * attachments[{file_name, extracted_content}]}]}`. Content blocks: text, thinking, tool_use, tool_result.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
-import type { Session } from '../../model.js';
-import { buildSession, type RawTurn } from './build.js';
-import { MAX_EXPORT_BYTES } from './chatgpt.js';
+import type { RawTurn } from './build.js';
+import { conversationsExportSource } from './conversations-export.js';
 import { isRecord, isoTime, str } from './line-files.js';
-import type { SourceAdapter } from './types.js';
 
 function blockText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -49,44 +45,14 @@ export function claudeAiTurns(conversation: Record<string, unknown>): RawTurn[] 
 export const isClaudeAiExport = (doc: unknown): doc is Record<string, unknown>[] =>
   Array.isArray(doc) && isRecord(doc[0]) && Array.isArray(doc[0].chat_messages);
 
-export const claudeAiSource: SourceAdapter = {
+export const claudeAiSource = conversationsExportSource({
   id: 'claude-ai',
   label: 'Claude.ai (export)',
-  defaultRoots: () => [],
-  accepts: (file) => basename(file) === 'conversations.json',
-  async readFile(file, _root, ctx) {
-    const info = await stat(file);
-    if (info.size > MAX_EXPORT_BYTES) {
-      ctx.logger.warn(`${file}: skipped, ${info.size} bytes is over the ${MAX_EXPORT_BYTES}-byte limit`);
-      return [];
-    }
-    const doc: unknown = JSON.parse(await readFile(file, 'utf8'));
-    if (!isClaudeAiExport(doc)) {
-      ctx.logger.info(`${file}: not a Claude.ai export, not indexed`);
-      return [];
-    }
-    const sessions: Session[] = [];
-    for (const c of doc.filter(isRecord)) {
-      const id = str(c.uuid);
-      const turns = claudeAiTurns(c);
-      if (!id || !turns.some((t) => t.role === 'user')) continue;
-      sessions.push(
-        buildSession(
-          {
-            source: 'claude-ai',
-            nativeId: id,
-            topic: str(c.name) || undefined,
-            filename: id,
-            file,
-            size: info.size,
-            created: isoTime(c.created_at),
-            updated: isoTime(c.updated_at),
-            turns,
-          },
-          info.mtime,
-        ),
-      );
-    }
-    return sessions;
+  isExport: isClaudeAiExport,
+  conversation(c) {
+    const id = str(c.uuid);
+    return id
+      ? { nativeId: id, topic: str(c.name) || undefined, created: isoTime(c.created_at), updated: isoTime(c.updated_at), turns: claudeAiTurns(c) }
+      : undefined;
   },
-};
+});

@@ -157,7 +157,7 @@ export const codeArchitectSource: SourceAdapter = {
       {
         source: 'codearchitect',
         nativeId: `${dayDir}/${layout.topic}`,
-        topic: topicSaysNothing(layout.topic, turns.map((t) => t.text).join('\n')) ? (promptTitle(turns) ?? (layout.topic || heading)) : layout.topic,
+        topic: topicSaysNothing(layout.topic, turns) ? (promptTitle(turns) ?? (layout.topic || heading)) : layout.topic,
         filename: layout.topic,
         file,
         size: info.size,

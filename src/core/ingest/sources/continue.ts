@@ -5,14 +5,11 @@
  * Roles: user, assistant, thinking, tool (a tool's output). Content is a string or `[{type: "text", text}]`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { buildSession, type RawTurn } from './build.js';
-import { isRecord, isoTime, str } from './line-files.js';
+import { buildSession, hasConversation, type RawTurn } from './build.js';
+import { isRecord, isoTime, readJsonDocument, str } from './line-files.js';
 import { homeDir, pathFromFileUri } from './locations.js';
 import type { SourceAdapter } from './types.js';
-
-const MAX_JSON_BYTES = 256 * 1024 * 1024;
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -49,12 +46,9 @@ export const continueSource: SourceAdapter = {
   defaultRoots: (env) => [join(env.CONTINUE_GLOBAL_DIR ?? join(homeDir(env), '.continue'), 'sessions')],
   accepts: (file) => file.endsWith('.json') && basename(file) !== 'sessions.json',
   async readFile(file, _root, ctx) {
-    const info = await stat(file);
-    if (info.size > MAX_JSON_BYTES) {
-      ctx.logger.warn(`${file}: skipped, ${info.size} bytes is over the ${MAX_JSON_BYTES}-byte limit`);
-      return [];
-    }
-    const doc: unknown = JSON.parse(await readFile(file, 'utf8'));
+    const read = await readJsonDocument(file, ctx.logger);
+    if (!read) return [];
+    const { doc, info } = read;
     if (!isRecord(doc) || !Array.isArray(doc.history)) throw new Error('not a Continue session (expected an object with history)');
     const turns: RawTurn[] = [];
     const names = new Map<string, string>();
@@ -81,7 +75,7 @@ export const continueSource: SourceAdapter = {
         turns.push({ role: 'tool', kind: 'tool', tool: name, text });
       }
     }
-    if (!turns.some((t) => t.kind === 'conversation' && t.text.trim())) {
+    if (!hasConversation(turns)) {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];
     }

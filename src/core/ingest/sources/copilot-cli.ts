@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TurnKind } from '../../model.js';
-import { buildSession, type RawTurn } from './build.js';
+import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import { homeDir } from './locations.js';
 import type { SourceAdapter } from './types.js';
@@ -42,18 +42,14 @@ export const copilotCliSource: SourceAdapter = {
     let sessionId = basename(file) === 'events.jsonl' ? basename(dirname(file)) : basename(file, '.jsonl');
     let project: string | undefined;
     let branch: string | undefined;
-    let created: string | undefined;
-    let updated: string | undefined;
+    let created: string | undefined; // session.start can precede the first turn
     await readJsonRecords(
       file,
       ctx.logger,
       (record, line) => {
         const data = isRecord(record.data) ? record.data : {};
         const timestamp = isoTime(record.timestamp);
-        if (timestamp) {
-          created ??= timestamp;
-          updated = timestamp;
-        }
+        created ??= timestamp;
         switch (record.type) {
           case 'session.start': {
             sessionId = str(data.sessionId) ?? sessionId;
@@ -93,15 +89,12 @@ export const copilotCliSource: SourceAdapter = {
       true,
       ctx.live,
     );
-    if (!turns.some((t) => t.text.trim() && t.kind === 'conversation')) {
+    if (!hasConversation(turns)) {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];
     }
     return [
-      buildSession(
-        { source: 'copilot-cli', nativeId: sessionId, filename: sessionId, file, size: info.size, created, updated, project, branch, turns },
-        info.mtime,
-      ),
+      buildSession({ source: 'copilot-cli', nativeId: sessionId, filename: sessionId, file, size: info.size, created, project, branch, turns }, info.mtime),
     ];
   },
 };

@@ -1,5 +1,6 @@
 /** File reading shared by the adapters: bounded line reads, so one huge or broken line never sinks a file. */
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import type { Logger } from '../../log.js';
 
 /** Lines longer than this are skipped with a logged reason (base64 images, runaway tool output). */
@@ -239,4 +240,17 @@ export function isoTime(v: unknown): string | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') return undefined;
   const d = new Date(typeof v === 'number' && v < 1e11 ? v * 1000 : v);
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/** Documents rewritten whole (one JSON per session or export) larger than this are skipped with a logged reason. */
+export const MAX_JSON_BYTES = 256 * 1024 * 1024;
+
+/** A whole-file JSON document, or undefined (logged) when it is over `maxBytes`; malformed JSON throws. */
+export async function readJsonDocument(file: string, logger: Logger, maxBytes = MAX_JSON_BYTES): Promise<{ doc: unknown; info: Stats } | undefined> {
+  const info = await stat(file);
+  if (info.size > maxBytes) {
+    logger.warn(`${file}: skipped, ${info.size} bytes is over the ${maxBytes}-byte limit`);
+    return undefined;
+  }
+  return { doc: JSON.parse(await readFile(file, 'utf8')) as unknown, info };
 }

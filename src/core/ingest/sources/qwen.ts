@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { TurnKind } from '../../model.js';
-import { buildSession, type RawTurn } from './build.js';
+import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import { homeDir } from './locations.js';
 import type { SourceAdapter } from './types.js';
@@ -49,8 +49,6 @@ export const qwenSource: SourceAdapter = {
     const turns: RawTurn[] = [];
     let sessionId: string | undefined;
     let project: string | undefined;
-    let created: string | undefined;
-    let updated: string | undefined;
     await readJsonRecords(
       file,
       ctx.logger,
@@ -58,10 +56,6 @@ export const qwenSource: SourceAdapter = {
         sessionId ??= str(record.sessionId);
         project ??= str(record.cwd);
         const timestamp = isoTime(record.timestamp);
-        if (timestamp) {
-          created ??= timestamp;
-          updated = timestamp;
-        }
         const message = isRecord(record.message) ? record.message : undefined;
         const parts = message && Array.isArray(message.parts) ? message.parts : [];
         if (record.type === 'user' && message?.role === 'user') turns.push(...partsTurns('user', parts, timestamp, line));
@@ -70,11 +64,11 @@ export const qwenSource: SourceAdapter = {
       true,
       ctx.live,
     );
-    if (!turns.some((t) => t.kind === 'conversation' && t.text.trim())) {
+    if (!hasConversation(turns)) {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];
     }
     const id = sessionId ?? basename(file, '.jsonl');
-    return [buildSession({ source: 'qwen', nativeId: id, filename: id, file, size: info.size, created, updated, project, turns }, info.mtime)];
+    return [buildSession({ source: 'qwen', nativeId: id, filename: id, file, size: info.size, project, turns }, info.mtime)];
   },
 };

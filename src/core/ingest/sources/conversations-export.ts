@@ -1,0 +1,48 @@
+/**
+ * What ChatGPT's and Claude.ai's data exports share: `conversations.json`, one array of conversations, each of which
+ * becomes a session. The adapters give the shape test and how one conversation reads.
+ */
+import { basename } from 'node:path';
+import type { Session } from '../../model.js';
+import { buildSession, type RawSession, type RawTurn } from './build.js';
+import { isRecord, readJsonDocument } from './line-files.js';
+import type { SourceAdapter, SourceContext } from './types.js';
+
+/** Exports hold years of chats in one file: a larger limit than a single session's document. */
+const MAX_EXPORT_BYTES = 512 * 1024 * 1024;
+
+export interface ConversationsExport {
+  id: 'chatgpt' | 'claude-ai';
+  label: string;
+  /** Whether parsed JSON is this service's export. */
+  isExport(doc: unknown): doc is Record<string, unknown>[];
+  /** One conversation's id, title, dates and turns; undefined when it has no id. */
+  conversation(c: Record<string, unknown>): (Pick<RawSession, 'nativeId' | 'topic' | 'created' | 'updated'> & { turns: RawTurn[] }) | undefined;
+}
+
+async function readExport(spec: ConversationsExport, file: string, ctx: SourceContext): Promise<Session[]> {
+  const read = await readJsonDocument(file, ctx.logger, MAX_EXPORT_BYTES);
+  if (!read) return [];
+  if (!spec.isExport(read.doc)) {
+    ctx.logger.info(`${file}: not a ${spec.label}, not indexed`);
+    return [];
+  }
+  const sessions: Session[] = [];
+  for (const c of read.doc.filter(isRecord)) {
+    const one = spec.conversation(c);
+    if (!one || !one.turns.some((t) => t.role === 'user')) continue;
+    sessions.push(buildSession({ source: spec.id, filename: one.nativeId, file, size: read.info.size, ...one }, read.info.mtime));
+  }
+  return sessions;
+}
+
+/** The adapter of a conversations export: no default folder (it is imported), every conversation a session. */
+export function conversationsExportSource(spec: ConversationsExport): SourceAdapter {
+  return {
+    id: spec.id,
+    label: spec.label,
+    defaultRoots: () => [],
+    accepts: (file) => basename(file) === 'conversations.json',
+    readFile: (file, _root, ctx) => readExport(spec, file, ctx),
+  };
+}
