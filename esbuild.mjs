@@ -47,6 +47,10 @@ const parseWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/in
 // The thread that learns the semantic model in the background, found the same way.
 const trainWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/semantic/train-worker.ts'], outfile: 'dist/train-worker.cjs' });
 
+// SQLite's WebAssembly (sources kept in a database), read beside whichever bundle runs; not inlined into each.
+mkdirSync('dist', { recursive: true });
+copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
+
 await Promise.all([
   extension,
   webview,

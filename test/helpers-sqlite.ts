@@ -4,7 +4,7 @@ import type { SqlJsStatic } from 'sql.js';
 
 /** Writes a SQLite database made by `build` to `file`, with the same engine the product reads it with. */
 export async function writeDatabase(file: string, build: (db: import('sql.js').Database) => void): Promise<void> {
-  const init = (await import('sql.js/dist/sql-wasm-inline.js')).default as unknown as () => Promise<SqlJsStatic>;
+  const init = (await import('sql.js')).default as unknown as () => Promise<SqlJsStatic>;
   const SQL = await init();
   const db = new SQL.Database();
   build(db);

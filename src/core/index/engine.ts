@@ -39,6 +39,7 @@ export class SearchIndex {
   private docTerms = new DocTermLists();
   /** The snapshot file's arrays are checked once in full, after answering began; settles when done. */
   private verifying: Promise<void> | undefined;
+  private verify: (() => Promise<void>) | undefined;
   private closeFile: (() => void) | undefined;
   /** Counts changes, so a snapshot written while none happened can take over the index's arrays. */
   private changes = 0;
@@ -94,9 +95,7 @@ export class SearchIndex {
     index.recency = state.recency;
     index.docTerms = DocTermLists.from(state.docTerms, state.docTermStart);
     index.closeFile = state.close;
-    index.verifying = state.verify?.();
-    // a failure is for whoever awaits complete(); until then it is not an unhandled rejection
-    index.verifying?.catch(() => undefined);
+    index.verify = state.verify;
     state.keys.forEach((key, doc) => {
       index.keys.push(key ?? undefined);
       if (key !== null) index.byKey.set(key, doc);
@@ -165,7 +164,9 @@ export class SearchIndex {
    * what they read); rejects when one turned out damaged, and the index must then be built again.
    */
   complete(): Promise<void> {
-    return this.verifying ?? Promise.resolve();
+    // started by the first caller (the loader, once answering began) rather than while the snapshot is restored
+    this.verifying ??= this.verify?.() ?? Promise.resolve();
+    return this.verifying;
   }
 
   /**

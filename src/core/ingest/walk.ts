@@ -7,8 +7,14 @@ import { join, relative, isAbsolute, sep } from 'node:path';
 import type { Logger } from '../log.js';
 
 export function isInside(root: string, target: string): boolean {
+  // the common case without path arithmetic (a restored library asks this of every file it knows)
+  if (target.length > root.length && target.startsWith(root) && (root.endsWith(sep) || target[root.length] === sep) && !hasDotSegment(target)) return true;
   const rel = relative(root, target);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function hasDotSegment(path: string): boolean {
+  return path.includes(`${sep}.${sep}`) || path.includes(`${sep}..`) || path.endsWith(`${sep}.`);
 }
 
 /**

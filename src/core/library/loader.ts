@@ -97,6 +97,8 @@ export class Loader {
           : undefined,
       );
       this.markAnswerable();
+      // the queries that waited for the restore are answered before the checks below take their turns
+      await new Promise((resolve) => setImmediate(resolve));
       this.indexComplete = this.completeRestored();
       // After answering starts: a damaged entry read before its check is caught by its checksums and repaired.
       await Promise.all([this.checkArchiveEntries(), this.indexComplete]);
@@ -386,7 +388,8 @@ export class Loader {
 
   /** Whether a file lies under a configured root of its source (existing or not). */
   private isConfigured(source: string, file: string): boolean {
-    return [...this.roots, ...this.missingRoots].some((r) => r.source === source && isInside(r.path, file));
+    const under = (r: SourceRoot): boolean => r.source === source && isInside(r.path, file);
+    return this.roots.some(under) || this.missingRoots.some(under);
   }
 
   private context(): SourceContext {

@@ -87,13 +87,13 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
     const total = header.lengths.reduce((a, b) => a + b, 0);
     const terms = take((b) => new Uint32Array(b), total * 4);
     const counts = take((b) => new Uint16Array(b), (total + (total % 2)) * 2);
+    const words = header.words.length;
+    for (let i = 0; i < terms.length; i++) if (terms[i] >= words) throw new Error('word out of range');
     const bags: [string, Bag][] = [];
     let at = 0;
     header.ids.forEach((id, i) => {
       const n = header.lengths[i];
-      const bag = { terms: terms.subarray(at, at + n), counts: counts.subarray(at, at + n) };
-      if (bag.terms.some((t) => t >= header.words.length)) throw new Error('word out of range');
-      bags.push([id, bag]);
+      bags.push([id, { terms: terms.subarray(at, at + n), counts: counts.subarray(at, at + n) }]);
       at += n;
     });
     const data: SemanticData = { words: header.words, bags, vectors: [] };

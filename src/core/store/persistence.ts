@@ -7,7 +7,7 @@ import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION } from '../mask.js';
 import { createHash } from 'node:crypto';
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { DEFAULT_RANKING, SearchIndex } from '../index/engine.js';
 import type { Logger } from '../log.js';
 import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from '../model.js';
@@ -32,6 +32,7 @@ export class Persistence {
   readonly lock: WriterLock;
   readonly path: string;
   private readonly semanticFile: string;
+  private readonly archivePrefix: string;
   private turnFile: TurnFile | undefined;
 
   constructor(
@@ -46,6 +47,8 @@ export class Persistence {
     this.lock = new WriterLock(dataDir, logger);
     this.path = Persistence.snapshotPath(dataDir);
     this.semanticFile = Persistence.semanticPath(dataDir);
+    // entry names were checked when the snapshot was read (plain file names): joined by concatenation, 10,000 at start
+    this.archivePrefix = archiveDir ? join(archiveDir, sep) : '';
   }
 
   /** Where a data folder keeps its snapshot. */
@@ -78,6 +81,8 @@ export class Persistence {
 
   /** The last snapshot, or undefined (none yet, or unusable: the reason is logged and it will be rebuilt). */
   async restore(): Promise<Restored | undefined> {
+    // the semantic leg's file is read while the snapshot is
+    const semanticBytes = readFile(this.semanticFile).catch(() => undefined);
     let contents;
     try {
       contents = await readSnapshot(this.path, this.config);
@@ -99,7 +104,7 @@ export class Persistence {
     this.turnFile = file;
     const sessions = contents.sessions.map((s) => this.restoredSession(s, file));
     this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
-    const bytes = await readFile(this.semanticFile).catch(() => undefined);
+    const bytes = await semanticBytes;
     const semantic = bytes && decodeSemantic(bytes);
     if (bytes && !semantic) this.logger.warn(`${this.semanticFile}: unreadable; the semantic leg is learned again`);
     return { index, sessions, files: contents.files, semantic };
@@ -110,7 +115,7 @@ export class Persistence {
     const { turnCount, firstPrompt, turnsAt, archivedAt, ...meta } = stored;
     const session = meta as Session;
     const place: TurnPlace =
-      archivedAt && this.archiveDir ? { archive: join(this.archiveDir, archivedAt.entry), at: archivedAt.at } : { snapshot: file, at: turnsAt ?? [0, 0] };
+      archivedAt && this.archiveDir ? { archive: `${this.archivePrefix}${archivedAt.entry}`, at: archivedAt.at } : { snapshot: file, at: turnsAt ?? [0, 0] };
     makeLazy(session, place, { count: turnCount, firstPrompt }, this.hooks);
     return session;
   }

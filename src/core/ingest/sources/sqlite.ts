@@ -4,15 +4,34 @@
  * extension host whatever its Electron ABI. The database file is read into memory and never opened for writing, so a
  * running editor is never disturbed; rows still only in its WAL file are picked up after the editor checkpoints.
  */
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Database, SqlJsStatic } from 'sql.js';
 
 export const MAX_DATABASE_BYTES = 1024 * 1024 * 1024;
 let engine: Promise<SqlJsStatic> | undefined;
 
+/**
+ * SQLite's WebAssembly: beside the bundle that runs (esbuild.mjs copies it into dist/), or in the package when run
+ * from source. Kept out of the bundles, so that starting the MCP server or the CLI does not parse a megabyte of it.
+ */
+function wasmFile(): string {
+  // a CommonJS bundle has __dirname; ESM (the CLI and MCP bundles, or source on a thread) has import.meta.url
+  const here = typeof __dirname === 'string' && isAbsolute(__dirname) ? __dirname : dirname(fileURLToPath(import.meta.url));
+  const beside = join(here, 'sql-wasm.wasm');
+  return existsSync(beside) ? beside : createRequire(join(here, 'sqlite.js')).resolve('sql.js/dist/sql-wasm.wasm');
+}
+
 async function sqlJs(): Promise<SqlJsStatic> {
-  // The inline build carries its WebAssembly in the bundle: nothing to locate on disk at run time.
-  engine ??= import('sql.js/dist/sql-wasm-inline.js').then((m) => (m.default as unknown as (c?: object) => Promise<SqlJsStatic>)());
+  engine ??= (async () => {
+    const wasmBinary = await readFile(wasmFile());
+    const init = (await import('sql.js')).default as unknown as (c?: object) => Promise<SqlJsStatic>;
+    return init({ wasmBinary });
+  })();
+  engine.catch(() => (engine = undefined));
   return engine;
 }
 

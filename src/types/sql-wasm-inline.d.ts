@@ -1,4 +1,0 @@
-declare module 'sql.js/dist/sql-wasm-inline.js' {
-  const init: unknown;
-  export default init;
-}
