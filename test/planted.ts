@@ -7,6 +7,7 @@ import { SOURCE_IDS, type SourceId } from '../src/core/model.js';
 import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
 import { writeCodeArchitect, writeFile } from './helpers.js';
 import { writeDatabase } from './helpers-sqlite.js';
+import { writePlantedAgents } from './planted-agents.js';
 
 const T0 = Date.parse('2025-01-02T10:00:00Z');
 const iso = (s: number): string => new Date(T0 + s * 1000).toISOString();
@@ -229,6 +230,7 @@ export async function writePlantedSessions(dir: string, prompt: string, output: 
       },
     ]),
   );
+  await writePlantedAgents(root, prompt, output, T0);
 
   return SOURCE_IDS.map((source) => ({ source, path: root(source) }));
 }

@@ -16,8 +16,15 @@ export const SOURCE_IDS = [
   'amp',
   'continue',
   'qwen',
+  'goose',
+  'kimi',
+  'droid',
+  'crush',
+  'openhands',
+  'kiro',
   'chatgpt',
   'claude-ai',
+  'gemini-takeout',
 ] as const;
 export type SourceId = (typeof SOURCE_IDS)[number];
 

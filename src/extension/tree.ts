@@ -26,8 +26,15 @@ export const SOURCE_ICONS: Record<string, string> = {
   amp: 'zap',
   continue: 'debug-continue',
   qwen: 'hubot',
+  goose: 'rocket',
+  kimi: 'globe',
+  droid: 'tools',
+  crush: 'beaker',
+  openhands: 'organization',
+  kiro: 'symbol-misc',
   chatgpt: 'comment',
   'claude-ai': 'sparkle-filled',
+  'gemini-takeout': 'cloud',
 };
 
 export function resumeCommand(session: TreeSession): string | undefined {

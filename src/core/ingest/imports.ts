@@ -11,6 +11,7 @@ import { SessionSearchError } from '../errors.js';
 import type { SourceId } from '../model.js';
 import { isChatGptExport } from './sources/chatgpt.js';
 import { isClaudeAiExport } from './sources/claude-ai.js';
+import { isGeminiTakeout } from './sources/gemini-takeout.js';
 import { isRecord } from './sources/line-files.js';
 import type { SourceRoot } from './sources/registry.js';
 
@@ -44,6 +45,7 @@ export function exportKind(file: string): SourceId | undefined {
   }
   if (isChatGptExport(doc)) return 'chatgpt';
   if (isClaudeAiExport(doc)) return 'claude-ai';
+  if (isGeminiTakeout(doc)) return 'gemini-takeout';
   if (isRecord(doc) && Array.isArray(doc.requests)) return 'copilot-chat';
   return undefined;
 }
@@ -68,7 +70,7 @@ export async function addImport(dataDir: string, path: string): Promise<{ added:
   if (!found.length)
     throw new SessionSearchError(
       'INVALID_ARGUMENT',
-      `${path}: no export found. Give ChatGPT's or Claude.ai's conversations.json (unzip the export first), a Copilot Chat export (.json) or a SpecStory .md file, or the folder holding them.`,
+      `${path}: no export found. Give ChatGPT's or Claude.ai's conversations.json (unzip the export first), Gemini's MyActivity.json from Google Takeout, a Copilot Chat export (.json) or a SpecStory .md file, or the folder holding them.`,
     );
   const current = importedRoots(dataDir);
   const same = (a: SourceRoot, b: SourceRoot): boolean => a.source === b.source && a.path === b.path;

@@ -1,6 +1,6 @@
 /**
- * Session Search: Import an Export… — ChatGPT's or Claude.ai's `conversations.json`, a Copilot Chat export or a
- * SpecStory `.md`, picked in a dialog (or given by a caller): recorded in the data folder, read, and archived.
+ * Session Search: Import an Export… — ChatGPT's or Claude.ai's `conversations.json`, Gemini's Takeout
+ * `MyActivity.json`, a Copilot Chat export or a SpecStory `.md`, picked in a dialog (or given by a caller): recorded in the data folder, read, and archived.
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -15,7 +15,7 @@ export async function importExport(client: LanguageClient, refresh: () => Promis
       canSelectFiles: true,
       canSelectFolders: true,
       canSelectMany: false,
-      filters: { 'Exports (conversations.json, Copilot Chat .json, SpecStory .md)': ['json', 'md'] },
+      filters: { 'Exports (conversations.json, MyActivity.json, Copilot Chat .json, SpecStory .md)': ['json', 'md'] },
     });
     path = picked?.[0]?.fsPath;
   }

@@ -5,52 +5,13 @@
  * `run.error`, or the Anthropic shape `tool_use_id` with `content`).
  */
 import { basename, join } from 'node:path';
-import type { TurnKind } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
+import { blockTurns, toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, readJsonDocument, str } from './line-files.js';
 import { dataHome, homeDir, pathFromFileUri } from './locations.js';
 import type { SourceAdapter } from './types.js';
 
-const FILE_TOOLS = new Set(['Read', 'read_file', 'Grep', 'glob', 'list_directory']);
-const DIFF_TOOLS = new Set(['edit_file', 'create_file', 'Edit', 'Write', 'apply_patch', 'undo_edit']);
-const toolKind = (name: string): TurnKind => (FILE_TOOLS.has(name) ? 'file' : DIFF_TOOLS.has(name) ? 'diff' : 'tool');
-
-/** A tool's result: the text a reader wants (`output`, `content`, `diff`), else its JSON. */
-function resultText(result: unknown): string {
-  if (typeof result === 'string') return result;
-  if (Array.isArray(result)) return result.map((r) => (isRecord(r) ? (str(r.text) ?? '') : resultText(r))).join('\n');
-  if (isRecord(result)) {
-    for (const key of ['output', 'content', 'diff']) if (result[key] !== undefined) return resultText(result[key]);
-    return JSON.stringify(result);
-  }
-  return result === undefined || result === null ? '' : String(result);
-}
-
-function blockTurns(role: 'user' | 'assistant', content: unknown, names: Map<string, string>, timestamp?: string): RawTurn[] {
-  if (typeof content === 'string') return [{ role, kind: 'conversation', text: content, timestamp }];
-  const turns: RawTurn[] = [];
-  for (const block of Array.isArray(content) ? content.filter(isRecord) : []) {
-    if (block.type === 'text') turns.push({ role, kind: 'conversation', text: str(block.text) ?? '', timestamp });
-    else if (block.type === 'thinking') turns.push({ role: 'assistant', kind: 'thinking', text: str(block.thinking) ?? '', timestamp });
-    else if (block.type === 'tool_use') {
-      const name = str(block.name) ?? 'tool';
-      if (str(block.id)) names.set(str(block.id)!, name);
-      turns.push({ role: 'assistant', kind: toolKind(name), tool: name, text: `${name} ${JSON.stringify(block.input ?? {})}`, timestamp });
-    } else if (block.type === 'tool_result') {
-      const id = str(block.toolUseID) ?? str(block.tool_use_id) ?? '';
-      const name = names.get(id) ?? 'tool';
-      const run = isRecord(block.run) ? block.run : undefined;
-      const error = run && isRecord(run.error) ? str(run.error.message) : undefined;
-      const text = run
-        ? run.result !== undefined
-          ? resultText(run.result)
-          : (error ?? (run.status === 'cancelled' ? '[cancelled]' : ''))
-        : resultText(block.content);
-      turns.push({ role: 'tool', kind: toolKind(name), tool: name, text, timestamp });
-    }
-  }
-  return turns;
-}
+const toolKind = toolKinds(['Read', 'read_file', 'Grep', 'glob', 'list_directory'], ['edit_file', 'create_file', 'Edit', 'Write', 'apply_patch', 'undo_edit']);
 
 export const ampSource: SourceAdapter = {
   id: 'amp',
@@ -74,7 +35,7 @@ export const ampSource: SourceAdapter = {
       if (m.role !== 'user' && m.role !== 'assistant') continue;
       const timestamp = isoTime(isRecord(m.usage) ? m.usage.timestamp : undefined) ?? isoTime(m.timestamp);
       if (timestamp) updated = timestamp;
-      turns.push(...blockTurns(m.role, m.content, names, timestamp));
+      turns.push(...blockTurns(m.role, m.content, names, toolKind, timestamp));
     }
     if (!hasConversation(turns)) {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);

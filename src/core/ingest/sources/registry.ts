@@ -7,6 +7,13 @@ import { claudeAiSource } from './claude-ai.js';
 import { continueSource } from './continue.js';
 import { copilotCliSource } from './copilot-cli.js';
 import { qwenSource } from './qwen.js';
+import { gooseSource } from './goose.js';
+import { kimiSource } from './kimi.js';
+import { droidSource } from './droid.js';
+import { crushSource } from './crush.js';
+import { openHandsSource } from './openhands.js';
+import { kiroSource } from './kiro.js';
+import { geminiTakeoutSource } from './gemini-takeout.js';
 import { claudeCodeSource } from './claude-code.js';
 import { clineSource } from './cline.js';
 import { codeArchitectSource } from './codearchitect.js';
@@ -35,8 +42,15 @@ export const SOURCES: readonly SourceAdapter[] = [
   ampSource,
   continueSource,
   qwenSource,
+  gooseSource,
+  kimiSource,
+  droidSource,
+  crushSource,
+  openHandsSource,
+  kiroSource,
   chatGptSource,
   claudeAiSource,
+  geminiTakeoutSource,
 ];
 
 export function sourceById(id: string): SourceAdapter | undefined {
