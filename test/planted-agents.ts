@@ -1,4 +1,4 @@
-/** The planted sessions (see planted.ts) of Goose, Kimi CLI, Factory Droid, Crush, OpenHands, Kiro and Gemini Takeout. */
+/** The planted sessions (see planted.ts) of Goose, Kimi CLI, Factory Droid, Crush, OpenHands, Kiro, Zed and Gemini Takeout. */
 import { join } from 'node:path';
 import type { SourceId } from '../src/core/model.js';
 import { writeFile } from './helpers.js';
@@ -77,6 +77,11 @@ export async function writePlantedAgents(root: (source: SourceId) => string, pro
       { timestamp: iso(2), payload: { type: 'tool_result', toolCallId: 't1', content: output } },
     ]),
   );
+  await writeDatabase(join(root('zed'), 'threads.db'), (db) => {
+    db.run('CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT, updated_at TEXT, data_type TEXT, data BLOB)');
+    const thread = { messages: [{ User: { content: [{ Text: prompt }] } }, { Agent: { content: [{ Text: output }], tool_results: {} } }] };
+    db.run('INSERT INTO threads VALUES (?, ?, ?, ?, ?)', ['planted-zed', 'planted', iso(2), 'json', new TextEncoder().encode(JSON.stringify(thread))]);
+  });
   writeFile(
     join(root('gemini-takeout'), 'MyActivity.json'),
     JSON.stringify([

@@ -11,6 +11,7 @@ import type { SearchIndex } from './index/engine.js';
 import { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 import { SessionCatalog } from './library/catalog.js';
 import { Loader } from './library/loader.js';
+import { storeConversation, type StoreInput } from './library/store-conversation.js';
 import { SnapshotScheduler } from './library/snapshots.js';
 import { safeLogger } from './log.js';
 import type { Session } from './model.js';
@@ -66,7 +67,7 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   changedFiles(): Promise<string[]>;
   filesUnder(folder: string): string[];
   accepts(adapter: SourceAdapter, file: string, root: string): boolean;
-  store: Loader['store'];
+  store(input: StoreInput, now?: Date): ReturnType<typeof storeConversation>;
   purgeArchive(): Promise<void>;
   /** Writes the snapshot now (when this process is the writer). */
   saveSnapshot(): Promise<void>;
@@ -180,7 +181,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     changedFiles: () => load.changedFiles(),
     filesUnder: (folder) => catalog.filesUnder(folder),
     accepts: (adapter, file, root) => load.accepts(adapter, file, root),
-    store: (input, now) => load.store(input, now),
+    store: (input, now) => storeConversation(options, load, catalog, input, now),
     purgeArchive: () => load.purgeArchive(),
     saveSnapshot: () => snapshots.saveNow(),
     async close() {

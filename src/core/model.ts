@@ -22,6 +22,7 @@ export const SOURCE_IDS = [
   'crush',
   'openhands',
   'kiro',
+  'zed',
   'chatgpt',
   'claude-ai',
   'gemini-takeout',

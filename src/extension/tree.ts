@@ -32,6 +32,7 @@ export const SOURCE_ICONS: Record<string, string> = {
   crush: 'beaker',
   openhands: 'organization',
   kiro: 'symbol-misc',
+  zed: 'symbol-event',
   chatgpt: 'comment',
   'claude-ai': 'sparkle-filled',
   'gemini-takeout': 'cloud',

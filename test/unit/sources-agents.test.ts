@@ -4,7 +4,7 @@
  * roles, turn counts, project, dates, tool calls and their output, malformed records skipped with a reason.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createLibrary } from '../../src/core/library.js';
@@ -245,5 +245,93 @@ test('Factory Droid: lines appended while it runs are read on the next reload', 
   const after = [...library.sessions.values()][0];
   assert.equal(after.turns.length, before + 1);
   assert.equal(library.search('count=50 failure').results[0]?.id, after.id);
+  await library.close();
+});
+
+test('Codex: a rollout compressed after a week idle (.jsonl.zst) is read; a plain file beside it wins, and when it goes the compressed one takes over', async () => {
+  const root = tempDir();
+  cpSync(join(FIXTURES, 'codex', 'sessions'), root, { recursive: true });
+  const day = join(root, '2026', '09', '01');
+  const compressed = join(day, 'rollout-2026-09-01T09-30-00-0199a000-1111-7222-8333-944455556666.jsonl.zst');
+  const logger = new MemoryLogger();
+  const library = createLibrary({ roots: [{ source: 'codex', path: root }], logger, env: {}, dataDir: join(root, '..', 'data') });
+  await library.load();
+  const s = library.sessions.get('codex:0199a000-1111-7222-8333-944455556666')!;
+  assert.equal(s.file, compressed);
+  assert.equal(s.project, '/home/dev/payroll');
+  assert.equal(s.topic, 'overtime is paid at 1.25 instead of 1.5 on Sundays');
+  assert.deepEqual(shape(s), ['user/conversation', 'assistant/tool/shell', 'tool/tool/shell', 'assistant/conversation']);
+  assert.ok(
+    logger.lines.some((l) => /\.jsonl\.zst:6: skipped/.test(l)),
+    'a bad line inside the compressed file is named',
+  );
+  // the thread is resumed: Codex writes the plain file again, and it is the one read
+  const plain = compressed.slice(0, -'.zst'.length);
+  const resumed = `${JSON.stringify({ timestamp: '2026-09-09T10:00:00.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'and holidays too' } })}\n`;
+  writeFileSync(plain, readFileSync(join(FIXTURES, 'codex', 'plain-head.jsonl'), 'utf8') + resumed);
+  await library.reloadFile(plain);
+  assert.equal(library.sessions.get(s.id)!.file, plain);
+  assert.equal(library.search('holidays').results[0]?.id, s.id);
+  // compressed again: the plain file is deleted, the session is read from the .zst and not marked deleted
+  rmSync(plain);
+  await library.reloadFile(plain);
+  const after = library.sessions.get(s.id)!;
+  assert.equal(after.file, compressed);
+  assert.ok(!after.sourceDeleted);
+  await library.close();
+});
+
+test('Zed: threads of threads.db, zstd-compressed and plain JSON; thinking, tool uses with their results (an error included)', async () => {
+  const dir = join(tempDir(), 'threads');
+  const compressed = readFileSync(join(FIXTURES, 'zed', 'thread.json.zst'));
+  await writeDatabase(join(dir, 'threads.db'), (db) => {
+    db.run(
+      'CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT NOT NULL, updated_at TEXT NOT NULL, data_type TEXT NOT NULL, data BLOB NOT NULL, folder_paths TEXT, created_at TEXT)',
+    );
+    db.run('INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      'a1b2',
+      'Debounce the search box',
+      '2026-06-02T10:05:00Z',
+      'zstd',
+      compressed,
+      '/home/dev/notes',
+      '2026-06-02T10:00:00Z',
+    ]);
+    const plain = {
+      messages: [
+        { User: { content: [{ Text: 'what is a thunk' }] } },
+        { Agent: { content: [{ Text: 'A function that delays a computation.' }], tool_results: {} } },
+      ],
+    };
+    db.run('INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      'c3d4',
+      '',
+      '2026-06-03T09:00:00Z',
+      'json',
+      new TextEncoder().encode(JSON.stringify(plain)),
+      null,
+      null,
+    ]);
+    db.run('INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?)', ['e5f6', 'broken', '2026-06-04T09:00:00Z', 'zstd', new Uint8Array([1, 2, 3]), null, null]);
+  });
+  const { library, logger } = await loadLibrary([{ source: 'zed', path: dir }]);
+  assert.deepEqual([...library.sessions.keys()].sort(), ['zed:a1b2', 'zed:c3d4']);
+  const s = library.sessions.get('zed:a1b2')!;
+  assert.equal(s.topic, 'Debounce the search box');
+  assert.equal(s.project, '/home/dev/notes');
+  assert.equal(s.created, '2026-06-02T10:00:00.000Z');
+  assert.deepEqual(shape(s), [
+    'user/conversation',
+    'assistant/thinking',
+    'assistant/conversation',
+    'assistant/file/read_file',
+    'tool/file/read_file',
+    'assistant/diff/edit_file',
+    'tool/diff/edit_file',
+    'assistant/conversation',
+  ]);
+  assert.match(s.turns[6].text, /^\[error\] Some edits were produced/);
+  assert.equal(library.sessions.get('zed:c3d4')!.topic, 'what is a thunk');
+  assert.ok(logger.lines.some((l) => /^warn .*threads\.db: thread e5f6 skipped/.test(l)));
   await library.close();
 });

@@ -3,6 +3,7 @@
  * file's state when read), and the title index built on first use. Adding, replacing and removing go through here so
  * the four never disagree.
  */
+import { sourceById } from '../ingest/sources/registry.js';
 import { existsSync } from 'node:fs';
 import { SearchIndex } from '../index/engine.js';
 import { TitleIndex } from '../index/title-index.js';
@@ -50,8 +51,10 @@ export class SessionCatalog {
   add(session: Session): void {
     const existing = this.sessions.get(session.id);
     if (existing && existing.file !== session.file) {
-      // A renamed or moved transcript takes its sessions along; two live files claiming one id keep the first.
-      if (!existing.sourceDeleted && existsSync(existing.file)) {
+      // A renamed or moved transcript takes its sessions along; two live files claiming one id keep the first, unless
+      // the first is the new one's successor (a compressed copy) and the tool wrote the plain file again.
+      const replaces = !session.sourceDeleted && sourceById(session.source)?.successor?.(session.file) === existing.file;
+      if (!existing.sourceDeleted && existsSync(existing.file) && !replaces) {
         this.logger.warn(`${session.file}: session ${session.id} already read from ${existing.file}, kept the first`);
         return;
       }

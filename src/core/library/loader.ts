@@ -4,7 +4,7 @@
  * catches up; reads single files again as they change, and the whole history again when asked.
  */
 import { importedRoots } from '../ingest/imports.js';
-import { mkdir, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 import { SessionSearchError, errorMessage } from '../errors.js';
 import { excluder } from '../ingest/exclude.js';
@@ -16,12 +16,11 @@ import { CHECKPOINT_MS, POOL_MIN_FILES, type LibraryOptions, type LoadProgress }
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import type { ParsedFiles } from '../ingest/sources/line-files.js';
+import type { SourceId } from '../model.js';
 import { sourceById, type SourceRoot } from '../ingest/sources/registry.js';
 import type { SourceAdapter, SourceContext } from '../ingest/sources/types.js';
-import { codeArchitectDefaultRoot } from '../ingest/sources/codearchitect.js';
 import { maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
-import { storeCodeArchitectSession, type StoredMessage } from '../store/codearchitect-store.js';
 import { releaseToArchive, type TurnHooks } from '../store/turns.js';
 import { isInside, walkFiles } from '../ingest/walk.js';
 import { newestFirst, order } from './load-order.js';
@@ -168,8 +167,11 @@ export class Loader {
     this.pending.clear();
     if (signal?.aborted) this.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
     else {
-      for (const [file, known] of [...this.catalog.byFile])
-        if (!seen.has(file) && this.isConfigured(known.root.source, file)) this.catalog.markSourceDeleted(file);
+      for (const [file, known] of [...this.catalog.byFile]) {
+        if (seen.has(file) || !this.isConfigured(known.root.source, file)) continue;
+        this.catalog.markSourceDeleted(file);
+        await this.readSuccessor(known.root.source, file);
+      }
       await this.restoreArchived();
     }
     this.catalog.index.seal();
@@ -314,6 +316,12 @@ export class Loader {
     }
   }
 
+  /** A deleted file's sessions are read from the file that took its place, if its source names one and it exists. */
+  private async readSuccessor(source: SourceId, file: string): Promise<void> {
+    const next = sourceById(source)?.successor?.(file);
+    if (next && next !== file && (await stat(next).catch(() => undefined))) await this.reloadFile(next);
+  }
+
   /** Reads one file again after it changed (or appeared); a file that vanished keeps its sessions, marked deleted. */
   async reloadFile(file: string): Promise<void> {
     const ctx = { ...this.context(), live: this.parts.parsedFiles };
@@ -321,6 +329,7 @@ export class Loader {
     if (!root) return;
     if (!(await stat(file).catch(() => undefined))) {
       this.catalog.markSourceDeleted(file);
+      await this.readSuccessor(root.source, file);
       return;
     }
     try {
@@ -394,18 +403,5 @@ export class Loader {
 
   private context(): SourceContext {
     return { logger: this.logger, env: this.parts.options.env ?? process.env };
-  }
-
-  /** Writes a conversation in CodeArchitect's layout under the first CodeArchitect root and indexes it at once. */
-  async store(input: { messages: StoredMessage[]; topic?: string; projectDir?: string }, now = new Date()) {
-    if (!input.messages.length) throw new SessionSearchError('INVALID_ARGUMENT', 'conversation is empty: give the text or at least one message.');
-    const options = this.parts.options;
-    const configured = options.roots.find((r) => r.source === 'codearchitect')?.path ?? codeArchitectDefaultRoot(options.env ?? process.env);
-    await mkdir(configured, { recursive: true });
-    const root = await realpath(configured);
-    if (!this.roots.some((r) => r.source === 'codearchitect' && r.path === root)) this.roots.push({ source: 'codearchitect', path: root });
-    const written = await storeCodeArchitectSession(root, input, now);
-    await this.reloadFile(written.fullPath);
-    return { ...written, id: this.catalog.byFile.get(written.fullPath)?.ids[0] };
   }
 }

@@ -2,18 +2,22 @@
  * Codex: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` and `archived_sessions/`. Every visible message is written
  * twice (response_item and event_msg); we keep one channel: the user's own words from `event_msg/user_message`
  * (response_item user messages carry injected context) and the assistant's from `response_item`. Encrypted reasoning
- * is never read. Also reads the older envelope-less variant (first line is the session header, then bare items).
+ * is never read. Also reads the older envelope-less variant (first line is the session header, then bare items), and
+ * rollouts Codex compressed after a week idle (`.jsonl.zst`, zstd, decompressed in memory with fzstd; when a resumed
+ * thread has its plain `.jsonl` back beside it, the plain file is read).
  */
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { decompress } from 'fzstd';
 import { basename, dirname, join } from 'node:path';
 import { maskText } from '../../mask.js';
 import type { Session } from '../../model.js';
 import { buildSession, titleFrom, type RawTurn } from './build.js';
-import { isRecord, isoTime, parseJsonObject, readJsonRecords, readLines, str } from './line-files.js';
+import { isRecord, isoTime, parseJsonLines, parseJsonObject, readJsonRecords, readLines, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
 
-const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i;
+const COMPRESSED = '.zst';
 const INJECTED = /^\s*(<environment_context>|<user_instructions>|<permissions|# AGENTS\.md|<skills|<INSTRUCTIONS>|<user_shell_command>)/;
 const NOT_TRANSCRIPTS = new Set(['session_index.jsonl', 'history.jsonl']);
 const OUTPUT_MAX = 64 * 1024;
@@ -144,11 +148,21 @@ export const codexSource: SourceAdapter = {
   id: 'codex',
   label: 'Codex',
   defaultRoots: (env) => [join(codexHome(env), 'sessions'), join(codexHome(env), 'archived_sessions')],
-  accepts: (file) => file.endsWith('.jsonl') && !NOT_TRANSCRIPTS.has(basename(file)),
+  accepts: (file) => (file.endsWith('.jsonl') || file.endsWith(`.jsonl${COMPRESSED}`)) && !NOT_TRANSCRIPTS.has(basename(file)),
+  successor: (file) => `${file}${COMPRESSED}`,
   async readFile(file, _root, ctx) {
     const info = await stat(file);
     const state: CodexState = { meta: {}, userEvents: [], userItems: [], assistantItems: [], agentEvents: [], other: [], calls: new Map() };
-    await readJsonRecords(file, ctx.logger, (value, lineNo) => readCodexLine(state, value, lineNo), true, ctx.live);
+    const onRecord = (value: Record<string, unknown>, lineNo: number): void => readCodexLine(state, value, lineNo);
+    if (file.endsWith(COMPRESSED)) {
+      // Codex compresses rollouts idle for a week; while a resumed thread is written, its plain file wins
+      const plain = file.slice(0, -COMPRESSED.length);
+      if (existsSync(plain)) {
+        ctx.logger.info(`${file}: ${basename(plain)} is read instead (the thread was resumed)`);
+        return [];
+      }
+      parseJsonLines(Buffer.from(decompress(await readFile(file))).toString('utf8'), file, ctx.logger, onRecord);
+    } else await readJsonRecords(file, ctx.logger, onRecord, true, ctx.live);
     const users = state.userEvents.length ? state.userEvents : state.userItems;
     const assistants = state.assistantItems.length ? state.assistantItems : state.agentEvents;
     const turns = [...users, ...assistants, ...state.other].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -156,13 +170,14 @@ export const codexSource: SourceAdapter = {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];
     }
-    const nativeId = state.meta.id ?? UUID_IN_NAME.exec(file)?.[1] ?? basename(file, '.jsonl');
+    const name = basename(file).replace(/\.jsonl(\.zst)?$/, '');
+    const nativeId = state.meta.id ?? UUID_IN_NAME.exec(file)?.[1] ?? name;
     return [
       buildSession(
         {
           source: 'codex',
           nativeId,
-          filename: basename(file, '.jsonl'),
+          filename: name,
           file,
           size: info.size,
           created: state.meta.created,

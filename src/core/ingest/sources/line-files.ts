@@ -219,6 +219,16 @@ export async function readJsonRecords(
   return result;
 }
 
+/** The records of JSON lines already in memory (a decompressed file): bad lines are logged with file and line, skipped. */
+export function parseJsonLines(text: string, file: string, logger: Logger, onRecord: (value: JsonRecord, lineNo: number) => void): void {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const { value, error } = parseJsonObject(lines[i]);
+    if (error) logger.warn(`${file}:${i + 1}: skipped, ${error}`);
+    else if (value) onRecord(value, i + 1);
+  }
+}
+
 /** Parses one JSON line into an object, or explains why not. */
 export function parseJsonObject(line: string): { value?: Record<string, unknown>; error?: string } {
   const trimmed = line.trim();

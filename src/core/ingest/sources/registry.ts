@@ -13,6 +13,7 @@ import { droidSource } from './droid.js';
 import { crushSource } from './crush.js';
 import { openHandsSource } from './openhands.js';
 import { kiroSource } from './kiro.js';
+import { zedSource } from './zed.js';
 import { geminiTakeoutSource } from './gemini-takeout.js';
 import { claudeCodeSource } from './claude-code.js';
 import { clineSource } from './cline.js';
@@ -48,6 +49,7 @@ export const SOURCES: readonly SourceAdapter[] = [
   crushSource,
   openHandsSource,
   kiroSource,
+  zedSource,
   chatGptSource,
   claudeAiSource,
   geminiTakeoutSource,

@@ -30,4 +30,9 @@ export interface SourceAdapter {
   readFile(file: string, root: string, ctx: SourceContext): Promise<Session[]>;
   /** Cross-file fix-ups once a root has been read (e.g. titles recorded in another file). */
   finalize?(sessions: Session[], roots: string[], ctx: SourceContext): Promise<void>;
+  /**
+   * The file that takes this one's place when it is deleted (Codex compresses an idle rollout to `.jsonl.zst` and
+   * deletes the plain file): its sessions are read from there instead of being marked deleted.
+   */
+  successor?(file: string): string;
 }
