@@ -22,9 +22,9 @@ Commands:
                            opencode); with --run, run it in the session's project folder
   list                     List sessions, newest first
   sources                  Every source: the folders it is read from and how many sessions each holds
-  import <file-or-folder>  Import an export: ChatGPT's or Claude.ai's conversations.json (unzipped), Gemini's
-                           MyActivity.json (Google Takeout), a Copilot Chat export or a SpecStory .md; read from
-                           then on and archived like any other session
+  import <file-or-folder>  Import an export: ChatGPT's or Claude.ai's export (its zip or conversations.json), a
+                           Google Takeout zip (Gemini Apps), a Copilot Chat export or a SpecStory .md; read from
+                           then on (never extracted or written) and archived like any other session
   mcp                      Run the MCP server on stdio (for Claude Code, VS Code and other MCP clients)
   archive [size|purge]     Report the size of the masked archive in the data folder, or delete it
   mcp-config               Print the \`claude mcp add\` line and a .mcp.json entry for this install

@@ -209,7 +209,7 @@ test('Kiro CLI: both line shapes; title, folder and dates from the sidecar; edit
 
 test('Gemini Takeout: prompts grouped by day, answers as text (no markup, entities decoded), other activity skipped', async () => {
   const file = join(FIXTURES, 'gemini-takeout', 'MyActivity.json');
-  assert.equal(exportKind(file), 'gemini-takeout');
+  assert.equal(await exportKind(file), 'gemini-takeout');
   const before = readFileSync(file, 'utf8');
   const { library } = await loadLibrary([{ source: 'gemini-takeout', path: file }]);
   const [feb, mar] = byId(library.sessions.values());
@@ -334,4 +334,34 @@ test('Zed: threads of threads.db, zstd-compressed and plain JSON; thinking, tool
   assert.equal(library.sessions.get('zed:c3d4')!.topic, 'what is a thunk');
   assert.ok(logger.lines.some((l) => /^warn .*threads\.db: thread e5f6 skipped/.test(l)));
   await library.close();
+});
+
+test("exports as they arrive, zipped: ChatGPT's zip and a Google Takeout zip are recognised and read from inside, nothing extracted", async () => {
+  const chatgpt = join(FIXTURES, 'chatgpt', 'chatgpt-export.zip');
+  const takeout = join(FIXTURES, 'gemini-takeout', 'takeout-20250305T101500Z-001.zip');
+  assert.equal(await exportKind(chatgpt), 'chatgpt');
+  assert.equal(await exportKind(takeout), 'gemini-takeout');
+  const plain = await loadLibrary([{ source: 'chatgpt', path: join(FIXTURES, 'chatgpt', 'conversations.json') }]);
+  const zipped = await loadLibrary([
+    { source: 'chatgpt', path: chatgpt },
+    { source: 'gemini-takeout', path: takeout },
+  ]);
+  const ids = (l: typeof plain.library, source: string): string[] =>
+    [...l.sessions.values()]
+      .filter((s) => s.source === source)
+      .map((s) => s.id)
+      .sort();
+  assert.deepEqual(ids(zipped.library, 'chatgpt'), ids(plain.library, 'chatgpt'));
+  assert.ok(ids(zipped.library, 'chatgpt').length > 0);
+  assert.deepEqual(
+    ids(zipped.library, 'gemini-takeout'),
+    ['gemini-takeout:2025-02-27', 'gemini-takeout:2025-03-04'],
+    'Search activity in the same Takeout is not Gemini',
+  );
+  const first = [...plain.library.sessions.values()][0];
+  assert.deepEqual(
+    zipped.library.sessions.get(first.id)!.turns.map((t) => t.text),
+    first.turns.map((t) => t.text),
+  );
+  await Promise.all([plain.library.close(), zipped.library.close()]);
 });

@@ -122,9 +122,9 @@ test('Claude.ai export: conversations with attachments and thinking; an empty co
 });
 
 test('import: an export is recognised by its content, recorded in the data folder, read and archived; the export is never written', async () => {
-  assert.equal(exportKind(join(FIXTURES, 'chatgpt', 'conversations.json')), 'chatgpt');
-  assert.equal(exportKind(join(FIXTURES, 'claude-ai', 'conversations.json')), 'claude-ai');
-  assert.equal(exportKind(join(FIXTURES, 'amp', 'threads', 'T-7f3a9c1e-2b4d-4e6f-8a1b-3c5d7e9f0a12.json')), undefined);
+  assert.equal(await exportKind(join(FIXTURES, 'chatgpt', 'conversations.json')), 'chatgpt');
+  assert.equal(await exportKind(join(FIXTURES, 'claude-ai', 'conversations.json')), 'claude-ai');
+  assert.equal(await exportKind(join(FIXTURES, 'amp', 'threads', 'T-7f3a9c1e-2b4d-4e6f-8a1b-3c5d7e9f0a12.json')), undefined);
   const dataDir = tempDir();
   const exportDir = tempDir();
   cpSync(join(FIXTURES, 'claude-ai', 'conversations.json'), join(exportDir, 'conversations.json'));

@@ -15,7 +15,7 @@ export async function importExport(client: LanguageClient, refresh: () => Promis
       canSelectFiles: true,
       canSelectFolders: true,
       canSelectMany: false,
-      filters: { 'Exports (conversations.json, MyActivity.json, Copilot Chat .json, SpecStory .md)': ['json', 'md'] },
+      filters: { 'Exports (zip, conversations.json, MyActivity.json, Copilot Chat .json, SpecStory .md)': ['zip', 'json', 'md'] },
     });
     path = picked?.[0]?.fsPath;
   }

@@ -1,11 +1,12 @@
 /**
  * What ChatGPT's and Claude.ai's data exports share: `conversations.json`, one array of conversations, each of which
- * becomes a session. The adapters give the shape test and how one conversation reads.
+ * becomes a session; read as it is or straight from the export's zip. The adapters give the shape test and how one conversation reads.
  */
 import { basename } from 'node:path';
 import type { Session } from '../../model.js';
 import { buildSession, type RawSession, type RawTurn } from './build.js';
 import { isRecord, readJsonDocument } from './line-files.js';
+import { readZippedJson } from './zip.js';
 import type { SourceAdapter, SourceContext } from './types.js';
 
 /** Exports hold years of chats in one file: a larger limit than a single session's document. */
@@ -20,9 +21,17 @@ export interface ConversationsExport {
   conversation(c: Record<string, unknown>): (Pick<RawSession, 'nativeId' | 'topic' | 'created' | 'updated'> & { turns: RawTurn[] }) | undefined;
 }
 
+/** `conversations.json` itself, or the export's zip as the service sends it (the file is read from inside). */
+export const isConversationsFile = (name: string): boolean => basename(name) === 'conversations.json';
+
 async function readExport(spec: ConversationsExport, file: string, ctx: SourceContext): Promise<Session[]> {
-  const read = await readJsonDocument(file, ctx.logger, MAX_EXPORT_BYTES);
-  if (!read) return [];
+  const read = file.endsWith('.zip')
+    ? await readZippedJson(file, isConversationsFile, MAX_EXPORT_BYTES)
+    : await readJsonDocument(file, ctx.logger, MAX_EXPORT_BYTES);
+  if (!read) {
+    if (file.endsWith('.zip')) ctx.logger.info(`${file}: no conversations.json inside, not indexed`);
+    return [];
+  }
   if (!spec.isExport(read.doc)) {
     ctx.logger.info(`${file}: not a ${spec.label}, not indexed`);
     return [];
@@ -42,7 +51,7 @@ export function conversationsExportSource(spec: ConversationsExport): SourceAdap
     id: spec.id,
     label: spec.label,
     defaultRoots: () => [],
-    accepts: (file) => basename(file) === 'conversations.json',
+    accepts: (file) => isConversationsFile(file) || file.endsWith('.zip'),
     readFile: (file, _root, ctx) => readExport(spec, file, ctx),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Gemini's history from Google Takeout (imported with `session-search import`): "My Activity" → "Gemini Apps" in JSON,
- * `Takeout/My Activity/Gemini Apps/MyActivity.json`, one array of activity records, newest first:
+ * `Takeout/My Activity/Gemini Apps/MyActivity.json` (or the Takeout zip itself, read from inside), one array of activity records, newest first:
  * `{header: "Gemini Apps", title: "Prompted <what was typed>", time, safeHtmlItem[{html}]}` where the HTML is Gemini's
  * answer. Records carry no conversation id, so the prompts of one day make one session ("Gemini Apps, 2025-03-04").
  * The title's verb (`Prompted`, `Asked`, `Said`, …) is dropped; records of other kinds (a feedback, a setting) are
@@ -9,6 +9,7 @@
 import { basename } from 'node:path';
 import { buildSession, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonDocument, str } from './line-files.js';
+import { readZippedJson } from './zip.js';
 import type { SourceAdapter } from './types.js';
 
 const MAX_EXPORT_BYTES = 512 * 1024 * 1024;
@@ -33,6 +34,9 @@ export function htmlText(html: string): string {
     .trim();
 }
 
+/** Inside a Takeout zip: `Takeout/My Activity/Gemini Apps/MyActivity.json` (the folder names follow the account's language). */
+export const isGeminiActivity = (name: string): boolean => basename(name) === 'MyActivity.json' && /Gemini|Bard/.test(name);
+
 export function isGeminiTakeout(doc: unknown): doc is Record<string, unknown>[] {
   return Array.isArray(doc) && doc.length > 0 && doc.filter(isRecord).some((r) => /Gemini|Bard/.test(str(r.header) ?? '') && typeof r.title === 'string');
 }
@@ -41,10 +45,15 @@ export const geminiTakeoutSource: SourceAdapter = {
   id: 'gemini-takeout',
   label: 'Gemini (Google Takeout)',
   defaultRoots: () => [],
-  accepts: (file) => basename(file) === 'MyActivity.json',
+  accepts: (file) => basename(file) === 'MyActivity.json' || file.endsWith('.zip'),
   async readFile(file, _root, ctx) {
-    const read = await readJsonDocument(file, ctx.logger, MAX_EXPORT_BYTES);
-    if (!read) return [];
+    const read = file.endsWith('.zip')
+      ? await readZippedJson(file, isGeminiActivity, MAX_EXPORT_BYTES)
+      : await readJsonDocument(file, ctx.logger, MAX_EXPORT_BYTES);
+    if (!read) {
+      if (file.endsWith('.zip')) ctx.logger.info(`${file}: no Gemini Apps MyActivity.json inside, not indexed`);
+      return [];
+    }
     if (!isGeminiTakeout(read.doc)) {
       ctx.logger.info(`${file}: not a Gemini Apps activity export, not indexed`);
       return [];
