@@ -13,6 +13,7 @@ import type { LibraryView } from '../../src/core/answer/view.js';
 import { WorktreeRoots } from '../../src/core/answer/worktrees.js';
 import { parseQuery } from '../../src/core/index/query.js';
 import { isTuning } from './metrics.js';
+import { TagStore } from '../../src/core/store/tags.js';
 import { loadCorpus, RELEVANCE_DIR, type RelevanceFile } from './corpus.js';
 
 const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
@@ -23,6 +24,7 @@ const view: LibraryView = {
   index: library.index,
   roots: library.roots,
   worktrees: new WorktreeRoots(),
+  tags: new TagStore(undefined),
   semantic: library.semantic,
   titles: () => {
     throw new Error('not used');

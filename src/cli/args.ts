@@ -28,6 +28,9 @@ Commands:
   mcp                      Run the MCP server on stdio (for Claude Code, VS Code and other MCP clients)
   archive [size|purge]     Report the size of the masked archive in the data folder, or delete it
   mcp-config               Print the \`claude mcp add\` line and a .mcp.json entry for this install
+  tag <name-or-id> <tag>…  Tag a session (kept in the data folder, never in the transcript); find it with --tag
+  untag <name-or-id> <tag>…  Remove tags you gave a session
+  tags                     The tags you gave, with how many sessions carry each
 
 Options:
   --json                   Print the response object as JSON
@@ -41,6 +44,8 @@ Options:
   --exact                  With --project: only that folder (and inside it), not the repository's other worktrees
   --repo                   With --project: the whole repository, every git worktree of it (the default)
   --branch NAME            Only sessions recorded on this git branch
+  --tag TAG                Only sessions carrying TAG (repeatable: all of them): one you gave, or a topic
+                           (database, testing, …), the source, the project folder name or the branch
   --role ROLE              search: only matches in turns of user, assistant, tool or system
   --mode MODE              search: hybrid (default: words and meaning fused), lexical (the words as typed and
                            their forms) or semantic (by meaning only; once the model is learned)
@@ -66,6 +71,7 @@ export interface CliOptions {
   project?: string;
   role?: string;
   branch?: string;
+  tags?: string[];
   projectScope?: 'repo' | 'exact';
   mode?: SearchMode;
   run?: boolean;
@@ -121,6 +127,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       project: { type: 'string' },
       role: { type: 'string' },
       branch: { type: 'string' },
+      tag: { type: 'string', multiple: true },
       exact: { type: 'boolean', default: false },
       repo: { type: 'boolean', default: false },
       mode: { type: 'string' },
@@ -172,6 +179,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     project: values.project === undefined ? undefined : resolve(values.project),
     role: values.role,
     branch: values.branch,
+    tags: values.tag,
     projectScope: values.exact ? 'exact' : 'repo',
     mode: values.mode as SearchMode | undefined,
     roots,

@@ -103,6 +103,7 @@ async function run(argv: string[]): Promise<number> {
         projectScope: options.projectScope,
         role: options.role as Role | undefined,
         mode: options.mode,
+        tags: options.tags,
       });
       print(options, response, () =>
         library.sessions.size || !library.indexing.complete ? renderSearch(response, color) : nothingOnDisk(describeRoots(options)),
@@ -159,6 +160,7 @@ async function run(argv: string[]): Promise<number> {
         project: options.project,
         branch: options.branch,
         projectScope: options.projectScope,
+        tags: options.tags,
         format: options.toon ? 'toon' : 'auto',
       });
       print(options, response, () =>
@@ -210,6 +212,19 @@ async function run(argv: string[]): Promise<number> {
           () => `${text}${counts.map((n, i) => `  ${value.added[i].path}: ${n} session${n === 1 ? '' : 's'}`).join('\n')}\n`,
         );
       } else print(options, { success: true, ...value }, () => text);
+      return 0;
+    }
+    case 'tag':
+    case 'untag': {
+      const { tagCommand } = await import('./tags.js');
+      const { value, text } = await tagCommand(await openLibrary(options), options.command, options.positionals);
+      print(options, value, () => text);
+      return 0;
+    }
+    case 'tags': {
+      const { tagsList } = await import('./tags.js');
+      const { value, text } = tagsList(await openLibrary(options));
+      print(options, value, () => text);
       return 0;
     }
     case 'mcp-config': {

@@ -24,6 +24,8 @@ export interface SearchOptions {
   kind?: TurnKind;
   /** lexical: the words as typed (and their forms); semantic: by meaning only; hybrid (default): both, fused. */
   mode?: SearchMode;
+  /** Only sessions carrying all these tags (given by a person, or derived: topic, source, project folder, branch). */
+  tags?: string[];
 }
 
 export const SEARCH_MODES = ['hybrid', 'lexical', 'semantic'] as const;
@@ -59,6 +61,7 @@ export const searchResultSchema = z.object({
   matchCount: z.number().describe('How many query terms the session holds.'),
   sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript; the session comes from the archive.'),
   resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),
+  tags: z.array(z.string()).optional().describe('Tags a person gave the session, then its topics, source, project folder and branch.'),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
@@ -92,6 +95,7 @@ export const sessionInfoSchema = z.object({
   turns: z.number().describe('Number of turns.'),
   sourceDeleted: z.boolean().optional().describe('The transcript is gone; the session comes from the archive.'),
   resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),
+  tags: z.array(z.string()).optional().describe('Tags a person gave the session, then its topics, source, project folder and branch.'),
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
@@ -147,7 +151,7 @@ export const contextBlockSchema = z.object({
   type: z.enum(TURN_KINDS as [TurnKind, ...TurnKind[]]).describe('The kind of turn.'),
   score: z.number().describe("0-1: the share of the query's information the block holds."),
   snippet: z.string(),
-  tags: z.array(z.string()).describe('Source, project folder, branch.'),
+  tags: z.array(z.string()).describe("The session's tags (given by a person, its topics, source, project folder, branch), then the block's kind."),
   createdAt: z.string(),
 });
 export type ContextBlock = z.infer<typeof contextBlockSchema>;
@@ -172,3 +176,11 @@ export interface TurnWindow {
   highlights: [number, number][][];
   total: number;
 }
+
+export const tagResponseSchema = z.object({
+  success: z.literal(true),
+  id: z.string().describe('The session tagged.'),
+  tags: z.array(z.string()).describe('The tags the person gave it (normalised: lower case, spaces as -).'),
+  derived: z.array(z.string()).describe('The tags it carries by itself: its topics, source, project folder and branch.'),
+});
+export type TagResponse = z.infer<typeof tagResponseSchema>;

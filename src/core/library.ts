@@ -12,6 +12,7 @@ import { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } f
 import { SessionCatalog } from './library/catalog.js';
 import { Loader } from './library/loader.js';
 import { storeConversation, type StoreInput } from './library/store-conversation.js';
+import { TagStore } from './store/tags.js';
 import { SnapshotScheduler } from './library/snapshots.js';
 import { safeLogger } from './log.js';
 import type { Session } from './model.js';
@@ -113,6 +114,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     worktrees,
     semantic: catalog.semantic,
     titles: () => catalog.titles(),
+    tags: new TagStore(dataDir),
   };
   const answers = createAnswers(view);
   // After a load the semantic leg may learn; sessions restored without a bag get one from their turns first.

@@ -77,6 +77,8 @@ export interface Session {
   parentId?: string;
   /** The tool deleted the transcript; the session lives on in the archive. */
   sourceDeleted?: boolean;
+  /** What it is about (ingest/topics.ts), found when it was read: derived tags. */
+  topics?: string[];
   turns: Turn[];
 }
 

@@ -43,3 +43,20 @@ export const limitField = (what: string) =>
 
 /** The query: checked by the tool rather than the protocol, so that a call without one gets the seed's "Search query is required" in its result. */
 export const queryField = (what: string) => z.string().max(2000).optional().describe(`Required. ${what}`);
+
+/** Tags to filter by: all must be carried. */
+export const tagsFilterField = z
+  .array(z.string().max(200))
+  .max(50)
+  .optional()
+  .describe(
+    'Only sessions carrying all these tags: ones a person gave (tag_session) or derived (a topic such as database or testing, the source id, the project folder name, the branch).',
+  );
+/** Tags to add or remove. */
+export const tagListField = z
+  .array(z.string().max(200))
+  .min(1)
+  .max(100)
+  .describe('Tags, e.g. ["postgres-migration", "decision"]: lower-cased, spaces become -, at most 50 characters, no "/" or control characters.');
+/** The session a tag tool acts on. */
+export const sessionNameField = z.string().max(4096).describe('The session: its id from search results (`<source>:<id>`), its native id or its file name.');

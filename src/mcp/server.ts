@@ -6,6 +6,8 @@ import { registerReadSession } from './tools/read-session.js';
 import { registerSearchContext } from './tools/search-context.js';
 import { registerSearchSession } from './tools/search-session.js';
 import { registerStoreSession } from './tools/store-session.js';
+import { registerTagSession } from './tools/tag-session.js';
+import { registerUntagSession } from './tools/untag-session.js';
 
 export const SERVER_NAME = 'session-search';
 export const SERVER_VERSION = '0.1.0';
@@ -16,7 +18,7 @@ export function createServer(ready: Promise<SessionLibrary>): McpServer {
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
       instructions:
-        "Search and read the developer's past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session.",
+        "Search and read the developer's past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session; tag what is worth finding again with tag_session.",
     },
   );
   registerSearchSession(server, ready);
@@ -24,5 +26,7 @@ export function createServer(ready: Promise<SessionLibrary>): McpServer {
   registerReadSession(server, ready);
   registerSearchContext(server, ready);
   registerStoreSession(server, ready);
+  registerTagSession(server, ready);
+  registerUntagSession(server, ready);
   return server;
 }

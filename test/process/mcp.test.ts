@@ -16,7 +16,8 @@ import { CORPUS, ROOT, tempDir, writeCodeArchitect, writeFile } from '../helpers
 
 type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text: string }[] };
 const BIG = Array.from({ length: 180_000 }, (_, i) => `line ${i} ünïcødé ✓ 𝄞 output`).join('\n'); // > 5 MB, astral characters included
-const TOOLS = ['get_session', 'read_session', 'search_context', 'search_session', 'store_session'];
+const TOOLS = ['get_session', 'read_session', 'search_context', 'search_session', 'store_session', 'tag_session', 'untag_session'];
+const WRITERS = new Set(['store_session', 'tag_session', 'untag_session']);
 
 describe('in memory', () => {
   let client: Client;
@@ -63,12 +64,12 @@ describe('in memory', () => {
 
   const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<Result>;
 
-  test('lists the five tools with titles, schemas and annotations', async () => {
+  test('lists the seven tools with titles, schemas and annotations', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
     for (const t of tools) {
       assert.ok(t.title && t.description && t.outputSchema, t.name);
-      assert.equal(t.annotations?.readOnlyHint, t.name !== 'store_session', t.name);
+      assert.equal(t.annotations?.readOnlyHint, !WRITERS.has(t.name), t.name);
       assert.equal(t.annotations?.openWorldHint, false);
     }
     // output fields are described too, from the one declaration the engine's types come from
@@ -206,6 +207,41 @@ describe('in memory', () => {
     assert.equal(found.results[0].topic, 'key-rotation');
     const { readFileSync } = await import('node:fs');
     assert.ok(!readFileSync(s.file, 'utf8').includes(secret));
+  });
+
+  test('tag_session tags a session and the search tools filter by it; untag_session removes it; bad tags are refused', async () => {
+    const hit = (await call('search_session', { query: 'authentication', limit: 1 })).structuredContent as { results: { id: string }[] };
+    const id = hit.results[0].id;
+    const tagged = (await call('tag_session', { id, tags: ['Auth Decision', 'keep'] })).structuredContent as { tags: string[]; derived: string[] };
+    assert.deepEqual(tagged.tags, ['auth-decision', 'keep']);
+    assert.ok(tagged.derived.includes('codearchitect'), tagged.derived.join());
+    const only = (await call('search_session', { query: 'authentication', tags: ['auth-decision'] })).structuredContent as {
+      results: { id: string; tags: string[] }[];
+    };
+    assert.deepEqual(
+      only.results.map((r) => r.id),
+      [id],
+    );
+    assert.deepEqual(only.results[0].tags.slice(0, 2), ['auth-decision', 'keep']);
+    const blocks = (await call('search_context', { query: 'login PostgreSQL', tags: ['keep'], threshold: 0 })).structuredContent as {
+      results: { sessionId: string; tags: string[] }[];
+    };
+    assert.ok(blocks.results.length > 0 && blocks.results.every((b) => b.sessionId === id && b.tags.includes('keep')), JSON.stringify(blocks).slice(0, 300));
+    for (const [bad, why] of [
+      ['a/b', /holds "\/"/],
+      ['x'.repeat(60), /longer than 50/],
+      ['tab\there', /control characters/],
+    ] as const) {
+      const refused = await call('tag_session', { id, tags: ['fine', bad] });
+      assert.ok(refused.isError, `${bad}: ${JSON.stringify(refused).slice(0, 200)}`);
+      assert.match((JSON.parse(refused.content[0].text) as { message: string }).message, why);
+    }
+    const unknown = await call('tag_session', { id: 'codearchitect:no-such-session', tags: ['x'] });
+    assert.ok(unknown.isError, JSON.stringify(unknown).slice(0, 200));
+    const gone = (await call('untag_session', { id, tags: ['KEEP', 'auth decision', 'never-given'] })).structuredContent as { tags: string[] };
+    assert.deepEqual(gone.tags, []);
+    const none = (await call('search_session', { query: 'authentication', tags: ['auth-decision'] })).structuredContent as { count: number };
+    assert.equal(none.count, 0);
   });
 
   test('100 calls in flight at once are all answered', async () => {
@@ -357,7 +393,7 @@ describe('a third-party client: the MCP Inspector CLI', () => {
       },
     );
 
-  test('lists the five tools and calls search_session against the bundle', () => {
+  test('lists the seven tools and calls search_session against the bundle', () => {
     const list = inspect('--method', 'tools/list');
     assert.equal(list.status, 0, list.stderr);
     assert.deepEqual((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort(), TOOLS);

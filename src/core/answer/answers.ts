@@ -2,7 +2,7 @@
  * The questions every front end asks of a library (search, get, list, read, turn windows, title suggestions, context
  * search), with their argument checks, as functions over the library's view (view.ts).
  */
-import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TurnWindow } from '../contracts.js';
+import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TagResponse, TurnWindow } from '../contracts.js';
 import { highlightRanges } from '../index/snippets.js';
 import { searchContext, type ContextQuery } from './context-search.js';
 import { dayRange, overlaps } from '../dates.js';
@@ -10,7 +10,8 @@ import { SessionSearchError } from '../errors.js';
 import type { OutputFormat } from '../format.js';
 import { parseQuery } from '../index/query.js';
 import { ROLES, TURN_KINDS, type Session } from '../model.js';
-import { getSession, listSessions, readDoc } from './sessions.js';
+import { findSession, getSession, listSessions, readDoc } from './sessions.js';
+import { derivedTags } from './tags.js';
 import { planQuery, searchSessions } from './search.js';
 import type { LibraryView } from './view.js';
 
@@ -40,7 +41,7 @@ export function createAnswers(view: LibraryView) {
     },
 
     list(
-      options: Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'limit' | 'source' | 'project' | 'projectScope' | 'branch'> & {
+      options: Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'limit' | 'source' | 'project' | 'projectScope' | 'branch' | 'tags'> & {
         format?: OutputFormat;
       } = {},
     ): ListResponse {
@@ -70,6 +71,25 @@ export function createAnswers(view: LibraryView) {
         .search(prefix, limit)
         .map((id) => view.sessions.get(id)!)
         .filter(Boolean);
+    },
+
+    /** Adds tags a person gives a session (found by id, native id or file name); bad tags are refused, none added. */
+    async tag(name: string, tags: readonly string[]): Promise<TagResponse> {
+      const { session } = findSession(view, name);
+      if (!Array.isArray(tags) || !tags.length) throw new SessionSearchError('INVALID_ARGUMENT', 'give at least one tag.');
+      return { success: true, id: session.id, tags: await view.tags.add(session.id, tags), derived: derivedTags(session) };
+    },
+
+    /** Removes tags a person gave a session (tags it does not carry are ignored; derived tags cannot be removed). */
+    async untag(name: string, tags: readonly string[]): Promise<TagResponse> {
+      const { session } = findSession(view, name);
+      if (!Array.isArray(tags) || !tags.length) throw new SessionSearchError('INVALID_ARGUMENT', 'give at least one tag.');
+      return { success: true, id: session.id, tags: await view.tags.remove(session.id, tags), derived: derivedTags(session) };
+    },
+
+    /** The tags people gave, with how many sessions carry each, most used first. */
+    userTags(): { tag: string; sessions: number }[] {
+      return [...view.tags.counts()].map(([tag, sessions]) => ({ tag, sessions })).sort((a, b) => b.sessions - a.sessions || a.tag.localeCompare(b.tag));
     },
 
     searchContext(query: string, options: ContextQuery & { dateFrom?: string; dateTo?: string }) {

@@ -9,10 +9,10 @@ import type { DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
 import { findSnippets, matcherFor } from '../index/snippets.js';
 import { forEachToken } from '../index/tokenize.js';
-import type { Session, TurnKind } from '../model.js';
+import type { TurnKind } from '../model.js';
 import { planQuery, rankSessions } from './search.js';
 import type { LibraryView } from './view.js';
-import { basename } from 'node:path';
+import { sessionTags, tagFilter } from './tags.js';
 
 export interface ContextQuery {
   sessions?: string[];
@@ -26,13 +26,6 @@ export interface ContextQuery {
 }
 
 /** Tags we can derive without a model: the source, the project folder's name, the branch and the block's kind. */
-export function sessionTags(session: Session): string[] {
-  const tags: string[] = [session.source];
-  if (session.project) tags.push(basename(session.project.replace(/[\\/]+$/, '')).toLowerCase());
-  if (session.branch) tags.push(session.branch.toLowerCase());
-  return tags;
-}
-
 const SESSIONS_EXAMINED = 50;
 
 /** What a block's score is made of: the share of the query's information it holds, how its session ranks, its kind. */
@@ -67,12 +60,12 @@ export function contextCandidates(
   options: Omit<ContextQuery, 'limit' | 'threshold'>,
 ): { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] {
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
-  const wantedTags = (options.tags ?? []).map((t) => t.toLowerCase());
+  const byTags = tagFilter(lib, options.tags);
   const ranked = rankSessions(lib, planQuery(lib.index, query, { source: options.source, project: options.project, mode: options.mode }, range)).filter(
     (hit) => {
       const s = lib.sessions.get(hit.key)!;
       if (wanted && !wanted.has(s.id) && !wanted.has(s.nativeId)) return false;
-      return wantedTags.every((t) => sessionTags(s).includes(t));
+      return !byTags || byTags(s);
     },
   );
   const weights = new Map(query.terms.map((t) => [t, lib.index.idf(t)]));
@@ -105,7 +98,7 @@ export function contextCandidates(
           sessionName: s.topic,
           type: turn.kind,
           snippet,
-          tags: [...sessionTags(s), turn.kind],
+          tags: [...sessionTags(lib, s), turn.kind],
           createdAt: turn.timestamp ?? s.created,
         },
         features,

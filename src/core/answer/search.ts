@@ -12,7 +12,7 @@ import { tokenize } from '../index/tokenize.js';
 import type { Session } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
-import type { WorktreeRoots } from './worktrees.js';
+import { sessionTags, tagFilter } from './tags.js';
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
@@ -56,14 +56,16 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Score
 }
 
 /** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
-function metadataFilter(plan: QueryPlan, worktrees: WorktreeRoots): ((s: Session) => boolean) | undefined {
+function metadataFilter(plan: QueryPlan, lib: LibraryView): ((s: Session) => boolean) | undefined {
   const { options, range } = plan;
-  if (!options.source && !options.project && !options.branch && !range.from && !range.to) return undefined;
+  const byTags = tagFilter(lib, options.tags);
+  if (!options.source && !options.project && !options.branch && !range.from && !range.to && !byTags) return undefined;
   return (s) =>
     (!options.source || s.source === options.source) &&
     (!options.branch || s.branch === options.branch) &&
-    (!options.project || worktrees.inProject(s.project, options.project, options.projectScope === 'exact')) &&
-    overlaps(range, s.firstDay, s.lastDay);
+    (!options.project || lib.worktrees.inProject(s.project, options.project, options.projectScope === 'exact')) &&
+    overlaps(range, s.firstDay, s.lastDay) &&
+    (!byTags || byTags(s));
 }
 
 function containsPhrase(session: Session, matcher: RegExp): boolean {
@@ -94,7 +96,7 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
   const limit = plan.options.limit;
   const mode = effectiveMode(plan.options.mode, plan.query, lib.semantic);
   if (mode !== 'lexical') {
-    const meta = metadataFilter(plan, lib.worktrees);
+    const meta = metadataFilter(plan, lib);
     const check = contentCheck(plan);
     const accept = (key: string): boolean => {
       const s = lib.sessions.get(key);
@@ -113,7 +115,7 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
 }
 
 function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined): Scored[] {
-  const meta = metadataFilter(plan, lib.worktrees);
+  const meta = metadataFilter(plan, lib);
   const score = (limit: number | undefined): Scored[] =>
     lib.index.score(plan.slots, {
       required: plan.required,
@@ -187,6 +189,8 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     if (s.sourceDeleted) result.sourceDeleted = true;
     const resume = resumeCommand(s);
     if (resume) result.resumeCommand = resume;
+    const tags = sessionTags(lib, s);
+    if (tags.length) result.tags = tags;
     return result;
   });
   const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic) };

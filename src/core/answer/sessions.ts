@@ -6,6 +6,7 @@ import { render, toToon, type OutputFormat } from '../format.js';
 import { maskText } from '../mask.js';
 import { turnCount, type Session, type Turn } from '../model.js';
 import type { LibraryView } from './view.js';
+import { sessionTags, tagFilter } from './tags.js';
 import { codeArchitectSiblings } from '../ingest/sources/codearchitect.js';
 import { isInside } from '../ingest/walk.js';
 import { resumeCommand } from '../resume.js';
@@ -115,23 +116,31 @@ export function sessionInfo(s: Session): SessionInfo {
 
 export function listSessions(
   lib: LibraryView,
-  options: { limit?: number; source?: string; project?: string; projectScope?: 'repo' | 'exact'; branch?: string; format?: OutputFormat },
+  options: { limit?: number; source?: string; project?: string; projectScope?: 'repo' | 'exact'; branch?: string; tags?: string[]; format?: OutputFormat },
   inRange: (s: Session) => boolean,
 ): ListResponse {
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
     throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
   }
+  const byTags = tagFilter(lib, options.tags);
   const chosen = [...lib.sessions.values()]
     .filter(
       (s) =>
         inRange(s) &&
         (!options.source || s.source === options.source) &&
         (!options.branch || s.branch === options.branch) &&
-        (!options.project || lib.worktrees.inProject(s.project, options.project, options.projectScope === 'exact')),
+        (!options.project || lib.worktrees.inProject(s.project, options.project, options.projectScope === 'exact')) &&
+        (!byTags || byTags(s)),
     )
     .sort(byNewest)
     .slice(0, options.limit ?? Infinity)
-    .map(sessionInfo);
+    .map((s) => {
+      // topics not found yet are not looked for here: a list must not read every session's turns
+      const info = sessionInfo(s);
+      const tags = sessionTags(lib, s, false);
+      if (tags.length) info.tags = tags;
+      return info;
+    });
   const format = render({ sessions: chosen }, options.format ?? 'auto').format;
   return { success: true, sessions: chosen, count: chosen.length, format };
 }

@@ -5,6 +5,7 @@ import type { Session } from '../model.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { WorktreeRoots } from './worktrees.js';
 import type { SemanticIndex } from '../semantic/semantic-index.js';
+import type { TagStore } from '../store/tags.js';
 
 export interface LibraryView {
   readonly sessions: Map<string, Session>;
@@ -16,4 +17,6 @@ export interface LibraryView {
   readonly semantic: SemanticIndex;
   /** Sessions by title words, built on first use. */
   titles(): TitleIndex;
+  /** The tags people gave sessions. */
+  readonly tags: TagStore;
 }

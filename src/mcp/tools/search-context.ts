@@ -4,7 +4,7 @@ import type { SessionLibrary } from '../../core/library.js';
 import type { TurnKind } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { contextResponseSchema } from '../../core/contracts.js';
-import { dateField, kindField, limitField, modeField, projectField, queryField, sourceField } from '../schemas.js';
+import { dateField, kindField, limitField, modeField, projectField, queryField, sourceField, tagsFilterField } from '../schemas.js';
 
 export function registerSearchContext(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -19,7 +19,7 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
       inputSchema: {
         query: queryField('A question or keywords.'),
         sessions: z.array(z.string().max(1024)).max(1000).optional().describe('Only these session ids. Omit to search all.'),
-        tags: z.array(z.string().max(200)).max(50).optional().describe('Only sessions with all these tags (source id, project folder name, branch).'),
+        tags: tagsFilterField,
         types: z.array(kindField).optional().describe('Only these block types: conversation, file, diff, note, tool, thinking.'),
         limit: limitField('Maximum results. Default 10.'),
         threshold: z.number().min(0).max(1).default(0.7).describe('Minimum score (0-1). Default 0.7.'),

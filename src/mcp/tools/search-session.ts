@@ -3,7 +3,18 @@ import type { SessionLibrary } from '../../core/library.js';
 import type { Role, SourceId } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { searchResponseSchema } from '../../core/contracts.js';
-import { dateField, branchField, limitField, modeField, projectField, projectScopeField, queryField, roleField, sourceField } from '../schemas.js';
+import {
+  dateField,
+  branchField,
+  limitField,
+  modeField,
+  projectField,
+  projectScopeField,
+  queryField,
+  roleField,
+  sourceField,
+  tagsFilterField,
+} from '../schemas.js';
 
 export function registerSearchSession(server: McpServer, ready: Promise<SessionLibrary>): void {
   server.registerTool(
@@ -27,6 +38,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
         branch: branchField,
         role: roleField,
         mode: modeField,
+        tags: tagsFilterField,
       },
       outputSchema: searchResponseSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -46,6 +58,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
             branch: args.branch,
             role: args.role as Role | undefined,
             mode: args.mode,
+            tags: args.tags,
           }),
         );
       }),

@@ -1,6 +1,7 @@
 /** Turns an adapter's raw turns into a masked, normalised Session. */
 import { localDay, type Role, type Session, type SourceId, type Turn, type TurnKind } from '../../model.js';
 import { maskText } from '../../mask.js';
+import { sessionTopics } from '../topics.js';
 
 export interface RawTurn {
   role: Role;
@@ -95,5 +96,7 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
   if (raw.project) session.project = maskText(raw.project);
   if (raw.branch) session.branch = raw.branch;
   if (raw.parentId) session.parentId = raw.parentId;
+  const topics = sessionTopics(topic, turns);
+  if (topics.length) session.topics = topics;
   return session;
 }
