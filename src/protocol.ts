@@ -5,7 +5,7 @@
  */
 import type { ExportFormat } from './core/export.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
-import type { GetResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TurnWindow } from './core/contracts.js';
+import type { GetResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TagResponse, TurnWindow } from './core/contracts.js';
 import type { SourceRoot, SourceSetting } from './core/ingest/sources/registry.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
@@ -33,6 +33,10 @@ export interface TreeSession extends SessionInfo {
   firstPrompt?: string;
   updated: string;
   nativeId: string;
+  /** The tags a person gave it. */
+  userTags?: string[];
+  /** Its topics (derived tags). */
+  topics?: string[];
 }
 
 export interface IndexProgress {
@@ -115,6 +119,13 @@ export interface ExportParams {
 }
 export const ExportRequest = new RequestType<ExportParams, { id: string; text: string }, void>('sessions/export');
 export const PurgeArchiveRequest = new RequestType0<ArchiveSize, void>('sessions/purgeArchive');
+/** Tags a person gives a session (Add Tag…) or takes away (Remove Tag…). */
+export interface TagParams {
+  id: string;
+  tags: string[];
+}
+export const TagRequest = new RequestType<TagParams, TagResponse, void>('sessions/tag');
+export const UntagRequest = new RequestType<TagParams, TagResponse, void>('sessions/untag');
 
 // ─── server → host: notifications ───────────────────────────────────────────────────────────────────────────────
 

@@ -12,6 +12,8 @@ export interface PanelFilters {
   dateTo?: string;
   /** How results are ranked (hybrid when absent). */
   mode?: SearchMode;
+  /** Only sessions carrying all these tags. */
+  tags?: string[];
 }
 
 export interface PanelTurn {

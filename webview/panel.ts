@@ -106,7 +106,17 @@ function currentFilters(): PanelFilters {
     dateFrom: value('from'),
     dateTo: value('to'),
     mode: value('mode') as PanelFilters['mode'],
+    tags: value('tags')
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
   };
+}
+
+/** The tags worth showing on a result: the ones given and the topics (source, project and branch are shown already). */
+function shownTags(r: SearchResult): string[] {
+  const already = new Set([r.source, r.branch?.toLowerCase(), r.project?.split(/[\\/]/).filter(Boolean).pop()?.toLowerCase()]);
+  return (r.tags ?? []).filter((t) => !already.has(t)).slice(0, 6);
 }
 
 function schedule(): void {
@@ -142,6 +152,8 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
       'meta',
       `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''} · ${r.relevanceScore.toFixed(2)}${r.sourceDeleted ? ' · source deleted' : ''}`,
     );
+    const tags = shownTags(r);
+    if (tags.length) meta.append(el('span', 'tags', ` · ${tags.map((t) => `#${t}`).join(' ')}`));
     item.append(title, meta);
     r.matchedSnippets.forEach((snippet, s) => {
       const line = el('div', 'snippet');
@@ -305,6 +317,7 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
       select('kind', 'Block type', KINDS),
       textfield('project', 'Project folder'),
       textfield('branch', 'Git branch'),
+      textfield('tags', 'Tags, comma-separated'),
       textfield('from', 'From YYYY-MM-DD'),
       textfield('to', 'To YYYY-MM-DD'),
       modeSelect(),

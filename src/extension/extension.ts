@@ -14,6 +14,8 @@ import { copyClaudeMcpCommand } from './commands/claude-mcp.js';
 import { openRawTranscript } from './commands/open-raw.js';
 import { rebuildIndex } from './commands/rebuild-index.js';
 import { importExport } from './commands/import-export.js';
+import { addTag } from './commands/add-tag.js';
+import { removeTag } from './commands/remove-tag.js';
 import { Disposable } from './dispose.js';
 import { registerLanguageModelTools } from './lm-tools.js';
 import { mcpProvider, registerMcpProvider } from './mcp-provider.js';
@@ -85,7 +87,7 @@ class SessionSearch extends Disposable {
 function createCommands(app: SessionSearch): Record<string, (...args: unknown[]) => unknown> {
   const { client, context, tree } = app;
   const groupings = Object.fromEntries(
-    (['date', 'project', 'source'] as Grouping[]).map((g) => [`sessionSearch.groupBy${g[0].toUpperCase()}${g.slice(1)}`, () => tree.setGrouping(g)]),
+    (['date', 'project', 'source', 'tag'] as Grouping[]).map((g) => [`sessionSearch.groupBy${g[0].toUpperCase()}${g.slice(1)}`, () => tree.setGrouping(g)]),
   );
   return {
     'sessionSearch.search': () => searchSessions(client),
@@ -107,6 +109,9 @@ function createCommands(app: SessionSearch): Record<string, (...args: unknown[])
       const command = s && resumeCommand(s);
       if (command) await vscode.env.clipboard.writeText(command);
     },
+    'sessionSearch.addTag': (arg, given) => addTag(client, app.idOf(arg), () => app.refresh(), typeof given === 'string' ? given : undefined),
+    'sessionSearch.removeTag': (arg, given) =>
+      removeTag(client, app.sessionOf(arg), () => app.refresh(), Array.isArray(given) ? (given as string[]) : undefined),
     ...groupings,
     'sessionSearch.refresh': () => app.refresh(),
     'sessionSearch.rebuildIndex': () => rebuildIndex(client, () => app.refresh()),

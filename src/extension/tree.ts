@@ -8,7 +8,7 @@ import type { TreeSession } from '../protocol.js';
 import { Disposable } from './dispose.js';
 import { resumeCommand as coreResumeCommand } from '../core/resume.js';
 
-export type Grouping = 'date' | 'project' | 'source';
+export type Grouping = 'date' | 'project' | 'source' | 'tag';
 
 export const SOURCE_ICONS: Record<string, string> = {
   'claude-code': 'sparkle',
@@ -53,6 +53,8 @@ export function dateGroup(iso: string, now = new Date()): string {
   return d.toLocaleDateString('en-US', { year: 'numeric', month: 'long' });
 }
 
+const NO_TAGS = 'No tags';
+
 type Node = { kind: 'group'; label: string; sessions: TreeSession[] } | { kind: 'session'; session: TreeSession };
 
 export class SessionTree extends Disposable implements vscode.TreeDataProvider<Node> {
@@ -80,10 +82,15 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
     return id === undefined ? undefined : this.sessions.find((s) => s.id === id);
   }
 
-  private groupOf(s: TreeSession): string {
-    if (this.grouping === 'project') return s.project ? basename(s.project) || s.project : 'No project';
-    if (this.grouping === 'source') return s.source;
-    return dateGroup(s.updated);
+  /** The groups a session is shown in: one, except by tag, where it is under each of its tags (given ones first). */
+  private groupsOf(s: TreeSession): string[] {
+    if (this.grouping === 'project') return [s.project ? basename(s.project) || s.project : 'No project'];
+    if (this.grouping === 'source') return [s.source];
+    if (this.grouping === 'tag') {
+      const tags = [...new Set([...(s.userTags ?? []), ...(s.topics ?? [])])];
+      return tags.length ? tags : [NO_TAGS];
+    }
+    return [dateGroup(s.updated)];
   }
 
   getChildren(node?: Node): Node[] {
@@ -91,11 +98,19 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
     if (node?.kind === 'group') return node.sessions.map((session) => ({ kind: 'session', session }));
     const groups = new Map<string, TreeSession[]>();
     for (const s of this.sessions) {
-      const key = this.groupOf(s);
-      if (!groups.has(key)) groups.set(key, []);
-      groups.get(key)!.push(s);
+      for (const key of this.groupsOf(s)) {
+        if (!groups.has(key)) groups.set(key, []);
+        groups.get(key)!.push(s);
+      }
     }
-    return [...groups].map(([label, sessions]) => ({ kind: 'group', label, sessions }));
+    const entries = [...groups];
+    // by tag: the tags people gave first, then topics, each by size; sessions without a tag last
+    if (this.grouping === 'tag') {
+      const given = new Set(this.sessions.flatMap((s) => s.userTags ?? []));
+      const rank = ([label, list]: [string, TreeSession[]]): number => (label === NO_TAGS ? 2e9 : (given.has(label) ? 0 : 1e9) - list.length);
+      entries.sort((a, b) => rank(a) - rank(b));
+    }
+    return entries.map(([label, sessions]) => ({ kind: 'group', label, sessions }));
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -104,12 +119,14 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
       item.description = `${node.sessions.length}`;
       item.contextValue = 'group';
       if (this.grouping === 'source') item.iconPath = new vscode.ThemeIcon(SOURCE_ICONS[node.label] ?? 'comment');
+      if (this.grouping === 'tag' && node.label !== NO_TAGS) item.iconPath = new vscode.ThemeIcon('tag');
       return item;
     }
     const s = node.session;
     const item = new vscode.TreeItem(s.topic, vscode.TreeItemCollapsibleState.None);
     item.id = s.id;
-    item.description = `${s.source} · ${s.turns} turns${s.sourceDeleted ? ' · source deleted' : ''}`;
+    const given = s.userTags?.length ? ` · ${s.userTags.map((t) => `#${t}`).join(' ')}` : '';
+    item.description = `${s.source} · ${s.turns} turns${given}${s.sourceDeleted ? ' · source deleted' : ''}`;
     item.iconPath = new vscode.ThemeIcon(SOURCE_ICONS[s.source] ?? 'comment');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(s.topic);
@@ -117,9 +134,11 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
     tooltip.appendText(`${s.source} · ${new Date(s.updated).toLocaleString()} · ${s.turns} turns`);
     if (s.project) tooltip.appendText(`\nProject: ${s.project}${s.branch ? ` (${s.branch})` : ''}`);
     if (s.firstPrompt) tooltip.appendText(`\nFirst prompt: ${s.firstPrompt}`);
+    const tags = [...(s.userTags ?? []), ...(s.topics ?? [])];
+    if (tags.length) tooltip.appendText(`\nTags: ${tags.join(', ')}`);
     if (s.sourceDeleted) tooltip.appendText('\nThe tool deleted this transcript; it lives on in the archive.');
     item.tooltip = tooltip;
-    item.contextValue = resumeCommand(s) ? 'session.resumable' : 'session';
+    item.contextValue = `session${resumeCommand(s) ? '.resumable' : ''}${s.userTags?.length ? '.tagged' : ''}`;
     item.command = { command: 'sessionSearch.open', title: 'Open', arguments: [s.id] };
     return item;
   }

@@ -6,6 +6,7 @@ import { addImport } from '../core/ingest/imports.js';
 import { homedir } from 'node:os';
 import { sessionUriString } from '../session-uri.js';
 import { createConnection, ProposedFeatures, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver/node';
+import type { TagResponse } from '../core/contracts.js';
 import { errorMessage } from '../core/errors.js';
 import { createLibrary, type SessionLibrary } from '../core/library.js';
 import { LiveUpdates } from '../core/ingest/live.js';
@@ -23,6 +24,8 @@ import {
   IndexProgressNotification,
   ReadRequest,
   ImportRequest,
+  TagRequest,
+  UntagRequest,
   RebuildRequest,
   SearchRequest,
   TreeRequest,
@@ -113,6 +116,8 @@ function treeSessions(lib: SessionLibrary, limit?: number): TreeSession[] {
       nativeId: s.nativeId,
       firstPrompt: firstPrompt(s)?.slice(0, 300),
       sourceDeleted: s.sourceDeleted,
+      userTags: lib.userTagsOf(s.id),
+      topics: s.topics,
     }));
 }
 
@@ -162,6 +167,12 @@ connection.onRequest(CancelIndexingRequest, () => {
 });
 connection.onRequest(ArchiveSizeRequest, archiveSize);
 connection.onRequest(ExportRequest, async ({ id, format, redactHome }) => (await lib()).export(id, format, redactHome ? { home: homedir() } : {}));
+const tagged = (response: TagResponse): TagResponse => {
+  void connection.sendNotification(ChangedNotification, { files: [] });
+  return response;
+};
+connection.onRequest(TagRequest, async ({ id, tags }) => tagged(await (await lib()).tag(id, tags)));
+connection.onRequest(UntagRequest, async ({ id, tags }) => tagged(await (await lib()).untag(id, tags)));
 connection.onRequest(PurgeArchiveRequest, async () => {
   await (await lib()).purgeArchive();
   void connection.sendNotification(ChangedNotification, { files: [] });

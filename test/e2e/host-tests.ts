@@ -68,6 +68,18 @@ export async function run(): Promise<void> {
   );
   check(!token.test(listed), 'the results export is masked');
 
+  // Add Tag… (the tree's context menu) on a session, then a tag filter finds it and only it; Remove Tag… takes it away
+  const tagged = await vscode.commands.executeCommand<{ tags: string[] } | undefined>('sessionSearch.addTag', hostileId, 'Reviewed Later, zebra-keep');
+  check(tagged?.tags.join() === 'reviewed-later,zebra-keep', `the tags are given: ${JSON.stringify(tagged)}`);
+  const byTag = await toolText('session_search', { query: 'deploy', tags: ['zebra-keep'], limit: 5 });
+  check(byTag.includes(hostileId) && !byTag.includes('codearchitect:'), `the tag filter finds the tagged session only: ${byTag.slice(0, 300)}`);
+  await vscode.commands.executeCommand('sessionSearch.groupByTag');
+  const untagged = await vscode.commands.executeCommand<{ tags: string[] } | undefined>('sessionSearch.removeTag', hostileId, ['zebra-keep']);
+  check(untagged?.tags.join() === 'reviewed-later', `the tag is removed: ${JSON.stringify(untagged)}`);
+  const none = await toolText('session_search', { query: 'deploy', tags: ['zebra-keep'], limit: 5 });
+  check(!none.includes(hostileId), 'a removed tag no longer finds the session');
+  await vscode.commands.executeCommand('sessionSearch.groupByDate');
+
   // Import an Export…: a Claude.ai export is read, and the Copilot tool finds its conversation
   const exportDir = mkdtempSync(join(tmpdir(), 'session-search-import-'));
   const exportFile = join(exportDir, 'conversations.json');

@@ -162,6 +162,44 @@ describe('the search panel', () => {
     }));
 });
 
+describe('tags', () => {
+  const frame = () => bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+  const title = 'Empty Repo Setup: CLAUDE.md Foundation Created';
+
+  test("a tag added from the tree's context menu groups the tree and is found by the panel's tag filter", () =>
+    step('tags', async () => {
+      await bench.page.locator('.activitybar a.action-label[aria-label^="Session Search"]').click();
+      await runCommand(bench.page, 'Session Search: Group by Date');
+      const row = treeRows().filter({ hasText: title }).first();
+      await row.waitFor({ timeout: 20_000 });
+      await row.click({ button: 'right' });
+      await bench.page.locator('.context-view .action-item', { hasText: 'Add Tag…' }).first().click();
+      const input = bench.page.locator('.quick-input-widget .quick-input-box input');
+      await input.fill('Zebra Tagged');
+      await bench.page.keyboard.press('Enter');
+      await treeRows().filter({ hasText: '#zebra-tagged' }).first().waitFor({ timeout: 20_000 });
+      await runCommand(bench.page, 'Session Search: Group by Tag');
+      await treeRows()
+        .filter({ hasText: /^zebra-tagged\s*1/ })
+        .first()
+        .waitFor({ timeout: 20_000 });
+      await screenshot(bench.page, 'tree-by-tag');
+
+      await runCommand(bench.page, 'Session Search: Open Search Panel');
+      const query = frame().locator('vscode-textfield#query input');
+      await query.waitFor({ timeout: 30_000 });
+      await frame().locator('vscode-textfield#tags input').fill('zebra-tagged');
+      await query.fill('CLAUDE');
+      const count = frame().locator('.count');
+      await count.filter({ hasText: /^1 session/ }).waitFor({ timeout: 20_000 });
+      assert.match(await frame().locator('.result .title').first().innerText(), /Empty Repo Setup/);
+      assert.match(await frame().locator('.result .meta').first().innerText(), /#zebra-tagged/);
+      await screenshot(bench.page, 'panel-tag-filter');
+      await frame().locator('vscode-textfield#tags input').fill('');
+      await runCommand(bench.page, 'Session Search: Group by Date');
+    }));
+});
+
 describe('themes', () => {
   test('the panel follows the light and high-contrast themes', () =>
     step('themes', async () => {

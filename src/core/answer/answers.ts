@@ -87,6 +87,11 @@ export function createAnswers(view: LibraryView) {
       return { success: true, id: session.id, tags: await view.tags.remove(session.id, tags), derived: derivedTags(session) };
     },
 
+    /** The tags a person gave one session. */
+    userTagsOf(id: string): string[] {
+      return [...view.tags.of(id)];
+    },
+
     /** The tags people gave, with how many sessions carry each, most used first. */
     userTags(): { tag: string; sessions: number }[] {
       return [...view.tags.counts()].map(([tag, sessions]) => ({ tag, sessions })).sort((a, b) => b.sessions - a.sessions || a.tag.localeCompare(b.tag));
