@@ -5,7 +5,7 @@
  */
 import type { ExportFormat } from './core/export.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
-import type { GetResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TagResponse, TurnWindow } from './core/contracts.js';
+import type { GetResponse, PreferencesResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TagResponse, TurnWindow } from './core/contracts.js';
 import type { SourceRoot, SourceSetting } from './core/ingest/sources/registry.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
@@ -126,6 +126,12 @@ export interface TagParams {
 }
 export const TagRequest = new RequestType<TagParams, TagResponse, void>('sessions/tag');
 export const UntagRequest = new RequestType<TagParams, TagResponse, void>('sessions/untag');
+/** What the sessions show about how the person likes to work (the MCP tool get_preferences), or one project's. */
+export const PreferencesRequest = new RequestType<{ project?: string }, PreferencesResponse, void>('sessions/preferences');
+/** Preferences set by hand (update_preferences): a value sets, null clears. */
+export const UpdatePreferencesRequest = new RequestType<{ preferences: Record<string, string | null> }, PreferencesResponse, void>(
+  'sessions/updatePreferences',
+);
 
 // ─── server → host: notifications ───────────────────────────────────────────────────────────────────────────────
 

@@ -1,5 +1,5 @@
 /** Messages between the search panel (webview/) and the extension host (src/extension/panel.ts), both directions typed. */
-import type { IndexingState, SearchMode, SearchResult } from './core/contracts.js';
+import type { IndexingState, SearchMode, SearchResult, PreferencesResponse } from './core/contracts.js';
 import type { Role, SourceId, TurnKind } from './core/model.js';
 
 export interface PanelFilters {
@@ -42,8 +42,12 @@ export type ToPanel =
       alsoMatched?: string[];
       note?: string;
       mode?: SearchMode;
+      /** How many workspaces were searched and turns matched (the archive's search view). */
+      workspacesSearched?: number;
+      turnsMatched?: number;
     }
   | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number }
+  | { type: 'preferences'; value: PreferencesResponse }
   | { type: 'error'; message: string };
 
 export type FromPanel =
@@ -54,7 +58,9 @@ export type FromPanel =
   | { type: 'openRaw'; sessionId: string; line?: number }
   | { type: 'copy'; text: string }
   | { type: 'export'; sessionId: string }
-  | { type: 'exportResults'; query: string; filters: PanelFilters };
+  | { type: 'exportResults'; query: string; filters: PanelFilters }
+  | { type: 'preferences' }
+  | { type: 'editPreference'; category: string; value: string };
 
 /** Turns shown either side of a hit, and added by "Show earlier" / "Show later". */
 export const CONTEXT_TURNS = 4;

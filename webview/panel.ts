@@ -11,6 +11,7 @@ import type { FromPanel, PanelFilters, PanelTurn, ToPanel } from '../src/webview
 import { appendMarked, appendTree, el, visibleControls } from './highlight.js';
 import { markdownTree, preformatted, type MdNode } from './markdown.js';
 import { drawChart } from './chart.js';
+import { renderPreferences } from './preferences.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromPanel): void; setState(state: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -83,13 +84,23 @@ exportButton.setAttribute('secondary', '');
 exportButton.textContent = 'Export Results…';
 exportButton.hidden = true;
 exportButton.addEventListener('click', () => send({ type: 'exportResults', query: lastQuery, filters: currentFilters() }));
+const preferencesButton = document.createElement('vscode-button');
+preferencesButton.id = 'preferences';
+preferencesButton.setAttribute('secondary', '');
+preferencesButton.textContent = 'Preferences';
+const preferences = el('section', 'preferences');
+preferences.hidden = true;
+preferencesButton.addEventListener('click', () => {
+  preferences.hidden = !preferences.hidden;
+  if (!preferences.hidden) send({ type: 'preferences' });
+});
 count.setAttribute('role', 'status');
 const chart = el('div', 'chart');
 const list = el('div', 'results');
 list.setAttribute('role', 'listbox');
 const reader = el('section', 'reader');
 reader.hidden = true;
-app.append(query, filters, count, exportButton, chart, list, reader);
+app.append(query, filters, count, exportButton, preferencesButton, preferences, chart, list, reader);
 
 function value(id: string): string | undefined {
   const v = (document.getElementById(id) as Field | null)?.value?.trim();
@@ -135,7 +146,9 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   const partial = m.indexing && !m.indexing.complete ? ` · still indexing (${m.indexing.filesDone} of ${m.indexing.filesTotal} files, newest first)` : '';
   const also = m.alsoMatched?.length ? ` · also matched: ${m.alsoMatched.join(', ')}` : '';
   const how = m.mode === 'lexical' && value('mode') !== 'lexical' ? ' · ranked by words' : '';
-  count.textContent = m.note ?? (m.query.trim() ? `${m.count} session${m.count === 1 ? '' : 's'} · ${m.tookMs} ms${also}${how}${partial}` : '');
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const spread = m.workspacesSearched === undefined ? '' : ` · ${plural(m.workspacesSearched, 'workspace')} searched · ${plural(m.turnsMatched ?? 0, 'turn')}`;
+  count.textContent = m.note ?? (m.query.trim() ? `${plural(m.count, 'session')}${spread} · ${m.tookMs} ms${also}${how}${partial}` : '');
   exportButton.hidden = m.results.length === 0;
   list.replaceChildren();
   m.results.forEach((r, i) => {
@@ -329,6 +342,7 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
     }
   } else if (m.type === 'results') renderResults(m);
   else if (m.type === 'context') renderContext(m);
+  else if (m.type === 'preferences') renderPreferences(preferences, m.value, send);
   else if (m.type === 'error') count.textContent = m.message;
 });
 

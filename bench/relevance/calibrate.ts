@@ -14,6 +14,7 @@ import { WorktreeRoots } from '../../src/core/answer/worktrees.js';
 import { parseQuery } from '../../src/core/index/query.js';
 import { isTuning } from './metrics.js';
 import { TagStore } from '../../src/core/store/tags.js';
+import { PreferenceStore } from '../../src/core/store/preferences.js';
 import { loadCorpus, RELEVANCE_DIR, type RelevanceFile } from './corpus.js';
 
 const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
@@ -25,6 +26,7 @@ const view: LibraryView = {
   roots: library.roots,
   worktrees: new WorktreeRoots(),
   tags: new TagStore(undefined),
+  preferences: new PreferenceStore(undefined),
   semantic: library.semantic,
   titles: () => {
     throw new Error('not used');

@@ -31,6 +31,9 @@ Commands:
   tag <name-or-id> <tag>…  Tag a session (kept in the data folder, never in the transcript); find it with --tag
   untag <name-or-id> <tag>…  Remove tags you gave a session
   tags                     The tags you gave, with how many sessions carry each
+  preferences [set <category> <value…> | clear <category>]
+                           How you like to work, learned from your prompts and sessions (with --project, one
+                           project's); set or clear a value by hand
 
 Options:
   --json                   Print the response object as JSON

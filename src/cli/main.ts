@@ -216,13 +216,19 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'tag':
     case 'untag': {
-      const { tagCommand } = await import('./tags.js');
+      const { tagCommand } = await import('./personal.js');
       const { value, text } = await tagCommand(await openLibrary(options), options.command, options.positionals);
       print(options, value, () => text);
       return 0;
     }
+    case 'preferences': {
+      const { preferencesCommand } = await import('./personal.js');
+      const { value, text } = await preferencesCommand(await openLibrary(options), options.positionals, options.project);
+      print(options, value, () => text);
+      return 0;
+    }
     case 'tags': {
-      const { tagsList } = await import('./tags.js');
+      const { tagsList } = await import('./personal.js');
       const { value, text } = tagsList(await openLibrary(options));
       print(options, value, () => text);
       return 0;

@@ -26,6 +26,8 @@ export interface SearchOptions {
   mode?: SearchMode;
   /** Only sessions carrying all these tags (given by a person, or derived: topic, source, project folder, branch). */
   tags?: string[];
+  /** workspace: the answer also groups matching turns by workspace (the archive's search view). */
+  groupBy?: 'workspace';
 }
 
 export const SEARCH_MODES = ['hybrid', 'lexical', 'semantic'] as const;
@@ -65,6 +67,28 @@ export const searchResultSchema = z.object({
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
+export const workspaceGroupSchema = z.object({
+  project: z.string().describe('The repository (main checkout) the workspace belongs to; empty for sessions without a folder.'),
+  worktree: z.string().describe('The folder the sessions ran in (a worktree of `project`, or the same folder).'),
+  name: z.string().describe("The worktree folder's name."),
+  count: z.number().describe('Every matching turn in this workspace.'),
+  hits: z
+    .array(
+      z.object({
+        sessionId: z.string(),
+        topic: z.string(),
+        turnId: z.string().describe('The matching turn (a docid for read_session).'),
+        date: z.string(),
+        user: z.string().describe("The person's message of the exchange."),
+        reply: z.string().describe('The reply it got (or the matching tool turn).'),
+        userHighlights: z.array(range),
+        replyHighlights: z.array(range),
+      }),
+    )
+    .describe('The first 50 exchanges holding a match, best sessions first; several matches in one exchange show once.'),
+});
+export type WorkspaceGroup = z.infer<typeof workspaceGroupSchema>;
+
 export const searchResponseSchema = z.object({
   success: z.literal(true),
   results: z.array(searchResultSchema).describe('Sessions, best first (then newest).'),
@@ -80,6 +104,9 @@ export const searchResponseSchema = z.object({
     .optional()
     .describe('How the results were ranked: lexical while the semantic model is still being learned, or for exact queries (phrases, flags, paths).'),
   indexing: indexingSchema.optional(),
+  workspaces: z.array(workspaceGroupSchema).optional().describe('With groupBy "workspace": the matches by workspace, most matches first.'),
+  workspacesSearched: z.number().optional().describe('With groupBy "workspace": how many workspaces were searched.'),
+  turnsMatched: z.number().optional().describe('With groupBy "workspace": how many turns matched, in every workspace.'),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
@@ -184,3 +211,25 @@ export const tagResponseSchema = z.object({
   derived: z.array(z.string()).describe('The tags it carries by itself: its topics, source, project folder and branch.'),
 });
 export type TagResponse = z.infer<typeof tagResponseSchema>;
+
+export const preferencesResponseSchema = z.object({
+  preferences: z
+    .record(z.string(), z.string())
+    .describe('By category (coding_style, formatting, frameworks, testing, architecture, communication, …): what was learned, or the value set by hand.'),
+  evidence: z
+    .record(
+      z.string(),
+      z.array(
+        z.object({
+          text: z.string().describe('What was said or found.'),
+          sessions: z.number().describe('How many sessions show it.'),
+          turns: z.array(z.string()).describe('Turns it came from (docids for read_session).'),
+        }),
+      ),
+    )
+    .describe('What each learned category rests on, most sessions first.'),
+  manual: z.array(z.string()).describe('Categories whose value was set by hand (update_preferences); they win over what was learned.'),
+  extractedFrom: z.number().describe('Sessions the learned preferences come from.'),
+  lastUpdated: z.string().describe('ISO time of the newest session or manual change they reflect.'),
+});
+export type PreferencesResponse = z.infer<typeof preferencesResponseSchema>;

@@ -13,6 +13,7 @@ import { SessionCatalog } from './library/catalog.js';
 import { Loader } from './library/loader.js';
 import { storeConversation, type StoreInput } from './library/store-conversation.js';
 import { TagStore } from './store/tags.js';
+import { PreferenceStore } from './store/preferences.js';
 import { SnapshotScheduler } from './library/snapshots.js';
 import { safeLogger } from './log.js';
 import type { Session } from './model.js';
@@ -115,6 +116,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     semantic: catalog.semantic,
     titles: () => catalog.titles(),
     tags: new TagStore(dataDir),
+    preferences: new PreferenceStore(dataDir),
   };
   const answers = createAnswers(view);
   // After a load the semantic leg may learn; sessions restored without a bag get one from their turns first.

@@ -1,4 +1,5 @@
 /** The normalised shape every source adapter produces. Text here is already masked. */
+import type { PreferenceEvidence } from './ingest/preference-evidence.js';
 
 export const SOURCE_IDS = [
   'codearchitect',
@@ -79,6 +80,8 @@ export interface Session {
   sourceDeleted?: boolean;
   /** What it is about (ingest/topics.ts), found when it was read: derived tags. */
   topics?: string[];
+  /** What it shows about how its person likes to work (ingest/preference-evidence.ts), found when it was read. */
+  preferences?: PreferenceEvidence[];
   turns: Turn[];
 }
 

@@ -70,7 +70,11 @@ class SessionSearch extends Disposable {
   }
 
   /** A tree item, a session id, or a session object: the session the tree knows by that. */
+  /** The session selected in the tree, for commands run from the palette. */
+  selected: () => string | undefined = () => undefined;
+
   idOf(arg: unknown): string | undefined {
+    if (arg === undefined) return this.selected();
     return typeof arg === 'string' ? arg : (arg as { session?: { id: string } } | undefined)?.session?.id;
   }
 
@@ -137,6 +141,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
   app.track(registerMcpProvider(mcp, app.mcpChanged));
   const view = app.track(vscode.window.createTreeView('sessionSearch.sessions', { treeDataProvider: tree, showCollapseAll: true }));
   view.message = restrictedNote();
+  const selectedSession = () => view.selection.map((n) => (n.kind === 'session' ? n.session.id : undefined)).find(Boolean);
+  app.selected = selectedSession;
+  app.track(view.onDidChangeSelection(() => void vscode.commands.executeCommand('setContext', 'sessionSearch.sessionSelected', !!selectedSession())));
   app.track(vscode.workspace.registerTextDocumentContentProvider(SCHEME, new SessionDocuments(client)));
   app.track(registerLanguageModelTools(client));
   for (const [id, run] of Object.entries(createCommands(app))) app.track(vscode.commands.registerCommand(id, run));

@@ -1,10 +1,10 @@
-/** Copilot language-model tools: search, get and read, answered by the index server. */
+/** Copilot language-model tools: search, get, read and preferences, answered by the index server. */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { errorMessage } from '../core/errors.js';
 import { answerText } from '../core/format.js';
 import type { SearchOptions } from '../core/contracts.js';
-import { GetRequest, ReadRequest, SearchRequest } from '../protocol.js';
+import { GetRequest, PreferencesRequest, ReadRequest, SearchRequest } from '../protocol.js';
 
 const text = (value: unknown): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answerText(value))]);
 
@@ -37,6 +37,14 @@ export function registerLanguageModelTools(client: LanguageClient): vscode.Dispo
         client,
         (i) => `Reading session ${i.id}`,
         (i) => client.sendRequest(GetRequest, { name: i.id, format: 'auto' }),
+      ),
+    ),
+    vscode.lm.registerTool(
+      'session_preferences',
+      tool<{ project?: string }>(
+        client,
+        () => "Reading the developer's preferences",
+        (i) => client.sendRequest(PreferencesRequest, { project: i.project }),
       ),
     ),
     vscode.lm.registerTool(

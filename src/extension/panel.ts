@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { SOURCE_IDS } from '../core/model.js';
-import { SearchRequest, TreeRequest, TurnsRequest } from '../protocol.js';
+import { SearchRequest, TreeRequest, TurnsRequest, PreferencesRequest, UpdatePreferencesRequest } from '../protocol.js';
 import { CONTEXT_TURNS, MORE_TURNS, type FromPanel, type ToPanel } from '../webview-protocol.js';
 import { Disposable } from './dispose.js';
 
@@ -71,7 +71,8 @@ export class SearchPanel extends Disposable {
         case 'search': {
           if (!m.query.trim()) return this.post({ type: 'results', query: m.query, results: [], count: 0, tookMs: 0 });
           const started = Date.now();
-          const response = await this.client.sendRequest(SearchRequest, { query: m.query, ...m.filters, limit: 100 });
+          const grouped = m.query.trim().length >= 2 ? ({ groupBy: 'workspace' } as const) : {};
+          const response = await this.client.sendRequest(SearchRequest, { query: m.query, ...m.filters, ...grouped, limit: 100 });
           this.post({
             type: 'results',
             query: m.query,
@@ -82,6 +83,8 @@ export class SearchPanel extends Disposable {
             alsoMatched: response.alsoMatched,
             note: response.note,
             mode: response.mode,
+            workspacesSearched: response.workspacesSearched,
+            turnsMatched: response.turnsMatched,
           });
           break;
         }
@@ -114,6 +117,20 @@ export class SearchPanel extends Disposable {
         case 'export':
           await vscode.commands.executeCommand('sessionSearch.exportSession', m.sessionId);
           break;
+        case 'preferences':
+          this.post({ type: 'preferences', value: await this.client.sendRequest(PreferencesRequest, {}) });
+          break;
+        case 'editPreference': {
+          const typed = await vscode.window.showInputBox({
+            title: `Preference: ${m.category}`,
+            value: m.value,
+            prompt: 'Set by hand, it wins over what was learned; leave empty to go back to the learned value.',
+          });
+          if (typed === undefined) break;
+          const value = await this.client.sendRequest(UpdatePreferencesRequest, { preferences: { [m.category]: typed.trim() || null } });
+          this.post({ type: 'preferences', value });
+          break;
+        }
         case 'copy':
           await vscode.env.clipboard.writeText(m.text);
           void vscode.window.setStatusBarMessage('Session Search: turn copied', 2000);

@@ -7,6 +7,8 @@ import { registerSearchContext } from './tools/search-context.js';
 import { registerSearchSession } from './tools/search-session.js';
 import { registerStoreSession } from './tools/store-session.js';
 import { registerTagSession } from './tools/tag-session.js';
+import { registerGetPreferences } from './tools/get-preferences.js';
+import { registerUpdatePreferences } from './tools/update-preferences.js';
 import { registerUntagSession } from './tools/untag-session.js';
 
 export const SERVER_NAME = 'session-search';
@@ -18,7 +20,7 @@ export function createServer(ready: Promise<SessionLibrary>): McpServer {
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
       instructions:
-        "Search and read the developer's past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session; tag what is worth finding again with tag_session.",
+        "Search and read the developer's past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session; tag what is worth finding again with tag_session; get_preferences says how the developer likes to work.",
     },
   );
   registerSearchSession(server, ready);
@@ -28,5 +30,7 @@ export function createServer(ready: Promise<SessionLibrary>): McpServer {
   registerStoreSession(server, ready);
   registerTagSession(server, ready);
   registerUntagSession(server, ready);
+  registerGetPreferences(server, ready);
+  registerUpdatePreferences(server, ready);
   return server;
 }

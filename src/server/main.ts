@@ -26,6 +26,8 @@ import {
   ImportRequest,
   TagRequest,
   UntagRequest,
+  PreferencesRequest,
+  UpdatePreferencesRequest,
   RebuildRequest,
   SearchRequest,
   TreeRequest,
@@ -173,6 +175,8 @@ const tagged = (response: TagResponse): TagResponse => {
 };
 connection.onRequest(TagRequest, async ({ id, tags }) => tagged(await (await lib()).tag(id, tags)));
 connection.onRequest(UntagRequest, async ({ id, tags }) => tagged(await (await lib()).untag(id, tags)));
+connection.onRequest(PreferencesRequest, async ({ project }) => (await lib()).preferences({ project }));
+connection.onRequest(UpdatePreferencesRequest, async ({ preferences }) => (await lib()).updatePreferences(preferences));
 connection.onRequest(PurgeArchiveRequest, async () => {
   await (await lib()).purgeArchive();
   void connection.sendNotification(ChangedNotification, { files: [] });

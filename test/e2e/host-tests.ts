@@ -80,6 +80,10 @@ export async function run(): Promise<void> {
   check(!none.includes(hostileId), 'a removed tag no longer finds the session');
   await vscode.commands.executeCommand('sessionSearch.groupByDate');
 
+  // #preferences: what the sessions show about how the developer works, with the sessions it rests on
+  const prefs = await toolText('session_preferences', {});
+  check(/extractedFrom/.test(prefs) && /preferences/.test(prefs), `session_preferences answers: ${prefs.slice(0, 300)}`);
+
   // Import an Export…: a Claude.ai export is read, and the Copilot tool finds its conversation
   const exportDir = mkdtempSync(join(tmpdir(), 'session-search-import-'));
   const exportFile = join(exportDir, 'conversations.json');

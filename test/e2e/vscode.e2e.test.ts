@@ -128,6 +128,7 @@ describe('the search panel', () => {
       await count.filter({ hasText: /\d+ sessions?/ }).waitFor({ timeout: 20_000 });
       const all = Number(/(\d+) session/.exec(await count.innerText())![1]);
       assert.ok(all > 1);
+      assert.match(await count.innerText(), /\d+ workspaces? searched · \d+ turns?/, 'the line says how many workspaces were searched and turns matched');
       await frame().locator('vscode-button#export-results:not([hidden])').waitFor({ timeout: 10_000 });
       await screenshot(bench.page, 'panel-results');
 
@@ -168,16 +169,25 @@ describe('tags', () => {
 
   test("a tag added from the tree's context menu groups the tree and is found by the panel's tag filter", () =>
     step('tags', async () => {
-      await bench.page.locator('.activitybar a.action-label[aria-label^="Session Search"]').click();
+      // (the activity bar icon would hide the side bar if it is showing already)
+      await runCommand(bench.page, 'Session Search: Focus on Sessions View');
       await runCommand(bench.page, 'Session Search: Group by Date');
+      await treeRows().filter({ hasText: title }).first().waitFor({ timeout: 20_000 });
+      await bench.page.waitForTimeout(500); // the regrouped tree settles before a row is picked
       const row = treeRows().filter({ hasText: title }).first();
-      await row.waitFor({ timeout: 20_000 });
+      // the context menu lists Add Tag… on a session; the palette runs it on the session selected in the tree
       await row.click({ button: 'right' });
-      await bench.page.locator('.context-view .action-item', { hasText: 'Add Tag…' }).first().click();
+      const addTag = bench.page.locator('.context-view .action-label', { hasText: 'Add Tag…' }).first();
+      await addTag.waitFor({ timeout: 10_000 });
+      await screenshot(bench.page, 'tree-context-menu');
+      await addTag.click();
       const input = bench.page.locator('.quick-input-widget .quick-input-box input');
+      // a click during the menu's fade-in can be lost: the item under the mouse is focused, and Enter runs it
+      if (!(await input.isVisible())) await bench.page.waitForTimeout(1000);
+      if (!(await input.isVisible()) && (await addTag.isVisible())) await bench.page.keyboard.press('Enter');
       await input.fill('Zebra Tagged');
       await bench.page.keyboard.press('Enter');
-      await treeRows().filter({ hasText: '#zebra-tagged' }).first().waitFor({ timeout: 20_000 });
+      await treeRows().filter({ hasText: title }).filter({ hasText: '#zebra-tagged' }).first().waitFor({ timeout: 20_000 });
       await runCommand(bench.page, 'Session Search: Group by Tag');
       await treeRows()
         .filter({ hasText: /^zebra-tagged\s*1/ })
@@ -197,6 +207,26 @@ describe('tags', () => {
       await screenshot(bench.page, 'panel-tag-filter');
       await frame().locator('vscode-textfield#tags input').fill('');
       await runCommand(bench.page, 'Session Search: Group by Date');
+    }));
+
+  test('the panel shows the preferences learned from the sessions, with their evidence, and a value set by hand wins', () =>
+    step('preferences', async () => {
+      await runCommand(bench.page, 'Session Search: Open Search Panel');
+      await frame().locator('vscode-button#preferences').click();
+      const section = frame().locator('section.preferences');
+      await section.locator('h3', { hasText: 'Your preferences' }).waitFor({ timeout: 20_000 });
+      const frameworks = section.locator('.pref[data-category="frameworks"]');
+      await frameworks.waitFor({ timeout: 20_000 });
+      assert.match(await frameworks.innerText(), /React/);
+      assert.match(await frameworks.locator('.pref-evidence').first().innerText(), /\d+ sessions?/);
+      await frameworks.locator('vscode-button', { hasText: 'Edit' }).click();
+      const input = bench.page.locator('.quick-input-widget .quick-input-box input');
+      await input.fill('React with Zustand, no Redux');
+      await bench.page.keyboard.press('Enter');
+      await frameworks.locator('.pref-manual').waitFor({ timeout: 20_000 });
+      assert.match(await frameworks.locator('.pref-value').innerText(), /React with Zustand, no Redux/);
+      await screenshot(bench.page, 'panel-preferences');
+      await frame().locator('vscode-button#preferences').click();
     }));
 });
 

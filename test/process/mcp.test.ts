@@ -16,8 +16,18 @@ import { CORPUS, ROOT, tempDir, writeCodeArchitect, writeFile } from '../helpers
 
 type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text: string }[] };
 const BIG = Array.from({ length: 180_000 }, (_, i) => `line ${i} ünïcødé ✓ 𝄞 output`).join('\n'); // > 5 MB, astral characters included
-const TOOLS = ['get_session', 'read_session', 'search_context', 'search_session', 'store_session', 'tag_session', 'untag_session'];
-const WRITERS = new Set(['store_session', 'tag_session', 'untag_session']);
+const TOOLS = [
+  'get_preferences',
+  'get_session',
+  'read_session',
+  'search_context',
+  'search_session',
+  'store_session',
+  'tag_session',
+  'untag_session',
+  'update_preferences',
+];
+const WRITERS = new Set(['store_session', 'tag_session', 'untag_session', 'update_preferences']);
 
 describe('in memory', () => {
   let client: Client;
@@ -64,7 +74,7 @@ describe('in memory', () => {
 
   const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<Result>;
 
-  test('lists the seven tools with titles, schemas and annotations', async () => {
+  test('lists the nine tools with titles, schemas and annotations', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
     for (const t of tools) {
@@ -244,6 +254,63 @@ describe('in memory', () => {
     assert.equal(none.count, 0);
   });
 
+  test("get_preferences learns from the person's prompts with evidence; update_preferences sets and clears by hand; bad input is refused", async () => {
+    await call('store_session', {
+      conversation:
+        'User: Always use 2 spaces for indentation in YAML files.\nAssistant: Noted: 2 spaces.\nUser: Please run the tests with vitest before you commit.\nAssistant: ok',
+      topic: 'yaml style',
+    });
+    const learned = (await call('get_preferences', {})).structuredContent as {
+      preferences: Record<string, string>;
+      evidence: Record<string, { text: string; sessions: number; turns: string[] }[]>;
+      extractedFrom: number;
+      manual: string[];
+    };
+    assert.match(learned.preferences.formatting ?? '', /Always use 2 spaces for indentation in YAML files/);
+    const [item] = learned.evidence.formatting;
+    assert.equal(item.sessions, 1);
+    assert.match(item.turns[0], /yaml-style#0$/, 'the evidence links to the turn');
+    assert.ok(learned.extractedFrom >= 1);
+    assert.ok(!JSON.stringify(learned).includes('Noted: 2 spaces'), "the agents' replies are not read");
+    const set = (await call('update_preferences', { preferences: { testing: 'Vitest, Playwright', 'Error Handling': 'explicit errors' } }))
+      .structuredContent as {
+      updated: boolean;
+      preferences: Record<string, string>;
+      manual: string[];
+    };
+    assert.equal(set.updated, true);
+    assert.equal(set.preferences.testing, 'Vitest, Playwright', 'a value set by hand wins');
+    assert.equal(set.preferences.error_handling, 'explicit errors');
+    assert.deepEqual(set.manual.sort(), ['error_handling', 'testing']);
+    const cleared = (await call('update_preferences', { preferences: { testing: null } })).structuredContent as {
+      manual: string[];
+      preferences: Record<string, string>;
+    };
+    assert.deepEqual(cleared.manual, ['error_handling']);
+    assert.notEqual(cleared.preferences.testing, 'Vitest, Playwright');
+    for (const bad of [{}, { testing: 'x'.repeat(50 * 1024) }, { 'no/slash': 'x' }]) {
+      const refused = await call('update_preferences', { preferences: bad });
+      assert.ok(refused.isError, JSON.stringify(bad).slice(0, 40));
+    }
+    const size = JSON.stringify((await call('get_preferences', {})).structuredContent).length;
+    assert.ok(size < 8000, `the answer stays short (${size} characters)`);
+  });
+
+  test('search_session with groupBy workspace answers the matching exchanges by workspace; a one-letter query is refused', async () => {
+    const r = (await call('search_session', { query: 'giant build log', groupBy: 'workspace' })).structuredContent as {
+      results: unknown[];
+      workspacesSearched: number;
+      turnsMatched: number;
+      workspaces: { worktree: string; count: number; hits: { user: string; turnId: string }[] }[];
+    };
+    assert.ok(r.results.length > 0 && r.workspacesSearched >= 2, JSON.stringify(r).slice(0, 300));
+    const w = r.workspaces.find((g) => g.worktree === '/w')!;
+    assert.ok(w.count >= 1 && w.hits[0].user === 'dump the giant build log', JSON.stringify(w).slice(0, 300));
+    assert.ok(r.turnsMatched >= w.count);
+    const short = await call('search_session', { query: 'g', groupBy: 'workspace' });
+    assert.ok(short.isError);
+  });
+
   test('100 calls in flight at once are all answered', async () => {
     const calls = Array.from({ length: 100 }, (_, i) => call('search_session', { query: i % 2 ? 'authentication' : 'nextauth', limit: 5 }));
     const results = await Promise.all(calls);
@@ -393,7 +460,7 @@ describe('a third-party client: the MCP Inspector CLI', () => {
       },
     );
 
-  test('lists the seven tools and calls search_session against the bundle', () => {
+  test('lists the nine tools and calls search_session against the bundle', () => {
     const list = inspect('--method', 'tools/list');
     assert.equal(list.status, 0, list.stderr);
     assert.deepEqual((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort(), TOOLS);

@@ -2,7 +2,8 @@
  * The questions every front end asks of a library (search, get, list, read, turn windows, title suggestions, context
  * search), with their argument checks, as functions over the library's view (view.ts).
  */
-import type { GetResponse, ListResponse, ReadResponse, SearchOptions, SearchResponse, TagResponse, TurnWindow } from '../contracts.js';
+import type { GetResponse, ListResponse, PreferencesResponse, ReadResponse, SearchOptions, SearchResponse, TagResponse, TurnWindow } from '../contracts.js';
+import { learnPreferences } from './preferences.js';
 import { highlightRanges } from '../index/snippets.js';
 import { searchContext, type ContextQuery } from './context-search.js';
 import { dayRange, overlaps } from '../dates.js';
@@ -30,6 +31,10 @@ export function createAnswers(view: LibraryView) {
       if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
         throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
       }
+      if (options.groupBy !== undefined && options.groupBy !== 'workspace')
+        throw new SessionSearchError('INVALID_ARGUMENT', `groupBy must be "workspace", got "${String(options.groupBy)}".`);
+      if (options.groupBy === 'workspace' && query.trim().length < 2)
+        throw new SessionSearchError('INVALID_ARGUMENT', 'type at least 2 characters to search every workspace.');
       if (options.kind !== undefined && !TURN_KINDS.includes(options.kind)) {
         throw new SessionSearchError('INVALID_ARGUMENT', `kind must be one of ${TURN_KINDS.join(', ')}, got "${String(options.kind)}".`);
       }
@@ -85,6 +90,17 @@ export function createAnswers(view: LibraryView) {
       const { session } = findSession(view, name);
       if (!Array.isArray(tags) || !tags.length) throw new SessionSearchError('INVALID_ARGUMENT', 'give at least one tag.');
       return { success: true, id: session.id, tags: await view.tags.remove(session.id, tags), derived: derivedTags(session) };
+    },
+
+    /** What the sessions show about how the person likes to work (only one project's with `project`). */
+    preferences(options: { project?: string } = {}): PreferencesResponse {
+      return learnPreferences(view, options);
+    },
+
+    /** Sets preferences by hand (merged; null or "" clears one) and answers them all, as get_preferences would. */
+    async updatePreferences(changes: Record<string, unknown>): Promise<PreferencesResponse & { updated: true }> {
+      await view.preferences.update(changes);
+      return { updated: true, ...learnPreferences(view) };
     },
 
     /** The tags a person gave one session. */

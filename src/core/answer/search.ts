@@ -13,6 +13,7 @@ import type { Session } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter } from './tags.js';
+import { workspaceGroups } from './workspaces.js';
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
@@ -194,6 +195,19 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     return result;
   });
   const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic) };
+  if (options.groupBy === 'workspace') {
+    const meta = metadataFilter(plan, lib);
+    const searched = [...lib.sessions.values()].filter((s) => !meta || meta(s));
+    Object.assign(
+      response,
+      workspaceGroups(
+        lib,
+        hits.map((h) => h.s),
+        plan.matcher,
+        searched,
+      ),
+    );
+  }
   if (plan.alsoMatched.length) response.alsoMatched = plan.alsoMatched;
   if (!plan.query.terms.length && !plan.query.phrases.length)
     response.note = `"${raw.trim()}" is only common words, which are not indexed: add a word that says what to look for.`;

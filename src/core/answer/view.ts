@@ -6,6 +6,7 @@ import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { WorktreeRoots } from './worktrees.js';
 import type { SemanticIndex } from '../semantic/semantic-index.js';
 import type { TagStore } from '../store/tags.js';
+import type { PreferenceStore } from '../store/preferences.js';
 
 export interface LibraryView {
   readonly sessions: Map<string, Session>;
@@ -19,4 +20,6 @@ export interface LibraryView {
   titles(): TitleIndex;
   /** The tags people gave sessions. */
   readonly tags: TagStore;
+  /** Preferences set by hand. */
+  readonly preferences: PreferenceStore;
 }

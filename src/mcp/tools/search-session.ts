@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import type { Role, SourceId } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
@@ -39,6 +40,12 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
         role: roleField,
         mode: modeField,
         tags: tagsFilterField,
+        groupBy: z
+          .enum(['workspace'])
+          .optional()
+          .describe(
+            'workspace: also answer with the matches grouped by workspace (repository and worktree): workspaces[{project, worktree, count, hits[]}] where each hit is an exchange (the message and its reply), top 50 per workspace with the full count, plus workspacesSearched and turnsMatched.',
+          ),
       },
       outputSchema: searchResponseSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -59,6 +66,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
             role: args.role as Role | undefined,
             mode: args.mode,
             tags: args.tags,
+            groupBy: args.groupBy,
           }),
         );
       }),

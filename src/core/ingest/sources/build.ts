@@ -2,6 +2,7 @@
 import { localDay, type Role, type Session, type SourceId, type Turn, type TurnKind } from '../../model.js';
 import { maskText } from '../../mask.js';
 import { sessionTopics } from '../topics.js';
+import { preferenceEvidence } from '../preference-evidence.js';
 
 export interface RawTurn {
   role: Role;
@@ -98,5 +99,7 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
   if (raw.parentId) session.parentId = raw.parentId;
   const topics = sessionTopics(topic, turns);
   if (topics.length) session.topics = topics;
+  const preferences = preferenceEvidence(turns);
+  if (preferences.length) session.preferences = preferences;
   return session;
 }
