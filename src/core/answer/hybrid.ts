@@ -53,6 +53,11 @@ export function fuse(lexical: Scored[], semantic: { key: string; similarity: num
   const clear = lexical.length > 0 && (lexical.length === 1 || lexical[0].relevance >= CLEAR_WINNER * lexical[1].relevance);
   if (clear) score.set(lexical[0].key, Infinity);
   const fused = [...score].sort((a, b) => b[1] - a[1]).map(([key]) => hits.get(key)!);
+  // nor is it put below a result the words found far less well (ranked up by meaning alone)
+  if (lexical.length && fused[0] !== lexical[0] && lexical[0].relevance >= CLEAR_WINNER * fused[0].relevance) {
+    fused.splice(fused.indexOf(lexical[0]), 1);
+    fused.unshift(lexical[0]);
+  }
   return limit === undefined ? fused : fused.slice(0, limit);
 }
 
