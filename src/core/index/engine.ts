@@ -5,7 +5,7 @@
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
-import { packFields, PostingStore, SEAL_THRESHOLD, termPostings, type PagedArray, type Segment } from './postings.js';
+import { docsHolding, packFields, PostingStore, SEAL_THRESHOLD, termPostings, type PagedArray, type Segment } from './postings.js';
 import {
   DEFAULT_RANKING,
   FIELD_WEIGHTS,
@@ -384,23 +384,11 @@ export class SearchIndex {
     return results;
   }
 
-  /** The live and dead documents holding a term id. */
-  private docsOf(id: number | undefined): Set<number> {
-    const set = new Set<number>();
-    if (id === undefined) return set;
-    for (const seg of this.store.segments) {
-      if (id >= seg.terms) continue;
-      const { docs, from, to } = termPostings(seg, id);
-      for (let k = from; k < to; k++) set.add(docs[k]);
-    }
-    return set;
-  }
-
   /** Drops candidates that hold an excluded term, miss a required one, or fail `accept`. */
   private filterCandidates(touched: Int32Array, count: number, requiredIds: number[], options: ScoreOptions): { items: Int32Array; count: number } {
     if (!requiredIds.length && !options.excluded?.length && !options.accept) return { items: touched, count };
-    const excluded = (options.excluded ?? []).map((t) => this.docsOf(this.lookup(t)));
-    const required = requiredIds.map((id) => this.docsOf(id));
+    const excluded = (options.excluded ?? []).map((t) => docsHolding(this.store.segments, this.lookup(t)));
+    const required = requiredIds.map((id) => docsHolding(this.store.segments, id));
     const accept = options.accept;
     return keepCandidates(
       touched,

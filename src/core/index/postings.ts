@@ -170,3 +170,15 @@ function mergeSegments(on: Segment[], termCount: number, alive: (doc: number) =>
   }
   return { terms: termCount, offsets, docs, freqs };
 }
+
+/** The live and dead documents holding a term id, across segments. */
+export function docsHolding(segments: readonly Segment[], id: number | undefined): Set<number> {
+  const set = new Set<number>();
+  if (id === undefined) return set;
+  for (const seg of segments) {
+    if (id >= seg.terms) continue;
+    const { docs, from, to } = termPostings(seg, id);
+    for (let k = from; k < to; k++) set.add(docs[k]);
+  }
+  return set;
+}
