@@ -14,6 +14,8 @@ const common = {
   logLevel: 'warning',
   // parse-pool.ts reads import.meta.url only where __dirname is missing (ESM): empty in CommonJS bundles, never read there
   logOverride: { 'empty-import-meta': 'silent' },
+  // the PostgreSQL driver's optional native binding and edge-runtime socket: never used here (pure JavaScript protocol)
+  external: ['pg-native', 'pg-cloudflare'],
 };
 
 // ESM bundles still contain CommonJS dependencies that call require(): give them one.
@@ -25,7 +27,7 @@ const entries = [
 ];
 
 // The extension host loads CommonJS and provides `vscode` itself.
-const extension = build({ ...common, format: 'cjs', entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.cjs', external: ['vscode'] });
+const extension = build({ ...common, format: 'cjs', entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.cjs', external: ['vscode', ...common.external] });
 // The search panel's page: a browser bundle with the codicon font and styles beside it (its localResourceRoots).
 const webview = build({
   ...common,

@@ -7,6 +7,7 @@ import type { ExportFormat } from './core/export.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { GetResponse, PreferencesResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TagResponse, TurnWindow } from './core/contracts.js';
 import type { SourceRoot, SourceSetting } from './core/ingest/sources/registry.js';
+import type { PushResult } from './core/team/push.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
 export interface ServerSettings {
@@ -21,10 +22,14 @@ export interface ServerSettings {
   /** Glob patterns of transcript files never to read. */
   exclude: string[];
   maxFileBytes: number;
+  /** The team archive (sessionSearch.team.*, user settings only): searched with scope "team", pushed to on request. */
+  team?: { url: string; machine?: string; projects: string[] };
 }
 
 export interface SearchParams extends SearchOptions {
   query: string;
+  /** team: the team archive too (when one is configured). */
+  scope?: 'local' | 'team';
 }
 
 /** A session as the tree shows it: list metadata plus what the tooltip needs. */
@@ -132,6 +137,9 @@ export const PreferencesRequest = new RequestType<{ project?: string }, Preferen
 export const UpdatePreferencesRequest = new RequestType<{ preferences: Record<string, string | null> }, PreferencesResponse, void>(
   'sessions/updatePreferences',
 );
+
+/** Pushes this machine's sessions of sessionSearch.team.projects to the team archive (team push). */
+export const TeamPushRequest = new RequestType0<PushResult, void>('sessions/teamPush');
 
 // ─── server → host: notifications ───────────────────────────────────────────────────────────────────────────────
 

@@ -14,6 +14,8 @@ export interface PanelFilters {
   mode?: SearchMode;
   /** Only sessions carrying all these tags. */
   tags?: string[];
+  /** team: the team archive too. */
+  scope?: 'local' | 'team';
 }
 
 export interface PanelTurn {
@@ -31,7 +33,7 @@ export interface PanelTurn {
 }
 
 export type ToPanel =
-  | { type: 'init'; sources: SourceId[] }
+  | { type: 'init'; sources: SourceId[]; /** A team archive is configured: the panel offers its scope. */ team: boolean }
   | {
       type: 'results';
       query: string;
@@ -45,6 +47,8 @@ export type ToPanel =
       /** How many workspaces were searched and turns matched (the archive's search view). */
       workspacesSearched?: number;
       turnsMatched?: number;
+      /** The team archive could not answer: why (the results are local). */
+      teamNotice?: string;
     }
   | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number }
   | { type: 'preferences'; value: PreferencesResponse }

@@ -65,6 +65,24 @@ function modeSelect(): Field {
   return s;
 }
 
+/** Where to search, when a team archive is configured: this machine, or this machine and the team. */
+function scopeSelect(): Field {
+  const s = document.createElement('vscode-single-select') as unknown as Field;
+  s.id = 'scope';
+  s.setAttribute('aria-label', 'Scope');
+  for (const [value, label] of [
+    ['', 'This machine'],
+    ['team', 'This machine and team'],
+  ]) {
+    const o = document.createElement('vscode-option');
+    o.textContent = label;
+    o.setAttribute('value', value);
+    s.append(o);
+  }
+  s.addEventListener('change', () => search());
+  return s;
+}
+
 function textfield(id: string, placeholder: string): Field {
   const f = document.createElement('vscode-textfield') as unknown as Field;
   f.id = id;
@@ -117,6 +135,7 @@ function currentFilters(): PanelFilters {
     dateFrom: value('from'),
     dateTo: value('to'),
     mode: value('mode') as PanelFilters['mode'],
+    scope: value('scope') as PanelFilters['scope'],
     tags: value('tags')
       ?.split(',')
       .map((t) => t.trim())
@@ -148,7 +167,8 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   const how = m.mode === 'lexical' && value('mode') !== 'lexical' ? ' · ranked by words' : '';
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   const spread = m.workspacesSearched === undefined ? '' : ` · ${plural(m.workspacesSearched, 'workspace')} searched · ${plural(m.turnsMatched ?? 0, 'turn')}`;
-  count.textContent = m.note ?? (m.query.trim() ? `${plural(m.count, 'session')}${spread} · ${m.tookMs} ms${also}${how}${partial}` : '');
+  const team = m.teamNotice ? ` · team archive: ${m.teamNotice}` : '';
+  count.textContent = m.note ?? (m.query.trim() ? `${plural(m.count, 'session')}${spread} · ${m.tookMs} ms${also}${how}${partial}${team}` : '');
   exportButton.hidden = m.results.length === 0;
   list.replaceChildren();
   m.results.forEach((r, i) => {
@@ -157,13 +177,13 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
     item.setAttribute('role', 'option');
     item.dataset.index = String(i);
     const title = el('div', 'title');
-    title.append(el('span', `codicon codicon-${r.sourceDeleted ? 'trash' : 'comment-discussion'}`));
+    title.append(el('span', `codicon codicon-${r.owner ? 'organization' : r.sourceDeleted ? 'trash' : 'comment-discussion'}`));
     title.append(document.createTextNode(' '));
     appendMarked(title, r.topic, r.topicHighlights);
     const meta = el(
       'div',
       'meta',
-      `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''} · ${r.relevanceScore.toFixed(2)}${r.sourceDeleted ? ' · source deleted' : ''}`,
+      `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''} · ${r.relevanceScore.toFixed(2)}${r.owner ? ` · team: ${r.owner}@${r.machine ?? ''}` : r.sourceDeleted ? ' · source deleted' : ''}`,
     );
     const tags = shownTags(r);
     if (tags.length) meta.append(el('span', 'tags', ` · ${tags.map((t) => `#${t}`).join(' ')}`));
@@ -334,6 +354,7 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
       textfield('from', 'From YYYY-MM-DD'),
       textfield('to', 'To YYYY-MM-DD'),
       modeSelect(),
+      ...(m.team ? [scopeSelect()] : []),
     );
     const saved = vscode.getState() as { query?: string } | undefined;
     if (saved?.query) {

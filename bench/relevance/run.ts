@@ -15,7 +15,7 @@ import { isTuning, score } from './metrics.js';
 import { loadCorpus, RELEVANCE_DIR, type Kind, type RelevanceFile } from './corpus.js';
 import type { SearchMode } from '../../src/core/contracts.js';
 
-const { values } = parseArgs({ options: { split: { type: 'string', default: 'test' }, show: { type: 'string' } } });
+const { values } = parseArgs({ options: { split: { type: 'string', default: 'test' }, show: { type: 'string' }, team: { type: 'boolean', default: false } } });
 const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
 
@@ -71,6 +71,14 @@ const rankers: Record<string, Ranker> = {
 
 const KINDS: Kind[] = ['known', 'topic', 'question', 'exact', 'forms'];
 const chosen = file.queries.filter((q) => (values.split === 'tune' ? isTuning(q) : values.split === 'all' ? true : !isTuning(q)));
+if (values.team) {
+  const { teamAnswers } = await import('./team.js');
+  const answers = await teamAnswers(
+    sessions,
+    chosen.map((q) => q.query),
+  );
+  rankers['team archive (PostgreSQL candidates, our ranking)'] = (q) => answers.get(q) ?? [];
+}
 const f3 = (n: number): string => n.toFixed(3);
 const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 

@@ -31,6 +31,10 @@ Commands:
   tag <name-or-id> <tag>…  Tag a session (kept in the data folder, never in the transcript); find it with --tag
   untag <name-or-id> <tag>…  Remove tags you gave a session
   tags                     The tags you gave, with how many sessions carry each
+  team init|push|share|unshare|shares|status
+                           The team archive on PostgreSQL (--db URL or SESSION_SEARCH_TEAM_DB): init (an admin,
+                           once), push --project P (repeatable; --watch keeps pushing), share <project> <role>,
+                           unshare <project> <role>, shares, status
   preferences [set <category> <value…> | clear <category>]
                            How you like to work, learned from your prompts and sessions (with --project, one
                            project's); set or clear a value by hand
@@ -57,6 +61,11 @@ Options:
   --no-archive             Do not keep or read the masked archive of sessions in the data folder
   --partial                Answer at once from what is indexed so far (a first run indexes newest first) instead
                            of waiting for the whole history; the answer says how far indexing had got
+  --team                   search, get: also the team archive (sessions others shared with you)
+  --db URL                 The team database (postgres://role@host/db), else SESSION_SEARCH_TEAM_DB
+  --machine NAME           team push: this machine's name in the team archive (default: SESSION_SEARCH_MACHINE or
+                           the host name)
+  --watch, --interval S    team push: push again every S seconds (default 60) until stopped
   --verbose                Log skipped files and lines to stderr
   -h, --help               Show this help
 `;
@@ -90,6 +99,22 @@ export interface CliOptions {
   /** Answer from what is indexed so far instead of waiting for the whole load. */
   partial: boolean;
   help: boolean;
+  /** Search the team archive too (needs --db or SESSION_SEARCH_TEAM_DB). */
+  team: boolean;
+  /** Every --project given, as typed (team push takes folder names as well as paths). */
+  projects: string[];
+  db?: string;
+  machine?: string;
+  watch: boolean;
+  /** Seconds between pushes with --watch. */
+  interval?: number;
+}
+
+function interval(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 1) throw new UsageError(`--interval expects a number of seconds (at least 1), got "${value}".`);
+  return n;
 }
 
 export function parseRoot(spec: string): SourceRoot {
@@ -127,7 +152,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       from: { type: 'string' },
       to: { type: 'string' },
       source: { type: 'string' },
-      project: { type: 'string' },
+      project: { type: 'string', multiple: true },
       role: { type: 'string' },
       branch: { type: 'string' },
       tag: { type: 'string', multiple: true },
@@ -144,6 +169,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       out: { type: 'string' },
       'redact-home': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      team: { type: 'boolean', default: false },
+      db: { type: 'string' },
+      machine: { type: 'string' },
+      watch: { type: 'boolean', default: false },
+      interval: { type: 'string' },
     } as const;
     const split = flagsAsWords(argv, options);
     words = split.words;
@@ -179,7 +209,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     dateFrom: values.from,
     dateTo: values.to,
     source: values.source as SourceId | undefined,
-    project: values.project === undefined ? undefined : resolve(values.project),
+    project: values.project?.length ? resolve(values.project[values.project.length - 1]) : undefined,
+    projects: values.project ?? [],
     role: values.role,
     branch: values.branch,
     tags: values.tag,
@@ -196,5 +227,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     redactHome: values['redact-home'],
     partial: values.partial,
     help: values.help,
+    team: values.team,
+    db: values.db,
+    machine: values.machine,
+    watch: values.watch,
+    interval: interval(values.interval),
   };
 }

@@ -105,8 +105,27 @@ async function run(argv: string[]): Promise<number> {
         mode: options.mode,
         tags: options.tags,
       });
-      print(options, response, () =>
-        library.sessions.size || !library.indexing.complete ? renderSearch(response, color) : nothingOnDisk(describeRoots(options)),
+      let answer = response;
+      if (options.team) {
+        const { teamArchive } = await import('./team.js');
+        const team = teamArchive(options);
+        try {
+          answer = await team.search(response, query, { ...options, role: options.role as Role | undefined, limit: options.limit ?? 10 });
+        } finally {
+          await team.close();
+        }
+      }
+      print(options, answer, () =>
+        library.sessions.size || !library.indexing.complete || answer.results.length ? renderSearch(answer, color) : nothingOnDisk(describeRoots(options)),
+      );
+      return 0;
+    }
+    case 'team': {
+      const { teamCommand } = await import('./team.js');
+      await teamCommand(
+        options,
+        () => openLibrary(options),
+        (o) => print(options, o.value, () => o.text),
       );
       return 0;
     }
@@ -144,8 +163,13 @@ async function run(argv: string[]): Promise<number> {
     case 'get': {
       const name = options.positionals[0];
       if (!name) throw new UsageError('get needs a session name or id; find one with `session-search list` or `search`.');
-      const library = await openLibrary(options);
-      const response = await library.get(name, { format: options.toon ? 'toon' : 'json' });
+      const { isTeamId } = await import('../core/team/view.js');
+      let response;
+      if (isTeamId(name)) {
+        const { teamArchive } = await import('./team.js');
+        const team = teamArchive(options);
+        response = await team.get(name, options.toon ? 'toon' : 'json').finally(() => team.close());
+      } else response = await (await openLibrary(options)).get(name, { format: options.toon ? 'toon' : 'json' });
       print(options, response, () => renderGet(response));
       return 0;
     }
@@ -240,7 +264,15 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'mcp': {
       const { runStdioServer } = await import('../mcp/run.js');
-      await runStdioServer({ roots: options.roots, dataDir: options.dataDir, archive: options.archive, verbose: options.verbose });
+      const { teamUrl } = await import('../core/team/connection.js');
+      await runStdioServer({
+        roots: options.roots,
+        dataDir: options.dataDir,
+        archive: options.archive,
+        verbose: options.verbose,
+        teamDb: teamUrl(options.db, process.env),
+        machine: options.machine,
+      });
       return -1;
     }
     default:
@@ -259,9 +291,11 @@ run(process.argv.slice(2))
       if (code >= 0) process.exitCode = code;
     },
     (err: unknown) => {
-      if (err instanceof Interrupted) {
+      // TeamError (core/team/connection.ts), by name: the PostgreSQL driver loads only for team commands
+      const team = err instanceof Error && err.name === 'TeamError';
+      if (err instanceof Interrupted || team) {
         process.stderr.write(`session-search: ${err.message}\n`);
-        process.exitCode = 130;
+        process.exitCode = team ? 1 : 130;
       } else if (err instanceof UsageError || (err instanceof SessionSearchError && USAGE_CODES.has(err.code))) {
         process.stderr.write(`session-search: ${errorMessage(err)}\nRun session-search --help for usage.\n`);
         process.exitCode = 2;

@@ -21,7 +21,8 @@ export function nothingOnDisk(roots: { source: string; path: string; exists: boo
 
 export function renderSearch(response: SearchResponse, color: boolean): string {
   const line = indexingLine(response);
-  const partial = line && style(color, ANSI.dim, line);
+  const notice = response.teamNotice ? style(color, ANSI.dim, `team archive: ${printable(response.teamNotice)}\n`) : '';
+  const partial = notice + (line && style(color, ANSI.dim, line));
   if (response.note) return `${partial}${printable(response.note)}\n`;
   if (!response.results.length) return `${partial}No sessions match "${printable(response.query)}".\n`;
   // the engine's ranges are marked as they are; cleaning control characters keeps every offset
@@ -39,7 +40,11 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
   };
   const lines: string[] = [];
   response.results.forEach((r, i) => {
-    const deleted = r.sourceDeleted ? style(color, ANSI.dim, '  (source deleted)') : '';
+    const deleted = r.owner
+      ? style(color, ANSI.dim, `  (team: ${printable(r.owner)}@${printable(r.machine ?? '')})`)
+      : r.sourceDeleted
+        ? style(color, ANSI.dim, '  (source deleted)')
+        : '';
     const head = `${String(i + 1).padStart(2)}. ${r.date.slice(0, 10)}  ${r.source}  ${mark(r.topic, r.topicHighlights, ANSI.bold)}  (${r.relevanceScore.toFixed(2)})${deleted}`;
     lines.push(head);
     if (r.project) lines.push(`    ${style(color, ANSI.dim, `project: ${printable(r.project)}${r.branch ? ` (${printable(r.branch)})` : ''}`)}`);

@@ -64,6 +64,8 @@ export const searchResultSchema = z.object({
   sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript; the session comes from the archive.'),
   resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),
   tags: z.array(z.string()).optional().describe('Tags a person gave the session, then its topics, source, project folder and branch.'),
+  owner: z.string().optional().describe("Team archive: the database role whose session it is (absent for this machine's own sessions)."),
+  machine: z.string().optional().describe('Team archive: the machine it was pushed from.'),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
@@ -107,6 +109,7 @@ export const searchResponseSchema = z.object({
   workspaces: z.array(workspaceGroupSchema).optional().describe('With groupBy "workspace": the matches by workspace, most matches first.'),
   workspacesSearched: z.number().optional().describe('With groupBy "workspace": how many workspaces were searched.'),
   turnsMatched: z.number().optional().describe('With groupBy "workspace": how many turns matched, in every workspace.'),
+  teamNotice: z.string().optional().describe('A team archive is configured but could not answer: why. The results are local only.'),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 

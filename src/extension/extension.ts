@@ -13,6 +13,7 @@ import { cancelIndexing } from './commands/cancel-indexing.js';
 import { copyClaudeMcpCommand } from './commands/claude-mcp.js';
 import { openRawTranscript } from './commands/open-raw.js';
 import { rebuildIndex } from './commands/rebuild-index.js';
+import { teamPush } from './commands/team-push.js';
 import { importExport } from './commands/import-export.js';
 import { addTag } from './commands/add-tag.js';
 import { removeTag } from './commands/remove-tag.js';
@@ -127,6 +128,7 @@ function createCommands(app: SessionSearch): Record<string, (...args: unknown[])
       if (await purgeArchive(client)) await app.refresh();
     },
     'sessionSearch.copyClaudeMcpCommand': () => copyClaudeMcpCommand(context, app.log),
+    'sessionSearch.teamPush': () => teamPush(client),
   };
 }
 
@@ -160,9 +162,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
       if (
         e.affectsConfiguration('sessionSearch.sources') ||
         e.affectsConfiguration('sessionSearch.dataFolder') ||
-        e.affectsConfiguration('sessionSearch.archive')
+        e.affectsConfiguration('sessionSearch.archive') ||
+        e.affectsConfiguration('sessionSearch.team')
       ) {
-        void vscode.window.showInformationMessage('Session Search: reload the window to apply the new folders.', 'Reload').then((choice) => {
+        void vscode.window.showInformationMessage('Session Search: reload the window to apply the new settings.', 'Reload').then((choice) => {
           if (choice) void vscode.commands.executeCommand('workbench.action.reloadWindow');
         });
       }

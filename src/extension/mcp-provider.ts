@@ -25,7 +25,7 @@ export function mcpProvider(
         'Session Search',
         process.execPath,
         mcpServerArgs(context, dataFolder()),
-        { ELECTRON_RUN_AS_NODE: '1', SESSION_SEARCH_SOURCES: editorSources() },
+        { ELECTRON_RUN_AS_NODE: '1', SESSION_SEARCH_SOURCES: editorSources(), ...teamEnv() },
         String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0'),
       ),
     ],
@@ -38,12 +38,20 @@ function editorSources(): string {
   return JSON.stringify({ sources, workspaceFolders });
 }
 
+/** The team archive of the user settings: agents search it too. */
+function teamEnv(): Record<string, string> {
+  const team = serverSettings().team;
+  if (!team) return {};
+  return { SESSION_SEARCH_TEAM_DB: team.url, ...(team.machine ? { SESSION_SEARCH_MACHINE: team.machine } : {}) };
+}
+
 export function registerMcpProvider(
   provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>,
   changed: vscode.EventEmitter<void>,
 ): vscode.Disposable {
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.sources')) changed.fire();
+    if (e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.sources') || e.affectsConfiguration('sessionSearch.team'))
+      changed.fire();
   });
   // Trusting the workspace adds its SpecStory and Aider histories to what agents search.
   const trusted = vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire());

@@ -12,6 +12,7 @@ import { SOURCE_IDS } from '../core/model.js';
 import { SearchRequest, TreeRequest, TurnsRequest, PreferencesRequest, UpdatePreferencesRequest } from '../protocol.js';
 import { CONTEXT_TURNS, MORE_TURNS, type FromPanel, type ToPanel } from '../webview-protocol.js';
 import { Disposable } from './dispose.js';
+import { serverSettings } from './settings.js';
 
 interface ReaderState {
   sessionId: string;
@@ -66,12 +67,13 @@ export class SearchPanel extends Disposable {
     try {
       switch (m.type) {
         case 'ready':
-          this.post({ type: 'init', sources: [...SOURCE_IDS] });
+          this.post({ type: 'init', sources: [...SOURCE_IDS], team: !!serverSettings().team });
           break;
         case 'search': {
           if (!m.query.trim()) return this.post({ type: 'results', query: m.query, results: [], count: 0, tookMs: 0 });
           const started = Date.now();
-          const grouped = m.query.trim().length >= 2 ? ({ groupBy: 'workspace' } as const) : {};
+          // the team scope answers sessions (the workspace view is this machine's)
+          const grouped = m.query.trim().length >= 2 && m.filters.scope !== 'team' ? ({ groupBy: 'workspace' } as const) : {};
           const response = await this.client.sendRequest(SearchRequest, { query: m.query, ...m.filters, ...grouped, limit: 100 });
           this.post({
             type: 'results',
@@ -85,6 +87,7 @@ export class SearchPanel extends Disposable {
             mode: response.mode,
             workspacesSearched: response.workspacesSearched,
             turnsMatched: response.turnsMatched,
+            teamNotice: response.teamNotice,
           });
           break;
         }

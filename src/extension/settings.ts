@@ -42,5 +42,14 @@ export function serverSettings(): ServerSettings {
     workspaceSymbols: config.get<boolean>('workspaceSymbols.enabled', false),
     exclude: config.get<string[]>('exclude', []),
     maxFileBytes: Math.max(1, config.get<number>('maxFileSizeMB', 512)) * 1024 * 1024,
+    ...teamSettings(config),
   };
+}
+
+/** The team archive, from user settings only (a workspace must not send sessions to a database of its choosing). */
+function teamSettings(config: vscode.WorkspaceConfiguration): Pick<ServerSettings, 'team'> {
+  const url = config.inspect<string>('team.database')?.globalValue?.trim() || process.env.SESSION_SEARCH_TEAM_DB?.trim();
+  if (!url) return {};
+  const machine = config.inspect<string>('team.machine')?.globalValue?.trim();
+  return { team: { url, machine: machine || undefined, projects: config.inspect<string[]>('team.projects')?.globalValue ?? [] } };
 }

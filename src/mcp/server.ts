@@ -10,12 +10,16 @@ import { registerTagSession } from './tools/tag-session.js';
 import { registerGetPreferences } from './tools/get-preferences.js';
 import { registerUpdatePreferences } from './tools/update-preferences.js';
 import { registerUntagSession } from './tools/untag-session.js';
+import type { TeamArchive } from '../core/team/archive.js';
 
 export const SERVER_NAME = 'session-search';
 export const SERVER_VERSION = '0.1.0';
 
-/** `ready` resolves once the library has read its roots; tools wait for it, so the server can connect at once. */
-export function createServer(ready: Promise<SessionLibrary>): McpServer {
+/**
+ * `ready` resolves once the library has read its roots; tools wait for it, so the server can connect at once. With a
+ * `team` archive, search_session answers over both, and get_session and read_session read team sessions by their ids.
+ */
+export function createServer(ready: Promise<SessionLibrary>, options: { team?: TeamArchive } = {}): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -23,9 +27,9 @@ export function createServer(ready: Promise<SessionLibrary>): McpServer {
         "Search and read the developer's past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session; tag what is worth finding again with tag_session; get_preferences says how the developer likes to work.",
     },
   );
-  registerSearchSession(server, ready);
-  registerGetSession(server, ready);
-  registerReadSession(server, ready);
+  registerSearchSession(server, ready, options.team);
+  registerGetSession(server, ready, options.team);
+  registerReadSession(server, ready, options.team);
   registerSearchContext(server, ready);
   registerStoreSession(server, ready);
   registerTagSession(server, ready);

@@ -15,7 +15,14 @@ function editorRoots(): SourceRoot[] | undefined {
 try {
   const options = parseCli(['mcp', ...process.argv.slice(2)], process.env);
   const roots = options.rootsGiven ? options.roots : (editorRoots() ?? options.roots);
-  runStdioServer({ roots, dataDir: options.dataDir, archive: options.archive, verbose: options.verbose }).catch((err: unknown) => {
+  runStdioServer({
+    roots,
+    dataDir: options.dataDir,
+    archive: options.archive,
+    verbose: options.verbose,
+    teamDb: options.db ?? (process.env.SESSION_SEARCH_TEAM_DB?.trim() || undefined),
+    machine: options.machine,
+  }).catch((err: unknown) => {
     process.stderr.write(`session-search mcp: ${errorMessage(err)}\n`);
     process.exitCode = 1;
   });

@@ -14,6 +14,8 @@ import type { Logger } from '../core/log.js';
 import { firstPrompt, turnCount } from '../core/model.js';
 import { rootsFromSettings } from '../core/ingest/sources/registry.js';
 import { Persistence } from '../core/store/persistence.js';
+import { isTeamId } from '../core/team/view.js';
+import type { TeamArchive } from '../core/team/archive.js';
 import {
   ArchiveSizeRequest,
   ExportRequest,
@@ -32,6 +34,7 @@ import {
   SearchRequest,
   TreeRequest,
   TurnsRequest,
+  TeamPushRequest,
   type ArchiveSize,
   type ServerSettings,
   type TreeSession,
@@ -49,6 +52,15 @@ let library: SessionLibrary | undefined;
 let live: LiveUpdates | undefined;
 let ready: Promise<SessionLibrary> | undefined;
 let indexing: AbortController | undefined;
+let team: Promise<TeamArchive> | undefined;
+
+/** The team archive when one is configured (the PostgreSQL driver loads only then). */
+function teamArchive(): Promise<TeamArchive> | undefined {
+  const configured = settings?.team;
+  if (!configured) return undefined;
+  team ??= import('../core/team/archive.js').then((m) => new m.TeamArchive(configured.url, m.machineName(configured.machine, process.env)));
+  return team;
+}
 
 /**
  * Opens a library over the configured roots. Requests are answered as soon as it is answerable (right after a
@@ -135,11 +147,26 @@ connection.onInitialized(() => {
 
 const lib = async (): Promise<SessionLibrary> => library ?? (await (ready ?? open()));
 
-connection.onRequest(SearchRequest, async ({ query, ...options }) => (await lib()).search(query, options));
+connection.onRequest(SearchRequest, async ({ query, scope, ...options }) => {
+  const local = (await lib()).search(query, options);
+  const archive = scope === 'team' && !options.groupBy ? teamArchive() : undefined;
+  return archive ? (await archive).search(local, query, options) : local;
+});
 connection.onRequest(TreeRequest, async ({ limit }) => treeSessions(await lib(), limit));
-connection.onRequest(GetRequest, async ({ name, format }) => (await lib()).get(name, { format }));
-connection.onRequest(ReadRequest, async ({ docid, offset }) => (await lib()).read(docid, offset ?? 0));
-connection.onRequest(TurnsRequest, async ({ id, from, to, query }) => (await lib()).turnWindow(id, from, to, query) ?? null);
+const teamFor = (id: string): Promise<TeamArchive> | undefined => (isTeamId(id) ? teamArchive() : undefined);
+connection.onRequest(GetRequest, async ({ name, format }) => (await teamFor(name))?.get(name, format) ?? (await lib()).get(name, { format }));
+connection.onRequest(ReadRequest, async ({ docid, offset }) => (await teamFor(docid))?.read(docid, offset ?? 0) ?? (await lib()).read(docid, offset ?? 0));
+connection.onRequest(TurnsRequest, async ({ id, from, to, query }) => {
+  const archive = teamFor(id);
+  return (archive ? (await archive).turnWindow(id, from, to, query) : (await lib()).turnWindow(id, from, to, query)) ?? null;
+});
+connection.onRequest(TeamPushRequest, async () => {
+  const archive = teamArchive();
+  if (!archive || !settings?.team) throw new Error('no team archive is configured: set sessionSearch.team.database in your user settings.');
+  const { pushSessions } = await import('../core/team/push.js');
+  const { machine } = await archive;
+  return pushSessions((await archive).db, (await lib()).sessions.values(), { machine, projects: settings.team.projects });
+});
 connection.onRequest(ImportRequest, async ({ path }) => {
   if (!settings) throw new Error('the server was not initialised');
   const { added, known } = await addImport(settings.dataDir, path);
@@ -198,6 +225,7 @@ connection.onWorkspaceSymbol(async ({ query }): Promise<WorkspaceSymbol[]> => {
 
 connection.onShutdown(async () => {
   indexing?.abort();
+  await (await team?.catch(() => undefined))?.close();
   await live?.close();
   await library?.close();
 });

@@ -113,6 +113,8 @@ export interface WorkbenchOptions {
    * would. 'trust' (the default) says "Yes, I trust the authors"; 'restricted' says no, so the window is in Restricted Mode.
    */
   trust?: 'trust' | 'restricted';
+  /** User settings besides the quiet defaults. */
+  settings?: Record<string, unknown>;
 }
 
 export async function openWorkbench(options: WorkbenchOptions): Promise<Workbench> {
@@ -131,6 +133,7 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
       'telemetry.telemetryLevel': 'off',
       'extensions.autoUpdate': false,
       'extensions.autoCheckUpdates': false,
+      ...options.settings,
     }),
   );
   const env = { ...process.env, HOME: home, TMPDIR: run, SESSION_SEARCH_HOME: join(run, 'data') };

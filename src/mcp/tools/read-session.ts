@@ -1,11 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
+import type { TeamArchive } from '../../core/team/archive.js';
+import { isTeamId } from '../../core/team/view.js';
 import { PAGE_CHARS } from '../../core/answer/sessions.js';
 import { readResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 
-export function registerReadSession(server: McpServer, ready: Promise<SessionLibrary>): void {
+export function registerReadSession(server: McpServer, ready: Promise<SessionLibrary>, team?: TeamArchive): void {
   server.registerTool(
     'read_session',
     {
@@ -24,7 +26,8 @@ export function registerReadSession(server: McpServer, ready: Promise<SessionLib
     (args) =>
       answer(async () => {
         const library = await ready;
-        return ok(await library.read(args.docid, args.offset ?? 0), 'json');
+        const read = team && isTeamId(args.docid) ? team.read(args.docid, args.offset ?? 0) : library.read(args.docid, args.offset ?? 0);
+        return ok(await read, 'json');
       }),
   );
 }

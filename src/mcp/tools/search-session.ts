@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import type { Role, SourceId } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
+import type { TeamArchive } from '../../core/team/archive.js';
 import { searchResponseSchema } from '../../core/contracts.js';
 import {
   dateField,
@@ -17,7 +18,7 @@ import {
   tagsFilterField,
 } from '../schemas.js';
 
-export function registerSearchSession(server: McpServer, ready: Promise<SessionLibrary>): void {
+export function registerSearchSession(server: McpServer, ready: Promise<SessionLibrary>, team?: TeamArchive): void {
   server.registerTool(
     'search_session',
     {
@@ -26,7 +27,8 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
         'Keyword search over every stored conversation with a coding agent (Claude Code, Codex, CodeArchitect, ...). ' +
         'Use it to find what was decided, tried or fixed before. Case-insensitive; several words rank sessions holding more of them higher; ' +
         '"quoted phrases" must appear; -word excludes. Returns sessions sorted by relevance (0-1, topic matches weigh most) then date, ' +
-        'each with up to 3 snippets and the turn ids (docids) they came from: pass an id to get_session, or a docid to read_session.',
+        'each with up to 3 snippets and the turn ids (docids) they came from: pass an id to get_session, or a docid to read_session. ' +
+        'Where a team archive is configured, sessions colleagues shared come too, with their owner and machine.',
       inputSchema: {
         query: queryField('Words to look for, e.g. "flaky date test" or "postgres migration -sqlite".'),
         date: dateField('Only this day'),
@@ -53,22 +55,22 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
     (args) =>
       answer(async () => {
         const library = await ready;
-        return ok(
-          library.search(args.query ?? '', {
-            date: args.date,
-            dateFrom: args.dateFrom,
-            dateTo: args.dateTo,
-            limit: args.limit,
-            source: args.source as SourceId | undefined,
-            project: args.project,
-            projectScope: args.projectScope,
-            branch: args.branch,
-            role: args.role as Role | undefined,
-            mode: args.mode,
-            tags: args.tags,
-            groupBy: args.groupBy,
-          }),
-        );
+        const options = {
+          date: args.date,
+          dateFrom: args.dateFrom,
+          dateTo: args.dateTo,
+          limit: args.limit,
+          source: args.source as SourceId | undefined,
+          project: args.project,
+          projectScope: args.projectScope,
+          branch: args.branch,
+          role: args.role as Role | undefined,
+          mode: args.mode,
+          tags: args.tags,
+          groupBy: args.groupBy,
+        };
+        const local = library.search(args.query ?? '', options);
+        return ok(team && !args.groupBy ? await team.search(local, args.query ?? '', options) : local);
       }),
   );
 }

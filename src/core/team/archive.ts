@@ -1,0 +1,118 @@
+/**
+ * The team archive beside the local one: what the CLI (`--team`), the MCP server and the index server use when a
+ * team database is configured. Searches answer over both (one's own sessions pushed from this machine show once, as
+ * the local result); when the database cannot be reached the local results come back with a notice saying so.
+ * Team sessions are read by their `team:<owner>:<machine>:<id>` ids.
+ */
+import { hostname } from 'node:os';
+import type { GetResponse, ReadResponse, SearchOptions, SearchResponse, SearchResult, TurnWindow } from '../contracts.js';
+import { SessionSearchError } from '../errors.js';
+import type { OutputFormat } from '../format.js';
+import { createAnswers } from '../answer/answers.js';
+import type { LibraryView } from '../answer/view.js';
+import { SCHEMA } from './schema.js';
+import { TeamDatabase, teamErrorMessage, type TeamOptions } from './connection.js';
+import { searchTeam } from './search.js';
+import { parseTeamId, rowSession, rowTurn, SESSION_COLUMNS, teamView, type SessionRow, type TurnRow } from './view.js';
+
+/** This machine's name in the team archive: SESSION_SEARCH_MACHINE, else the host name. */
+export function machineName(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return (flag ?? env.SESSION_SEARCH_MACHINE ?? hostname()).trim() || 'localhost';
+}
+
+export { isTeamId } from './view.js';
+
+/** Local and team results in one list, by relevance (local first on ties), one's own sessions from this machine once. */
+export function mergeResults(local: SearchResult[], team: SearchResult[], self: { role: string; machine: string }, limit: number | undefined): SearchResult[] {
+  const others = team.filter((r) => !(r.owner === self.role && r.machine === self.machine));
+  const tagged = [...local.map((r, i) => ({ r, i, team: 0 })), ...others.map((r, i) => ({ r, i, team: 1 }))];
+  tagged.sort((a, b) => b.r.relevanceScore - a.r.relevanceScore || a.team - b.team || a.i - b.i);
+  return tagged.slice(0, limit ?? Infinity).map((t) => t.r);
+}
+
+const VIEW_TTL_MS = 30_000;
+
+export class TeamArchive {
+  readonly db: TeamDatabase;
+
+  constructor(
+    url: string,
+    readonly machine: string,
+    options: TeamOptions = {},
+  ) {
+    this.db = new TeamDatabase(url, options);
+  }
+
+  /** The local answer with the team's results merged in, or with a notice when the team archive could not answer. */
+  async search(local: SearchResponse, query: string, options: SearchOptions): Promise<SearchResponse> {
+    try {
+      const role = await this.db.role();
+      const team = await searchTeam(this.db, query, { ...options, limit: options.limit ?? 10 });
+      const results = mergeResults(local.results, team, { role, machine: this.machine }, options.limit ?? Math.max(10, local.results.length));
+      return { ...local, results, count: results.length };
+    } catch (err) {
+      return { ...local, teamNotice: `${teamErrorMessage(err, this.db.url)}; these are local results only` };
+    }
+  }
+
+  /** The last session read, for a reader paging through it (Show earlier / later), kept briefly. */
+  private last: { key: string; at: number; view: Promise<LibraryView> } | undefined;
+
+  /** One team session with every turn, as a view get and read answer over. */
+  private view(name: string): Promise<LibraryView> {
+    const key = name.replace(/#\d+$/, '');
+    if (this.last?.key === key && Date.now() - this.last.at < VIEW_TTL_MS) return this.last.view;
+    const view = this.fetchView(key);
+    this.last = { key, at: Date.now(), view };
+    view.catch(() => (this.last = undefined));
+    return view;
+  }
+
+  private async fetchView(name: string): Promise<LibraryView> {
+    const ref = parseTeamId(name);
+    if (!ref) throw new SessionSearchError('FILE_NOT_FOUND', `"${name}" is not a team session id (team:<owner>:<machine>:<id>).`);
+    try {
+      await this.db.role();
+      const session = await this.db.withClient(async (client) => {
+        const found = await client.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM ${SCHEMA}.sessions WHERE owner = $1 AND machine = $2 AND id = $3`, [
+          ref.owner,
+          ref.machine,
+          ref.id,
+        ]);
+        if (!found.rows.length) return undefined;
+        const turns = await client.query<TurnRow>(
+          `SELECT idx, role, kind, tool, at, text FROM ${SCHEMA}.turns WHERE owner = $1 AND machine = $2 AND session_id = $3 ORDER BY idx`,
+          [ref.owner, ref.machine, ref.id],
+        );
+        return rowSession(found.rows[0], (key) => turns.rows.map((row) => rowTurn(key, row)));
+      });
+      // not there, or not shared with this role: the same answer, so that nothing is learned about what is hidden
+      if (!session) throw new SessionSearchError('FILE_NOT_FOUND', `No team session "${name}" that you may read.`);
+      session.sourceDeleted = true;
+      return teamView([session], () => ({ content: [], messages: [] }));
+    } catch (err) {
+      if (err instanceof SessionSearchError) throw err;
+      throw new SessionSearchError('READ_ERROR', teamErrorMessage(err, this.db.url));
+    }
+  }
+
+  async get(name: string, format: OutputFormat = 'auto'): Promise<GetResponse> {
+    const key = name.replace(/#\d+$/, '');
+    const response = await createAnswers(await this.view(key)).get(key, { format });
+    delete response.session.resumeCommand;
+    return response;
+  }
+
+  async read(docid: string, offset = 0): Promise<ReadResponse> {
+    return createAnswers(await this.view(docid.replace(/#\d+$/, ''))).read(docid, offset);
+  }
+
+  /** Turns `from`..`to` of a team session, for the reader's window around a hit. */
+  async turnWindow(id: string, from: number, to: number, query = ''): Promise<TurnWindow | undefined> {
+    return createAnswers(await this.view(id)).turnWindow(id, from, to, query);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}

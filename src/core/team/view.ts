@@ -1,0 +1,115 @@
+/**
+ * Team sessions as a small library view of their own, so that the answers the local library gives (ranking,
+ * snippets with their ranges, get, read) are given the same way over sessions fetched from the team archive.
+ */
+import { SearchIndex } from '../index/engine.js';
+import { TitleIndex } from '../index/title-index.js';
+import { WorktreeRoots } from '../answer/worktrees.js';
+import { SemanticIndex } from '../semantic/semantic-index.js';
+import { TagStore } from '../store/tags.js';
+import { PreferenceStore } from '../store/preferences.js';
+import { silentLogger } from '../log.js';
+import type { LibraryView } from '../answer/view.js';
+import type { Role, Session, SourceId, Turn, TurnKind } from '../model.js';
+
+export const TEAM_PREFIX = 'team:';
+
+export function isTeamId(name: unknown): name is string {
+  return typeof name === 'string' && name.startsWith(TEAM_PREFIX);
+}
+
+/** The id a team session goes by here: owner, machine and its id on that machine. */
+export function teamId(owner: string, machine: string, id: string): string {
+  return `${TEAM_PREFIX}${owner}:${machine}:${id}`;
+}
+
+export function parseTeamId(name: string): { owner: string; machine: string; id: string; turn?: number } | undefined {
+  const m = /^team:([^:]+):([^:]+):(.+?)(?:#(\d+))?$/.exec(name);
+  return m ? { owner: m[1], machine: m[2], id: m[3], turn: m[4] === undefined ? undefined : Number(m[4]) } : undefined;
+}
+
+/** A session row of the team archive (the columns every query selects). */
+export interface SessionRow {
+  owner: string;
+  machine: string;
+  id: string;
+  source: string;
+  project_path: string | null;
+  branch: string | null;
+  title: string;
+  created: Date | null;
+  updated: Date | null;
+  first_day: string | null;
+  last_day: string | null;
+  turn_count: number;
+}
+
+export const SESSION_COLUMNS = `owner::text AS owner, machine, id, source, project_path, branch, title, created, updated,
+  to_char(first_day, 'YYYY-MM-DD') AS first_day, to_char(last_day, 'YYYY-MM-DD') AS last_day, turn_count`;
+
+export interface TurnRow {
+  idx: number;
+  role: string;
+  kind: string;
+  tool: string | null;
+  at: string | null;
+  text: string;
+}
+
+export function rowTurn(key: string, row: TurnRow): Turn {
+  const turn: Turn = { id: `${key}#${row.idx}`, role: row.role as Role, kind: row.kind as TurnKind, text: row.text };
+  if (row.at) turn.timestamp = row.at;
+  if (row.tool) turn.tool = row.tool;
+  return turn;
+}
+
+/** A Session built from a row; `turns` are given (whole, for get/read; the ranked text, for search). */
+export function rowSession(row: SessionRow, turns: (key: string) => Turn[]): Session {
+  const key = teamId(row.owner, row.machine, row.id);
+  const created = row.created?.toISOString() ?? '';
+  const updated = row.updated?.toISOString() ?? created;
+  const session: Session = {
+    id: key,
+    source: row.source as SourceId,
+    nativeId: row.id.slice(row.id.indexOf(':') + 1),
+    topic: row.title,
+    filename: `${row.owner}@${row.machine}`,
+    file: '',
+    size: 0,
+    created,
+    updated,
+    firstDay: row.first_day ?? created.slice(0, 10),
+    lastDay: row.last_day ?? updated.slice(0, 10),
+    turns: turns(key),
+  };
+  if (row.project_path) session.project = row.project_path;
+  if (row.branch) session.branch = row.branch;
+  return session;
+}
+
+/** A view over a few team sessions (no data folder, no vectors: team results are ranked lexically). */
+export function teamView(sessions: Session[], fields: (s: Session) => { content: string[]; messages: string[] }): LibraryView {
+  const index = new SearchIndex();
+  const map = new Map<string, Session>();
+  for (const s of sessions) {
+    map.set(s.id, s);
+    index.add(s.id, { topic: s.topic, ...fields(s) }, Date.parse(s.updated) || 0);
+  }
+  let titles: TitleIndex | undefined;
+  return {
+    sessions: map,
+    index,
+    roots: [],
+    worktrees: new WorktreeRoots(),
+    semantic: new SemanticIndex(silentLogger, 2_000, false),
+    titles() {
+      if (!titles) {
+        titles = new TitleIndex();
+        for (const s of sessions) titles.add(s.id, s.topic);
+      }
+      return titles;
+    },
+    tags: new TagStore(undefined),
+    preferences: new PreferenceStore(undefined),
+  };
+}
