@@ -27,7 +27,13 @@ const entries = [
 ];
 
 // The extension host loads CommonJS and provides `vscode` itself.
-const extension = build({ ...common, format: 'cjs', entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.cjs', external: ['vscode', ...common.external] });
+const extension = build({
+  ...common,
+  format: 'cjs',
+  entryPoints: ['src/extension/extension.ts'],
+  outfile: 'dist/extension.cjs',
+  external: ['vscode', ...common.external],
+});
 // The search panel's page: a browser bundle with the codicon font and styles beside it (its localResourceRoots).
 const webview = build({
   ...common,
