@@ -190,6 +190,18 @@ describe('the team archive on PostgreSQL', () => {
     await Promise.all([asDave.connect(), asCarol.connect()]);
     try {
       assert.equal(Number((await asDave.query('SELECT count(*) AS n FROM session_search.turns')).rows[0].n), 0);
+      // the index-using candidate function applies the same rule as row-level security
+      const match = async (client: pg.Client, words: string): Promise<string[]> =>
+        (
+          await client.query<{ owner: string; project: string }>(
+            `SELECT m.owner::text AS owner, s.project FROM session_search.match(to_tsquery('english', $1), 50, NULL, NULL, NULL, NULL, NULL) m
+             LEFT JOIN session_search.sessions s USING (owner, machine, id)`,
+            [words],
+          )
+        ).rows.map((r) => `${r.owner}/${r.project}`);
+      assert.deepEqual(await match(asDave, 'websocket | zebrafish | graphql'), []);
+      assert.deepEqual(await match(asCarol, 'zebrafish | graphql'), []);
+      assert.deepEqual(await match(asCarol, 'websocket'), ['alice/webapp']);
       assert.equal((await asCarol.query(`UPDATE session_search.sessions SET title = 'mine now' WHERE owner = 'alice'`)).rowCount, 0);
       await assert.rejects(
         asCarol.query(`INSERT INTO session_search.shares (owner, project, grantee) VALUES ('alice', 'secret-lab', 'carol')`),

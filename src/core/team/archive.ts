@@ -13,7 +13,7 @@ import type { LibraryView } from '../answer/view.js';
 import { SCHEMA } from './schema.js';
 import { TeamDatabase, teamErrorMessage, type TeamOptions } from './connection.js';
 import { searchTeam } from './search.js';
-import { parseTeamId, rowSession, rowTurn, SESSION_COLUMNS, teamView, type SessionRow, type TurnRow } from './view.js';
+import { parseTeamId, rowSession, rowTurn, sessionColumns, teamView, type SessionRow, type TurnRow } from './view.js';
 
 /** This machine's name in the team archive: SESSION_SEARCH_MACHINE, else the host name. */
 export function machineName(flag: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -74,7 +74,7 @@ export class TeamArchive {
     try {
       await this.db.role();
       const session = await this.db.withClient(async (client) => {
-        const found = await client.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM ${SCHEMA}.sessions WHERE owner = $1 AND machine = $2 AND id = $3`, [
+        const found = await client.query<SessionRow>(`SELECT ${sessionColumns()} FROM ${SCHEMA}.sessions WHERE owner = $1 AND machine = $2 AND id = $3`, [
           ref.owner,
           ref.machine,
           ref.id,

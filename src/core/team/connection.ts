@@ -75,6 +75,7 @@ export class TeamDatabase {
     });
     // a connection that breaks while idle (the server stopped) is dropped from the pool; the next query says so
     this.pool.on('error', () => undefined);
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   /** The role this client is connected as, once the schema was checked (a newer or missing schema is refused). */
@@ -98,7 +99,6 @@ export class TeamDatabase {
     } catch (err) {
       throw new TeamError(teamErrorMessage(err, this.url));
     }
-    client.on('error', () => undefined);
     let broken: unknown;
     try {
       return await work(client);

@@ -39,6 +39,12 @@ const MIGRATIONS: string[] = [
       setweight(to_tsvector('english', conversation), 'B') ||
       setweight(to_tsvector('english', messages), 'D')
     ) STORED,
+    -- what candidates are ranked on: small enough to stay in the row, so ranking thousands of matches reads no TOAST
+    head tsvector GENERATED ALWAYS AS (
+      setweight(to_tsvector('english', title), 'A') ||
+      setweight(to_tsvector('english', left(conversation, 6000)), 'B') ||
+      setweight(to_tsvector('english', left(messages, 2000)), 'D')
+    ) STORED,
     pushed_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (owner, machine, id)
   );
@@ -63,15 +69,32 @@ const MIGRATIONS: string[] = [
     grantee name NOT NULL,
     PRIMARY KEY (owner, project, grantee)
   );
-  -- whether the current role may read a project of an owner: its own, or shared with it or a group it belongs to
+  -- whether a role may read a project of an owner: its own, or shared with it or a group it belongs to
   -- (a grantee dropped since is skipped, never an error)
-  CREATE FUNCTION ${SCHEMA}.can_read(o name, p text) RETURNS boolean LANGUAGE sql STABLE AS $f$
-    SELECT o = current_user OR EXISTS (
+  CREATE FUNCTION ${SCHEMA}.visible_to(who name, o name, p text) RETURNS boolean LANGUAGE sql STABLE AS $f$
+    SELECT o = who OR EXISTS (
       SELECT 1 FROM ${SCHEMA}.shares s
       WHERE s.owner = o AND s.project = p
         AND CASE WHEN EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = s.grantee)
-                 THEN pg_has_role(current_user, s.grantee, 'MEMBER') ELSE false END)
+                 THEN pg_has_role(who, s.grantee, 'MEMBER') ELSE false END)
   $f$;
+  CREATE FUNCTION ${SCHEMA}.can_read(o name, p text) RETURNS boolean LANGUAGE sql STABLE AS $f$
+    SELECT ${SCHEMA}.visible_to(current_user, o, p)
+  $f$;
+  -- Full-text candidates for the role logged in. Under row-level security PostgreSQL cannot use the GIN index for
+  -- @@ (the operator is not leakproof), so every search would read every document: this function (the schema
+  -- owner's rights, a fixed search_path) uses the index and applies the same visibility rule itself, and returns
+  -- only keys and ranks; the rows are then read through row-level security as usual.
+  CREATE FUNCTION ${SCHEMA}.match(q tsquery, lim int, src text, br text, proj text, from_day date, to_day date)
+    RETURNS TABLE (owner name, machine text, id text, rank real)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+    SELECT s.owner, s.machine, s.id, ts_rank(s.head, q, 1) AS rank FROM ${SCHEMA}.sessions s
+    WHERE s.doc @@ q AND ${SCHEMA}.visible_to(session_user, s.owner, s.project)
+      AND (src IS NULL OR s.source = src) AND (br IS NULL OR s.branch = br) AND (proj IS NULL OR s.project = proj)
+      AND (from_day IS NULL OR coalesce(s.last_day, s.first_day) >= from_day) AND (to_day IS NULL OR s.first_day <= to_day)
+    ORDER BY rank DESC LIMIT least(lim, 200)
+  $f$;
+  REVOKE ALL ON FUNCTION ${SCHEMA}.match(tsquery, int, text, text, text, date, date) FROM PUBLIC;
   ALTER TABLE ${SCHEMA}.sessions ENABLE ROW LEVEL SECURITY;
   ALTER TABLE ${SCHEMA}.turns ENABLE ROW LEVEL SECURITY;
   ALTER TABLE ${SCHEMA}.shares ENABLE ROW LEVEL SECURITY;
@@ -86,7 +109,8 @@ const MIGRATIONS: string[] = [
   GRANT USAGE ON SCHEMA ${SCHEMA} TO ${MEMBER_ROLE};
   GRANT SELECT, INSERT, UPDATE, DELETE ON ${SCHEMA}.sessions, ${SCHEMA}.turns, ${SCHEMA}.shares TO ${MEMBER_ROLE};
   GRANT SELECT ON ${SCHEMA}.schema_version TO ${MEMBER_ROLE};
-  GRANT EXECUTE ON FUNCTION ${SCHEMA}.can_read(name, text) TO ${MEMBER_ROLE};
+  GRANT EXECUTE ON FUNCTION ${SCHEMA}.can_read(name, text), ${SCHEMA}.visible_to(name, name, text) TO ${MEMBER_ROLE};
+  GRANT EXECUTE ON FUNCTION ${SCHEMA}.match(tsquery, int, text, text, text, date, date) TO ${MEMBER_ROLE};
   `,
 ];
 

@@ -1,7 +1,9 @@
 /**
  * Search over the team archive: PostgreSQL full-text search (the stored `tsvector`, weighted like our fields: title A,
- * conversation B, the rest D) finds the candidates the role may read; our own BM25F ranks them in the client, over
- * the same fields, and cuts the snippets with their matched ranges, so team results read like local ones.
+ * conversation B, the rest D; the GIN index used through `session_search.match`, see schema.ts) finds the sessions
+ * the role may read that hold a query word, ranked by `ts_rank` over a small head of each (the title and the start of the conversation and of the rest: ranking thousands of matches
+ * over whole documents read hundreds of MB per query); our own BM25F ranks the best 40 in the client over the
+ * start of their fields and cuts the snippets with their matched ranges, so team results read like local ones.
  */
 import type { SearchOptions, SearchResult } from '../contracts.js';
 import { dayRange } from '../dates.js';
@@ -10,12 +12,12 @@ import { planQuery, searchSessions } from '../answer/search.js';
 import { SCHEMA } from './schema.js';
 import type { TeamDatabase } from './connection.js';
 import { projectName } from './push.js';
-import { rowSession, SESSION_COLUMNS, teamView, type SessionRow } from './view.js';
+import { rowSession, sessionColumns, teamView, type SessionRow } from './view.js';
 
 /** Candidates PostgreSQL hands to our ranking. */
 export const TEAM_CANDIDATES = 40;
 /** Text per field of a candidate that our ranking and snippets read. */
-const CANDIDATE_CHARS = 30_000;
+const CANDIDATE_CHARS = 12_000;
 const MAX_WORDS = 16;
 
 interface CandidateRow extends SessionRow {
@@ -29,26 +31,25 @@ export async function searchTeam(db: TeamDatabase, query: string, options: Searc
   const words = [...new Set([...parsed.terms, ...parsed.literals])].slice(0, MAX_WORDS);
   if (!words.length) return [];
   const range = dayRange(options);
-  const params: unknown[] = [...words];
-  const where: string[] = ['s.doc @@ q.q'];
-  const add = (sql: (n: number) => string, value: unknown): void => {
-    params.push(value);
-    where.push(sql(params.length));
-  };
-  if (options.source) add((n) => `s.source = $${n}`, options.source);
-  if (options.branch) add((n) => `s.branch = $${n}`, options.branch);
-  if (options.project) add((n) => `s.project = $${n}`, projectName(options.project));
-  if (range.from) add((n) => `coalesce(s.last_day, s.first_day) >= $${n}::date`, range.from);
-  if (range.to) add((n) => `s.first_day <= $${n}::date`, range.to);
-  params.push(CANDIDATE_CHARS);
-  const chars = `$${params.length}`;
+  const n = words.length;
+  const params: unknown[] = [
+    ...words,
+    TEAM_CANDIDATES,
+    options.source ?? null,
+    options.branch ?? null,
+    options.project ? projectName(options.project) : null,
+    range.from ?? null,
+    range.to ?? null,
+    CANDIDATE_CHARS,
+  ];
   const tsquery = words.map((_, i) => `plainto_tsquery('english', $${i + 1})`).join(' || ');
+  const at = (k: number): string => `$${n + k}`;
   const rows = await db.withClient(async (client) => {
     const result = await client.query<CandidateRow>(
-      `WITH q AS (SELECT ${tsquery} AS q)
-       SELECT ${SESSION_COLUMNS}, left(s.conversation, ${chars}) AS conversation, left(s.messages, ${chars}) AS messages
-       FROM ${SCHEMA}.sessions s, q WHERE ${where.join(' AND ')}
-       ORDER BY ts_rank(s.doc, q.q, 1) DESC LIMIT ${TEAM_CANDIDATES}`,
+      `WITH top AS (SELECT * FROM ${SCHEMA}.match(${tsquery}, ${at(1)}, ${at(2)}, ${at(3)}, ${at(4)}, ${at(5)}::date, ${at(6)}::date))
+       SELECT ${sessionColumns('s')}, left(s.conversation, ${at(7)}) AS conversation, left(s.messages, ${at(7)}) AS messages
+       FROM top JOIN ${SCHEMA}.sessions s ON s.owner = top.owner AND s.machine = top.machine AND s.id = top.id
+       ORDER BY top.rank DESC`,
       params,
     );
     return result.rows;

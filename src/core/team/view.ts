@@ -44,8 +44,13 @@ export interface SessionRow {
   turn_count: number;
 }
 
-export const SESSION_COLUMNS = `owner::text AS owner, machine, id, source, project_path, branch, title, created, updated,
-  to_char(first_day, 'YYYY-MM-DD') AS first_day, to_char(last_day, 'YYYY-MM-DD') AS last_day, turn_count`;
+/** The columns of a SessionRow, from the sessions table under `alias`. */
+export function sessionColumns(alias = 'sessions'): string {
+  const c = (name: string): string => `${alias}.${name}`;
+  return `${c('owner')}::text AS owner, ${c('machine')} AS machine, ${c('id')} AS id, ${c('source')} AS source, ${c('project_path')} AS project_path,
+  ${c('branch')} AS branch, ${c('title')} AS title, ${c('created')} AS created, ${c('updated')} AS updated,
+  to_char(${c('first_day')}, 'YYYY-MM-DD') AS first_day, to_char(${c('last_day')}, 'YYYY-MM-DD') AS last_day, ${c('turn_count')} AS turn_count`;
+}
 
 export interface TurnRow {
   idx: number;
