@@ -76,6 +76,7 @@ if (values.team) {
   const answers = await teamAnswers(
     sessions,
     chosen.map((q) => q.query),
+    library.index,
   );
   rankers['team archive (PostgreSQL candidates, our ranking)'] = (q) => answers.get(q) ?? [];
 }

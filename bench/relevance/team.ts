@@ -1,18 +1,20 @@
 /**
  * `npm run bench:relevance -- --team`: the judged set answered by the team archive. A PostgreSQL cluster of the
- * bench's own (test/pg-cluster.ts) gets every sample session pushed by one role (sessions without a folder under one
- * of their source's), and the queries are answered by team search: PostgreSQL candidates, our BM25F in the client.
+ * bench's own (test/pg-cluster.ts) gets every sample session pushed by one role, and the queries are answered by team
+ * search: PostgreSQL candidates, our BM25F in the client; the query words' forms and near spellings come from the
+ * local index, as in `search --team` (here the same sessions: the person pushed their own history).
  */
 import { startCluster } from '../../test/pg-cluster.js';
 import { migrate } from '../../src/core/team/schema.js';
 import { TeamDatabase } from '../../src/core/team/connection.js';
 import { projectName, pushSessions } from '../../src/core/team/push.js';
 import { searchTeam } from '../../src/core/team/search.js';
-import { parseTeamId } from '../../src/core/team/view.js';
+import { parseTeamId, type GlobalStats } from '../../src/core/team/view.js';
 import type { Session } from '../../src/core/model.js';
+import type { Vocabulary } from '../../src/core/index/expand.js';
 
 /** Every query's team answer (session ids as the local library knows them), computed before the sync rankers run. */
-export async function teamAnswers(sessions: Session[], queries: string[]): Promise<Map<string, string[]>> {
+export async function teamAnswers(sessions: Session[], queries: string[], vocabulary: Vocabulary & GlobalStats): Promise<Map<string, string[]>> {
   const cluster = await startCluster();
   try {
     const admin = new TeamDatabase(cluster.url('team_admin'));
@@ -30,7 +32,7 @@ export async function teamAnswers(sessions: Session[], queries: string[]): Promi
       try {
         answers.set(
           q,
-          (await searchTeam(db, q, { limit: 10 })).map((r) => parseTeamId(r.id)?.id ?? r.id),
+          (await searchTeam(db, q, { limit: 10 }, vocabulary)).map((r) => parseTeamId(r.id)?.id ?? r.id),
         );
       } catch {
         answers.set(q, []);

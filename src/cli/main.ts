@@ -110,7 +110,7 @@ async function run(argv: string[]): Promise<number> {
         const { teamArchive } = await import('./team.js');
         const team = teamArchive(options);
         try {
-          answer = await team.search(response, query, { ...options, role: options.role as Role | undefined, limit: options.limit ?? 10 });
+          answer = await team.search(response, query, { ...options, role: options.role as Role | undefined, limit: options.limit ?? 10 }, library.index);
         } finally {
           await team.close();
         }

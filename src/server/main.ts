@@ -148,9 +148,10 @@ connection.onInitialized(() => {
 const lib = async (): Promise<SessionLibrary> => library ?? (await (ready ?? open()));
 
 connection.onRequest(SearchRequest, async ({ query, scope, ...options }) => {
-  const local = (await lib()).search(query, options);
+  const library = await lib();
+  const local = library.search(query, options);
   const archive = scope === 'team' && !options.groupBy ? teamArchive() : undefined;
-  return archive ? (await archive).search(local, query, options) : local;
+  return archive ? (await archive).search(local, query, options, library.index) : local;
 });
 connection.onRequest(TreeRequest, async ({ limit }) => treeSessions(await lib(), limit));
 const teamFor = (id: string): Promise<TeamArchive> | undefined => (isTeamId(id) ? teamArchive() : undefined);

@@ -122,6 +122,7 @@ function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefine
       required: plan.required,
       excluded: plan.query.excluded,
       limit,
+      idf: lib.idf,
       accept:
         meta &&
         ((key) => {

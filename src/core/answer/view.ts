@@ -22,4 +22,6 @@ export interface LibraryView {
   readonly tags: TagStore;
   /** Preferences set by hand. */
   readonly preferences: PreferenceStore;
+  /** Where the view holds only candidates (the team archive's), the inverse document frequencies to rank with. */
+  readonly idf?: (term: string) => number | undefined;
 }

@@ -332,7 +332,7 @@ export class SearchIndex {
       for (const { term, weight } of slot.alts) {
         const id = this.lookup(term);
         if (id === undefined || !this.df[id]) continue;
-        const idf = this.idfOf(id) * weight;
+        const idf = (options.idf?.(term) ?? this.idfOf(id)) * weight;
         slotMax = Math.max(slotMax, idf);
         for (const seg of this.store.segments) {
           if (id >= seg.terms) continue;

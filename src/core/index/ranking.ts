@@ -48,6 +48,8 @@ export interface ScoreOptions {
   accept?: (key: string) => boolean;
   /** Only the best `limit` documents are returned (all when absent). */
   limit?: number;
+  /** Inverse document frequencies from elsewhere, for an index that holds only candidates (the team archive's). */
+  idf?: (term: string) => number | undefined;
 }
 
 /** One word of a query with its alternatives (the word itself at weight 1, other forms and near spellings below). */

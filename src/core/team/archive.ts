@@ -13,7 +13,8 @@ import type { LibraryView } from '../answer/view.js';
 import { SCHEMA } from './schema.js';
 import { TeamDatabase, teamErrorMessage, type TeamOptions } from './connection.js';
 import { searchTeam } from './search.js';
-import { parseTeamId, rowSession, rowTurn, sessionColumns, teamView, type SessionRow, type TurnRow } from './view.js';
+import type { Vocabulary } from '../index/expand.js';
+import { parseTeamId, type GlobalStats, rowSession, rowTurn, sessionColumns, teamView, type SessionRow, type TurnRow } from './view.js';
 
 /** This machine's name in the team archive: SESSION_SEARCH_MACHINE, else the host name. */
 export function machineName(flag: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -43,11 +44,14 @@ export class TeamArchive {
     this.db = new TeamDatabase(url, options);
   }
 
-  /** The local answer with the team's results merged in, or with a notice when the team archive could not answer. */
-  async search(local: SearchResponse, query: string, options: SearchOptions): Promise<SearchResponse> {
+  /**
+   * The local answer with the team's results merged in, or with a notice when the team archive could not answer.
+   * `vocabulary`: the local index, for the query words' other forms and near spellings.
+   */
+  async search(local: SearchResponse, query: string, options: SearchOptions, vocabulary?: Vocabulary & GlobalStats): Promise<SearchResponse> {
     try {
       const role = await this.db.role();
-      const team = await searchTeam(this.db, query, { ...options, limit: options.limit ?? 10 });
+      const team = await searchTeam(this.db, query, { ...options, limit: options.limit ?? 10 }, vocabulary);
       const results = mergeResults(local.results, team, { role, machine: this.machine }, options.limit ?? Math.max(10, local.results.length));
       return { ...local, results, count: results.length };
     } catch (err) {
@@ -56,40 +60,39 @@ export class TeamArchive {
   }
 
   /** The last session read, for a reader paging through it (Show earlier / later), kept briefly. */
-  private last: { key: string; at: number; view: Promise<LibraryView> } | undefined;
+  private last: { name: string; at: number; view: Promise<{ view: LibraryView; key: string }> } | undefined;
 
-  /** One team session with every turn, as a view get and read answer over. */
-  private view(name: string): Promise<LibraryView> {
-    const key = name.replace(/#\d+$/, '');
-    if (this.last?.key === key && Date.now() - this.last.at < VIEW_TTL_MS) return this.last.view;
-    const view = this.fetchView(key);
-    this.last = { key, at: Date.now(), view };
+  /** The team session a name (a session id, or a turn's docid) is about, with every turn, as a view answers read. */
+  private view(name: string): Promise<{ view: LibraryView; key: string }> {
+    if (this.last?.name === name && Date.now() - this.last.at < VIEW_TTL_MS) return this.last.view;
+    const view = this.fetchView(name);
+    this.last = { name, at: Date.now(), view };
     view.catch(() => (this.last = undefined));
     return view;
   }
 
-  private async fetchView(name: string): Promise<LibraryView> {
+  private async fetchView(name: string): Promise<{ view: LibraryView; key: string }> {
     const ref = parseTeamId(name);
     if (!ref) throw new SessionSearchError('FILE_NOT_FOUND', `"${name}" is not a team session id (team:<owner>:<machine>:<id>).`);
     try {
       await this.db.role();
       const session = await this.db.withClient(async (client) => {
-        const found = await client.query<SessionRow>(`SELECT ${sessionColumns()} FROM ${SCHEMA}.sessions WHERE owner = $1 AND machine = $2 AND id = $3`, [
-          ref.owner,
-          ref.machine,
-          ref.id,
-        ]);
+        // the whole name as a session id first, then without a trailing #<turn>
+        const found = await client.query<SessionRow>(
+          `SELECT ${sessionColumns()} FROM ${SCHEMA}.sessions WHERE owner = $1 AND machine = $2 AND id IN ($3, $4) ORDER BY id = $3 DESC LIMIT 1`,
+          [ref.owner, ref.machine, ref.id, ref.bare ?? ref.id],
+        );
         if (!found.rows.length) return undefined;
         const turns = await client.query<TurnRow>(
           `SELECT idx, role, kind, tool, at, text FROM ${SCHEMA}.turns WHERE owner = $1 AND machine = $2 AND session_id = $3 ORDER BY idx`,
-          [ref.owner, ref.machine, ref.id],
+          [ref.owner, ref.machine, found.rows[0].id],
         );
         return rowSession(found.rows[0], (key) => turns.rows.map((row) => rowTurn(key, row)));
       });
       // not there, or not shared with this role: the same answer, so that nothing is learned about what is hidden
       if (!session) throw new SessionSearchError('FILE_NOT_FOUND', `No team session "${name}" that you may read.`);
       session.sourceDeleted = true;
-      return teamView([session], () => ({ content: [], messages: [] }));
+      return { view: teamView([session], () => ({ content: [], messages: [] })), key: session.id };
     } catch (err) {
       if (err instanceof SessionSearchError) throw err;
       throw new SessionSearchError('READ_ERROR', teamErrorMessage(err, this.db.url));
@@ -97,19 +100,20 @@ export class TeamArchive {
   }
 
   async get(name: string, format: OutputFormat = 'auto'): Promise<GetResponse> {
-    const key = name.replace(/#\d+$/, '');
-    const response = await createAnswers(await this.view(key)).get(key, { format });
+    const { view, key } = await this.view(name);
+    const response = await createAnswers(view).get(key, { format });
     delete response.session.resumeCommand;
     return response;
   }
 
   async read(docid: string, offset = 0): Promise<ReadResponse> {
-    return createAnswers(await this.view(docid.replace(/#\d+$/, ''))).read(docid, offset);
+    return createAnswers((await this.view(docid)).view).read(docid, offset);
   }
 
   /** Turns `from`..`to` of a team session, for the reader's window around a hit. */
   async turnWindow(id: string, from: number, to: number, query = ''): Promise<TurnWindow | undefined> {
-    return createAnswers(await this.view(id)).turnWindow(id, from, to, query);
+    const { view, key } = await this.view(id);
+    return createAnswers(view).turnWindow(key, from, to, query);
   }
 
   close(): Promise<void> {

@@ -2,33 +2,39 @@
  * Search over the team archive: PostgreSQL full-text search (the stored `tsvector`, weighted like our fields: title A,
  * conversation B, the rest D; the GIN index used through `session_search.match`, see schema.ts) finds the sessions
  * the role may read that hold a query word, ranked by `ts_rank` over a small head of each (the title and the start of the conversation and of the rest: ranking thousands of matches
- * over whole documents read hundreds of MB per query); our own BM25F ranks the best 40 in the client over the
+ * over whole documents read hundreds of MB per query); our own BM25F ranks the best 80 in the client over the
  * start of their fields and cuts the snippets with their matched ranges, so team results read like local ones.
  */
 import type { SearchOptions, SearchResult } from '../contracts.js';
 import { dayRange } from '../dates.js';
 import { parseQuery } from '../index/query.js';
+import { expandTerms, type Vocabulary } from '../index/expand.js';
 import { planQuery, searchSessions } from '../answer/search.js';
 import { SCHEMA } from './schema.js';
 import type { TeamDatabase } from './connection.js';
 import { projectName } from './push.js';
-import { rowSession, sessionColumns, teamView, type SessionRow } from './view.js';
+import { rowSession, sessionColumns, teamView, type GlobalStats, type SessionRow } from './view.js';
 
 /** Candidates PostgreSQL hands to our ranking. */
-export const TEAM_CANDIDATES = 40;
+export const TEAM_CANDIDATES = 80;
 /** Text per field of a candidate that our ranking and snippets read. */
 const CANDIDATE_CHARS = 12_000;
-const MAX_WORDS = 16;
+const MAX_WORDS = 32;
 
 interface CandidateRow extends SessionRow {
   conversation: string;
   messages: string;
 }
 
-/** The team sessions that best answer `query` (those the connected role may read), ranked and with snippets. */
-export async function searchTeam(db: TeamDatabase, query: string, options: SearchOptions): Promise<SearchResult[]> {
+/**
+ * The team sessions that best answer `query` (those the connected role may read), ranked and with snippets.
+ * `vocabulary` (the local index) gives each word its other forms and near spellings before PostgreSQL is asked, as
+ * local search does: a typo finds the sessions holding the word meant.
+ */
+export async function searchTeam(db: TeamDatabase, query: string, options: SearchOptions, vocabulary?: Vocabulary & GlobalStats): Promise<SearchResult[]> {
   const parsed = parseQuery(query);
-  const words = [...new Set([...parsed.terms, ...parsed.literals])].slice(0, MAX_WORDS);
+  const expanded = vocabulary ? expandTerms(parsed.terms, vocabulary).slots.flatMap((slot) => slot.alts.map((a) => a.term)) : parsed.terms;
+  const words = [...new Set([...parsed.terms, ...expanded, ...parsed.literals])].slice(0, MAX_WORDS);
   if (!words.length) return [];
   const range = dayRange(options);
   const n = words.length;
@@ -65,7 +71,7 @@ export async function searchTeam(db: TeamDatabase, query: string, options: Searc
     return session;
   });
   const owners = new Map(rows.map((r, i) => [sessions[i].id, r]));
-  const view = teamView(sessions, (s) => ({ content: [texts.get(s.id)!.conversation], messages: [texts.get(s.id)!.messages] }));
+  const view = teamView(sessions, (s) => ({ content: [texts.get(s.id)!.conversation], messages: [texts.get(s.id)!.messages] }), vocabulary);
   // project, tags and modes are the local library's concerns: the project was matched by name above
   const plan = planQuery(view.index, parsed, { limit: options.limit, source: options.source, branch: options.branch, mode: 'lexical' }, range);
   return searchSessions(view, plan, query).results.map((result) => {

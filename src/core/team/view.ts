@@ -23,9 +23,15 @@ export function teamId(owner: string, machine: string, id: string): string {
   return `${TEAM_PREFIX}${owner}:${machine}:${id}`;
 }
 
-export function parseTeamId(name: string): { owner: string; machine: string; id: string; turn?: number } | undefined {
-  const m = /^team:([^:]+):([^:]+):(.+?)(?:#(\d+))?$/.exec(name);
-  return m ? { owner: m[1], machine: m[2], id: m[3], turn: m[4] === undefined ? undefined : Number(m[4]) } : undefined;
+/**
+ * The owner, machine and local id a team id names. A local id may itself hold `#` (aider's `chat-history.md#46`), so
+ * a trailing `#<n>` is given apart as `turn` only as a second reading: `id` is the whole rest, `bare` the rest without it.
+ */
+export function parseTeamId(name: string): { owner: string; machine: string; id: string; bare?: string } | undefined {
+  const m = /^team:([^:]+):([^:]+):(.+)$/.exec(name);
+  if (!m) return undefined;
+  const turn = /^(.+)#\d+$/.exec(m[3]);
+  return { owner: m[1], machine: m[2], id: m[3], ...(turn ? { bare: turn[1] } : {}) };
 }
 
 /** A session row of the team archive (the columns every query selects). */
@@ -92,8 +98,25 @@ export function rowSession(row: SessionRow, turns: (key: string) => Turn[]): Ses
   return session;
 }
 
-/** A view over a few team sessions (no data folder, no vectors: team results are ranked lexically). */
-export function teamView(sessions: Session[], fields: (s: Session) => { content: string[]; messages: string[] }): LibraryView {
+/** How common words are across a whole archive (the local index): what candidates are ranked with. */
+export interface GlobalStats {
+  size: number;
+  docFrequency(term: string): number;
+}
+
+/** BM25's idf with the archive's counts; a word the archive lacks counts as held by the candidates holding it. */
+function globalIdf(stats: GlobalStats, term: string, candidates: number): number {
+  const n = stats.size + candidates;
+  const df = Math.max(stats.docFrequency(term), candidates, 1);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * A view over a few team sessions (no data folder, no vectors: team results are ranked lexically). With `stats`, a
+ * word is weighted by how common it is across them (a word every candidate holds may still be rare), else among the
+ * candidates only.
+ */
+export function teamView(sessions: Session[], fields: (s: Session) => { content: string[]; messages: string[] }, stats?: GlobalStats): LibraryView {
   const index = new SearchIndex();
   const map = new Map<string, Session>();
   for (const s of sessions) {
@@ -116,5 +139,6 @@ export function teamView(sessions: Session[], fields: (s: Session) => { content:
     },
     tags: new TagStore(undefined),
     preferences: new PreferenceStore(undefined),
+    ...(stats ? { idf: (term: string) => globalIdf(stats, term, index.docFrequency(term)) } : {}),
   };
 }

@@ -70,7 +70,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
           groupBy: args.groupBy,
         };
         const local = library.search(args.query ?? '', options);
-        return ok(team && !args.groupBy ? await team.search(local, args.query ?? '', options) : local);
+        return ok(team && !args.groupBy ? await team.search(local, args.query ?? '', options, library.index) : local);
       }),
   );
 }
