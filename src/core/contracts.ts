@@ -191,6 +191,7 @@ export const contextResponseSchema = z.object({
   totalMatches: z.number(),
   searchTime: z.number().describe('Milliseconds.'),
   indexing: indexingSchema.optional(),
+  teamNotice: z.string().optional().describe('A team archive is configured but could not answer: why. The blocks are local only.'),
 });
 export type ContextResponse = z.infer<typeof contextResponseSchema>;
 

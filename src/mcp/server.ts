@@ -17,7 +17,8 @@ export const SERVER_VERSION = '0.1.0';
 
 /**
  * `ready` resolves once the library has read its roots; tools wait for it, so the server can connect at once. With a
- * `team` archive, search_session answers over both, and get_session and read_session read team sessions by their ids.
+ * `team` archive, search_session and search_context answer over both, and get_session and read_session read team
+ * sessions by their ids.
  */
 export function createServer(ready: Promise<SessionLibrary>, options: { team?: TeamArchive } = {}): McpServer {
   const server = new McpServer(
@@ -30,7 +31,7 @@ export function createServer(ready: Promise<SessionLibrary>, options: { team?: T
   registerSearchSession(server, ready, options.team);
   registerGetSession(server, ready, options.team);
   registerReadSession(server, ready, options.team);
-  registerSearchContext(server, ready);
+  registerSearchContext(server, ready, options.team);
   registerStoreSession(server, ready);
   registerTagSession(server, ready);
   registerUntagSession(server, ready);

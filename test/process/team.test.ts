@@ -236,6 +236,14 @@ describe('the team archive on PostgreSQL', () => {
       };
       assert.equal(read.structuredContent.found, true);
       assert.match(read.structuredContent.text, /30 seconds/);
+      const context = (
+        (await client.callTool({ name: 'search_context', arguments: { query: 'exponential backoff jitter', threshold: 0 } })) as unknown as {
+          structuredContent: { results: { sessionId: string; snippet: string }[] };
+        }
+      ).structuredContent;
+      const block = context.results.find((b) => b.sessionId.startsWith('team:alice:laptop-a:'));
+      assert.ok(block, 'search_context gives blocks of the shared team session');
+      assert.match(block.snippet, /backoff/);
       cluster.kill();
       const down = await search();
       assert.match(down.teamNotice ?? '', /cannot be reached.*local results only/);

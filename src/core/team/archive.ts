@@ -5,7 +5,10 @@
  * Team sessions are read by their `team:<owner>:<machine>:<id>` ids.
  */
 import { hostname } from 'node:os';
-import type { GetResponse, ReadResponse, SearchOptions, SearchResponse, SearchResult, TurnWindow } from '../contracts.js';
+import type { ContextResponse, GetResponse, ReadResponse, SearchOptions, SearchResponse, SearchResult, TurnWindow } from '../contracts.js';
+import type { ContextQuery } from '../answer/context-search.js';
+import type { Session } from '../model.js';
+import { INDEXED_CHARS_PER_TOOL_TURN } from '../library/options.js';
 import { SessionSearchError } from '../errors.js';
 import type { OutputFormat } from '../format.js';
 import { createAnswers } from '../answer/answers.js';
@@ -32,6 +35,16 @@ export function mergeResults(local: SearchResult[], team: SearchResult[], self: 
 }
 
 const VIEW_TTL_MS = 30_000;
+/** Team sessions read whole for search_context. */
+const CONTEXT_SESSIONS = 5;
+
+/** A session's fields as the local index takes them (the conversation, then the first part of every other turn). */
+function turnFields(s: Session): { content: string[]; messages: string[] } {
+  return {
+    content: s.turns.filter((t) => t.kind === 'conversation').map((t) => t.text),
+    messages: s.turns.filter((t) => t.kind !== 'conversation').map((t) => t.text.slice(0, INDEXED_CHARS_PER_TOOL_TURN)),
+  };
+}
 
 export class TeamArchive {
   readonly db: TeamDatabase;
@@ -61,6 +74,39 @@ export class TeamArchive {
 
   /** The last session read, for a reader paging through it (Show earlier / later), kept briefly. */
   private last: { name: string; at: number; view: Promise<{ view: LibraryView; key: string }> } | undefined;
+
+  /**
+   * search_context over both archives: the team sessions that best answer the query (at most 5, each read whole)
+   * give their blocks, scored as local blocks are, merged with the local ones by score.
+   */
+  async searchContext(
+    local: ContextResponse,
+    query: string,
+    options: ContextQuery & { dateFrom?: string; dateTo?: string },
+    vocabulary?: Vocabulary & GlobalStats,
+  ): Promise<ContextResponse> {
+    if (options.sessions?.length) return local;
+    try {
+      const role = await this.db.role();
+      const hits = (
+        await searchTeam(
+          this.db,
+          query,
+          { limit: CONTEXT_SESSIONS, source: options.source, project: options.project, dateFrom: options.dateFrom, dateTo: options.dateTo },
+          vocabulary,
+        )
+      ).filter((r) => !(r.owner === role && r.machine === this.machine));
+      const sessions: Session[] = [];
+      for (const hit of hits) sessions.push(...(await this.view(hit.id)).view.sessions.values());
+      if (!sessions.length) return local;
+      const view = teamView(sessions, turnFields, vocabulary);
+      const team = createAnswers(view).searchContext(query, { ...options, project: undefined, mode: 'lexical' });
+      const results = [...local.results, ...team.results].sort((a, b) => b.score - a.score).slice(0, options.limit);
+      return { ...local, results, totalMatches: local.totalMatches + team.totalMatches };
+    } catch (err) {
+      return { ...local, teamNotice: `${teamErrorMessage(err, this.db.url)}; these are local results only` };
+    }
+  }
 
   /** The team session a name (a session id, or a turn's docid) is about, with every turn, as a view answers read. */
   private view(name: string): Promise<{ view: LibraryView; key: string }> {

@@ -1,12 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
+import type { TeamArchive } from '../../core/team/archive.js';
 import type { TurnKind } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { contextResponseSchema } from '../../core/contracts.js';
 import { dateField, kindField, limitField, modeField, projectField, queryField, sourceField, tagsFilterField } from '../schemas.js';
 
-export function registerSearchContext(server: McpServer, ready: Promise<SessionLibrary>): void {
+export function registerSearchContext(server: McpServer, ready: Promise<SessionLibrary>, team?: TeamArchive): void {
   server.registerTool(
     'search_context',
     {
@@ -35,20 +36,20 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
     (args) =>
       answer(async () => {
         const library = await ready;
-        return ok(
-          library.searchContext(args.query ?? '', {
-            sessions: args.sessions,
-            tags: args.tags,
-            types: args.types as TurnKind[] | undefined,
-            limit: args.limit ?? 10,
-            threshold: args.threshold,
-            dateFrom: args.dateFrom,
-            dateTo: args.dateTo,
-            source: args.source,
-            project: args.project,
-            mode: args.mode,
-          }),
-        );
+        const options = {
+          sessions: args.sessions,
+          tags: args.tags,
+          types: args.types as TurnKind[] | undefined,
+          limit: args.limit ?? 10,
+          threshold: args.threshold,
+          dateFrom: args.dateFrom,
+          dateTo: args.dateTo,
+          source: args.source,
+          project: args.project,
+          mode: args.mode,
+        };
+        const local = library.searchContext(args.query ?? '', options);
+        return ok(team ? await team.searchContext(local, args.query ?? '', options, library.index) : local);
       }),
   );
 }
