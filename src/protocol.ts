@@ -42,6 +42,9 @@ export interface TreeSession extends SessionInfo {
   userTags?: string[];
   /** Its topics (derived tags). */
   topics?: string[];
+  /** A team archive session: whose it is and the machine it came from. */
+  owner?: string;
+  machine?: string;
 }
 
 export interface IndexProgress {
@@ -66,6 +69,8 @@ export interface ArchiveSize {
 /** Params and results of the requests, named once. */
 export interface TreeParams {
   limit?: number;
+  /** team: the team archive's newest sessions too (those shared with you). */
+  scope?: 'local' | 'team';
 }
 export interface GetParams {
   name: string;

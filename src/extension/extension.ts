@@ -23,7 +23,7 @@ import { mcpProvider, registerMcpProvider } from './mcp-provider.js';
 import { SearchPanel } from './panel.js';
 import { openSession, SCHEME, SessionDocuments } from './reader.js';
 import { searchSessions } from './search-command.js';
-import { dataFolder, restrictedNote } from './settings.js';
+import { dataFolder, restrictedNote, serverSettings } from './settings.js';
 import { IndexStatus } from './status.js';
 import { resumeCommand, SessionTree, type Grouping } from './tree.js';
 import { exportSession } from './commands/export-session.js';
@@ -63,11 +63,22 @@ class SessionSearch extends Disposable {
 
   async refresh(): Promise<void> {
     try {
-      this.tree.setSessions(await this.client.sendRequest(TreeRequest, {}));
+      this.tree.setSessions(await this.client.sendRequest(TreeRequest, this.teamScope ? { scope: 'team' } : {}));
       await vscode.commands.executeCommand('setContext', 'sessionSearch.empty', this.tree.count === 0);
     } catch (err) {
       this.log.error(`refreshing the tree failed: ${errorMessage(err)}`);
     }
+  }
+
+  /** Whether the tree shows the team archive's sessions too (kept across restarts). */
+  get teamScope(): boolean {
+    return !!serverSettings().team && this.context.globalState.get<boolean>('teamScope', false);
+  }
+
+  async setTeamScope(on: boolean): Promise<void> {
+    await this.context.globalState.update('teamScope', on);
+    await vscode.commands.executeCommand('setContext', 'sessionSearch.teamScope', on);
+    await this.refresh();
   }
 
   /** A tree item, a session id, or a session object: the session the tree knows by that. */
@@ -129,6 +140,8 @@ function createCommands(app: SessionSearch): Record<string, (...args: unknown[])
     },
     'sessionSearch.copyClaudeMcpCommand': () => copyClaudeMcpCommand(context, app.log),
     'sessionSearch.teamPush': () => teamPush(client),
+    'sessionSearch.showTeamSessions': () => app.setTeamScope(true),
+    'sessionSearch.hideTeamSessions': () => app.setTeamScope(false),
   };
 }
 
@@ -172,6 +185,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
     }),
   );
   await vscode.commands.executeCommand('setContext', 'sessionSearch.grouping', 'date');
+  await vscode.commands.executeCommand('setContext', 'sessionSearch.teamConfigured', !!serverSettings().team);
+  await vscode.commands.executeCommand('setContext', 'sessionSearch.teamScope', app.teamScope);
   await client.start();
   if (vscode.workspace.getConfiguration('sessionSearch').get<boolean>('showOnStartup', false))
     void vscode.commands.executeCommand('sessionSearch.sessions.focus');

@@ -125,6 +125,7 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
     const s = node.session;
     const item = new vscode.TreeItem(s.topic, vscode.TreeItemCollapsibleState.None);
     item.id = s.id;
+    if (s.owner) return teamItem(item, s);
     const given = s.userTags?.length ? ` · ${s.userTags.map((t) => `#${t}`).join(' ')}` : '';
     item.description = `${s.source} · ${s.turns} turns${given}${s.sourceDeleted ? ' · source deleted' : ''}`;
     item.iconPath = new vscode.ThemeIcon(SOURCE_ICONS[s.source] ?? 'comment');
@@ -142,4 +143,19 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
     item.command = { command: 'sessionSearch.open', title: 'Open', arguments: [s.id] };
     return item;
   }
+}
+
+/** A session of the team archive: whose it is and where from; opened like any other, nothing local to do with it. */
+function teamItem(item: vscode.TreeItem, s: TreeSession): vscode.TreeItem {
+  item.description = `team: ${s.owner}@${s.machine ?? ''} · ${s.source} · ${s.turns} turns`;
+  item.iconPath = new vscode.ThemeIcon('organization');
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.appendText(s.topic);
+  tooltip.appendMarkdown('\n\n');
+  tooltip.appendText(`${s.owner} on ${s.machine ?? ''} · ${s.source} · ${new Date(s.updated).toLocaleString()} · ${s.turns} turns`);
+  if (s.project) tooltip.appendText(`\nProject: ${s.project}${s.branch ? ` (${s.branch})` : ''}`);
+  item.tooltip = tooltip;
+  item.contextValue = 'teamSession';
+  item.command = { command: 'sessionSearch.open', title: 'Open', arguments: [s.id] };
+  return item;
 }

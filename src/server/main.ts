@@ -153,7 +153,18 @@ connection.onRequest(SearchRequest, async ({ query, scope, ...options }) => {
   const archive = scope === 'team' && !options.groupBy ? teamArchive() : undefined;
   return archive ? (await archive).search(local, query, options, library.index) : local;
 });
-connection.onRequest(TreeRequest, async ({ limit }) => treeSessions(await lib(), limit));
+connection.onRequest(TreeRequest, async ({ limit, scope }) => {
+  const local = treeSessions(await lib(), limit);
+  const archive = scope === 'team' ? teamArchive() : undefined;
+  if (!archive) return local;
+  // the tree shows what it can: a team archive that does not answer leaves the local sessions, and says so in the log
+  const team = await (await archive).recent().catch((err: unknown) => {
+    logger.warn(`team sessions for the tree: ${errorMessage(err)}`);
+    return [];
+  });
+  // newest first, as the tree groups them
+  return [...local, ...team].sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0));
+});
 const teamFor = (id: string): Promise<TeamArchive> | undefined => (isTeamId(id) ? teamArchive() : undefined);
 connection.onRequest(GetRequest, async ({ name, format }) => (await teamFor(name))?.get(name, format) ?? (await lib()).get(name, { format }));
 connection.onRequest(ReadRequest, async ({ docid, offset }) => (await teamFor(docid))?.read(docid, offset ?? 0) ?? (await lib()).read(docid, offset ?? 0));

@@ -1,7 +1,8 @@
 /**
  * The team archive in a real VS Code: a colleague (alice) pushed a project and shared it; the person at this VS Code
  * (carol, whose user settings name the team database) searches "This machine and team" in the panel, sees alice's
- * session marked as hers, opens it in the reader, and pushes her own project with Push to Team Archive. PostgreSQL is a
+ * session marked as hers, opens it in the reader, shows the team's sessions in the tree, and pushes her own project
+ * with Push to Team Archive. PostgreSQL is a
  * cluster of the test's own (test/pg-cluster.ts). Screenshots land in test-results/screenshots/.
  */
 import assert from 'node:assert/strict';
@@ -93,6 +94,25 @@ test('the panel searches this machine and the team: a shared session shows whose
     await bench.page.keyboard.press('Escape');
   } catch (err) {
     await screenshot(bench.page, 'FAILED-panel-team').catch(() => undefined);
+    throw err;
+  }
+});
+
+test('Show Team Sessions adds the sessions shared with you to the tree, marked as the team’s, and opens one', { timeout: 120_000 }, async () => {
+  const rows = () => bench.page.locator('.sidebar .monaco-list-row[role="treeitem"]');
+  try {
+    await bench.page.locator('.activitybar a.action-label[aria-label^="Session Search"]').click();
+    await runCommand(bench.page, 'Session Search: Show Team Sessions');
+    const row = rows().filter({ hasText: 'team: alice@laptop-a' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    assert.match(await row.innerText(), /zephyr rollout/i);
+    await screenshot(bench.page, 'tree-team');
+    await row.click();
+    await bench.page.locator('.monaco-editor .view-lines', { hasText: 'canary at 5%' }).first().waitFor({ timeout: 30_000 });
+    await runCommand(bench.page, 'Session Search: Hide Team Sessions');
+    await row.waitFor({ state: 'detached', timeout: 30_000 });
+  } catch (err) {
+    await screenshot(bench.page, 'FAILED-tree-team').catch(() => undefined);
     throw err;
   }
 });

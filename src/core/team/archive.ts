@@ -5,7 +5,7 @@
  * Team sessions are read by their `team:<owner>:<machine>:<id>` ids.
  */
 import { hostname } from 'node:os';
-import type { ContextResponse, GetResponse, ReadResponse, SearchOptions, SearchResponse, SearchResult, TurnWindow } from '../contracts.js';
+import type { ContextResponse, GetResponse, ReadResponse, SearchOptions, SearchResponse, SearchResult, SessionInfo, TurnWindow } from '../contracts.js';
 import type { ContextQuery } from '../answer/context-search.js';
 import type { Session } from '../model.js';
 import { INDEXED_CHARS_PER_TOOL_TURN } from '../library/options.js';
@@ -106,6 +106,39 @@ export class TeamArchive {
     } catch (err) {
       return { ...local, teamNotice: `${teamErrorMessage(err, this.db.url)}; these are local results only` };
     }
+  }
+
+  /** The newest team sessions this role may read (not its own from this machine), for the Sessions tree. */
+  async recent(limit = 200): Promise<(SessionInfo & { updated: string; nativeId: string; branch?: string; owner: string; machine: string })[]> {
+    const role = await this.db.role();
+    const rows = await this.db.withClient(
+      async (client) =>
+        (
+          await client.query<SessionRow>(
+            `SELECT ${sessionColumns()} FROM ${SCHEMA}.sessions WHERE NOT (owner = $1 AND machine = $2) ORDER BY updated DESC NULLS LAST LIMIT $3`,
+            [role, this.machine, limit],
+          )
+        ).rows,
+    );
+    return rows.map((row) => {
+      const s = rowSession(row, () => []);
+      return {
+        id: s.id,
+        source: s.source,
+        filename: s.filename,
+        topic: s.topic,
+        date: s.created,
+        updated: s.updated,
+        file: '',
+        size: 0,
+        turns: row.turn_count,
+        nativeId: s.nativeId,
+        ...(s.project ? { project: s.project } : {}),
+        ...(s.branch ? { branch: s.branch } : {}),
+        owner: row.owner,
+        machine: row.machine,
+      };
+    });
   }
 
   /** The team session a name (a session id, or a turn's docid) is about, with every turn, as a view answers read. */
