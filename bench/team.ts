@@ -15,6 +15,7 @@ import { pushSessions } from '../src/core/team/push.js';
 import { share } from '../src/core/team/access.js';
 import { TeamArchive } from '../src/core/team/archive.js';
 import { teamView } from '../src/core/team/view.js';
+import { indexedFields } from '../src/core/library/catalog.js';
 import { planQuery, searchSessions } from '../src/core/answer/search.js';
 import { parseQuery } from '../src/core/index/query.js';
 import { isStopWord, tokenize } from '../src/core/index/tokenize.js';
@@ -105,10 +106,7 @@ try {
       teamHits += answer.results.length;
     }
     const all = Array.from({ length: size }, (_, i) => synth(i));
-    const local = teamView(all, (s) => ({
-      content: s.turns.filter((t) => t.kind === 'conversation').map((t) => t.text),
-      messages: s.turns.filter((t) => t.kind !== 'conversation').map((t) => t.text.slice(0, 16_384)),
-    }));
+    const local = teamView(all, (s) => indexedFields(s.turns));
     const localMs: number[] = [];
     for (const q of queries) {
       const t = performance.now();

@@ -46,18 +46,14 @@ function select(id: string, label: string, values: string[]): Field {
   return s;
 }
 
-/** How results are ranked: words and meaning (the default), words only, meaning only. */
-function modeSelect(): Field {
+/** A single select whose change searches again: `options` are [value, label], the first the default. */
+function choice(id: string, label: string, options: [string, string][]): Field {
   const s = document.createElement('vscode-single-select') as unknown as Field;
-  s.id = 'mode';
-  s.setAttribute('aria-label', 'Ranking');
-  for (const [value, label] of [
-    ['', 'Words and meaning'],
-    ['lexical', 'Words only'],
-    ['semantic', 'Meaning only'],
-  ]) {
+  s.id = id;
+  s.setAttribute('aria-label', label);
+  for (const [value, text] of options) {
     const o = document.createElement('vscode-option');
-    o.textContent = label;
+    o.textContent = text;
     o.setAttribute('value', value);
     s.append(o);
   }
@@ -65,23 +61,20 @@ function modeSelect(): Field {
   return s;
 }
 
+/** How results are ranked: words and meaning (the default), words only, meaning only. */
+const modeSelect = (): Field =>
+  choice('mode', 'Ranking', [
+    ['', 'Words and meaning'],
+    ['lexical', 'Words only'],
+    ['semantic', 'Meaning only'],
+  ]);
+
 /** Where to search, when a team archive is configured: this machine, or this machine and the team. */
-function scopeSelect(): Field {
-  const s = document.createElement('vscode-single-select') as unknown as Field;
-  s.id = 'scope';
-  s.setAttribute('aria-label', 'Scope');
-  for (const [value, label] of [
+const scopeSelect = (): Field =>
+  choice('scope', 'Scope', [
     ['', 'This machine'],
     ['team', 'This machine and team'],
-  ]) {
-    const o = document.createElement('vscode-option');
-    o.textContent = label;
-    o.setAttribute('value', value);
-    s.append(o);
-  }
-  s.addEventListener('change', () => search());
-  return s;
-}
+  ]);
 
 function textfield(id: string, placeholder: string): Field {
   const f = document.createElement('vscode-textfield') as unknown as Field;

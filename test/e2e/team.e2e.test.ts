@@ -7,13 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT, tempDir, writeFile } from '../helpers.js';
 import { eventually } from '../eventually.js';
 import { ADMIN, startCluster, type Cluster } from '../pg-cluster.js';
-import { openWorkbench, runCommand, screenshot, type Workbench } from './workbench.js';
+import { openWorkbench, packageVsix, runCommand, screenshot, type Workbench } from './workbench.js';
 
 let cluster: Cluster;
 let bench: Workbench;
@@ -52,13 +51,7 @@ before(async () => {
   const pushed = cli(alice, 'team', 'push', '--project', 'orbit', '--root', `claude-code=${root}`);
   assert.equal(pushed.status, 0, pushed.stderr);
   assert.equal(cli(alice, 'team', 'share', 'orbit', 'carol').status, 0);
-  const vsix = join(tempDir('ssvsix-'), 'session-search.vsix');
-  const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  assert.equal(pack.status, 0, pack.stderr);
-  assert.ok(existsSync(vsix));
+  const vsix = packageVsix();
   bench = await openWorkbench({
     vsix,
     settings: {

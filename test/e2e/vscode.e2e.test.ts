@@ -5,24 +5,18 @@
 import { eventually } from '../eventually.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ROOT, tempDir } from '../helpers.js';
-import { openWorkbench, PLANTED_PASSWORD, PLANTED_SECRET, runCommand, screenshot, type Workbench } from './workbench.js';
+import { openWorkbench, packageVsix, PLANTED_PASSWORD, PLANTED_SECRET, runCommand, screenshot, type Workbench } from './workbench.js';
 
 let bench: Workbench;
 
 before(async () => {
   const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
   assert.equal(setup.status, 0, 'e2e setup (Chromium, Node 24, code-server) succeeded');
-  const vsix = join(tempDir('ssvsix-'), 'session-search.vsix');
-  const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  assert.equal(pack.status, 0, pack.stderr);
-  assert.ok(existsSync(vsix));
+  const vsix = packageVsix();
   bench = await openWorkbench({ vsix });
 });
 

@@ -4,7 +4,7 @@
  */
 import { eventually } from '../eventually.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -276,4 +276,15 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file });
   return file;
+}
+
+/** The extension packaged as a user installs it (`vsce package`), into a temporary folder. */
+export function packageVsix(): string {
+  const vsix = join(tempDir('ssvsix-'), 'session-search.vsix');
+  const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (pack.status !== 0 || !existsSync(vsix)) throw new Error(`packaging the extension failed: ${pack.stderr}`);
+  return vsix;
 }

@@ -10,7 +10,7 @@ import { TitleIndex } from '../index/title-index.js';
 import type { FileState } from '../ingest/file-state.js';
 import type { FileRead } from '../ingest/read-files.js';
 import type { Logger } from '../log.js';
-import type { Session } from '../model.js';
+import type { Session, Turn } from '../model.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { ManifestEntry } from '../store/snapshot.js';
 import { isInside } from '../ingest/walk.js';
@@ -62,13 +62,7 @@ export class SessionCatalog {
       if (old) old.ids = old.ids.filter((id) => id !== session.id);
     }
     this.sessions.set(session.id, session);
-    const content: string[] = [];
-    const messages: string[] = [];
-    for (const turn of session.turns) {
-      if (turn.kind === 'conversation') content.push(turn.text);
-      else messages.push(turn.text.length > INDEXED_CHARS_PER_TOOL_TURN ? turn.text.slice(0, INDEXED_CHARS_PER_TOOL_TURN) : turn.text);
-    }
-    this.index.add(session.id, { topic: session.topic, content, messages }, Date.parse(session.updated) || 0);
+    this.index.add(session.id, { topic: session.topic, ...indexedFields(session.turns) }, Date.parse(session.updated) || 0);
     this.titleIndex?.add(session.id, session.topic);
     this.semantic.add(session);
   }
@@ -161,4 +155,15 @@ export class SessionCatalog {
       entry: k.entry,
     }));
   }
+}
+
+/** What the index holds of a session's turns: the conversation whole, every other turn's first part. */
+export function indexedFields(turns: readonly Turn[]): { content: string[]; messages: string[] } {
+  const content: string[] = [];
+  const messages: string[] = [];
+  for (const turn of turns) {
+    if (turn.kind === 'conversation') content.push(turn.text);
+    else messages.push(turn.text.length > INDEXED_CHARS_PER_TOOL_TURN ? turn.text.slice(0, INDEXED_CHARS_PER_TOOL_TURN) : turn.text);
+  }
+  return { content, messages };
 }

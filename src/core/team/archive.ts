@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import type { ContextResponse, GetResponse, ReadResponse, SearchOptions, SearchResponse, SearchResult, SessionInfo, TurnWindow } from '../contracts.js';
 import type { ContextQuery } from '../answer/context-search.js';
 import type { Session } from '../model.js';
-import { INDEXED_CHARS_PER_TOOL_TURN } from '../library/options.js';
+import { indexedFields } from '../library/catalog.js';
 import { SessionSearchError } from '../errors.js';
 import type { OutputFormat } from '../format.js';
 import { createAnswers } from '../answer/answers.js';
@@ -37,14 +37,6 @@ export function mergeResults(local: SearchResult[], team: SearchResult[], self: 
 const VIEW_TTL_MS = 30_000;
 /** Team sessions read whole for search_context. */
 const CONTEXT_SESSIONS = 5;
-
-/** A session's fields as the local index takes them (the conversation, then the first part of every other turn). */
-function turnFields(s: Session): { content: string[]; messages: string[] } {
-  return {
-    content: s.turns.filter((t) => t.kind === 'conversation').map((t) => t.text),
-    messages: s.turns.filter((t) => t.kind !== 'conversation').map((t) => t.text.slice(0, INDEXED_CHARS_PER_TOOL_TURN)),
-  };
-}
 
 export class TeamArchive {
   readonly db: TeamDatabase;
@@ -99,7 +91,7 @@ export class TeamArchive {
       const sessions: Session[] = [];
       for (const hit of hits) sessions.push(...(await this.view(hit.id)).view.sessions.values());
       if (!sessions.length) return local;
-      const view = teamView(sessions, turnFields, vocabulary);
+      const view = teamView(sessions, (s) => indexedFields(s.turns), vocabulary);
       const team = createAnswers(view).searchContext(query, { ...options, project: undefined, mode: 'lexical' });
       const results = [...local.results, ...team.results].sort((a, b) => b.score - a.score).slice(0, options.limit);
       return { ...local, results, totalMatches: local.totalMatches + team.totalMatches };

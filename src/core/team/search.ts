@@ -61,21 +61,20 @@ export async function searchTeam(db: TeamDatabase, query: string, options: Searc
     return result.rows;
   });
   if (!rows.length) return [];
-  const texts = new Map<string, { conversation: string; messages: string }>();
+  const byId = new Map<string, CandidateRow>();
   const sessions = rows.map((row) => {
     const session = rowSession(row, (key) => [
       { id: key, role: 'user', kind: 'conversation', text: row.conversation },
       { id: key, role: 'tool', kind: 'tool', text: row.messages },
     ]);
-    texts.set(session.id, row);
+    byId.set(session.id, row);
     return session;
   });
-  const owners = new Map(rows.map((r, i) => [sessions[i].id, r]));
-  const view = teamView(sessions, (s) => ({ content: [texts.get(s.id)!.conversation], messages: [texts.get(s.id)!.messages] }), vocabulary);
+  const view = teamView(sessions, (s) => ({ content: [byId.get(s.id)!.conversation], messages: [byId.get(s.id)!.messages] }), vocabulary);
   // project, tags and modes are the local library's concerns: the project was matched by name above
   const plan = planQuery(view.index, parsed, { limit: options.limit, source: options.source, branch: options.branch, mode: 'lexical' }, range);
   return searchSessions(view, plan, query).results.map((result) => {
-    const row = owners.get(result.id)!;
+    const row = byId.get(result.id)!;
     const team: SearchResult = { ...result, file: '', owner: row.owner, machine: row.machine };
     // not on this machine: nothing to resume here, and no transcript that could have been deleted
     delete team.resumeCommand;
