@@ -5,7 +5,19 @@
  */
 import type { ExportFormat } from './core/export.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
-import type { GetResponse, PreferencesResponse, ReadResponse, SearchOptions, SearchResponse, SessionInfo, TagResponse, TurnWindow } from './core/contracts.js';
+import type {
+  FailedWorkspace,
+  GetResponse,
+  PreferencesResponse,
+  ReadResponse,
+  SearchOptions,
+  SearchResponse,
+  SessionInfo,
+  TagResponse,
+  TurnWindow,
+  WorkspaceGroup,
+  WorkspaceSummary,
+} from './core/contracts.js';
 import type { SourceRoot, SourceSetting } from './core/ingest/sources/registry.js';
 import type { PushResult } from './core/team/push.js';
 
@@ -95,6 +107,14 @@ export interface ChangedParams {
 
 /** Ranked search (the seed's search_session answer). */
 export const SearchRequest = new RequestType<SearchParams, SearchResponse, void>('sessions/search');
+/**
+ * The workspace view, streamed: each workspace's group (or why it failed) comes as a WorkspaceAnsweredNotification with
+ * the same `searchId` as soon as it is done; the answer is the summary. A newer request stops an older one.
+ */
+export interface SearchWorkspacesParams extends SearchParams {
+  searchId: number;
+}
+export const SearchWorkspacesRequest = new RequestType<SearchWorkspacesParams, WorkspaceSummary & { searchId: number }, void>('sessions/searchWorkspaces');
 /** Every session for the tree, newest first. */
 export const TreeRequest = new RequestType<TreeParams, TreeSession[], void>('sessions/tree');
 /** One session (the seed's get_session answer), for the language-model tool. */
@@ -150,5 +170,12 @@ export const TeamPushRequest = new RequestType0<PushResult, void>('sessions/team
 
 /** Indexing progress for the status bar. */
 export const IndexProgressNotification = new NotificationType<IndexProgress>('sessions/indexProgress');
+/** One workspace of a SearchWorkspacesRequest has answered. */
+export interface WorkspaceAnsweredParams {
+  searchId: number;
+  group?: WorkspaceGroup;
+  failed?: FailedWorkspace;
+}
+export const WorkspaceAnsweredNotification = new NotificationType<WorkspaceAnsweredParams>('sessions/workspaceAnswered');
 /** Sessions changed (tree refresh). */
 export const ChangedNotification = new NotificationType<ChangedParams>('sessions/changed');

@@ -1,5 +1,5 @@
 /** Messages between the search panel (webview/) and the extension host (src/extension/panel.ts), both directions typed. */
-import type { IndexingState, SearchMode, SearchResult, PreferencesResponse } from './core/contracts.js';
+import type { FailedWorkspace, IndexingState, PreferencesResponse, SearchMode, SearchResult, WorkspaceGroup, WorkspaceSummary } from './core/contracts.js';
 import type { Role, SourceId, TurnKind } from './core/model.js';
 
 export interface PanelFilters {
@@ -44,19 +44,21 @@ export type ToPanel =
       alsoMatched?: string[];
       note?: string;
       mode?: SearchMode;
-      /** How many workspaces were searched and turns matched (the archive's search view). */
-      workspacesSearched?: number;
-      turnsMatched?: number;
       /** The team archive could not answer: why (the results are local). */
       teamNotice?: string;
     }
+  /** One workspace of search `searchId` answered (its group of exchanges), or failed (why). */
+  | { type: 'workspace'; searchId: number; group?: WorkspaceGroup; failed?: FailedWorkspace }
+  /** Every workspace of search `searchId` has answered: how many were searched, matched, failed; or why it stopped. */
+  | { type: 'workspacesDone'; searchId: number; summary?: WorkspaceSummary; error?: string; tookMs: number }
   | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number }
   | { type: 'preferences'; value: PreferencesResponse }
   | { type: 'error'; message: string };
 
 export type FromPanel =
   | { type: 'ready' }
-  | { type: 'search'; query: string; filters: PanelFilters }
+  /** `searchId` grows with each search: what comes back for an older one is dropped. */
+  | { type: 'search'; searchId: number; query: string; filters: PanelFilters }
   | { type: 'openContext'; sessionId: string; topic: string; turnId: string; query: string }
   | { type: 'more'; direction: 'earlier' | 'later' }
   | { type: 'openRaw'; sessionId: string; line?: number }

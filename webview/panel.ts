@@ -12,6 +12,7 @@ import { appendMarked, appendTree, el, visibleControls } from './highlight.js';
 import { markdownTree, preformatted, type MdNode } from './markdown.js';
 import { drawChart } from './chart.js';
 import { renderPreferences } from './preferences.js';
+import { WorkspaceView } from './workspaces.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromPanel): void; setState(state: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -47,7 +48,7 @@ function select(id: string, label: string, values: string[]): Field {
 }
 
 /** A single select whose change searches again: `options` are [value, label], the first the default. */
-function choice(id: string, label: string, options: [string, string][]): Field {
+function choice(id: string, label: string, options: [string, string][], onChange: () => void = search): Field {
   const s = document.createElement('vscode-single-select') as unknown as Field;
   s.id = id;
   s.setAttribute('aria-label', label);
@@ -57,7 +58,7 @@ function choice(id: string, label: string, options: [string, string][]): Field {
     o.setAttribute('value', value);
     s.append(o);
   }
-  s.addEventListener('change', () => search());
+  s.addEventListener('change', () => onChange());
   return s;
 }
 
@@ -75,6 +76,18 @@ const scopeSelect = (): Field =>
     ['', 'This machine'],
     ['team', 'This machine and team'],
   ]);
+
+/** What the list shows: ranked sessions, or the matching exchanges by workspace (no new search either way). */
+const viewSelect = (): Field =>
+  choice(
+    'view',
+    'Show',
+    [
+      ['', 'Sessions'],
+      ['workspaces', 'Exchanges by workspace'],
+    ],
+    () => showList(),
+  );
 
 function textfield(id: string, placeholder: string): Field {
   const f = document.createElement('vscode-textfield') as unknown as Field;
@@ -109,9 +122,24 @@ count.setAttribute('role', 'status');
 const chart = el('div', 'chart');
 const list = el('div', 'results');
 list.setAttribute('role', 'listbox');
+const workspaceLine = el('div', 'workspaces-line');
+workspaceLine.setAttribute('role', 'status');
+const workspaceList = el('div', 'workspaces');
+const workspaces = new WorkspaceView(workspaceList, workspaceLine, (hit) =>
+  send({ type: 'openContext', sessionId: hit.sessionId, topic: hit.topic, turnId: hit.turnId, query: lastQuery }),
+);
 const reader = el('section', 'reader');
 reader.hidden = true;
-app.append(query, filters, count, exportButton, preferencesButton, preferences, chart, list, reader);
+app.append(query, filters, count, workspaceLine, exportButton, preferencesButton, preferences, chart, list, workspaceList, reader);
+showList();
+
+/** Shows the chosen list (sessions with their chart, or exchanges by workspace), the reader closed. */
+function showList(): void {
+  const byWorkspace = value('view') === 'workspaces';
+  list.hidden = chart.hidden = byWorkspace;
+  workspaceList.hidden = !byWorkspace;
+  reader.hidden = true;
+}
 
 function value(id: string): string | undefined {
   const v = (document.getElementById(id) as Field | null)?.value?.trim();
@@ -147,10 +175,25 @@ function schedule(): void {
   timer = setTimeout(search, 120);
 }
 
+let searchId = 0;
+
 function search(): void {
   lastQuery = query.value ?? '';
   vscode.setState({ query: lastQuery });
-  send({ type: 'search', query: lastQuery, filters: currentFilters() });
+  const filters = currentFilters();
+  searchId++;
+  const typed = lastQuery.trim().length;
+  workspaces.reset(
+    searchId,
+    typed === 0
+      ? ''
+      : typed < 2
+        ? 'Type at least 2 characters to search every workspace.'
+        : filters.scope === 'team'
+          ? "The workspace view covers this machine's sessions."
+          : undefined,
+  );
+  send({ type: 'search', searchId, query: lastQuery, filters });
 }
 
 function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
@@ -159,9 +202,8 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   const also = m.alsoMatched?.length ? ` · also matched: ${m.alsoMatched.join(', ')}` : '';
   const how = m.mode === 'lexical' && value('mode') !== 'lexical' ? ' · ranked by words' : '';
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const spread = m.workspacesSearched === undefined ? '' : ` · ${plural(m.workspacesSearched, 'workspace')} searched · ${plural(m.turnsMatched ?? 0, 'turn')}`;
   const team = m.teamNotice ? ` · team archive: ${m.teamNotice}` : '';
-  count.textContent = m.note ?? (m.query.trim() ? `${plural(m.count, 'session')}${spread} · ${m.tookMs} ms${also}${how}${partial}${team}` : '');
+  count.textContent = m.note ?? (m.query.trim() ? `${plural(m.count, 'session')} · ${m.tookMs} ms${also}${how}${partial}${team}` : '');
   exportButton.hidden = m.results.length === 0;
   list.replaceChildren();
   m.results.forEach((r, i) => {
@@ -240,8 +282,7 @@ function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
   if (after <= 0) later.setAttribute('disabled', '');
   later.addEventListener('click', () => send({ type: 'more', direction: 'later' }));
   reader.append(later);
-  list.hidden = true;
-  chart.hidden = true;
+  list.hidden = chart.hidden = workspaceList.hidden = true;
   reader.hidden = false;
   reader.querySelector<HTMLElement>('.turn.hit')?.scrollIntoView({ block: 'center' });
   reader.querySelector<HTMLElement>('.turn.hit')?.focus();
@@ -308,10 +349,8 @@ function foldSummary(t: PanelTurn, shown: string): string | undefined {
 }
 
 function closeReader(): void {
-  reader.hidden = true;
-  list.hidden = false;
-  chart.hidden = false;
-  list.querySelector<HTMLElement>('.result')?.focus();
+  showList();
+  (workspaceList.hidden ? list : workspaceList).querySelector<HTMLElement>('.result, .exchange')?.focus();
 }
 
 document.addEventListener('keydown', (e) => {
@@ -347,6 +386,7 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
       textfield('from', 'From YYYY-MM-DD'),
       textfield('to', 'To YYYY-MM-DD'),
       modeSelect(),
+      viewSelect(),
       ...(m.team ? [scopeSelect()] : []),
     );
     const saved = vscode.getState() as { query?: string } | undefined;
@@ -355,6 +395,7 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
       search();
     }
   } else if (m.type === 'results') renderResults(m);
+  else if (m.type === 'workspace' || m.type === 'workspacesDone') workspaces.take(m);
   else if (m.type === 'context') renderContext(m);
   else if (m.type === 'preferences') renderPreferences(preferences, m.value, send);
   else if (m.type === 'error') count.textContent = m.message;

@@ -85,11 +85,34 @@ export const workspaceGroupSchema = z.object({
         reply: z.string().describe('The reply it got (or the matching tool turn).'),
         userHighlights: z.array(range),
         replyHighlights: z.array(range),
+        match: z.string().optional().describe('Where the match is in neither: a few lines of the matching turn (a tool output, a file read…) around it.'),
+        matchKind: z
+          .enum(TURN_KINDS as [TurnKind, ...TurnKind[]])
+          .optional()
+          .describe('The kind of the matching turn, with `match`.'),
+        matchHighlights: z.array(range).optional(),
       }),
     )
     .describe('The first 50 exchanges holding a match, best sessions first; several matches in one exchange show once.'),
 });
 export type WorkspaceGroup = z.infer<typeof workspaceGroupSchema>;
+
+export const failedWorkspaceSchema = z.object({
+  project: z.string(),
+  worktree: z.string(),
+  name: z.string(),
+  reason: z.string().describe('Why it could not be searched; searching again retries it (its transcripts are being read again).'),
+});
+export type FailedWorkspace = z.infer<typeof failedWorkspaceSchema>;
+
+/** What a search over every workspace found, once every workspace has answered (or failed). */
+export const workspaceSummarySchema = z.object({
+  workspacesSearched: z.number().describe('How many workspaces were searched (hold sessions that pass the filters).'),
+  workspacesMatched: z.number().describe('How many of them hold a matching turn.'),
+  workspacesFailed: z.number().describe('How many could not be searched: searching again retries them.'),
+  turnsMatched: z.number().describe('How many turns matched, in every workspace that answered.'),
+});
+export type WorkspaceSummary = z.infer<typeof workspaceSummarySchema>;
 
 export const searchResponseSchema = z.object({
   success: z.literal(true),
@@ -109,6 +132,12 @@ export const searchResponseSchema = z.object({
   workspaces: z.array(workspaceGroupSchema).optional().describe('With groupBy "workspace": the matches by workspace, most matches first.'),
   workspacesSearched: z.number().optional().describe('With groupBy "workspace": how many workspaces were searched.'),
   turnsMatched: z.number().optional().describe('With groupBy "workspace": how many turns matched, in every workspace.'),
+  failedWorkspaces: z
+    .array(failedWorkspaceSchema)
+    .optional()
+    .describe(
+      'With groupBy "workspace": workspaces that could not be searched (their stored turns are damaged and being read again); ask again to retry them.',
+    ),
   teamNotice: z.string().optional().describe('A team archive is configured but could not answer: why. The results are local only.'),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -146,6 +146,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     ...answers,
     search: (query, options) => partial(search(query, options)),
     searchContext: (query, options) => partial(searchContext(query, options)),
+    searchWorkspaces: guarded(answers.searchWorkspaces),
     list: (options) => partial(answers.list(options)),
     indexing: load.indexing,
     semantic: catalog.semantic,

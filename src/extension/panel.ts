@@ -9,8 +9,16 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { SOURCE_IDS } from '../core/model.js';
-import { SearchRequest, TreeRequest, TurnsRequest, PreferencesRequest, UpdatePreferencesRequest } from '../protocol.js';
-import { CONTEXT_TURNS, MORE_TURNS, type FromPanel, type ToPanel } from '../webview-protocol.js';
+import {
+  SearchRequest,
+  SearchWorkspacesRequest,
+  WorkspaceAnsweredNotification,
+  TreeRequest,
+  TurnsRequest,
+  PreferencesRequest,
+  UpdatePreferencesRequest,
+} from '../protocol.js';
+import { CONTEXT_TURNS, MORE_TURNS, type FromPanel, type PanelFilters, type ToPanel } from '../webview-protocol.js';
 import { Disposable } from './dispose.js';
 import { serverSettings } from './settings.js';
 
@@ -51,6 +59,8 @@ export class SearchPanel extends Disposable {
     super();
     panel.webview.html = this.html(root);
     this.register(panel.webview.onDidReceiveMessage((m: FromPanel) => void this.handle(m)));
+    // each workspace's answer goes to the page as it comes; the page drops those of a search it replaced
+    this.register(client.onNotification(WorkspaceAnsweredNotification, (a) => this.post({ type: 'workspace', ...a })));
     this.register(
       panel.onDidDispose(() => {
         SearchPanel.current = undefined;
@@ -63,6 +73,16 @@ export class SearchPanel extends Disposable {
     if (!this.isDisposed) void this.panel.webview.postMessage(message);
   }
 
+  private async searchWorkspaces(searchId: number, query: string, filters: PanelFilters): Promise<void> {
+    const started = Date.now();
+    try {
+      const summary = await this.client.sendRequest(SearchWorkspacesRequest, { searchId, query, ...filters });
+      this.post({ type: 'workspacesDone', searchId, summary, tookMs: Date.now() - started });
+    } catch (err) {
+      this.post({ type: 'workspacesDone', searchId, error: errorMessage(err), tookMs: Date.now() - started });
+    }
+  }
+
   private async handle(m: FromPanel): Promise<void> {
     try {
       switch (m.type) {
@@ -71,10 +91,10 @@ export class SearchPanel extends Disposable {
           break;
         case 'search': {
           if (!m.query.trim()) return this.post({ type: 'results', query: m.query, results: [], count: 0, tookMs: 0 });
+          // the workspace view (this machine's) streams beside the ranked sessions
+          if (m.query.trim().length >= 2 && m.filters.scope !== 'team') void this.searchWorkspaces(m.searchId, m.query, m.filters);
           const started = Date.now();
-          // the team scope answers sessions (the workspace view is this machine's)
-          const grouped = m.query.trim().length >= 2 && m.filters.scope !== 'team' ? ({ groupBy: 'workspace' } as const) : {};
-          const response = await this.client.sendRequest(SearchRequest, { query: m.query, ...m.filters, ...grouped, limit: 100 });
+          const response = await this.client.sendRequest(SearchRequest, { query: m.query, ...m.filters, limit: 100 });
           this.post({
             type: 'results',
             query: m.query,
@@ -85,8 +105,6 @@ export class SearchPanel extends Disposable {
             alsoMatched: response.alsoMatched,
             note: response.note,
             mode: response.mode,
-            workspacesSearched: response.workspacesSearched,
-            turnsMatched: response.turnsMatched,
             teamNotice: response.teamNotice,
           });
           break;

@@ -32,6 +32,8 @@ import {
   UpdatePreferencesRequest,
   RebuildRequest,
   SearchRequest,
+  SearchWorkspacesRequest,
+  WorkspaceAnsweredNotification,
   TreeRequest,
   TurnsRequest,
   TeamPushRequest,
@@ -152,6 +154,16 @@ connection.onRequest(SearchRequest, async ({ query, scope, ...options }) => {
   const local = library.search(query, options);
   const archive = scope === 'team' && !options.groupBy ? teamArchive() : undefined;
   return archive ? (await archive).search(local, query, options, library.index) : local;
+});
+let workspaceSearch: AbortController | undefined;
+connection.onRequest(SearchWorkspacesRequest, async ({ searchId, query, scope: _scope, ...options }) => {
+  workspaceSearch?.abort();
+  const controller = (workspaceSearch = new AbortController());
+  const summary = await (
+    await lib()
+  ).searchWorkspaces(query, options, (answer) => void connection.sendNotification(WorkspaceAnsweredNotification, { searchId, ...answer }), controller.signal);
+  if (workspaceSearch === controller) workspaceSearch = undefined;
+  return { searchId, ...summary };
 });
 connection.onRequest(TreeRequest, async ({ limit, scope }) => {
   const local = treeSessions(await lib(), limit);

@@ -122,7 +122,10 @@ describe('the search panel', () => {
       await count.filter({ hasText: /\d+ sessions?/ }).waitFor({ timeout: 20_000 });
       const all = Number(/(\d+) session/.exec(await count.innerText())![1]);
       assert.ok(all > 1);
-      assert.match(await count.innerText(), /\d+ workspaces? searched · \d+ turns?/, 'the line says how many workspaces were searched and turns matched');
+      await frame()
+        .locator('.workspaces-line')
+        .filter({ hasText: /\d+ workspaces? searched · \d+ turns?/ })
+        .waitFor({ timeout: 20_000 });
       await frame().locator('vscode-button#export-results:not([hidden])').waitFor({ timeout: 10_000 });
       await screenshot(bench.page, 'panel-results');
 
@@ -153,6 +156,40 @@ describe('the search panel', () => {
       assert.match(await frame().locator('.reader .turn.hit').innerText(), /localStorage/i, 'the reader opens at the matching turn');
       await screenshot(bench.page, 'panel-reader');
       await bench.page.keyboard.press('Escape');
+      await frame().locator('.results .result').first().waitFor({ state: 'visible', timeout: 10_000 });
+    }));
+
+  test('shows the matching exchanges by workspace as each workspace answers, with the line counting them, and opens the reader on one', () =>
+    step('panel-workspaces', async () => {
+      const line = frame().locator('.workspaces-line');
+      await line.filter({ hasText: /\d+ workspaces? searched · \d+ turns?/ }).waitFor({ timeout: 20_000 });
+      const [, searched, turns] = /(\d+) workspaces? searched · (\d+) turns?/.exec(await line.innerText())!.map(Number);
+      assert.ok(searched >= 1 && turns >= 1, await line.innerText());
+      await frame().locator('vscode-single-select#view').click();
+      await frame().locator('vscode-single-select#view').getByRole('option', { name: 'Exchanges by workspace' }).click();
+      const sections = frame().locator('.workspaces .workspace');
+      await sections.first().waitFor({ state: 'visible', timeout: 10_000 });
+      const counts = (await frame().locator('.workspaces .workspace-head').allInnerTexts()).map((t) => Number(/(\d+) matching turns?/.exec(t)?.[1]));
+      assert.equal(
+        counts.reduce((a, b) => a + b, 0),
+        turns,
+        'the workspaces shown hold every matching turn the line counts',
+      );
+      const exchange = sections
+        .first()
+        .locator('.exchange', { has: frame().locator('mark', { hasText: /localStorage/i }) })
+        .first();
+      await exchange.waitFor({ timeout: 10_000 });
+      assert.ok((await exchange.locator('.exchange-user').count()) + (await exchange.locator('.exchange-reply').count()) >= 1);
+      assert.equal(await frame().locator('.results').isVisible(), false, 'the sessions list gives way to the workspaces');
+      await screenshot(bench.page, 'panel-workspaces');
+      await exchange.click();
+      await frame().locator('.reader .turn.hit').waitFor({ timeout: 20_000 });
+      assert.match(await frame().locator('.reader .turn.hit').innerText(), /localStorage/i, 'the reader opens on the exchange');
+      await bench.page.keyboard.press('Escape');
+      await sections.first().waitFor({ state: 'visible', timeout: 10_000 });
+      await frame().locator('vscode-single-select#view').click();
+      await frame().locator('vscode-single-select#view').getByRole('option', { name: 'Sessions' }).click();
       await frame().locator('.results .result').first().waitFor({ state: 'visible', timeout: 10_000 });
     }));
 });

@@ -3,12 +3,16 @@
  * (the message and its reply, several hits in one exchange once), with the full count and the workspaces searched.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { tempDir } from '../helpers.js';
+import { eventually } from '../eventually.js';
+import type { WorkspaceSummary } from '../../src/core/contracts.js';
+import type { WorkspaceAnswer } from '../../src/core/answer/workspaces.js';
+import { archiveLocation } from '../../src/core/store/archive.js';
 
 function session(root: string, id: string, cwd: string, exchanges: [string, string][]): void {
   const lines: string[] = [];
@@ -60,5 +64,60 @@ test('groupBy workspace: exchanges by workspace with full counts, several hits i
   assert.equal(r.count, 3, 'the sessions answer stays as it was');
   assert.equal(library.search('quokkacache').workspaces, undefined, "the default answer keeps CodeArchitect's shape");
   assert.throws(() => library.search('q', { groupBy: 'workspace' }), /at least 2 characters/);
+  await library.close();
+});
+
+test('the streamed view: each workspace answers on its own, best first; a damaged one fails alone and answers again when searched again', async () => {
+  const root = tempDir();
+  const data = tempDir();
+  const a = '44444444-4444-4444-8444-444444444444';
+  const b = '55555555-5555-4555-8555-555555555555';
+  session(root, a, '/home/dev/shop', [
+    ['the wombatqueue stalls', 'The wombatqueue consumer stalls on a poison message; wombatqueue retries forever.'],
+    ['fix the wombatqueue retries', 'Capped at 5.'],
+  ]);
+  session(root, b, '/home/dev/blog', [['a wombatqueue for comments?', 'Not needed.']]);
+  const logger = new MemoryLogger();
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, env: {}, dataDir: data });
+  await library.load();
+  const stream = async (): Promise<{ answers: WorkspaceAnswer[]; summary: WorkspaceSummary }> => {
+    const answers: WorkspaceAnswer[] = [];
+    const summary = await library.searchWorkspaces('wombatqueue', {}, (x) => answers.push(x));
+    return { answers, summary };
+  };
+  const first = await stream();
+  assert.deepEqual(
+    first.answers.map((x) => ('group' in x ? [x.group.name, x.group.count] : ['failed', x.failed.name])),
+    [
+      ['shop', 3],
+      ['blog', 1],
+    ],
+    'one answer per workspace, the best first, with its full count',
+  );
+  assert.deepEqual(first.summary, { workspacesSearched: 2, workspacesMatched: 2, workspacesFailed: 0, turnsMatched: 4 });
+
+  // the stored turns of the shop session go bad on disk (the turn cache holds nothing: the scan does not fill it)
+  const where = archiveLocation([...library.sessions.values()].find((s) => s.nativeId === a)!)!;
+  const bytes = readFileSync(where.entry);
+  bytes.fill(0x7e, where.at[0] + 12, where.at[0] + where.at[1] - 2);
+  writeFileSync(where.entry, bytes);
+  const failed = await stream();
+  const shop = failed.answers.find((x) => 'failed' in x);
+  assert.ok(shop && 'failed' in shop && shop.failed.name === 'shop', JSON.stringify(failed.answers));
+  assert.match(shop.failed.reason, /1 of its sessions could not be read .*search again to retry/);
+  assert.deepEqual(failed.summary, { workspacesSearched: 2, workspacesMatched: 1, workspacesFailed: 1, turnsMatched: 1 }, 'the failed workspace is counted');
+
+  // meanwhile its transcript is read again: searching again answers it
+  await eventually(async () => (await stream()).summary.workspacesFailed === 0, 'the shop workspace answers again');
+  const again = await stream();
+  assert.deepEqual(again.summary, first.summary);
+  assert.throws(() => library.searchWorkspaces('w', {}, () => undefined), /at least 2 characters/);
+
+  // a newer search stops an older one: an aborted stream answers nothing more
+  const controller = new AbortController();
+  controller.abort();
+  const none: WorkspaceAnswer[] = [];
+  await library.searchWorkspaces('wombatqueue', {}, (x) => none.push(x), controller.signal);
+  assert.equal(none.length, 0);
   await library.close();
 });

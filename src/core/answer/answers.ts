@@ -2,7 +2,17 @@
  * The questions every front end asks of a library (search, get, list, read, turn windows, title suggestions, context
  * search), with their argument checks, as functions over the library's view (view.ts).
  */
-import type { GetResponse, ListResponse, PreferencesResponse, ReadResponse, SearchOptions, SearchResponse, TagResponse, TurnWindow } from '../contracts.js';
+import type {
+  GetResponse,
+  ListResponse,
+  PreferencesResponse,
+  ReadResponse,
+  SearchOptions,
+  SearchResponse,
+  TagResponse,
+  TurnWindow,
+  WorkspaceSummary,
+} from '../contracts.js';
 import { learnPreferences } from './preferences.js';
 import { highlightRanges } from '../index/snippets.js';
 import { searchContext, type ContextQuery } from './context-search.js';
@@ -13,8 +23,28 @@ import { parseQuery } from '../index/query.js';
 import { ROLES, TURN_KINDS, type Session } from '../model.js';
 import { findSession, getSession, listSessions, readDoc } from './sessions.js';
 import { derivedTags } from './tags.js';
-import { planQuery, searchSessions } from './search.js';
+import { planQuery, searchSessions, workspaceMatches } from './search.js';
+import { streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
 import type { LibraryView } from './view.js';
+
+/** The argument checks of a search, the same for every front end. */
+function checkSearch(query: string, options: SearchOptions): void {
+  if (typeof query !== 'string' || !query.trim())
+    throw new SessionSearchError('Search query is required', 'Search query is required: give one or more words to look for.');
+  if (options.role !== undefined && !ROLES.includes(options.role)) {
+    throw new SessionSearchError('INVALID_ARGUMENT', `role must be one of ${ROLES.join(', ')}, got "${String(options.role)}".`);
+  }
+  if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
+    throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
+  }
+  if (options.groupBy !== undefined && options.groupBy !== 'workspace')
+    throw new SessionSearchError('INVALID_ARGUMENT', `groupBy must be "workspace", got "${String(options.groupBy)}".`);
+  if (options.groupBy === 'workspace' && query.trim().length < 2)
+    throw new SessionSearchError('INVALID_ARGUMENT', 'type at least 2 characters to search every workspace.');
+  if (options.kind !== undefined && !TURN_KINDS.includes(options.kind)) {
+    throw new SessionSearchError('INVALID_ARGUMENT', `kind must be one of ${TURN_KINDS.join(', ')}, got "${String(options.kind)}".`);
+  }
+}
 
 /**
  * The answers over one view, as functions: what every front end calls (through the library that owns the view).
@@ -23,22 +53,19 @@ import type { LibraryView } from './view.js';
 export function createAnswers(view: LibraryView) {
   return {
     search(query: string, options: SearchOptions = {}): SearchResponse {
-      if (typeof query !== 'string' || !query.trim())
-        throw new SessionSearchError('Search query is required', 'Search query is required: give one or more words to look for.');
-      if (options.role !== undefined && !ROLES.includes(options.role)) {
-        throw new SessionSearchError('INVALID_ARGUMENT', `role must be one of ${ROLES.join(', ')}, got "${String(options.role)}".`);
-      }
-      if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
-        throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
-      }
-      if (options.groupBy !== undefined && options.groupBy !== 'workspace')
-        throw new SessionSearchError('INVALID_ARGUMENT', `groupBy must be "workspace", got "${String(options.groupBy)}".`);
-      if (options.groupBy === 'workspace' && query.trim().length < 2)
-        throw new SessionSearchError('INVALID_ARGUMENT', 'type at least 2 characters to search every workspace.');
-      if (options.kind !== undefined && !TURN_KINDS.includes(options.kind)) {
-        throw new SessionSearchError('INVALID_ARGUMENT', `kind must be one of ${TURN_KINDS.join(', ')}, got "${String(options.kind)}".`);
-      }
+      checkSearch(query, options);
       return searchSessions(view, planQuery(view.index, parseQuery(query), options, dayRange(options)), query);
+    },
+
+    /**
+     * The workspace view streamed: each workspace's group (or why it failed) to `onAnswer` as it is done, best
+     * workspace first; the summary once all have answered. At least 2 characters, as the view asks.
+     */
+    searchWorkspaces(query: string, options: SearchOptions, onAnswer: (answer: WorkspaceAnswer) => void, signal?: AbortSignal): Promise<WorkspaceSummary> {
+      checkSearch(query, { ...options, groupBy: 'workspace' });
+      const plan = planQuery(view.index, parseQuery(query), options, dayRange(options));
+      const { ranked, searched } = workspaceMatches(view, plan);
+      return streamWorkspaces(view, ranked, plan.matcher, searched, onAnswer, signal);
     },
 
     get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {

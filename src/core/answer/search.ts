@@ -13,7 +13,7 @@ import type { Session } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter } from './tags.js';
-import { workspaceGroups } from './workspaces.js';
+import { workspaceGroups, workspacesOf } from './workspaces.js';
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
@@ -150,6 +150,21 @@ function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefine
   }
 }
 
+/**
+ * What the workspace view scans: every session holding the query's words (ranked by words, whatever the mode: the view
+ * marks words), best first, and how many workspaces hold sessions that pass the filters.
+ */
+export function workspaceMatches(lib: LibraryView, plan: QueryPlan): { ranked: Session[]; searched: number } {
+  const all = rankSessions(lib, { ...plan, options: { ...plan.options, limit: undefined, mode: 'lexical' } });
+  const ranked = all.flatMap((hit) => lib.sessions.get(hit.key) ?? []);
+  const meta = metadataFilter(plan, lib);
+  const searched = workspacesOf(
+    lib,
+    [...lib.sessions.values()].filter((s) => !meta || meta(s)),
+  ).length;
+  return { ranked, searched };
+}
+
 export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): SearchResponse {
   const { shown: query, options } = plan;
   const how = { role: options.role, kind: options.kind, weight: (t: string) => lib.index.idf(t) };
@@ -197,17 +212,8 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
   });
   const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic) };
   if (options.groupBy === 'workspace') {
-    const meta = metadataFilter(plan, lib);
-    const searched = [...lib.sessions.values()].filter((s) => !meta || meta(s));
-    Object.assign(
-      response,
-      workspaceGroups(
-        lib,
-        hits.map((h) => h.s),
-        plan.matcher,
-        searched,
-      ),
-    );
+    const { ranked, searched } = workspaceMatches(lib, plan);
+    Object.assign(response, workspaceGroups(lib, ranked, plan.matcher, searched));
   }
   if (plan.alsoMatched.length) response.alsoMatched = plan.alsoMatched;
   if (!plan.query.terms.length && !plan.query.phrases.length)

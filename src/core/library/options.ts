@@ -15,8 +15,11 @@ export const POOL_MIN_FILES = 16;
  */
 export const CHECKPOINT_MS = 300_000;
 
-/** Tool output beyond this many characters per turn is kept for reading but not indexed. */
-export const INDEXED_CHARS_PER_TOOL_TURN = 16 * 1024;
+/**
+ * The first page of each tool output, file read or thinking turn is indexed (the archive's page: 512,000 characters);
+ * the rest is kept whole for reading (read_session by docid and offset) but not indexed.
+ */
+export const INDEXED_CHARS_PER_TOOL_TURN = 512_000;
 
 export interface LibraryOptions {
   roots: SourceRoot[];

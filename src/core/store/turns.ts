@@ -123,6 +123,24 @@ function load(session: Session, { place, hooks }: Lazy): Turn[] {
   return turns;
 }
 
+/**
+ * A session's turns for a scan over many sessions (the workspace view): those in memory or in the cache as they are,
+ * others read from disk without entering the cache (a scan would push out what answers keep using). A reason instead
+ * when its stored copy cannot be read; its transcript is then read again, as `session.turns` would.
+ */
+export function scanTurns(session: Session): Turn[] | string {
+  const state = lazy.get(session);
+  if (!state) return session.turns;
+  const hit = state.hooks.cache.get(session);
+  if (hit) return hit;
+  const turns = read(session, state.place);
+  if (typeof turns === 'string') {
+    state.hooks.logger.warn(`turns of ${session.id} unreadable (${turns}); reading its transcript again`);
+    state.hooks.unreadable?.(session);
+  }
+  return turns;
+}
+
 /** Makes `session.turns` read from disk on use (and be forgotten under memory pressure). */
 export function makeLazy(session: Session, place: TurnPlace, summary: { count: number; firstPrompt?: string }, hooks: TurnHooks): void {
   const existing = lazy.get(session);

@@ -20,7 +20,6 @@ const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const COMPRESSED = '.zst';
 const INJECTED = /^\s*(<environment_context>|<user_instructions>|<permissions|# AGENTS\.md|<skills|<INSTRUCTIONS>|<user_shell_command>)/;
 const NOT_TRANSCRIPTS = new Set(['session_index.jsonl', 'history.jsonl']);
-const OUTPUT_MAX = 64 * 1024;
 
 export function codexHome(env: NodeJS.ProcessEnv): string {
   return env.CODEX_HOME ?? join(env.HOME ?? env.USERPROFILE ?? '.', '.codex');
@@ -46,10 +45,6 @@ function textOf(content: unknown): string {
     .join('\n');
 }
 
-function capped(text: string): string {
-  return text.length > OUTPUT_MAX ? `${text.slice(0, OUTPUT_MAX)}\n… [${text.length - OUTPUT_MAX} more characters]` : text;
-}
-
 function describeCall(name: string, args: string): string {
   try {
     const parsed: unknown = JSON.parse(args);
@@ -61,7 +56,7 @@ function describeCall(name: string, args: string): string {
   } catch {
     // arguments are usually JSON; when not, show them as written
   }
-  return `${name} ${capped(args)}`;
+  return `${name} ${args}`;
 }
 
 function readItem(state: CodexState, p: Record<string, unknown>, base: { timestamp?: string; line: number }): void {
@@ -83,7 +78,7 @@ function readItem(state: CodexState, p: Record<string, unknown>, base: { timesta
   } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
     const name = state.calls.get(str(p.call_id) ?? '');
     const output = typeof p.output === 'string' ? p.output : JSON.stringify(p.output ?? '');
-    state.other.push({ ...base, role: 'tool', kind: name === 'apply_patch' ? 'diff' : 'tool', tool: name, text: capped(output) });
+    state.other.push({ ...base, role: 'tool', kind: name === 'apply_patch' ? 'diff' : 'tool', tool: name, text: output });
   } else if (type === 'web_search_call' && isRecord(p.action)) {
     state.other.push({ ...base, role: 'assistant', kind: 'tool', tool: 'web_search', text: `web search: ${str(p.action.query) ?? ''}` });
   }
