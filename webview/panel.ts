@@ -3,9 +3,6 @@
  * and a reader showing the hit with turns either side. Talks to the host only through webview-protocol messages.
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import '@vscode-elements/elements/dist/vscode-option/index.js';
-import '@vscode-elements/elements/dist/vscode-single-select/index.js';
-import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { SearchResult } from '../src/core/contracts.js';
 import type { FromPanel, PanelFilters, PanelTurn, ToPanel } from '../src/webview-protocol.js';
 import { appendMarked, appendTree, el, visibleControls } from './highlight.js';
@@ -13,6 +10,7 @@ import { markdownTree, preformatted, type MdNode } from './markdown.js';
 import { drawChart } from './chart.js';
 import { renderPreferences } from './preferences.js';
 import { WorkspaceView } from './workspaces.js';
+import { choice, select, textfield, type Field } from './controls.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromPanel): void; setState(state: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -23,59 +21,35 @@ const TURN_DISPLAY_LIMIT = 100_000;
 const ROLES = ['user', 'assistant', 'tool', 'system'];
 const KINDS = ['conversation', 'file', 'diff', 'note', 'tool', 'thinking'];
 
-type Field = HTMLElement & { value: string };
 const app = document.getElementById('app')!;
 let lastQuery = '';
 let results: SearchResult[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-function select(id: string, label: string, values: string[]): Field {
-  const s = document.createElement('vscode-single-select') as unknown as Field;
-  s.id = id;
-  s.setAttribute('aria-label', label);
-  const any = document.createElement('vscode-option');
-  any.textContent = `Any ${label.toLowerCase()}`;
-  any.setAttribute('value', '');
-  s.append(any);
-  for (const v of values) {
-    const o = document.createElement('vscode-option');
-    o.textContent = v;
-    o.setAttribute('value', v);
-    s.append(o);
-  }
-  s.addEventListener('change', () => search());
-  return s;
-}
-
-/** A single select whose change searches again: `options` are [value, label], the first the default. */
-function choice(id: string, label: string, options: [string, string][], onChange: () => void = search): Field {
-  const s = document.createElement('vscode-single-select') as unknown as Field;
-  s.id = id;
-  s.setAttribute('aria-label', label);
-  for (const [value, text] of options) {
-    const o = document.createElement('vscode-option');
-    o.textContent = text;
-    o.setAttribute('value', value);
-    s.append(o);
-  }
-  s.addEventListener('change', () => onChange());
-  return s;
-}
-
 /** How results are ranked: words and meaning (the default), words only, meaning only. */
 const modeSelect = (): Field =>
-  choice('mode', 'Ranking', [
-    ['', 'Words and meaning'],
-    ['lexical', 'Words only'],
-    ['semantic', 'Meaning only'],
-  ]);
+  choice(
+    'mode',
+    'Ranking',
+    [
+      ['', 'Words and meaning'],
+      ['lexical', 'Words only'],
+      ['semantic', 'Meaning only'],
+    ],
+    search,
+  );
 
 /** Where to search, when a team archive is configured: this machine, or this machine and the team. */
 const scopeSelect = (): Field =>
-  choice('scope', 'Scope', [
-    ['', 'This machine'],
-    ['team', 'This machine and team'],
-  ]);
+  choice(
+    'scope',
+    'Scope',
+    [
+      ['', 'This machine'],
+      ['team', 'This machine and team'],
+    ],
+    search,
+  );
 
 /** What the list shows: ranked sessions, or the matching exchanges by workspace (no new search either way). */
 const viewSelect = (): Field =>
@@ -89,16 +63,7 @@ const viewSelect = (): Field =>
     () => showList(),
   );
 
-function textfield(id: string, placeholder: string): Field {
-  const f = document.createElement('vscode-textfield') as unknown as Field;
-  f.id = id;
-  f.setAttribute('placeholder', placeholder);
-  f.setAttribute('aria-label', placeholder);
-  f.addEventListener('input', () => schedule());
-  return f;
-}
-
-const query = textfield('query', 'Search sessions: words, "a phrase", -exclude');
+const query = textfield('query', 'Search sessions: words, "a phrase", -exclude', () => schedule());
 query.classList.add('query');
 const filters = el('div', 'filters');
 const count = el('div', 'count');
@@ -377,14 +342,14 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
   const m = event.data;
   if (m.type === 'init') {
     filters.replaceChildren(
-      select('source', 'Source', m.sources),
-      select('role', 'Role', ROLES),
-      select('kind', 'Block type', KINDS),
-      textfield('project', 'Project folder'),
-      textfield('branch', 'Git branch'),
-      textfield('tags', 'Tags, comma-separated'),
-      textfield('from', 'From YYYY-MM-DD'),
-      textfield('to', 'To YYYY-MM-DD'),
+      select('source', 'Source', m.sources, search),
+      select('role', 'Role', ROLES, search),
+      select('kind', 'Block type', KINDS, search),
+      textfield('project', 'Project folder', schedule),
+      textfield('branch', 'Git branch', schedule),
+      textfield('tags', 'Tags, comma-separated', schedule),
+      textfield('from', 'From YYYY-MM-DD', schedule),
+      textfield('to', 'To YYYY-MM-DD', schedule),
       modeSelect(),
       viewSelect(),
       ...(m.team ? [scopeSelect()] : []),

@@ -12,14 +12,13 @@ import { after, before, test } from 'node:test';
 import { ROOT, tempDir, writeFile } from '../helpers.js';
 import { eventually } from '../eventually.js';
 import { ADMIN, startCluster, type Cluster } from '../pg-cluster.js';
-import { openWorkbench, packageVsix, runCommand, screenshot, type Workbench } from './workbench.js';
+import { openWorkbench, packageVsix, panelFrame, runCommand, screenshot, setupE2e, type Workbench } from './workbench.js';
 
 let cluster: Cluster;
 let bench: Workbench;
 
 before(async () => {
-  const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
-  assert.equal(setup.status, 0, 'e2e setup (Chromium, Node 24, code-server) succeeded');
+  setupE2e();
   cluster = await startCluster();
   const cli = (env: NodeJS.ProcessEnv, ...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env });
   const init = cli(process.env, 'team', 'init', '--db', cluster.url(ADMIN));
@@ -68,7 +67,7 @@ after(async () => {
 });
 
 test('the panel searches this machine and the team: a shared session shows whose it is and opens in the reader', { timeout: 180_000 }, async () => {
-  const frame = () => bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+  const frame = () => panelFrame(bench.page);
   try {
     await runCommand(bench.page, 'Session Search: Open Search Panel');
     const query = frame().locator('vscode-textfield#query input');

@@ -4,13 +4,13 @@
  * Screenshots land in test-results/screenshots/.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { ROOT, tempDir } from '../helpers.js';
-import { freePort, openWorkbench, runCommand, screenshot, trustWorkspace } from './workbench.js';
+import { freePort, openWorkbench, packageVsix, runCommand, screenshot, setupE2e, trustWorkspace } from './workbench.js';
 
 const BROWSER_ARGS = [
   '--headless',
@@ -28,8 +28,7 @@ test(
   'npm start on a machine with no sessions: the workbench opens with Session Search showing the demo sessions, trust left on',
   { timeout: 300_000 },
   async () => {
-    const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
-    assert.equal(setup.status, 0, 'e2e setup succeeded');
+    setupE2e();
     const run = tempDir('ssstart-');
     const home = join(run, 'home');
     mkdirSync(home);
@@ -141,13 +140,6 @@ test("in Restricted Mode the user's own histories are searchable; trusting the f
 
 /** The extension packaged as users install it. */
 function packaged(): string {
-  const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
-  assert.equal(setup.status, 0, 'e2e setup succeeded');
-  const vsix = join(tempDir('ssvsix-'), 'session-search.vsix');
-  const pack = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  assert.equal(pack.status, 0, pack.stderr);
-  return vsix;
+  setupE2e();
+  return packageVsix();
 }

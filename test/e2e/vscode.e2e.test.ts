@@ -2,20 +2,27 @@
  * The extension in a real VS Code (code-server + Chromium), used as a person would: the Sessions tree, regrouping,
  * and the palette search opening the reader at the hit. Screenshots land in test-results/screenshots/.
  */
-import { eventually } from '../eventually.js';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, tempDir } from '../helpers.js';
-import { openWorkbench, packageVsix, PLANTED_PASSWORD, PLANTED_SECRET, runCommand, screenshot, type Workbench } from './workbench.js';
+import {
+  openWorkbench,
+  packageVsix,
+  panelFrame,
+  PLANTED_PASSWORD,
+  PLANTED_SECRET,
+  runCommand,
+  screenshot,
+  setupE2e,
+  step as stepOf,
+  type Workbench,
+} from './workbench.js';
 
 let bench: Workbench;
 
 before(async () => {
-  const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
-  assert.equal(setup.status, 0, 'e2e setup (Chromium, Node 24, code-server) succeeded');
+  setupE2e();
   const vsix = packageVsix();
   bench = await openWorkbench({ vsix });
 });
@@ -24,15 +31,7 @@ after(async () => {
   await bench?.close();
 });
 
-/** On failure, keep a picture of what the user would have seen. */
-async function step(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (err) {
-    await screenshot(bench.page, `FAILED-${name}`).catch(() => undefined);
-    throw err;
-  }
-}
+const step = (name: string, body: () => Promise<void>): Promise<void> => stepOf(bench.page, name, body);
 
 const treeRows = () => bench.page.locator('.sidebar .monaco-list-row[role="treeitem"]');
 
@@ -87,30 +86,8 @@ describe('Session Search in VS Code', () => {
     }));
 });
 
-describe('inside the extension host', () => {
-  test('the Copilot tools answer through vscode.lm.invokeTool and the MCP provider gives a definition', async () => {
-    const runner = join(tempDir('sshost-'), 'host-tests.cjs');
-    const built = spawnSync(
-      'npx',
-      ['esbuild', join(ROOT, 'test', 'e2e', 'host-tests.ts'), '--bundle', '--platform=node', '--format=cjs', '--external:vscode', `--outfile=${runner}`],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    assert.equal(built.status, 0, built.stderr);
-    let exitCode: number | undefined;
-    // The extension-host tests run as the window opens; the window stays in Restricted Mode, where the tools must work.
-    const host = await openWorkbench({ developmentPath: ROOT, testsPath: runner, onTestsExit: (code) => (exitCode = code), trust: 'restricted' });
-    try {
-      await eventually(() => exitCode !== undefined, 'the extension-host tests finish', { timeoutMs: 150_000, intervalMs: 250 }).catch(() => undefined);
-      if (exitCode !== 0) await screenshot(host.page, 'FAILED-extension-host-tests');
-      assert.equal(exitCode, 0, 'the extension-host tests passed (see the workbench log on failure)');
-    } finally {
-      await host.close();
-    }
-  });
-});
-
 describe('the search panel', () => {
-  const frame = () => bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+  const frame = () => panelFrame(bench.page);
 
   test('searches, filters by source, and opens the reader with Show earlier / Show later', () =>
     step('panel', async () => {
@@ -195,7 +172,7 @@ describe('the search panel', () => {
 });
 
 describe('tags', () => {
-  const frame = () => bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+  const frame = () => panelFrame(bench.page);
   const title = 'Empty Repo Setup: CLAUDE.md Foundation Created';
 
   test("a tag added from the tree's context menu groups the tree and is found by the panel's tag filter", () =>
@@ -265,7 +242,7 @@ describe('themes', () => {
   test('the panel follows the light and high-contrast themes', () =>
     step('themes', async () => {
       const settings = JSON.parse(readFileSync(bench.settingsFile, 'utf8')) as Record<string, unknown>;
-      const results = () => bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('.results .result').first();
+      const results = () => panelFrame(bench.page).locator('.results .result').first();
       writeFileSync(bench.settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': 'Default Light Modern' }));
       await bench.page.locator('.monaco-workbench.vs').waitFor({ timeout: 20_000 });
       await results().waitFor({ timeout: 10_000 });
@@ -283,15 +260,13 @@ describe('themes', () => {
       await bench.page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 20_000 });
       await results().waitFor({ timeout: 10_000 });
       type Style = { getPropertyValue(name: string): string; outlineStyle: string };
-      const outline = await bench.page
-        .frameLocator('iframe.webview.ready:visible')
-        .frameLocator('iframe#active-frame')
+      const outline = await panelFrame(bench.page)
         .locator('body')
         .evaluate((b) =>
           (globalThis as unknown as { getComputedStyle(e: unknown): Style }).getComputedStyle(b).getPropertyValue('--vscode-contrastBorder').trim(),
         );
       assert.ok(outline.length > 0, 'the panel receives the high-contrast border colour');
-      const mark = bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame').locator('.results mark').first();
+      const mark = panelFrame(bench.page).locator('.results mark').first();
       assert.notEqual(
         await mark.evaluate((m) => (globalThis as unknown as { getComputedStyle(e: unknown): Style }).getComputedStyle(m).outlineStyle),
         'none',
@@ -303,7 +278,7 @@ describe('themes', () => {
 });
 
 describe('hostile transcripts and secrets', () => {
-  const frame = () => bench.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+  const frame = () => panelFrame(bench.page);
 
   test('markup in a transcript stays text, nothing runs, and the planted secret is masked everywhere', () =>
     step('hostile', async () => {

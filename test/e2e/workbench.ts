@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
 import { CORPUS, ROOT, tempDir } from '../helpers.js';
 
 const TOOLS = join(ROOT, '.tools');
@@ -287,4 +287,23 @@ export function packageVsix(): string {
   });
   if (pack.status !== 0 || !existsSync(vsix)) throw new Error(`packaging the extension failed: ${pack.stderr}`);
   return vsix;
+}
+
+/** Installs what the e2e tier needs (Chromium, Node 24, code-server) once per machine; throws when it cannot. */
+export function setupE2e(): void {
+  const setup = spawnSync('bash', [join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
+  if (setup.status !== 0) throw new Error(`e2e setup (Chromium, Node 24, code-server) failed with status ${setup.status}`);
+}
+
+/** The search panel's page: the webview's inner frame. */
+export const panelFrame = (page: Page): FrameLocator => page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+
+/** Runs one step of a test; on failure keeps a picture of what the user would have seen. */
+export async function step(page: Page, name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    await screenshot(page, `FAILED-${name}`).catch(() => undefined);
+    throw err;
+  }
 }

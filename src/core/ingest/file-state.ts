@@ -1,6 +1,10 @@
 /** A transcript file's state on disk: what tells a snapshot's manifest whether the file changed since. */
 import { stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
+import type { Logger } from '../log.js';
+import { sourceById, type SourceRoot } from './sources/registry.js';
+import type { SourceAdapter } from './sources/types.js';
+import { walkFiles } from './walk.js';
 
 export interface FileState {
   file: string;
@@ -77,4 +81,21 @@ export async function changedEntries<T extends { file: string; entry?: [number, 
     });
   }
   return out;
+}
+
+/** Every transcript file `accepts` takes under the roots, with its state on disk, and the set of them all. */
+export async function scanRoots(
+  roots: readonly SourceRoot[],
+  logger: Logger,
+  accepts: (adapter: SourceAdapter, file: string, root: string) => boolean,
+): Promise<{ plan: { root: SourceRoot; files: FileState[] }[]; seen: Set<string> }> {
+  const plan: { root: SourceRoot; files: FileState[] }[] = [];
+  const seen = new Set<string>();
+  for (const root of roots) {
+    const adapter = sourceById(root.source)!;
+    const files = await statFiles(await walkFiles(root.path, { logger, accept: (f) => accepts(adapter, f, root.path) }));
+    for (const f of files) seen.add(f.file);
+    plan.push({ root, files });
+  }
+  return { plan, seen };
 }

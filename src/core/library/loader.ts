@@ -8,7 +8,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 import { SessionSearchError, errorMessage } from '../errors.js';
 import { excluder } from '../ingest/exclude.js';
-import { changedEntries, statFiles, type FileState } from '../ingest/file-state.js';
+import { changedEntries, scanRoots, type FileState } from '../ingest/file-state.js';
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
@@ -22,7 +22,7 @@ import type { SourceAdapter, SourceContext } from '../ingest/sources/types.js';
 import { maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
 import { releaseToArchive, type TurnHooks } from '../store/turns.js';
-import { isInside, walkFiles } from '../ingest/walk.js';
+import { isInside } from '../ingest/walk.js';
 import { newestFirst, order } from './load-order.js';
 import type { SessionCatalog } from './catalog.js';
 import type { SnapshotScheduler } from './snapshots.js';
@@ -119,7 +119,7 @@ export class Loader {
   }
 
   private async readChanged(scanned: () => void, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
-    const { plan, seen } = await this.scan(this.roots);
+    const { plan, seen } = await scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root));
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
@@ -368,26 +368,13 @@ export class Loader {
    * nothing written between the load's walk and the watcher's start is missed.
    */
   async changedFiles(): Promise<string[]> {
-    const { plan, seen } = await this.scan(this.roots);
+    const { plan, seen } = await scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root));
     const out = plan.flatMap(({ files }) => files.filter((f) => !this.catalog.unchanged(f)).map((f) => f.file));
     for (const [file, known] of this.catalog.byFile) {
       if (seen.has(file) || !this.roots.some((r) => isInside(r.path, file))) continue;
       if (known.ids.some((id) => this.catalog.sessions.get(id)?.sourceDeleted !== true)) out.push(file);
     }
     return out;
-  }
-
-  /** Every accepted transcript file under the roots, with its state on disk. */
-  private async scan(roots: readonly SourceRoot[]): Promise<{ plan: { root: SourceRoot; files: FileState[] }[]; seen: Set<string> }> {
-    const plan: { root: SourceRoot; files: FileState[] }[] = [];
-    const seen = new Set<string>();
-    for (const root of roots) {
-      const adapter = sourceById(root.source)!;
-      const files = await statFiles(await walkFiles(root.path, { logger: this.logger, accept: (f) => this.accepts(adapter, f, root.path) }));
-      for (const f of files) seen.add(f.file);
-      plan.push({ root, files });
-    }
-    return { plan, seen };
   }
 
   /** Whether a file under a root is read: the adapter recognises it and no exclude pattern names it. */
