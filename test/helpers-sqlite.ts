@@ -12,3 +12,12 @@ export async function writeDatabase(file: string, build: (db: import('sql.js').D
   writeFileSync(file, db.export());
   db.close();
 }
+
+/** Writes a Cursor `state.vscdb` (its ItemTable and cursorDiskKV tables); `fill` puts JSON values by key in cursorDiskKV. */
+export function writeCursorDatabase(file: string, fill: (put: (key: string, value: unknown) => void) => void): Promise<void> {
+  return writeDatabase(file, (db) => {
+    db.run('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+    db.run('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+    fill((key, value) => db.run('INSERT INTO cursorDiskKV VALUES (?, ?)', [key, JSON.stringify(value)]));
+  });
+}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { SOURCE_IDS, type SourceId } from '../src/core/model.js';
 import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
 import { writeCodeArchitect, writeFile } from './helpers.js';
-import { writeDatabase } from './helpers-sqlite.js';
+import { writeCursorDatabase, writeDatabase } from './helpers-sqlite.js';
 import { writePlantedAgents } from './planted-agents.js';
 
 const T0 = Date.parse('2025-01-02T10:00:00Z');
@@ -68,12 +68,7 @@ export async function writePlantedSessions(dir: string, prompt: string, output: 
       ],
     }),
   );
-  await writeDatabase(join(root('cursor'), 'globalStorage', 'state.vscdb'), (db) => {
-    db.run('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
-    db.run('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
-    const put = (k: string, v: unknown): void => {
-      db.run('INSERT INTO cursorDiskKV VALUES (?, ?)', [k, JSON.stringify(v)]);
-    };
+  await writeCursorDatabase(join(root('cursor'), 'globalStorage', 'state.vscdb'), (put) => {
     put('composerData:c1', {
       _v: 10,
       composerId: 'c1',

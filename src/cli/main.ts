@@ -4,6 +4,7 @@ import { render as renderFormat } from '../core/format.js';
 import { createLibrary, type SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import type { Role } from '../core/model.js';
+import type { SearchOptions } from '../core/contracts.js';
 import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
 import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
 import { existsSync } from 'node:fs';
@@ -58,6 +59,12 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
 /** Ctrl-C during indexing: exit 130, after the library was closed (what was read is kept). */
 class Interrupted extends Error {}
 
+/** The filters search and list share: dates, source, project (and how far it reaches), branch, tags. */
+function sessionFilters(options: CliOptions): Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'source' | 'project' | 'branch' | 'projectScope' | 'tags'> {
+  const { date, dateFrom, dateTo, source, project, branch, projectScope, tags } = options;
+  return { date, dateFrom, dateTo, source, project, branch, projectScope, tags };
+}
+
 function print(options: CliOptions, value: unknown, human: () => string): void {
   if (options.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   else if (options.toon) process.stdout.write(`${renderFormat(value, 'toon').text}\n`);
@@ -93,17 +100,10 @@ async function run(argv: string[]): Promise<number> {
       if (!query.trim()) throw new UsageError('search needs words to look for, e.g. session-search search "flaky date test"');
       const library = await openLibrary(options);
       const response = library.search(query, {
+        ...sessionFilters(options),
         limit: options.limit ?? (options.json || options.toon ? undefined : 10),
-        date: options.date,
-        dateFrom: options.dateFrom,
-        dateTo: options.dateTo,
-        source: options.source,
-        project: options.project,
-        branch: options.branch,
-        projectScope: options.projectScope,
         role: options.role as Role | undefined,
         mode: options.mode,
-        tags: options.tags,
       });
       let answer = response;
       if (options.team) {
@@ -176,15 +176,8 @@ async function run(argv: string[]): Promise<number> {
     case 'list': {
       const library = await openLibrary(options);
       const response = library.list({
+        ...sessionFilters(options),
         limit: options.limit ?? (options.json || options.toon ? undefined : 50),
-        date: options.date,
-        dateFrom: options.dateFrom,
-        dateTo: options.dateTo,
-        source: options.source,
-        project: options.project,
-        branch: options.branch,
-        projectScope: options.projectScope,
-        tags: options.tags,
         format: options.toon ? 'toon' : 'auto',
       });
       print(options, response, () =>

@@ -10,19 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { ROOT, tempDir } from '../helpers.js';
-import { freePort, openWorkbench, packageVsix, runCommand, screenshot, setupE2e, trustWorkspace } from './workbench.js';
-
-const BROWSER_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+import { BROWSER_ARGS, freePort, openWorkbench, packageVsix, runCommand, screenshot, setupE2e, trustWorkspace } from './workbench.js';
 
 test(
   'npm start on a machine with no sessions: the workbench opens with Session Search showing the demo sessions, trust left on',

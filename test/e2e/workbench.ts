@@ -190,17 +190,7 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
     context = await chromium.launchPersistentContext(join(run, 'browser'), {
       executablePath: '/usr/bin/chromium',
       viewport: { width: 1400, height: 900 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
+      args: BROWSER_ARGS,
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const exit = options.onTestsExit;
@@ -288,6 +278,19 @@ export function packageVsix(): string {
   if (pack.status !== 0 || !existsSync(vsix)) throw new Error(`packaging the extension failed: ${pack.stderr}`);
   return vsix;
 }
+
+/** Chromium as the tests drive it: headless, offline (no sync, updates or background requests). */
+export const BROWSER_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 /** Installs what the e2e tier needs (Chromium, Node 24, code-server) once per machine; throws when it cannot. */
 export function setupE2e(): void {

@@ -3,59 +3,26 @@
  * through a real client in memory.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createLibrary } from '../../src/core/library.js';
-import { MemoryLogger } from '../../src/core/log.js';
-import { createServer } from '../../src/mcp/server.js';
-import { tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
-
-type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text: string }[] };
+import { tempDir } from '../helpers.js';
+import { serveInMemory, type ToolResult } from '../mcp-memory.js';
 
 describe('tags, preferences and workspaces', () => {
   let client: Client;
+  let call: (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
   before(async () => {
-    const dir = tempDir();
-    const storeRoot = join(dir, 'ca');
-    writeCodeArchitect(storeRoot, '2025-11-18', 'authentication-implementation', [
-      { role: 'user', content: 'How should we add login? We decided to use PostgreSQL instead of MongoDB.' },
-      { role: 'assistant', content: 'Use NextAuth.js with secure session cookies.' },
-    ]);
-    writeCodeArchitect(storeRoot, '2025-11-19', 'notes', [{ role: 'user', content: 'authentication comes up in passing here' }]);
-    const claude = { sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/w' };
-    writeFile(
-      join(dir, 'claude', 'w', `${claude.sessionId}.jsonl`),
-      [
-        { ...claude, type: 'user', uuid: 'u1', timestamp: '2025-11-20T10:00:00Z', message: { role: 'user', content: 'dump the giant build log' } },
-        {
-          ...claude,
-          type: 'assistant',
-          uuid: 'a1',
-          timestamp: '2025-11-20T10:00:01Z',
-          message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'The build log is 5 MB.' }] },
-        },
-      ]
-        .map((r) => JSON.stringify(r))
-        .join('\n') + '\n',
-    );
-    const library = createLibrary({
-      roots: [
-        { source: 'codearchitect', path: storeRoot },
-        { source: 'claude-code', path: join(dir, 'claude') },
-      ],
-      logger: new MemoryLogger(),
-      env: {},
-    });
-    const server = createServer(library.load().then(() => library));
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'test', version: '1.0.0' });
-    await Promise.all([server.connect(a), client.connect(b)]);
+    ({ client, call } = await serveInMemory(tempDir(), [
+      { type: 'user', uuid: 'u1', timestamp: '2025-11-20T10:00:00Z', message: { role: 'user', content: 'dump the giant build log' } },
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        timestamp: '2025-11-20T10:00:01Z',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'The build log is 5 MB.' }] },
+      },
+    ]));
   });
   after(() => client.close());
-
-  const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<Result>;
 
   test('tag_session tags a session and the search tools filter by it; untag_session removes it; bad tags are refused', async () => {
     const hit = (await call('search_session', { query: 'authentication', limit: 1 })).structuredContent as { results: { id: string }[] };

@@ -7,14 +7,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { fromToon, tabularView } from '../../src/core/format.js';
-import { createLibrary } from '../../src/core/library.js';
-import { MemoryLogger } from '../../src/core/log.js';
-import { createServer } from '../../src/mcp/server.js';
-import { CORPUS, ROOT, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
+import { CORPUS, ROOT, tempDir, writeFile } from '../helpers.js';
+import { serveInMemory, type ToolResult } from '../mcp-memory.js';
 
-type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text: string }[] };
+type Result = ToolResult;
 const BIG = Array.from({ length: 180_000 }, (_, i) => `line ${i} ünïcødé ✓ 𝄞 output`).join('\n'); // > 5 MB, astral characters included
 const TOOLS = [
   'get_preferences',
@@ -32,47 +29,19 @@ const WRITERS = new Set(['store_session', 'tag_session', 'untag_session', 'updat
 describe('in memory', () => {
   let client: Client;
   let storeRoot: string;
+  let call: (name: string, args: Record<string, unknown>) => Promise<Result>;
   before(async () => {
-    const dir = tempDir();
-    storeRoot = join(dir, 'ca');
-    writeCodeArchitect(storeRoot, '2025-11-18', 'authentication-implementation', [
-      { role: 'user', content: 'How should we add login? We decided to use PostgreSQL instead of MongoDB.' },
-      { role: 'assistant', content: 'Use NextAuth.js with secure session cookies.' },
-    ]);
-    writeCodeArchitect(storeRoot, '2025-11-19', 'notes', [{ role: 'user', content: 'authentication comes up in passing here' }]);
-    const big = {
-      type: 'user',
-      uuid: 'u2',
-      sessionId: '11111111-2222-4333-8444-555555555555',
-      cwd: '/w',
-      timestamp: '2025-11-20T10:00:01Z',
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: BIG }] },
-    };
-    const ask = {
-      type: 'user',
-      uuid: 'u1',
-      sessionId: '11111111-2222-4333-8444-555555555555',
-      cwd: '/w',
-      timestamp: '2025-11-20T10:00:00Z',
-      message: { role: 'user', content: 'dump the giant build log' },
-    };
-    writeFile(join(dir, 'claude', 'w', '11111111-2222-4333-8444-555555555555.jsonl'), `${JSON.stringify(ask)}\n${JSON.stringify(big)}\n`);
-    const library = createLibrary({
-      roots: [
-        { source: 'codearchitect', path: storeRoot },
-        { source: 'claude-code', path: join(dir, 'claude') },
-      ],
-      logger: new MemoryLogger(),
-      env: {},
-    });
-    const server = createServer(library.load().then(() => library));
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'test', version: '1.0.0' });
-    await Promise.all([server.connect(a), client.connect(b)]);
+    ({ client, storeRoot, call } = await serveInMemory(tempDir(), [
+      { type: 'user', uuid: 'u1', timestamp: '2025-11-20T10:00:00Z', message: { role: 'user', content: 'dump the giant build log' } },
+      {
+        type: 'user',
+        uuid: 'u2',
+        timestamp: '2025-11-20T10:00:01Z',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: BIG }] },
+      },
+    ]));
   });
   after(() => client.close());
-
-  const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<Result>;
 
   test('lists the nine tools with titles, schemas and annotations', async () => {
     const { tools } = await client.listTools();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { firstPrompt } from '../../src/core/model.js';
 import { CORPUS, loadLibrary, tempDir, writeFile } from '../helpers.js';
-import { writeDatabase } from '../helpers-sqlite.js';
+import { writeCursorDatabase } from '../helpers-sqlite.js';
 
 const all = (lib: Awaited<ReturnType<typeof loadLibrary>>['library']) => [...lib.sessions.values()];
 
@@ -70,12 +70,7 @@ describe('Cursor', () => {
 
   test('split storage: composer headers in cursorDiskKV, bubbles by id, missing bubbles skipped', async () => {
     const dir = join(tempDir(), 'globalStorage');
-    await writeDatabase(join(dir, 'state.vscdb'), (db) => {
-      db.run('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
-      db.run('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
-      const put = (k: string, v: unknown): void => {
-        db.run('INSERT INTO cursorDiskKV VALUES (?, ?)', [k, JSON.stringify(v)]);
-      };
+    await writeCursorDatabase(join(dir, 'state.vscdb'), (put) => {
       put('composerData:c1', {
         _v: 10,
         composerId: 'c1',

@@ -1,18 +1,11 @@
 /** Turns an adapter's raw turns into a masked, normalised Session. */
-import { localDay, type Role, type Session, type SourceId, type Turn, type TurnKind } from '../../model.js';
+import { localDay, type Session, type SourceId, type Turn } from '../../model.js';
 import { maskText } from '../../mask.js';
 import { sessionTopics } from '../topics.js';
 import { preferenceEvidence } from '../preference-evidence.js';
 
-export interface RawTurn {
-  role: Role;
-  kind: TurnKind;
-  text: string;
-  timestamp?: string;
-  tool?: string;
-  sidechain?: boolean;
-  line?: number;
-}
+/** A turn as an adapter reads it: a Turn before it gets its id. */
+export type RawTurn = Omit<Turn, 'id'>;
 
 export interface RawSession {
   source: SourceId;
