@@ -60,7 +60,10 @@ const viewSelect = (): Field =>
       ['', 'Sessions'],
       ['workspaces', 'Exchanges by workspace'],
     ],
-    () => showList(),
+    () => {
+      showList();
+      saveState();
+    },
   );
 
 const query = textfield('query', 'Search sessions: words, "a phrase", -exclude', () => schedule());
@@ -97,6 +100,12 @@ const reader = el('section', 'reader');
 reader.hidden = true;
 app.append(query, filters, count, workspaceLine, exportButton, preferencesButton, preferences, chart, list, workspaceList, reader);
 showList();
+
+/** What the panel restores when it is shown again: the query and the list chosen. */
+type PanelState = { query?: string; view?: string };
+function saveState(): void {
+  vscode.setState({ query: lastQuery, view: value('view') } satisfies PanelState);
+}
 
 /** Shows the chosen list (sessions with their chart, or exchanges by workspace), the reader closed. */
 function showList(): void {
@@ -144,7 +153,7 @@ let searchId = 0;
 
 function search(): void {
   lastQuery = query.value ?? '';
-  vscode.setState({ query: lastQuery });
+  saveState();
   const filters = currentFilters();
   searchId++;
   const typed = lastQuery.trim().length;
@@ -354,7 +363,12 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
       viewSelect(),
       ...(m.team ? [scopeSelect()] : []),
     );
-    const saved = vscode.getState() as { query?: string } | undefined;
+    const saved = vscode.getState() as PanelState | undefined;
+    const view = document.getElementById('view') as Field | null;
+    if (saved?.view && view) {
+      view.value = saved.view;
+      showList();
+    }
     if (saved?.query) {
       query.value = saved.query;
       search();

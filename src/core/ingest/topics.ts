@@ -34,15 +34,34 @@ const TOPICS: [string, RegExp][] = [
 const MIN_HITS = 2;
 const MAX_TOPICS = 5;
 
-export function sessionTopics(topic: string, turns: readonly Turn[]): string[] {
-  const prose = turns.filter((t) => t.kind === 'conversation').map((t) => t.text);
-  const scored: [string, number][] = [];
-  for (const [tag, pattern] of TOPICS) {
-    let hits = (topic.match(pattern)?.length ?? 0) * MIN_HITS;
-    for (const text of prose) hits += text.match(pattern)?.length ?? 0;
-    if (hits >= MIN_HITS) scored.push([tag, hits]);
+/** Every topic's words in one pattern, so the text is read once, not once per topic. */
+const ANY_TOPIC = new RegExp(`\\b(?:${TOPICS.map(([, p]) => p.source.replace(/^\\b\(|\)\\b$/g, '')).join('|')})\\b`, 'gi');
+/** Per matched phrase (lower case): how many times each topic's own pattern matches it. */
+const phraseTopics = new Map<string, [number, number][]>();
+
+function topicsOf(phrase: string): [number, number][] {
+  const key = phrase.toLowerCase();
+  let found = phraseTopics.get(key);
+  if (!found) {
+    found = [];
+    TOPICS.forEach(([, pattern], i) => {
+      const n = key.match(pattern)?.length ?? 0;
+      if (n) found!.push([i, n]);
+    });
+    if (phraseTopics.size < 10_000) phraseTopics.set(key, found);
   }
-  return scored
+  return found;
+}
+
+export function sessionTopics(topic: string, turns: readonly Turn[]): string[] {
+  const hits = new Array<number>(TOPICS.length).fill(0);
+  const count = (text: string, weight: number): void => {
+    for (const m of text.matchAll(ANY_TOPIC)) for (const [i, n] of topicsOf(m[0])) hits[i] += n * weight;
+  };
+  count(topic, MIN_HITS);
+  for (const t of turns) if (t.kind === 'conversation') count(t.text, 1);
+  return TOPICS.map(([tag], i): [string, number] => [tag, hits[i]])
+    .filter(([, n]) => n >= MIN_HITS)
     .sort((a, b) => b[1] - a[1])
     .slice(0, MAX_TOPICS)
     .map(([tag]) => tag);
