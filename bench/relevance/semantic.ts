@@ -122,6 +122,15 @@ for (const [wa, wb] of [
   rankers[`RRF lexical 1, (a) ${wa}, (b) ${wb}`] = (q) =>
     weightedRrf([1, wa, wb], lexical(q.query), bySimilarity(queryVectors.get(q.id)!, unit), bySimilarity(lsa.query(tokenize(q.query)), lsa.vectors));
 
+for (const [wb, wc] of [
+  [0.25, 0.25],
+  [0.25, 0.5],
+  [0, 0.5],
+  [0.25, 1],
+])
+  rankers[`RRF lexical 1, (b) ${wb}, (c) ${wc}`] = (q) =>
+    weightedRrf([1, wb, wc], lexical(q.query), bySimilarity(lsa.query(tokenize(q.query)), lsa.vectors), withFeedback(q.query));
+
 const KINDS: Kind[] = ['known', 'topic', 'question', 'exact', 'forms'];
 console.log(`Split: ${values.split} (${chosen.length} judged queries), nDCG@10\n`);
 console.log(`| candidate | ${KINDS.join(' | ')} | all | ms per query |`);
