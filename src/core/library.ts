@@ -147,6 +147,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     search: (query, options) => partial(search(query, options)),
     searchContext: (query, options) => partial(searchContext(query, options)),
     searchWorkspaces: guarded(answers.searchWorkspaces),
+    searchGrouped: (query, options) => guarded(answers.searchGrouped)(query, options).then(partial),
     list: (options) => partial(answers.list(options)),
     indexing: load.indexing,
     semantic: catalog.semantic,

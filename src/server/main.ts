@@ -151,7 +151,7 @@ const lib = async (): Promise<SessionLibrary> => library ?? (await (ready ?? ope
 
 connection.onRequest(SearchRequest, async ({ query, scope, ...options }) => {
   const library = await lib();
-  const local = library.search(query, options);
+  const local = options.groupBy ? await library.searchGrouped(query, options) : library.search(query, options);
   const archive = scope === 'team' && !options.groupBy ? teamArchive() : undefined;
   return archive ? (await archive).search(local, query, options, library.index) : local;
 });

@@ -48,7 +48,7 @@ test('groupBy workspace: exchanges by workspace with full counts, several hits i
   session(root, c, '/home/dev/blog', [['quokkacache for the blog too?', 'No, the blog is static.']]);
   const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await library.load();
-  const r = library.search('quokkacache', { groupBy: 'workspace' });
+  const r = await library.searchGrouped('quokkacache', { groupBy: 'workspace' });
   assert.equal(r.workspacesSearched, 2);
   assert.deepEqual(
     r.workspaces?.map((w) => [w.name, w.count, w.hits.length]),
@@ -63,7 +63,8 @@ test('groupBy workspace: exchanges by workspace with full counts, several hits i
   assert.ok(first.userHighlights.length === 1 && first.replyHighlights.length === 2, 'the query words are marked in both');
   assert.equal(r.count, 3, 'the sessions answer stays as it was');
   assert.equal(library.search('quokkacache').workspaces, undefined, "the default answer keeps CodeArchitect's shape");
-  assert.throws(() => library.search('q', { groupBy: 'workspace' }), /at least 2 characters/);
+  assert.throws(() => library.searchGrouped('q', { groupBy: 'workspace' }), /at least 2 characters/);
+  assert.throws(() => library.search('quokkacache', { groupBy: 'workspace' }), /searchGrouped/, 'the synchronous search never reads every workspace');
   await library.close();
 });
 

@@ -24,7 +24,7 @@ import { ROLES, TURN_KINDS, type Session } from '../model.js';
 import { findSession, getSession, listSessions, readDoc } from './sessions.js';
 import { derivedTags } from './tags.js';
 import { planQuery, searchSessions, workspaceMatches } from './search.js';
-import { streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
+import { groupedView, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
 import type { LibraryView } from './view.js';
 
 /** The argument checks of a search, the same for every front end. */
@@ -54,7 +54,24 @@ export function createAnswers(view: LibraryView) {
   return {
     search(query: string, options: SearchOptions = {}): SearchResponse {
       checkSearch(query, options);
+      if (options.groupBy) throw new SessionSearchError('INVALID_ARGUMENT', 'groupBy is answered by searchGrouped (it reads every workspace).');
       return searchSessions(view, planQuery(view.index, parseQuery(query), options, dayRange(options)), query);
+    },
+
+    /**
+     * search_session with `groupBy: "workspace"`: the ranked sessions, then the workspace view of every session holding
+     * the words, read a workspace at a time (other requests are answered meanwhile).
+     */
+    searchGrouped(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+      checkSearch(query, { ...options, groupBy: 'workspace' });
+      const plan = planQuery(view.index, parseQuery(query), { ...options, groupBy: undefined }, dayRange(options));
+      const response = searchSessions(view, plan, query);
+      const { ranked, searched } = workspaceMatches(view, plan);
+      const answers: WorkspaceAnswer[] = [];
+      return streamWorkspaces(view, ranked, plan.matcher, searched, (a) => answers.push(a)).then((summary) => ({
+        ...response,
+        ...groupedView(answers, summary),
+      }));
     },
 
     /**

@@ -13,7 +13,7 @@ import type { Session } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter } from './tags.js';
-import { workspaceGroups, workspacesOf } from './workspaces.js';
+import { workspacesOf } from './workspaces.js';
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
@@ -211,10 +211,6 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     return result;
   });
   const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic) };
-  if (options.groupBy === 'workspace') {
-    const { ranked, searched } = workspaceMatches(lib, plan);
-    Object.assign(response, workspaceGroups(lib, ranked, plan.matcher, searched));
-  }
   if (plan.alsoMatched.length) response.alsoMatched = plan.alsoMatched;
   if (!plan.query.terms.length && !plan.query.phrases.length)
     response.note = `"${raw.trim()}" is only common words, which are not indexed: add a word that says what to look for.`;

@@ -123,13 +123,6 @@ function* scanWorkspace(ws: Workspace, matcher: RegExp | undefined): Generator<v
   return { failed: { project: ws.project, worktree: ws.worktree, name: ws.name, reason } };
 }
 
-function drain<R>(scan: Generator<void, R>): R {
-  for (;;) {
-    const step = scan.next();
-    if (step.done) return step.value;
-  }
-}
-
 function summarise(answers: WorkspaceAnswer[], searched: number): WorkspaceSummary {
   const groups = answers.flatMap((a) => ('group' in a && a.group.count > 0 ? [a.group] : []));
   return {
@@ -140,20 +133,21 @@ function summarise(answers: WorkspaceAnswer[], searched: number): WorkspaceSumma
   };
 }
 
-/** The whole view at once (MCP `groupBy: "workspace"`): groups with matches, most matches first. */
-export function workspaceGroups(
-  lib: LibraryView,
-  ranked: readonly Session[],
-  matcher: RegExp | undefined,
-  searched: number,
+/** The whole view from every workspace's answer (MCP `groupBy: "workspace"`): groups with matches, most matches first. */
+export function groupedView(
+  answers: readonly WorkspaceAnswer[],
+  summary: WorkspaceSummary,
 ): { workspaces: WorkspaceGroup[]; workspacesSearched: number; turnsMatched: number; failedWorkspaces?: FailedWorkspace[] } {
-  const answers = workspacesOf(lib, ranked).map((ws) => drain(scanWorkspace(ws, matcher)));
   const workspaces = answers
     .flatMap((a) => ('group' in a && a.group.count > 0 ? [a.group] : []))
     .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   const failed = answers.flatMap((a) => ('failed' in a ? [a.failed] : []));
-  const { workspacesSearched, turnsMatched } = summarise(answers, searched);
-  return { workspaces, workspacesSearched, turnsMatched, ...(failed.length ? { failedWorkspaces: failed } : {}) };
+  return {
+    workspaces,
+    workspacesSearched: summary.workspacesSearched,
+    turnsMatched: summary.turnsMatched,
+    ...(failed.length ? { failedWorkspaces: failed } : {}),
+  };
 }
 
 /**

@@ -69,7 +69,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
           tags: args.tags,
           groupBy: args.groupBy,
         };
-        const local = library.search(args.query ?? '', options);
+        const local = args.groupBy ? await library.searchGrouped(args.query ?? '', options) : library.search(args.query ?? '', options);
         return ok(team && !args.groupBy ? await team.search(local, args.query ?? '', options, library.index) : local);
       }),
   );
