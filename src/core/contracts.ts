@@ -97,10 +97,7 @@ export const workspaceGroupSchema = z.object({
 });
 export type WorkspaceGroup = z.infer<typeof workspaceGroupSchema>;
 
-export const failedWorkspaceSchema = z.object({
-  project: z.string(),
-  worktree: z.string(),
-  name: z.string(),
+export const failedWorkspaceSchema = workspaceGroupSchema.pick({ project: true, worktree: true, name: true }).extend({
   reason: z.string().describe('Why it could not be searched; searching again retries it (its transcripts are being read again).'),
 });
 export type FailedWorkspace = z.infer<typeof failedWorkspaceSchema>;

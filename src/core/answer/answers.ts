@@ -23,8 +23,8 @@ import { parseQuery } from '../index/query.js';
 import { ROLES, TURN_KINDS, type Session } from '../model.js';
 import { findSession, getSession, listSessions, readDoc } from './sessions.js';
 import { derivedTags } from './tags.js';
-import { planQuery, searchSessions, workspaceMatches } from './search.js';
-import { groupedView, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
+import { planQuery, scanWorkspaces, searchSessions } from './search.js';
+import { groupedView, type WorkspaceAnswer } from './workspaces.js';
 import type { LibraryView } from './view.js';
 
 /** The argument checks of a search, the same for every front end. */
@@ -66,12 +66,8 @@ export function createAnswers(view: LibraryView) {
       checkSearch(query, { ...options, groupBy: 'workspace' });
       const plan = planQuery(view.index, parseQuery(query), { ...options, groupBy: undefined }, dayRange(options));
       const response = searchSessions(view, plan, query);
-      const { ranked, searched } = workspaceMatches(view, plan);
       const answers: WorkspaceAnswer[] = [];
-      return streamWorkspaces(view, ranked, plan.matcher, searched, (a) => answers.push(a)).then((summary) => ({
-        ...response,
-        ...groupedView(answers, summary),
-      }));
+      return scanWorkspaces(view, plan, (a) => answers.push(a)).then((summary) => ({ ...response, ...groupedView(answers, summary) }));
     },
 
     /**
@@ -80,9 +76,7 @@ export function createAnswers(view: LibraryView) {
      */
     searchWorkspaces(query: string, options: SearchOptions, onAnswer: (answer: WorkspaceAnswer) => void, signal?: AbortSignal): Promise<WorkspaceSummary> {
       checkSearch(query, { ...options, groupBy: 'workspace' });
-      const plan = planQuery(view.index, parseQuery(query), options, dayRange(options));
-      const { ranked, searched } = workspaceMatches(view, plan);
-      return streamWorkspaces(view, ranked, plan.matcher, searched, onAnswer, signal);
+      return scanWorkspaces(view, planQuery(view.index, parseQuery(query), options, dayRange(options)), onAnswer, signal);
     },
 
     get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {

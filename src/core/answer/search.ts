@@ -3,7 +3,7 @@
  * filters on session metadata only; phrases, roles and kinds are checked on the best candidates (widening until
  * `limit` pass); snippets are cut from the session's text layout and come back with their matched ranges.
  */
-import type { SearchOptions, SearchResponse, SearchResult } from '../contracts.js';
+import type { SearchOptions, SearchResponse, SearchResult, WorkspaceSummary } from '../contracts.js';
 import { overlaps, type DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
 import { highlightRanges, literalMatcher, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
@@ -13,7 +13,7 @@ import type { Session } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter } from './tags.js';
-import { workspacesOf } from './workspaces.js';
+import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
@@ -151,18 +151,21 @@ function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefine
 }
 
 /**
- * What the workspace view scans: every session holding the query's words (ranked by words, whatever the mode: the view
- * marks words), best first, and how many workspaces hold sessions that pass the filters.
+ * The workspace view of a plan, a workspace at a time (workspaces.ts `streamWorkspaces`): every session holding the
+ * query's words, ranked by words whatever the mode (the view marks words), best first; and how many workspaces hold
+ * sessions that pass the filters.
  */
-export function workspaceMatches(lib: LibraryView, plan: QueryPlan): { ranked: Session[]; searched: number } {
+export function scanWorkspaces(
+  lib: LibraryView,
+  plan: QueryPlan,
+  onAnswer: (answer: WorkspaceAnswer) => void,
+  signal?: AbortSignal,
+): Promise<WorkspaceSummary> {
   const all = rankSessions(lib, { ...plan, options: { ...plan.options, limit: undefined, mode: 'lexical' } });
   const ranked = all.flatMap((hit) => lib.sessions.get(hit.key) ?? []);
   const meta = metadataFilter(plan, lib);
-  const searched = workspacesOf(
-    lib,
-    [...lib.sessions.values()].filter((s) => !meta || meta(s)),
-  ).length;
-  return { ranked, searched };
+  const searched = countWorkspaces(lib, meta ? [...lib.sessions.values()].filter(meta) : lib.sessions.values());
+  return streamWorkspaces(lib, ranked, plan.matcher, searched, onAnswer, signal);
 }
 
 export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): SearchResponse {

@@ -64,8 +64,18 @@ function workspaceKey(lib: LibraryView, s: Session): { project: string; worktree
   return { project: worktree ? lib.worktrees.rootOf(worktree) : '', worktree };
 }
 
+/** How many workspaces hold these sessions. */
+export function countWorkspaces(lib: LibraryView, sessions: Iterable<Session>): number {
+  const keys = new Set<string>();
+  for (const s of sessions) {
+    const k = workspaceKey(lib, s);
+    keys.add(`${k.project}\u0000${k.worktree}`);
+  }
+  return keys.size;
+}
+
 /** Sessions grouped by workspace, in the order their first session comes (best first for ranked sessions). */
-export function workspacesOf(lib: LibraryView, sessions: Iterable<Session>): Workspace[] {
+function workspacesOf(lib: LibraryView, sessions: Iterable<Session>): Workspace[] {
   const groups = new Map<string, Workspace>();
   for (const s of sessions) {
     const k = workspaceKey(lib, s);

@@ -110,16 +110,22 @@ function read(session: Session, place: TurnPlace): Turn[] | string {
   }
 }
 
-function load(session: Session, { place, hooks }: Lazy): Turn[] {
-  const hit = hooks.cache.get(session);
-  if (hit) return hit;
+/** The turns at a session's place, or why not; a damaged copy is logged and its transcript queued to be read again. */
+function readBack(session: Session, { place, hooks }: Lazy): Turn[] | string {
   const turns = read(session, place);
   if (typeof turns === 'string') {
     hooks.logger.warn(`turns of ${session.id} unreadable (${turns}); reading its transcript again`);
     hooks.unreadable?.(session);
-    return [];
   }
-  hooks.cache.set(session, turns, place.at[1]);
+  return turns;
+}
+
+function load(session: Session, state: Lazy): Turn[] {
+  const hit = state.hooks.cache.get(session);
+  if (hit) return hit;
+  const turns = readBack(session, state);
+  if (typeof turns === 'string') return [];
+  state.hooks.cache.set(session, turns, state.place.at[1]);
   return turns;
 }
 
@@ -131,14 +137,7 @@ function load(session: Session, { place, hooks }: Lazy): Turn[] {
 export function scanTurns(session: Session): Turn[] | string {
   const state = lazy.get(session);
   if (!state) return session.turns;
-  const hit = state.hooks.cache.get(session);
-  if (hit) return hit;
-  const turns = read(session, state.place);
-  if (typeof turns === 'string') {
-    state.hooks.logger.warn(`turns of ${session.id} unreadable (${turns}); reading its transcript again`);
-    state.hooks.unreadable?.(session);
-  }
-  return turns;
+  return state.hooks.cache.get(session) ?? readBack(session, state);
 }
 
 /** Makes `session.turns` read from disk on use (and be forgotten under memory pressure). */
