@@ -35,6 +35,20 @@ test('sessions described in other words come first by words and meaning together
   }
 });
 
+test('what the user asked, by stem, brings the session meant and its copy to the top (judged queries)', () => {
+  for (const [id, query] of [
+    ['k06', 'how our own walk of the tree compares with the files git itself tracks'],
+    ['k08', 'test that our product name shows up in the http headers sent to the LLM provider'],
+  ]) {
+    const top = library.search(query, { limit: 10 }).results.slice(0, 2);
+    assert.deepEqual(
+      top.map((r) => judgments[id][r.id]),
+      [3, 3],
+      `${query}: ${top.map((r) => r.id).join(', ')}`,
+    );
+  }
+});
+
 test('mode: semantic ranks by meaning alone; exact queries (flags, phrases, error messages) stay lexical', () => {
   const semantic = library.search('label on the progress bar while the repository is being scanned', { limit: 5, mode: 'semantic' });
   assert.equal(semantic.mode, 'semantic');
@@ -68,6 +82,7 @@ test('the learned model is kept with the snapshot: a restart searches by meaning
   const bytes = readFileSync(file);
   const decoded = decodeSemantic(bytes);
   assert.ok(decoded?.model && decoded.vectors.length > 20, 'the file holds the model and the vectors');
+  assert.equal(decoded.asked.length, decoded.bags.length, 'and what each session asked');
   assert.deepEqual(encodeSemantic(decoded), bytes, 'read back and written again, the same bytes');
 
   const second = await open();

@@ -1,8 +1,10 @@
 /**
- * Hybrid ranking: the lexical ranking fused with the semantic leg's by weighted reciprocal-rank fusion (k 60, the
- * semantic list at SEMANTIC_WEIGHT, fitted on the tuning split of the judged set: bench/relevance/). Queries that ask
- * for exact text (phrases, exclusions, required words, flags and paths) stay lexical: a look-alike is not what
- * they want. Sessions only the semantic leg found carry a relevance from their similarity, below any lexical match.
+ * Hybrid ranking: three lists fused by weighted reciprocal-rank fusion (k 60): the full-text ranking (weight 1), what
+ * each session's user asked, by stem (semantic/asked-index.ts, ASKED_WEIGHT) and the semantic leg's similarity
+ * (SEMANTIC_WEIGHT times the share of the query it knows); the weights were fitted on the tuning split of the judged
+ * set (bench/relevance/). Queries that ask for exact text (phrases, exclusions, required words, flags and paths) stay
+ * lexical: a look-alike is not what they want. Sessions only the other lists found carry a relevance below any
+ * full-text match.
  */
 import type { SearchMode } from '../contracts.js';
 import type { Scored } from '../index/engine.js';
@@ -10,7 +12,8 @@ import type { ParsedQuery } from '../index/query.js';
 import type { SemanticIndex } from '../semantic/semantic-index.js';
 
 export const RRF_K = 60;
-export const SEMANTIC_WEIGHT = 0.5;
+export const SEMANTIC_WEIGHT = 0.25;
+export const ASKED_WEIGHT = 1;
 /** How many candidates each leg gives the fusion. */
 export const FUSION_DEPTH = 50;
 
@@ -37,8 +40,14 @@ export function semanticWeight(knownShare: number): number {
 /** A lexical first result this many times as relevant as the second is kept first: the words found what was meant. */
 export const CLEAR_WINNER = 2;
 
-/** Both lists fused, best first, at most `limit`. */
-export function fuse(lexical: Scored[], semantic: { key: string; similarity: number }[], limit: number | undefined, weight = SEMANTIC_WEIGHT): Scored[] {
+/** The lists fused, best first, at most `limit`. */
+export function fuse(
+  lexical: Scored[],
+  semantic: { key: string; similarity: number }[],
+  limit: number | undefined,
+  weight = SEMANTIC_WEIGHT,
+  asked: { key: string; score: number }[] = [],
+): Scored[] {
   const score = new Map<string, number>();
   const hits = new Map<string, Scored>();
   lexical.forEach((hit, rank) => {
@@ -48,6 +57,11 @@ export function fuse(lexical: Scored[], semantic: { key: string; similarity: num
   semantic.forEach(({ key, similarity }, rank) => {
     score.set(key, (score.get(key) ?? 0) + weight / (RRF_K + rank + 1));
     if (!hits.has(key)) hits.set(key, semanticHit(key, similarity));
+  });
+  // a session only the asked stems found: relevance up to half, by its score against the best one's
+  asked.forEach(({ key, score: s }, rank) => {
+    score.set(key, (score.get(key) ?? 0) + ASKED_WEIGHT / (RRF_K + rank + 1));
+    if (!hits.has(key)) hits.set(key, semanticHit(key, s / asked[0].score));
   });
   // rank fusion sees positions, not gaps: a first result far ahead by words (a known item typed by its rare words) stays
   const clear = lexical.length > 0 && (lexical.length === 1 || lexical[0].relevance >= CLEAR_WINNER * lexical[1].relevance);

@@ -109,7 +109,8 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
     const idf = plan.query.terms.map((t) => lib.index.idf(t));
     const total = idf.reduce((a, b) => a + b, 0);
     const known = plan.query.terms.reduce((sum, t, i) => sum + (lib.semantic.knows(t) ? idf[i] : 0), 0);
-    return fuse(lexical, similar, limit, semanticWeight(total ? known / total : 0));
+    const asked = lib.semantic.searchAsked(plan.slots, FUSION_DEPTH, accept);
+    return fuse(lexical, similar, limit, semanticWeight(total ? known / total : 0), asked);
   }
   if (!plan.query.literals.length || limit === undefined) return rankChecked(lib, plan, limit);
   return literalsFirst(lib, plan, rankChecked(lib, plan, Math.max(limit, LITERAL_WINDOW))).slice(0, limit);

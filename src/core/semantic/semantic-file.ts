@@ -1,6 +1,6 @@
 /**
- * The semantic leg on disk (index/semantic.bin, written with the snapshot): the bags, the learned model and the
- * vectors, so that a restart (and every CLI run) searches by meaning at once instead of learning again. Layout: a
+ * The semantic leg on disk (index/semantic.bin, written with the snapshot): the bags, the stems each session asked
+ * (asked-index.ts), the learned model and the vectors, so that a restart (and every CLI run) searches by meaning at once instead of learning again. Layout: a
  * magic word, version and checksum, a JSON header (the words, the sessions' ids, the sizes), then the typed arrays, each
  * starting on a 4-byte boundary. Anything unexpected makes the file unusable as a whole: the leg is learned again.
  */
@@ -8,13 +8,15 @@ import { crc32 } from 'node:zlib';
 import type { Bag, LsaModel } from './lsa.js';
 
 const MAGIC = 0x5353454d; // "SSEM"
-const VERSION = 1;
+const VERSION = 2;
 /** Magic, version, header length, CRC-32 of everything after these 16 bytes. */
 const HEAD = 16;
 
 export interface SemanticData {
   words: string[];
   bags: [string, Bag][];
+  /** Each session's asked stems (ids in `words`). */
+  asked: [string, Bag][];
   model?: { lsa: LsaModel; toModel: Int32Array; sessions: number };
   vectors: [string, Float32Array][];
 }
@@ -23,6 +25,8 @@ interface Header {
   words: string[];
   ids: string[];
   lengths: number[];
+  askedIds: string[];
+  askedLengths: number[];
   k: number;
   modelWords: number;
   sessions: number;
@@ -37,29 +41,33 @@ export function encodeSemantic(data: SemanticData): Buffer {
     words: data.words,
     ids: data.bags.map(([id]) => id),
     lengths: data.bags.map(([, b]) => b.terms.length),
+    askedIds: data.asked.map(([id]) => id),
+    askedLengths: data.asked.map(([, b]) => b.terms.length),
     k,
     modelWords: data.model?.lsa.idf.length ?? 0,
     sessions: data.model?.sessions ?? 0,
     vectorIds: data.vectors.map(([id]) => id),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const total = header.lengths.reduce((a, b) => a + b, 0);
   const parts: Buffer[] = [];
   const head = Buffer.alloc(HEAD);
   head.writeUInt32LE(MAGIC, 0);
   head.writeUInt32LE(VERSION, 4);
   head.writeUInt32LE(json.length, 8);
   parts.push(head, json, Buffer.alloc(aligned(json.length) - json.length));
-  const terms = new Uint32Array(total);
-  const counts = new Uint16Array(total + (total % 2));
-  let at = 0;
-  for (const [, bag] of data.bags) {
-    terms.set(bag.terms, at);
-    counts.set(bag.counts, at);
-    at += bag.terms.length;
-  }
   const view = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  parts.push(view(terms), view(counts));
+  for (const bags of [data.bags, data.asked]) {
+    const total = bags.reduce((sum, [, b]) => sum + b.terms.length, 0);
+    const terms = new Uint32Array(total);
+    const counts = new Uint16Array(total + (total % 2));
+    let at = 0;
+    for (const [, bag] of bags) {
+      terms.set(bag.terms, at);
+      counts.set(bag.counts, at);
+      at += bag.terms.length;
+    }
+    parts.push(view(terms), view(counts));
+  }
   if (data.model) {
     parts.push(view(data.model.toModel), view(data.model.lsa.idf), view(data.model.lsa.projection));
     for (const [, v] of data.vectors) parts.push(view(v));
@@ -84,19 +92,21 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
       offset += aligned(bytes);
       return make(copy);
     };
-    const total = header.lengths.reduce((a, b) => a + b, 0);
-    const terms = take((b) => new Uint32Array(b), total * 4);
-    const counts = take((b) => new Uint16Array(b), (total + (total % 2)) * 2);
-    const words = header.words.length;
-    for (let i = 0; i < terms.length; i++) if (terms[i] >= words) throw new Error('word out of range');
-    const bags: [string, Bag][] = [];
-    let at = 0;
-    header.ids.forEach((id, i) => {
-      const n = header.lengths[i];
-      bags.push([id, { terms: terms.subarray(at, at + n), counts: counts.subarray(at, at + n) }]);
-      at += n;
-    });
-    const data: SemanticData = { words: header.words, bags, vectors: [] };
+    const bagsOf = (ids: string[], lengths: number[]): [string, Bag][] => {
+      const total = lengths.reduce((a, b) => a + b, 0);
+      const terms = take((b) => new Uint32Array(b), total * 4);
+      const counts = take((b) => new Uint16Array(b), (total + (total % 2)) * 2);
+      for (let i = 0; i < terms.length; i++) if (terms[i] >= header.words.length) throw new Error('word out of range');
+      let at = 0;
+      return ids.map((id, i) => {
+        const n = lengths[i];
+        at += n;
+        return [id, { terms: terms.subarray(at - n, at), counts: counts.subarray(at - n, at) }];
+      });
+    };
+    const bags = bagsOf(header.ids, header.lengths);
+    const asked = bagsOf(header.askedIds, header.askedLengths);
+    const data: SemanticData = { words: header.words, bags, asked, vectors: [] };
     if (header.k > 0) {
       const toModel = take((b) => new Int32Array(b), header.words.length * 4);
       const idf = take((b) => new Float32Array(b), header.modelWords * 4);

@@ -11,6 +11,8 @@ import type { Logger } from '../log.js';
 import { firstPrompt, type Session } from '../model.js';
 import { tokenize } from '../index/tokenize.js';
 import { startWorker, threadScript } from '../threads.js';
+import type { QuerySlot } from '../index/ranking.js';
+import { AskedIndex, askedStems, sortedBag } from './asked-index.js';
 import { cosine, fold, trainLsa, type Bag, type LsaModel } from './lsa.js';
 import type { SemanticData } from './semantic-file.js';
 
@@ -67,6 +69,8 @@ export class SemanticIndex {
   private readonly words = new Map<string, number>();
   private readonly bags = new Map<string, Bag>();
   private readonly vectors = new Map<string, Float32Array>();
+  /** What each session asked, by stem (a lexical list of its own, fused beside the vectors). */
+  private readonly asked = new AskedIndex();
   private model: { lsa: LsaModel; /** vocabulary id → model id (−1: not in the model) */ toModel: Int32Array; sessions: number } | undefined;
   private training: Promise<void> | undefined;
   private filling: Promise<void> | undefined;
@@ -89,22 +93,25 @@ export class SemanticIndex {
     return { status: this.model ? 'ready' : this.training ? 'building' : 'empty', sessions: this.bags.size, vectors: this.vectors.size };
   }
 
-  /** A session read with its turns: its bag, and its vector when a model exists. */
+  /** A session read with its turns: its bag, its asked stems, and its vector when a model exists. */
   add(session: Session): void {
+    this.asked.set(session.id, sortedBag(askedStems(session).map(([stem, n]) => [this.wordId(stem), n])));
     const counts = new Map<string, number>();
     for (const chunk of sessionChunks(session)) for (const t of tokenize(chunk)) if (t.length > 1 && !/^\d+$/.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
     const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, BAG_TERMS);
     const bag: Bag = {
-      terms: Uint32Array.from(top, ([w]) => {
-        let id = this.words.get(w);
-        if (id === undefined) this.words.set(w, (id = this.words.size));
-        return id;
-      }),
+      terms: Uint32Array.from(top, ([w]) => this.wordId(w)),
       counts: Uint16Array.from(top, ([, n]) => Math.min(n, 65_535)),
     };
     this.bags.set(session.id, bag);
     this.foldIn(session.id, bag);
     this.schedule();
+  }
+
+  private wordId(word: string): number {
+    let id = this.words.get(word);
+    if (id === undefined) this.words.set(word, (id = this.words.size));
+    return id;
   }
 
   has(id: string): boolean {
@@ -113,11 +120,13 @@ export class SemanticIndex {
 
   remove(id: string): void {
     this.bags.delete(id);
+    this.asked.remove(id);
     this.vectors.delete(id);
   }
 
   clear(): void {
     this.bags.clear();
+    this.asked.clear();
     this.vectors.clear();
     this.model = undefined;
   }
@@ -148,9 +157,20 @@ export class SemanticIndex {
     return best;
   }
 
+  /** Sessions by what their user asked (stems of the slots' words), best first; see asked-index.ts. */
+  searchAsked(slots: QuerySlot[], limit: number, accept?: (key: string) => boolean): { key: string; score: number }[] {
+    return this.asked.search(slots, (stem) => this.words.get(stem), limit, accept);
+  }
+
   /** The bags, the model and the vectors, to be written to disk (semantic-file.ts). */
   toData(): SemanticData {
-    return { words: [...this.words.keys()], bags: [...this.bags], model: this.model, vectors: this.model ? [...this.vectors] : [] };
+    return {
+      words: [...this.words.keys()],
+      bags: [...this.bags],
+      asked: this.asked.entries(),
+      model: this.model,
+      vectors: this.model ? [...this.vectors] : [],
+    };
   }
 
   /** Takes what a file held, for the sessions `keep` accepts (bags, and the model with its vectors when there was one). */
@@ -158,6 +178,7 @@ export class SemanticIndex {
     if (this.bags.size || this.model) return; // only into an empty leg: the ids of words would not agree
     data.words.forEach((w, i) => this.words.set(w, i));
     for (const [id, bag] of data.bags) if (keep(id)) this.bags.set(id, bag);
+    for (const [id, bag] of data.asked) if (this.bags.has(id)) this.asked.set(id, bag);
     if (data.model) {
       this.model = data.model;
       for (const [id, v] of data.vectors) if (this.bags.has(id)) this.vectors.set(id, v);
@@ -170,7 +191,7 @@ export class SemanticIndex {
    * damaged) from their turns, a few at a time between other work; then learning may start.
    */
   fill(sessions: Session[], current: (s: Session) => boolean): void {
-    const missing = sessions.filter((s) => !this.bags.has(s.id));
+    const missing = sessions.filter((s) => !this.bags.has(s.id) || !this.asked.has(s.id));
     if (!missing.length) return;
     this.filling = (async () => {
       for (const session of missing) {

@@ -1,0 +1,99 @@
+/**
+ * What the user asked (semantic/asked-index.ts): sessions ranked by BM25 over the stems of their title and the user's
+ * own prompts. Other word forms meet ("leaking" finds "leak"), a reply's words do not count, a slot scores its best
+ * alternative once, removed sessions are gone, and what a session asked is written with the semantic file.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Session, Turn } from '../../src/core/model.js';
+import { AskedIndex, askedStems, sortedBag, stemOf } from '../../src/core/semantic/asked-index.js';
+import { SemanticIndex } from '../../src/core/semantic/semantic-index.js';
+import { decodeSemantic, encodeSemantic } from '../../src/core/semantic/semantic-file.js';
+import { silentLogger } from '../../src/core/log.js';
+
+function session(id: string, topic: string, prompts: string[], replies: string[] = []): Session {
+  const turns: Turn[] = prompts.flatMap((text, i) => [
+    { id: `${id}#${2 * i}`, role: 'user', kind: 'conversation', text },
+    { id: `${id}#${2 * i + 1}`, role: 'assistant', kind: 'conversation', text: replies[i] ?? 'done' },
+  ]);
+  const day = '2026-11-01';
+  return {
+    id,
+    source: 'codearchitect',
+    nativeId: id,
+    topic,
+    filename: id,
+    file: `/x/${id}`,
+    size: 1,
+    created: day,
+    updated: day,
+    firstDay: day,
+    lastDay: day,
+    turns,
+  } as Session;
+}
+
+const slots = (...words: string[]) => words.map((term) => ({ alts: [{ term, weight: 1 }] }));
+
+test('what was asked, by stem: other forms meet, replies do not count, removed sessions are gone', () => {
+  const sessions = [
+    session('a', 'memory', ['the watcher keeps leaking file handles after a reload']),
+    session('b', 'watcher', ['rename the watcher setting'], ['this fixes a leak of file handles in the watcher']),
+    session('c', 'docs', ['write the readme section about caching']),
+  ];
+  const index = new SemanticIndex(silentLogger, 0, false);
+  for (const s of sessions) index.add(s);
+  // "leak" is what the first session's user asked ("leaking"); the second only has it in a reply
+  assert.deepEqual(
+    index.searchAsked(slots('leak', 'handle'), 10).map((h) => h.key),
+    ['a'],
+  );
+  assert.deepEqual(
+    index.searchAsked(slots('cached'), 10).map((h) => h.key),
+    ['c'],
+    '"cached" meets "caching"',
+  );
+  assert.deepEqual(
+    index.searchAsked(slots('watcher'), 10).map((h) => h.key),
+    ['b', 'a'],
+    'the title counts with the prompts: "watcher" twice in b',
+  );
+  index.remove('a');
+  assert.deepEqual(
+    index.searchAsked(slots('leak'), 10).map((h) => h.key),
+    [],
+  );
+  assert.deepEqual(
+    index.searchAsked(slots('watcher'), 10, (key) => key !== 'b').map((h) => h.key),
+    [],
+    'accept filters',
+  );
+  const data = decodeSemantic(encodeSemantic(index.toData()));
+  assert.deepEqual(data?.asked.map(([id]) => id).sort(), ['b', 'c'], 'the asked stems are written with the semantic file');
+});
+
+test('a slot scores its best alternative once; stems are sorted for lookup and capped per session', () => {
+  const index = new AskedIndex();
+  const ids = new Map<string, number>();
+  const id = (w: string): number => ids.get(w) ?? (ids.set(w, ids.size), ids.size - 1);
+  for (const s of [session('x', 't', ['retry the request with a countdown']), session('y', 't', ['retries retried retrying'])])
+    index.set(s.id, sortedBag(askedStems(s).map(([stem, n]) => [id(stem), n])));
+  const twice = index.search(
+    [
+      {
+        alts: [
+          { term: 'retry', weight: 1 },
+          { term: 'retries', weight: 0.8 },
+        ],
+      },
+    ],
+    (s) => ids.get(s),
+    10,
+  );
+  const once = index.search(slots('retry'), (s) => ids.get(s), 10);
+  assert.deepEqual(twice, once, 'two forms of one stem count once');
+  assert.equal(once[0].key, 'y', 'three forms of "retry" outweigh one');
+  const long = session('z', 't', [Array.from({ length: 900 }, (_, i) => `word${i}x`).join(' ')]);
+  assert.equal(askedStems(long).length, 400);
+  assert.equal(stemOf('caching'), stemOf('cached'));
+});
