@@ -72,7 +72,7 @@ test('what was asked, by stem: other forms meet, replies do not count, removed s
   assert.deepEqual(data?.asked.map(([id]) => id).sort(), ['b', 'c'], 'the asked stems are written with the semantic file');
 });
 
-test('a slot scores its best alternative once; stems are sorted for lookup and capped per session', () => {
+test('a slot scores its best alternative once; a word asked once is kept', () => {
   const index = new AskedIndex();
   const ids = new Map<string, number>();
   const id = (w: string): number => ids.get(w) ?? (ids.set(w, ids.size), ids.size - 1);
@@ -93,7 +93,36 @@ test('a slot scores its best alternative once; stems are sorted for lookup and c
   const once = index.search(slots('retry'), (s) => ids.get(s), 10);
   assert.deepEqual(twice, once, 'two forms of one stem count once');
   assert.equal(once[0].key, 'y', 'three forms of "retry" outweigh one');
-  const long = session('z', 't', [Array.from({ length: 900 }, (_, i) => `word${i}x`).join(' ')]);
-  assert.equal(askedStems(long).length, 400);
+  const long = session('z', 'zeta', [Array.from({ length: 400 }, (_, i) => `word${i}x`).join(' '), 'word1x '.repeat(50), 'and a rareword']);
+  const kept = askedStems(long);
+  assert.ok(
+    kept.some(([s]) => s === 'rareword'),
+    'a word met once is kept',
+  );
+  assert.equal(kept.find(([s]) => s === 'word1x')?.[1], 51);
   assert.equal(stemOf('caching'), stemOf('cached'));
+});
+
+test('postings built in one pass, sessions added since found by a scan, removed ones gone after compaction', () => {
+  const index = new SemanticIndex(silentLogger, 0, false);
+  const ask = (i: number): Session => session(`s${i}`, 'work', [`please fix the parser group${i % 10} widget`]);
+  for (let i = 0; i < 2_400; i++) index.add(ask(i));
+  const found = (): string[] =>
+    index
+      .searchAsked(slots('group3'), 1_000)
+      .map((h) => h.key)
+      .sort();
+  const expected = (ids: number[]): string[] =>
+    ids
+      .filter((i) => i % 10 === 3)
+      .map((i) => `s${i}`)
+      .sort();
+  let live = Array.from({ length: 2_400 }, (_, i) => i);
+  assert.deepEqual(found(), expected(live), 'from the postings');
+  for (let i = 2_400; i < 2_440; i++) index.add(ask(i));
+  live = [...live, ...Array.from({ length: 40 }, (_, i) => 2_400 + i)];
+  assert.deepEqual(found(), expected(live), 'the newest by a scan');
+  for (let i = 0; i < 2_400; i += 2) index.remove(`s${i}`);
+  live = live.filter((i) => i % 2 === 1 || i >= 2_400);
+  assert.deepEqual(found(), expected(live), 'removed ones skipped, then compacted away');
 });

@@ -5,8 +5,9 @@
  * keeps words as written. Fused with the full-text ranking and the semantic leg (answer/hybrid.ts) it found the
  * session meant far more often on the judged set (bench/relevance, tuning split: 0.806 → 0.863 nDCG@10).
  *
- * Memory: a session keeps at most ASKED_TERMS stems (6 bytes each in its bag) and one posting (a number) per stem.
- * Postings are appended as sessions arrive; removed sessions are skipped and dropped when a third are dead.
+ * Memory: a session keeps its distinct stems (at most ASKED_TERMS, 6 bytes each in its bag) and one posting (4 bytes) per stem.
+ * Postings are built when searched, in one pass over the bags; sessions added since are read by a linear scan until
+ * they are an eighth of the rest; removed sessions are skipped, and dropped when a third are dead.
  */
 import { stemmer } from 'stemmer';
 import { type Session } from '../model.js';
@@ -14,8 +15,11 @@ import { forEachToken } from '../index/tokenize.js';
 import type { QuerySlot } from '../index/ranking.js';
 import type { Bag } from './lsa.js';
 
-/** Distinct stems a session keeps (its most frequent ones). */
-export const ASKED_TERMS = 400;
+/**
+ * Distinct stems a session keeps at most (the first ones met). Not its most frequent ones: a word asked once (a
+ * codename, an identifier) is what a search for the session types.
+ */
+export const ASKED_TERMS = 4_000;
 /** Characters of each prompt read (a pasted log is not what was asked). */
 const PROMPT_CHARS = 4_000;
 const K1 = 1.2;
@@ -33,18 +37,20 @@ export function stemOf(word: string): string {
   return stem;
 }
 
-/** The stems of a session's title and prompts with their counts, most frequent first (at most ASKED_TERMS). */
+/** The stems of a session's title and prompts with their counts, in the order first met (at most ASKED_TERMS). */
 export function askedStems(session: Session): [string, number][] {
   const counts = new Map<string, number>();
   const count = (text: string): void =>
     forEachToken(text.slice(0, PROMPT_CHARS), (t) => {
       if (t.length < 2 || /^\d+$/.test(t)) return;
       const s = stemOf(t);
-      counts.set(s, (counts.get(s) ?? 0) + 1);
+      const n = counts.get(s);
+      if (n !== undefined) counts.set(s, n + 1);
+      else if (counts.size < ASKED_TERMS) counts.set(s, 1);
     });
   count(session.topic);
   for (const t of session.turns) if (t.kind === 'conversation' && t.role === 'user') count(t.text);
-  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, ASKED_TERMS);
+  return [...counts];
 }
 
 /** A bag sorted by word id, so that a session's count of a word is found by binary search. */
@@ -71,7 +77,10 @@ export class AskedIndex {
   private bags: (Bag | undefined)[] = [];
   private lengths: number[] = [];
   private readonly byKey = new Map<string, number>();
-  private readonly postings = new Map<number, number[]>();
+  /** Postings of the documents below `built` (compressed rows: per word id, a range of document numbers). */
+  private offsets = new Uint32Array(1);
+  private docs = new Int32Array(0);
+  private built = 0;
   private totalLength = 0;
   private dead = 0;
 
@@ -94,12 +103,7 @@ export class AskedIndex {
     this.keys.push(key);
     this.bags.push(bag);
     let length = 0;
-    for (let p = 0; p < bag.terms.length; p++) {
-      length += bag.counts[p];
-      let list = this.postings.get(bag.terms[p]);
-      if (!list) this.postings.set(bag.terms[p], (list = []));
-      list.push(doc);
-    }
+    for (let p = 0; p < bag.counts.length; p++) length += bag.counts[p];
     this.lengths.push(length);
     this.totalLength += length;
     this.byKey.set(key, doc);
@@ -120,7 +124,9 @@ export class AskedIndex {
     this.bags = [];
     this.lengths = [];
     this.byKey.clear();
-    this.postings.clear();
+    this.offsets = new Uint32Array(1);
+    this.docs = new Int32Array(0);
+    this.built = 0;
     this.totalLength = 0;
     this.dead = 0;
   }
@@ -132,6 +138,7 @@ export class AskedIndex {
   search(slots: QuerySlot[], idOf: (stem: string) => number | undefined, limit: number, accept?: (key: string) => boolean): { key: string; score: number }[] {
     const n = this.byKey.size;
     if (!n) return [];
+    this.index();
     const avg = Math.max(1, this.totalLength / n);
     const scores = new Map<number, number>();
     for (const slot of slots) {
@@ -139,13 +146,12 @@ export class AskedIndex {
       const seen = new Set<number>();
       for (const { term, weight } of slot.alts) {
         const id = idOf(stemOf(term));
-        const list = id === undefined ? undefined : this.postings.get(id);
-        if (id === undefined || !list || seen.has(id)) continue;
+        if (id === undefined || seen.has(id)) continue;
         seen.add(id);
-        const live = list.filter((doc) => this.keys[doc] !== undefined);
-        if (!live.length) continue;
-        const idf = Math.log(1 + (n - live.length + 0.5) / (live.length + 0.5)) * weight;
-        for (const doc of live) {
+        const holding = this.holding(id);
+        if (!holding.length) continue;
+        const idf = Math.log(1 + (n - holding.length + 0.5) / (holding.length + 0.5)) * weight;
+        for (const doc of holding) {
           const tf = countIn(this.bags[doc]!, id);
           const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[doc]) / avg));
           if (s > (best.get(doc) ?? 0)) best.set(doc, s);
@@ -163,7 +169,35 @@ export class AskedIndex {
     return out;
   }
 
-  /** Drops the postings of removed sessions (renumbering the live ones). */
+  /** The live documents holding word `id`: from the postings, then those added since they were built. */
+  private holding(id: number): number[] {
+    const out: number[] = [];
+    if (id + 1 < this.offsets.length)
+      for (let i = this.offsets[id]; i < this.offsets[id + 1]; i++) if (this.keys[this.docs[i]] !== undefined) out.push(this.docs[i]);
+    for (let doc = this.built; doc < this.keys.length; doc++) if (this.bags[doc] && countIn(this.bags[doc]!, id)) out.push(doc);
+    return out;
+  }
+
+  /** Builds the postings again once the documents added since are more than an eighth (a linear scan serves them). */
+  private index(): void {
+    const pending = this.keys.length - this.built;
+    if (pending <= Math.max(64, this.built / 8)) return;
+    let words = 0;
+    for (const bag of this.bags) if (bag) for (const t of bag.terms) if (t >= words) words = t + 1;
+    const offsets = new Uint32Array(words + 1);
+    for (const bag of this.bags) if (bag) for (const t of bag.terms) offsets[t + 1]++;
+    for (let t = 0; t < words; t++) offsets[t + 1] += offsets[t];
+    const docs = new Int32Array(offsets[words]);
+    const next = offsets.slice(0, words);
+    this.bags.forEach((bag, doc) => {
+      if (bag) for (const t of bag.terms) docs[next[t]++] = doc;
+    });
+    this.offsets = offsets;
+    this.docs = docs;
+    this.built = this.keys.length;
+  }
+
+  /** Drops removed sessions (renumbering the live ones); the postings are built again when next searched. */
   private compact(): void {
     const live = this.entries();
     this.clear();
