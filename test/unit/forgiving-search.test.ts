@@ -71,6 +71,13 @@ test('judged queries: a flag, a path, a dotted error, an identifier in camelCase
   assert.deepEqual(library.search('spiner').alsoMatched, ['spinner']);
 });
 
+test('judged queries: an identifier printed by many logs and file reads finds the session where the user asked about it', () => {
+  // send_completion is in tracebacks and file reads of a dozen sessions; one user asked to change it
+  bestFirst('x22', 'send_completion');
+  bestFirst('x12', 'max_map_tokens');
+  bestFirst('x20', 'get_announcements');
+});
+
 test('a query of only common words says so instead of answering nothing silently', () => {
   const answer = library.search('the and of');
   assert.equal(answer.count, 0);

@@ -49,11 +49,26 @@ export function planQuery(vocabulary: Vocabulary, query: ParsedQuery, options: S
 /** Candidates looked at for words typed as one (flags, paths, identifiers): those holding them go first. */
 const LITERAL_WINDOW = 20;
 
-/** The best candidates reordered so that sessions holding more of the query's literal words come first (stable). */
+/**
+ * The best candidates reordered so that sessions holding more of the query's literal words come first, and among
+ * those, sessions whose user typed them (in a prompt or the title): an identifier is looked for where it was asked
+ * about, not where a log or a file read printed it (stable otherwise).
+ */
 function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Scored[] {
   const matchers = plan.query.literals.map(literalMatcher);
-  const held = new Map(hits.map((h) => [h.key, matchers.filter((m) => containsPhrase(lib.sessions.get(h.key)!, m)).length]));
-  return [...hits].sort((a, b) => held.get(b.key)! - held.get(a.key)!);
+  const rank = new Map(
+    hits.map((h) => {
+      const s = lib.sessions.get(h.key)!;
+      const held = matchers.filter((m) => containsPhrase(s, m)).length;
+      const asked = held ? matchers.filter((m) => askedFor(s, m)).length : 0;
+      return [h.key, held * (matchers.length + 1) + asked];
+    }),
+  );
+  return [...hits].sort((a, b) => rank.get(b.key)! - rank.get(a.key)!);
+}
+
+function askedFor(session: Session, matcher: RegExp): boolean {
+  return matcher.test(session.topic) || session.turns.some((t) => t.role === 'user' && t.kind === 'conversation' && matcher.test(t.text));
 }
 
 /** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
