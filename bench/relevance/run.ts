@@ -15,7 +15,7 @@ import { isTuning, score } from './metrics.js';
 import { loadCorpus, RELEVANCE_DIR, type Kind, type RelevanceFile } from './corpus.js';
 import type { SearchMode } from '../../src/core/contracts.js';
 
-const { values } = parseArgs({ options: { split: { type: 'string', default: 'test' }, show: { type: 'string' }, team: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { split: { type: 'string', default: 'test' }, show: { type: 'string' }, team: { type: 'boolean', default: false }, ids: { type: 'string' } } });
 const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
 
@@ -70,7 +70,11 @@ const rankers: Record<string, Ranker> = {
 };
 
 const KINDS: Kind[] = ['known', 'topic', 'question', 'exact', 'forms'];
-const chosen = file.queries.filter((q) => (values.split === 'tune' ? isTuning(q) : values.split === 'all' ? true : !isTuning(q)));
+// --ids <regex>: only the queries whose id matches (e.g. '^[^x]' for the 164 queries before the x-series was added)
+const only = values.ids ? new RegExp(values.ids) : undefined;
+const chosen = file.queries
+  .filter((q) => (values.split === 'tune' ? isTuning(q) : values.split === 'all' ? true : !isTuning(q)))
+  .filter((q) => !only || only.test(q.id));
 if (values.team) {
   const { teamAnswers } = await import('./team.js');
   const answers = await teamAnswers(
