@@ -15,7 +15,9 @@ import { isTuning, score } from './metrics.js';
 import { loadCorpus, RELEVANCE_DIR, type Kind, type RelevanceFile } from './corpus.js';
 import type { SearchMode } from '../../src/core/contracts.js';
 
-const { values } = parseArgs({ options: { split: { type: 'string', default: 'test' }, show: { type: 'string' }, team: { type: 'boolean', default: false }, ids: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { split: { type: 'string', default: 'test' }, show: { type: 'string' }, team: { type: 'boolean', default: false }, ids: { type: 'string' } },
+});
 const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
 
