@@ -54,8 +54,9 @@ Options:
   --tag TAG                Only sessions carrying TAG (repeatable: all of them): one you gave, or a topic
                            (database, testing, …), the source, the project folder name or the branch
   --role ROLE              search: only matches in turns of user, assistant, tool or system
-  --mode MODE              search: hybrid (default: words and meaning fused), lexical (the words as typed and
-                           their forms) or semantic (by meaning only; once the model is learned)
+  --mode MODE              search: hybrid (default: the words, what each session's user asked and the meaning,
+                           fused), lexical (the words as typed and their forms) or semantic (by meaning only;
+                           once the model is learned)
   --root SOURCE=PATH       Read this folder for SOURCE (repeatable); when given, only these roots are read
   --data DIR               The product's own data folder (default ~/.session-search, or SESSION_SEARCH_HOME)
   --no-archive             Do not keep or read the masked archive of sessions in the data folder

@@ -29,7 +29,7 @@ export const modeField = z
   .enum(SEARCH_MODES)
   .optional()
   .describe(
-    'hybrid (default): the words and their meaning, fused; lexical: the words as typed and their forms only; semantic: by meaning only (sessions that say it in other words). Exact queries (phrases, flags, paths, error messages) always run lexical.',
+    "hybrid (default): the words, what each session's user asked (in any form of the words) and their meaning, fused; lexical: the words as typed and their forms only; semantic: by meaning only (sessions that say it in other words). Exact queries (phrases, flags, paths, error messages) always run lexical.",
   );
 
 /** Any positive number, capped at MAX_LIMIT and rounded down, as CodeArchitect's clients send it (no error for 5000). */
