@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
 import type { Bag, LsaModel } from './lsa.js';
 
 const MAGIC = 0x5353454d; // "SSEM"
-const VERSION = 2;
+const VERSION = 3;
 /** Magic, version, header length, CRC-32 of everything after these 16 bytes. */
 const HEAD = 16;
 

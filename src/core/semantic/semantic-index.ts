@@ -1,7 +1,7 @@
 /**
- * The semantic leg: each session's bag of words (title, the user's prompts, the last reply: what a session is about,
- * not every byte of tool output), an LSA model learned from all the bags in the background (on a thread when one can
- * start), and one unit vector per session. Lexical search answers meanwhile; sessions added after training are folded
+ * The semantic leg: each session's bag of words by Porter stem (title, the user's prompts, the last reply: what a
+ * session is about, not every byte of tool output), an LSA model learned from all the bags in the background (on a
+ * thread when one can start), and one unit vector per session. Lexical search answers meanwhile; sessions added after training are folded
  * into the model at once, and the model is learned again once the archive grew by a fifth. Memory: a bag keeps at most
  * BAG_TERMS words (6 bytes each), the model MODEL_WORDS × K floats, a vector K floats (0.5 KB) per session.
  */
@@ -12,7 +12,7 @@ import { firstPrompt, type Session } from '../model.js';
 import { tokenize } from '../index/tokenize.js';
 import { startWorker, threadScript } from '../threads.js';
 import type { QuerySlot } from '../index/ranking.js';
-import { AskedIndex, askedStems, sortedBag } from './asked-index.js';
+import { AskedIndex, askedStems, sortedBag, stemOf } from './asked-index.js';
 import { cosine, fold, trainLsa, type Bag, type LsaModel } from './lsa.js';
 import type { SemanticData } from './semantic-file.js';
 
@@ -97,7 +97,12 @@ export class SemanticIndex {
   add(session: Session): void {
     this.asked.set(session.id, sortedBag(askedStems(session).map(([stem, n]) => [this.wordId(stem), n])));
     const counts = new Map<string, number>();
-    for (const chunk of sessionChunks(session)) for (const t of tokenize(chunk)) if (t.length > 1 && !/^\d+$/.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const chunk of sessionChunks(session))
+      for (const w of tokenize(chunk))
+        if (w.length > 1 && !/^\d+$/.test(w)) {
+          const t = stemOf(w);
+          counts.set(t, (counts.get(t) ?? 0) + 1);
+        }
     const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, BAG_TERMS);
     const bag: Bag = {
       terms: Uint32Array.from(top, ([w]) => this.wordId(w)),
@@ -133,7 +138,7 @@ export class SemanticIndex {
 
   /** Whether the model knows a word (it is in the vocabulary it learned). */
   knows(word: string): boolean {
-    const id = this.words.get(word);
+    const id = this.words.get(stemOf(word));
     return id !== undefined && this.model !== undefined && id < this.model.toModel.length && this.model.toModel[id] >= 0;
   }
 
@@ -141,7 +146,7 @@ export class SemanticIndex {
   search(query: string, limit: number, accept?: (key: string) => boolean): { key: string; similarity: number }[] {
     if (!this.model) return [];
     const words = tokenize(query)
-      .map((w) => this.words.get(w))
+      .map((w) => this.words.get(stemOf(w)))
       .filter((id): id is number => id !== undefined);
     const q = this.vectorOf({ terms: Uint32Array.from(words), counts: new Uint16Array(words.length).fill(1) });
     if (!q) return [];
