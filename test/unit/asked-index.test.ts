@@ -10,6 +10,7 @@ import { AskedIndex, askedStems, sortedBag, stemOf } from '../../src/core/semant
 import { SemanticIndex } from '../../src/core/semantic/semantic-index.js';
 import { decodeSemantic, encodeSemantic } from '../../src/core/semantic/semantic-file.js';
 import { silentLogger } from '../../src/core/log.js';
+import { fuse } from '../../src/core/answer/hybrid.js';
 
 function session(id: string, topic: string, prompts: string[], replies: string[] = []): Session {
   const turns: Turn[] = prompts.flatMap((text, i) => [
@@ -125,4 +126,20 @@ test('postings built in one pass, sessions added since found by a scan, removed 
   for (let i = 0; i < 2_400; i += 2) index.remove(`s${i}`);
   live = live.filter((i) => i % 2 === 1 || i >= 2_400);
   assert.deepEqual(found(), expected(live), 'removed ones skipped, then compacted away');
+});
+
+test('fusion: a session first by the words and first by what was asked stays first, whatever meaning says', () => {
+  const hit = (key: string, relevance: number) => ({ doc: 0, key, score: relevance, relevance, matchCount: 1, matchedTerms: 1 });
+  const lexical = [hit('planted', 0.63), hit('other', 0.35)];
+  const semantic = [{ key: 'other', similarity: 0.4 }];
+  // meaning alone lifts "other" above "planted" when the asked list has no opinion of its own…
+  assert.equal(fuse(lexical, semantic, 2, 0.5, [{ key: 'other', score: 2 }])[0].key, 'other');
+  // …but not when the words and what was asked agree on "planted"
+  assert.deepEqual(
+    fuse(lexical, semantic, 2, 0.5, [
+      { key: 'planted', score: 3 },
+      { key: 'other', score: 2 },
+    ]).map((h) => h.key),
+    ['planted', 'other'],
+  );
 });

@@ -65,7 +65,9 @@ export function fuse(
   });
   // rank fusion sees positions, not gaps: a first result far ahead by words (a known item typed by its rare words) stays
   const clear = lexical.length > 0 && (lexical.length === 1 || lexical[0].relevance >= CLEAR_WINNER * lexical[1].relevance);
-  if (clear) score.set(lexical[0].key, Infinity);
+  // and so does one first both by the words and by what was asked: meaning alone does not overrule the two
+  const agreed = lexical.length > 0 && asked[0]?.key === lexical[0].key;
+  if (clear || agreed) score.set(lexical[0].key, Infinity);
   const fused = [...score].sort((a, b) => b[1] - a[1]).map(([key]) => hits.get(key)!);
   // nor is it put below a result the words found far less well (ranked up by meaning alone)
   if (lexical.length && fused[0] !== lexical[0] && lexical[0].relevance >= CLEAR_WINNER * fused[0].relevance) {

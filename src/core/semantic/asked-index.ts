@@ -141,7 +141,10 @@ export class AskedIndex {
     this.index();
     const avg = Math.max(1, this.totalLength / n);
     const scores = new Map<number, number>();
+    const held = new Map<number, number>();
+    let total = 0;
     for (const slot of slots) {
+      let slotIdf = 0;
       const best = new Map<number, number>();
       const seen = new Set<number>();
       for (const { term, weight } of slot.alts) {
@@ -151,14 +154,21 @@ export class AskedIndex {
         const holding = this.holding(id);
         if (!holding.length) continue;
         const idf = Math.log(1 + (n - holding.length + 0.5) / (holding.length + 0.5)) * weight;
+        slotIdf = Math.max(slotIdf, idf);
         for (const doc of holding) {
           const tf = countIn(this.bags[doc]!, id);
           const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[doc]) / avg));
           if (s > (best.get(doc) ?? 0)) best.set(doc, s);
         }
       }
-      for (const [doc, s] of best) scores.set(doc, (scores.get(doc) ?? 0) + s);
+      for (const [doc, s] of best) {
+        scores.set(doc, (scores.get(doc) ?? 0) + s);
+        held.set(doc, (held.get(doc) ?? 0) + slotIdf);
+      }
+      total += slotIdf;
     }
+    // a session asking every rare word of the query ahead of a shorter one asking some of them: times the share held
+    if (total) for (const [doc, s] of scores) scores.set(doc, (s * held.get(doc)!) / total);
     const out: { key: string; score: number }[] = [];
     for (const [doc, score] of [...scores].sort((a, b) => b[1] - a[1])) {
       const key = this.keys[doc]!;
