@@ -192,16 +192,23 @@ export class AskedIndex {
   private index(): void {
     const pending = this.keys.length - this.built;
     if (pending <= Math.max(64, this.built / 8)) return;
+    const bags = this.bags;
     let words = 0;
-    for (const bag of this.bags) if (bag) for (const t of bag.terms) if (t >= words) words = t + 1;
+    // a bag is sorted by word id: its last is its largest
+    for (const bag of bags) if (bag?.terms.length) words = Math.max(words, bag.terms[bag.terms.length - 1] + 1);
     const offsets = new Uint32Array(words + 1);
-    for (const bag of this.bags) if (bag) for (const t of bag.terms) offsets[t + 1]++;
+    for (const bag of bags) {
+      if (!bag) continue;
+      const terms = bag.terms;
+      for (let i = 0; i < terms.length; i++) offsets[terms[i] + 1]++;
+    }
     for (let t = 0; t < words; t++) offsets[t + 1] += offsets[t];
     const docs = new Int32Array(offsets[words]);
     const next = offsets.slice(0, words);
-    this.bags.forEach((bag, doc) => {
-      if (bag) for (const t of bag.terms) docs[next[t]++] = doc;
-    });
+    for (let doc = 0; doc < bags.length; doc++) {
+      const terms = bags[doc]?.terms;
+      if (terms) for (let i = 0; i < terms.length; i++) docs[next[terms[i]]++] = doc;
+    }
     this.offsets = offsets;
     this.docs = docs;
     this.built = this.keys.length;
