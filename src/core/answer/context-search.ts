@@ -45,7 +45,7 @@ export interface BlockFeatures {
  * relevant when its session is graded 2 or 3; `npm run bench:calibrate`), so that a score reads as the chance that
  * the block is relevant: of blocks scored ≥ 0.9, about nine in ten are (docs/BENCHMARKS.md).
  */
-export const CALIBRATION = { coverage: 0.8, sessionShare: 4, reciprocalRank: 3.4, conversation: 1, bias: -6.9 };
+export const CALIBRATION = { coverage: 0.9, sessionShare: 3.7, reciprocalRank: 3.4, conversation: 1.1, bias: -6.8 };
 
 export function calibratedScore(f: BlockFeatures, w = CALIBRATION): number {
   const z = w.bias + w.coverage * f.coverage + w.sessionShare * f.sessionShare + w.reciprocalRank * f.reciprocalRank + w.conversation * f.conversation;
