@@ -146,11 +146,16 @@ export const turnSummaries = new SessionNote<{ count: number; firstPrompt?: stri
 /** Characters of the first prompt kept for tooltips. */
 export const FIRST_PROMPT_CHARS = 300;
 
+/** A prompt the user typed (not a tool result, an injected reminder or a reply). */
+export function isPrompt(turn: Pick<Turn, 'role' | 'kind'>): boolean {
+  return turn.role === 'user' && turn.kind === 'conversation';
+}
+
 /** The first prompt (its first FIRST_PROMPT_CHARS characters for a session whose turns are on disk). */
 export function firstPrompt(session: Session): string | undefined {
   const summary = turnSummaries.get(session);
   if (summary) return summary.firstPrompt;
-  return session.turns.find((t) => t.role === 'user' && t.kind === 'conversation')?.text;
+  return session.turns.find(isPrompt)?.text;
 }
 
 export function turnCount(session: Session): number {

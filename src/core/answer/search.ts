@@ -9,7 +9,7 @@ import type { ParsedQuery } from '../index/query.js';
 import { highlightRanges, literalMatcher, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
 import { expandTerms, type Vocabulary } from '../index/expand.js';
 import { tokenize } from '../index/tokenize.js';
-import type { Session } from '../model.js';
+import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter } from './tags.js';
@@ -60,15 +60,11 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Score
     hits.map((h) => {
       const s = lib.sessions.get(h.key)!;
       const held = matchers.filter((m) => containsPhrase(s, m)).length;
-      const asked = held ? matchers.filter((m) => askedFor(s, m)).length : 0;
+      const asked = held ? matchers.filter((m) => containsPhrase(s, m, isPrompt)).length : 0;
       return [h.key, held * (matchers.length + 1) + asked];
     }),
   );
   return [...hits].sort((a, b) => rank.get(b.key)! - rank.get(a.key)!);
-}
-
-function askedFor(session: Session, matcher: RegExp): boolean {
-  return matcher.test(session.topic) || session.turns.some((t) => t.role === 'user' && t.kind === 'conversation' && matcher.test(t.text));
 }
 
 /** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
@@ -84,8 +80,9 @@ function metadataFilter(plan: QueryPlan, lib: LibraryView): ((s: Session) => boo
     (!byTags || byTags(s));
 }
 
-function containsPhrase(session: Session, matcher: RegExp): boolean {
-  return matcher.test(session.topic) || session.turns.some((t) => matcher.test(t.text));
+/** Whether the title or a turn (of those `inTurn` takes) holds the matcher's text. */
+function containsPhrase(session: Session, matcher: RegExp, inTurn: (t: Turn) => boolean = () => true): boolean {
+  return matcher.test(session.topic) || session.turns.some((t) => inTurn(t) && matcher.test(t.text));
 }
 
 /** Checks that read a session's turns (phrases, excluded phrases, role, kind); undefined when the plan has none. */

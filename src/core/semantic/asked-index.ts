@@ -3,14 +3,14 @@
  * its Porter stem. People remember a session by what they asked in it, in their own word forms ("leaking" for "leak",
  * "cached" for "cache"); the full-text index weighs every reply, tool output and file read beside those prompts, and
  * keeps words as written. Fused with the full-text ranking and the semantic leg (answer/hybrid.ts) it found the
- * session meant far more often on the judged set (bench/relevance, tuning split: 0.806 → 0.863 nDCG@10).
+ * session meant far more often on the judged set (bench/relevance, tuning split: 0.806 → 0.858 nDCG@10).
  *
  * Memory: a session keeps its distinct stems (at most ASKED_TERMS, 6 bytes each in its bag) and one posting (4 bytes) per stem.
  * Postings are built when searched, in one pass over the bags; sessions added since are read by a linear scan until
  * they are an eighth of the rest; removed sessions are skipped, and dropped when a third are dead.
  */
 import { stemmer } from 'stemmer';
-import { type Session } from '../model.js';
+import { isPrompt, type Session } from '../model.js';
 import { forEachToken } from '../index/tokenize.js';
 import type { QuerySlot } from '../index/ranking.js';
 import type { Bag } from './lsa.js';
@@ -49,7 +49,7 @@ export function askedStems(session: Session): [string, number][] {
       else if (counts.size < ASKED_TERMS) counts.set(s, 1);
     });
   count(session.topic);
-  for (const t of session.turns) if (t.kind === 'conversation' && t.role === 'user') count(t.text);
+  for (const t of session.turns) if (isPrompt(t)) count(t.text);
   return [...counts];
 }
 
