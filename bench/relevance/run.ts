@@ -98,8 +98,8 @@ for (const [name, rank] of Object.entries(rankers)) {
   let none = 0;
   for (const q of chosen) {
     const ids = rank(q.query);
-    if (values.show && (values.show === q.id || values.show === q.kind) && name.startsWith('ours (hybrid'))
-      console.error(q.id, q.query, ids.map((id) => `${id}:${judgments[q.id][id] ?? 0}`).join(' '));
+    if (values.show && [q.id, q.kind, 'all'].includes(values.show) && name.startsWith('ours (hybrid'))
+      console.error(q.id, q.kind, f3(score(ids, judgments[q.id] ?? {}).ndcg), q.query, ids.map((id) => `${id}:${judgments[q.id]?.[id] ?? 0}`).join(' '));
     if (q.kind === 'none') {
       none++;
       if (!ids.length) empty++;

@@ -27,6 +27,9 @@ test('a dash is an exclusion only after a space and before a letter; flags, path
   assert.deepEqual(parseQuery("don't").literals, []);
   assert.deepEqual(parseQuery('getUserSession').terms, ['getusersession', 'get', 'user', 'session']);
   assert.deepEqual(parseQuery('APIConnectionError').terms, ['apiconnectionerror', 'api', 'connection', 'error']);
+  assert.deepEqual(parseQuery('EditBlockCoder').literals, ['EditBlockCoder'], 'a lone identifier in PascalCase is looked for as typed');
+  assert.deepEqual(parseQuery('`sessionId`').literals, ['sessionId']);
+  assert.deepEqual(parseQuery('TypeScript build errors').literals, [], 'a product name in a sentence is a word');
 });
 
 test('expansion adds other forms of a word, near spellings of a word no session holds, and words written together', () => {
@@ -76,6 +79,9 @@ test('judged queries: an identifier printed by many logs and file reads finds th
   bestFirst('x22', 'send_completion');
   bestFirst('x12', 'max_map_tokens');
   bestFirst('x20', 'get_announcements');
+  // so are class names typed alone, printed in the code and tracebacks of many sessions
+  bestFirst('x23', 'ModelSettings');
+  bestFirst('x08', 'IgnorantTemporaryDirectory');
 });
 
 test('a query of only common words says so instead of answering nothing silently', () => {

@@ -1,7 +1,8 @@
 /**
  * Query syntax: words (any may match; more matches rank higher), "quoted phrases" (must appear), -exclusions (a dash
  * after a space and before a letter: `--flag`, `a-b` and `-1` are words). A word joined by punctuation (a flag, a path,
- * an identifier, a dotted name, an error code) is also kept whole, so sessions holding it literally rank first.
+ * an identifier, a dotted name, an error code) is also kept whole, so sessions holding it literally rank first; so is a
+ * query of one camelCase or PascalCase word (a class or function name).
  */
 import { tokenize } from './tokenize.js';
 
@@ -54,6 +55,9 @@ export function parseQuery(query: string): ParsedQuery {
       }
     }
   }
+  // a lone word in camelCase or PascalCase (`getUserSession`, `EditBlockCoder`) is an identifier: looked for as typed
+  const lone = query.trim().replace(/^[("'`]+|[)"'`,;:!?.]+$/g, '');
+  if (/^[\p{L}\p{N}]+$/u.test(lone) && /\p{Ll}\p{Lu}/u.test(lone) && !parsed.literals.includes(lone)) parsed.literals.push(lone);
   // an error message or a line of code typed whole ("SyntaxError: Unexpected number '182'"): sessions holding it go first
   const whole = query.trim().replace(/\s+/g, ' ');
   if (whole.includes(' ') && !whole.includes('"') && !/(^| )-\p{L}/u.test(whole) && CODE_LIKE.test(whole) && parsed.terms.length > 1)
