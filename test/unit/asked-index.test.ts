@@ -59,6 +59,11 @@ test('what was asked, by stem: other forms meet, replies do not count, removed s
     ['b', 'a'],
     'the title counts with the prompts: "watcher" twice in b',
   );
+  // a literal's words asked (a flag typed in a prompt) are told without reading a turn; a reply's are not
+  assert.equal(index.asksAll('a', ['file', 'handles']), true);
+  assert.equal(index.asksAll('b', ['file', 'handles']), false);
+  assert.equal(index.asksAll('a', ['file', 'nowhere']), false, 'a word no session asked');
+  assert.equal(index.asksAll('zzz', ['file']), false, 'an unknown session');
   index.remove('a');
   assert.deepEqual(
     index.searchAsked(slots('leak'), 10).map((h) => h.key),

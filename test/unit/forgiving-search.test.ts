@@ -30,6 +30,8 @@ test('a dash is an exclusion only after a space and before a letter; flags, path
   assert.deepEqual(parseQuery('EditBlockCoder').literals, ['EditBlockCoder'], 'a lone identifier in PascalCase is looked for as typed');
   assert.deepEqual(parseQuery('`sessionId`').literals, ['sessionId']);
   assert.deepEqual(parseQuery('TypeScript build errors').literals, [], 'a product name in a sentence is a word');
+  assert.deepEqual(parseQuery('--verbose').literals, ['--verbose'], 'a flag of one word');
+  assert.deepEqual(parseQuery('retry -verbose').literals, []);
 });
 
 test('expansion adds other forms of a word, near spellings of a word no session holds, and words written together', () => {
@@ -82,6 +84,9 @@ test('judged queries: an identifier printed by many logs and file reads finds th
   // so are class names typed alone, printed in the code and tracebacks of many sessions
   bestFirst('x23', 'ModelSettings');
   bestFirst('x08', 'IgnorantTemporaryDirectory');
+  // flags of common words, printed by the help text and logs of a hundred sessions ranked above the one that added them
+  bestFirst('y02', '--edit-format');
+  bestFirst('y01', '--read');
 });
 
 test('a query of only common words says so instead of answering nothing silently', () => {

@@ -48,6 +48,11 @@ export function planQuery(vocabulary: Vocabulary, query: ParsedQuery, options: S
 
 /** Candidates looked at for words typed as one (flags, paths, identifiers): those holding them go first. */
 const LITERAL_WINDOW = 20;
+/**
+ * How far down the ranking by words a session whose user asked a literal's words is also looked at: a flag made of
+ * common words (`--read`, `--edit-format`) is printed by the help text and logs of many sessions that rank above it.
+ */
+const LITERAL_DEPTH = 100;
 
 /**
  * The best candidates reordered so that sessions holding more of the query's literal words come first, and among
@@ -125,7 +130,13 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
     return fuse(lexical, similar, limit, semanticWeight(total ? known / total : 0), asked);
   }
   if (!plan.query.literals.length || limit === undefined) return rankChecked(lib, plan, limit);
-  return literalsFirst(lib, plan, rankChecked(lib, plan, Math.max(limit, LITERAL_WINDOW))).slice(0, limit);
+  // further down, a session whose user asked every word of a literal (by its asked stems: no turn read) is looked at too
+  const parts = plan.query.literals.map((l) => tokenize(l).filter((t) => t.length > 1 && !/^\d+$/.test(t)));
+  const depth = contentCheck(plan) ? LITERAL_WINDOW : LITERAL_DEPTH; // (phrase and role checks read each candidate's turns)
+  const hits = rankChecked(lib, plan, Math.max(limit, depth)).filter(
+    (h, i) => i < LITERAL_WINDOW || parts.some((words) => words.length > 0 && lib.semantic.asksAll(h.key, words)),
+  );
+  return literalsFirst(lib, plan, hits).slice(0, limit);
 }
 
 function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined): Scored[] {

@@ -20,8 +20,8 @@ export interface ParsedQuery {
 }
 
 const PART = /(-?)"([^"]*)"?|(\S+)/g;
-/** Letters or digits joined by `-`, `_`, `.`, `/`, `\` or `:` (a leading `--` too): a flag, path or identifier. */
-const JOINED = /^-*[\p{L}\p{N}]+(?:[-_./\\:]+[\p{L}\p{N}]+)+$/u;
+/** Letters or digits joined by `-`, `_`, `.`, `/`, `\` or `:` (a leading `--` too), or a word after `--`: a flag, path or identifier. */
+const JOINED = /^(?:-*[\p{L}\p{N}]+(?:[-_./\\:]+[\p{L}\p{N}]+)+|--\p{L}[\p{L}\p{N}]*)$/u;
 
 export function parseQuery(query: string): ParsedQuery {
   const parsed: ParsedQuery = { terms: [], phrases: [], excluded: [], excludedPhrases: [], literals: [] };

@@ -97,6 +97,12 @@ export class AskedIndex {
     return [...this.byKey].map(([key, doc]) => [key, this.bags[doc]!]);
   }
 
+  /** Whether session `key` asked every word of `ids`. */
+  holdsAll(key: string, ids: number[]): boolean {
+    const doc = this.byKey.get(key);
+    return doc !== undefined && ids.every((id) => countIn(this.bags[doc]!, id) > 0);
+  }
+
   set(key: string, bag: Bag): void {
     this.remove(key);
     const doc = this.keys.length;

@@ -162,6 +162,17 @@ export class SemanticIndex {
     return best;
   }
 
+  /** Whether session `key`'s user asked every one of `words` (by stem, in a prompt or the title). */
+  asksAll(key: string, words: string[]): boolean {
+    const ids: number[] = [];
+    for (const w of words) {
+      const id = this.words.get(stemOf(w));
+      if (id === undefined) return false;
+      ids.push(id);
+    }
+    return this.asked.holdsAll(key, ids);
+  }
+
   /** Sessions by what their user asked (stems of the slots' words), best first; see asked-index.ts. */
   searchAsked(slots: QuerySlot[], limit: number, accept?: (key: string) => boolean): { key: string; score: number }[] {
     return this.asked.search(slots, (stem) => this.words.get(stem), limit, accept);
