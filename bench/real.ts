@@ -9,6 +9,7 @@
  *   p50/p95/p99, beside FTS5 with snippet() (and without) answering over a pipe from its own process;
  * - the same queries ranked hybrid (the default: words and meaning fused), p50/p95 and its ratio to lexical; the cold
  *   build with vectors: until answers are hybrid (the semantic model learned once the load is over);
+ * - flags and identifiers made of the same words (`--a-b`, `a_b`, `--a`: the literal path), p50/p95 beside FTS5;
  * - peak RSS of each serving process; hit@1 and hit@10 of the planted known items for both (ours hybrid).
  * The corpus is written once per size into bench/.out/real/<size> and reused.
  */
@@ -173,6 +174,13 @@ for (const size of values.sizes!.split(',').map(Number)) {
     ftsMs.push(await timeQueries((q) => peer.ask({ q }), qs));
     ftsPlainMs.push(await timeQueries((q) => peer.ask({ q, snippets: false }), qs));
   }
+  // flags and identifiers made of the same words (`--a-b`, `a_b`, `--a`): the literal path looks 100 deep by words
+  const literals = c.queries[1].map((q, i) => {
+    const [a, b] = q.split(' ');
+    return [`--${a}-${b}`, `${a}_${b}`, `--${a}`][i % 3];
+  });
+  const literalMs = await timeQueries((q) => search(warm.client, q), literals);
+  const literalFtsMs = await timeQueries((q) => peer.ask({ q }), literals);
   let hit1 = 0;
   let hit10 = 0;
   let ftsHit1 = 0;
@@ -214,6 +222,9 @@ for (const size of values.sizes!.split(',').map(Number)) {
   rows.push(`| ${line} |`);
   const perWords = c.queries.map((_, k) => `${k + 1}w ${f2(pct(oursMs[k], 0.5))}/${f2(pct(ftsMs[k], 0.5))}`).join(', ');
   console.error(`${size}: p50 by words, ours/FTS5+snippets ms: ${perWords}`);
+  console.error(
+    `${size}: flags and identifiers (${literals.length}, e.g. ${literals.slice(0, 3).join(' ')}): ours p50 / p95 ${f2(pct(literalMs, 0.5))} / ${f2(pct(literalMs, 0.95))} ms, FTS5+snippets ${f2(pct(literalFtsMs, 0.5))} / ${f2(pct(literalFtsMs, 0.95))} ms`,
+  );
   console.error(
     `${size}: first answer of a cold start (partial, while indexing) after ${f2(firstAnswerMs / 1000)} s; newest 10% of sessions searchable after ${f1(newestTenthMs / 1000)} s`,
   );
