@@ -25,8 +25,11 @@ export function effectiveMode(asked: SearchMode | undefined, query: ParsedQuery,
   return mode;
 }
 
-/** A session only the semantic leg found, as a scored hit (relevance: half its similarity, matched terms none). */
-function semanticHit(key: string, similarity: number): Scored {
+/**
+ * A session the full-text ranking did not find (only the semantic leg or the asked stems did), as a scored hit:
+ * relevance half its similarity (or its asked score against the best one's), matched terms none.
+ */
+function hitWithoutWords(key: string, similarity: number): Scored {
   return { doc: -1, key, score: similarity, relevance: Math.max(0, similarity) / 2, matchCount: 0, matchedTerms: 0 };
 }
 
@@ -56,12 +59,12 @@ export function fuse(
   });
   semantic.forEach(({ key, similarity }, rank) => {
     score.set(key, (score.get(key) ?? 0) + weight / (RRF_K + rank + 1));
-    if (!hits.has(key)) hits.set(key, semanticHit(key, similarity));
+    if (!hits.has(key)) hits.set(key, hitWithoutWords(key, similarity));
   });
   // a session only the asked stems found: relevance up to half, by its score against the best one's
   asked.forEach(({ key, score: s }, rank) => {
     score.set(key, (score.get(key) ?? 0) + ASKED_WEIGHT / (RRF_K + rank + 1));
-    if (!hits.has(key)) hits.set(key, semanticHit(key, s / asked[0].score));
+    if (!hits.has(key)) hits.set(key, hitWithoutWords(key, s / asked[0].score));
   });
   // rank fusion sees positions, not gaps: a first result far ahead by words (a known item typed by its rare words) stays
   const clear = lexical.length > 0 && (lexical.length === 1 || lexical[0].relevance >= CLEAR_WINNER * lexical[1].relevance);
@@ -79,5 +82,5 @@ export function fuse(
 
 /** The semantic leg alone, as scored hits. */
 export function semanticOnly(semantic: { key: string; similarity: number }[]): Scored[] {
-  return semantic.map(({ key, similarity }) => semanticHit(key, similarity));
+  return semantic.map(({ key, similarity }) => hitWithoutWords(key, similarity));
 }

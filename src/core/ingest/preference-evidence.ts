@@ -5,7 +5,7 @@
  * commands they ran), and the instruction files they keep (CLAUDE.md, AGENTS.md, .github/copilot-instructions.md).
  * Only the person's prompts are read for statements, never the agents' replies; text is already masked.
  */
-import type { Turn } from '../model.js';
+import { isPrompt, type Turn } from '../model.js';
 
 export interface PreferenceEvidence {
   category: string;
@@ -99,7 +99,7 @@ export function preferenceEvidence(turns: readonly Turn[]): PreferenceEvidence[]
     out.push({ category, text, turn });
   };
   turns.forEach((t, i) => {
-    if (t.role === 'user' && t.kind === 'conversation') for (const s of statements(t.text)) add(categoryOf(s), s, i);
+    if (isPrompt(t)) for (const s of statements(t.text)) add(categoryOf(s), s, i);
     if (t.role !== 'assistant' || t.kind === 'conversation' || t.kind === 'thinking') return;
     // a tool call: the test command it ran, the instruction file or the manifest it read (then its content, next turn)
     const call = t.text.slice(0, 2000);

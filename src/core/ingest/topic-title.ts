@@ -3,6 +3,7 @@
  * keywords picked from it: `session-1723826458844` when it found none, filler (`ill`, `comment-3`, `please`), or words
  * glued out of a pasted blob (`variablesn-openaiapikey-anthropicapikey`: `\n` flattened, key names of an `.env`).
  */
+import { isPrompt, type Turn } from '../model.js';
 
 /** Slug words that carry no subject (the keyword picker's usual leftovers). */
 const FILLER = new Set(
@@ -54,14 +55,14 @@ export function topicSaysNothing(topic: string, turns: readonly { text: string }
 }
 
 /** The first line of the first user prompt that is more than a greeting (else of the first prompt), as a title. */
-export function promptTitle(turns: readonly { role: string; kind: string; text: string }[]): string | undefined {
+export function promptTitle(turns: readonly Pick<Turn, 'role' | 'kind' | 'text'>[]): string | undefined {
   const firstLine = (text: string): string | undefined =>
     text
       .split('\n')
       .map((l) => l.replace(/^[#>*\s-]+/, '').trim())
       .find(Boolean);
   const prompts = turns
-    .filter((t) => t.role === 'user' && t.kind === 'conversation')
+    .filter(isPrompt)
     .map((t) => firstLine(t.text))
     .filter((l): l is string => !!l);
   const line = prompts.find((l) => !GREETING.test(l)) ?? prompts[0];

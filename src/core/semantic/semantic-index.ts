@@ -8,7 +8,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log.js';
-import { firstPrompt, type Session } from '../model.js';
+import { firstPrompt, isPrompt, type Session } from '../model.js';
 import { tokenize } from '../index/tokenize.js';
 import { startWorker, threadScript } from '../threads.js';
 import type { QuerySlot } from '../index/ranking.js';
@@ -50,7 +50,7 @@ export interface SemanticState {
 /** The text a session's bag is made of: title, the user's prompts, and the last reply, each cut short. */
 export function sessionChunks(session: Session): string[] {
   const conversation = session.turns.filter((t) => t.kind === 'conversation');
-  const prompts = conversation.filter((t) => t.role === 'user').map((t) => t.text);
+  const prompts = conversation.filter(isPrompt).map((t) => t.text);
   if (!prompts.length) prompts.push(firstPrompt(session) ?? '');
   const last = conversation.filter((t) => t.role === 'assistant').at(-1)?.text;
   return [session.topic, ...prompts, ...(last ? [last] : [])]

@@ -1,5 +1,5 @@
 /** Turns an adapter's raw turns into a masked, normalised Session. */
-import { localDay, type Session, type SourceId, type Turn } from '../../model.js';
+import { isPrompt, localDay, type Session, type SourceId, type Turn } from '../../model.js';
 import { maskText } from '../../mask.js';
 import { sessionTopics } from '../topics.js';
 import { preferenceEvidence } from '../preference-evidence.js';
@@ -67,7 +67,7 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
     .sort();
   const created = raw.created ?? times[0] ?? fallbackTime.toISOString();
   const updated = raw.updated ?? times[times.length - 1] ?? created;
-  const prompts = turns.filter((t) => t.role === 'user' && t.kind === 'conversation');
+  const prompts = turns.filter(isPrompt);
   // A bare slash command (`/clear`) names nothing; the first real prompt does.
   const firstUser = (prompts.find((t) => !BARE_COMMAND.test(t.text)) ?? prompts[0])?.text;
   const topic = maskText(titleFrom(raw.topic) ?? titleFrom(firstUser) ?? raw.filename);

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { maskText } from '../../mask.js';
-import { SessionNote, type TurnKind } from '../../model.js';
+import { isPrompt, SessionNote, type TurnKind } from '../../model.js';
 import { buildSession, slashCommandText, titleFrom, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
@@ -204,7 +204,7 @@ export const claudeCodeSource: SourceAdapter = {
     const parent = isAgent ? [...state.sessionIds][0] : undefined;
     const ownLeaf = [...state.summaries.keys()].find((leaf) => state.seen.has(leaf));
     const explicit = state.customTitle ?? state.aiTitle ?? (ownLeaf ? state.summaries.get(ownLeaf) : undefined);
-    const firstUser = state.turns.find((t) => t.role === 'user' && t.kind === 'conversation')?.text;
+    const firstUser = state.turns.find(isPrompt)?.text;
     const session = buildSession(
       {
         source: 'claude-code',
