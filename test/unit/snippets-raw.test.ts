@@ -28,6 +28,14 @@ const QUERIES = [
   'git commit message',
   '"npm install"',
   'file',
+  // literals: sessions holding them as typed are found in the archive line's bytes, parsing only the turns that may
+  '--read',
+  '--edit-format',
+  'get_input',
+  'EditBlockCoder',
+  'aider/io.py',
+  'TAGS_CACHE',
+  "SyntaxError: Unexpected number '182'",
 ];
 
 test('search answers from archived sessions (raw lines with a turn layout) equal answers from sessions held in memory', async () => {
@@ -77,6 +85,41 @@ test('a word found only after more than a MB of tool output still gets its snipp
     const [hit] = library.search('quuxfailure').results;
     assert.ok(hit?.matchedSnippets[0]?.includes('quuxfailure in the linker'), JSON.stringify(hit));
   }
+  await restored.close();
+});
+
+test('a literal after a newline, with backslashes or quotes, in tool output or typed by the user: the same order from archived sessions as from memory', async () => {
+  const root = tempDir();
+  const rec = (id: string, uuid: string, type: 'user' | 'assistant', content: unknown) =>
+    `${JSON.stringify({ type, uuid, sessionId: id, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: type === 'user' ? { role: 'user', content } : { id: `m-${uuid}`, role: 'assistant', content } })}\n`;
+  const session = (n: number, prompt: string, output: string): void => {
+    const id = `44444444-4444-4555-8666-00000000000${n}`;
+    writeFileSync(
+      join(root, `${id}.jsonl`),
+      rec(id, 'a', 'user', prompt) +
+        rec(id, 'b', 'assistant', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]) +
+        rec(id, 'c', 'user', [{ type: 'tool_result', tool_use_id: 't1', content: output }]),
+    );
+  };
+  session(1, 'run the frobnicate build', 'usage:\n--frobnicate-mode <m>\n  C:\\tools\\ld.exe said "--quoted-flag"');
+  session(2, 'add a --frobnicate-mode switch to the frobnicate build', 'ok');
+  session(3, 'frobnicate mode docs', 'see --frobnicate-mode-extra and xC:\\tools\\ld.exe');
+  const roots = [{ source: 'claude-code' as const, path: root }];
+  const data = tempDir();
+  const writer = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  await writer.load();
+  await writer.close();
+  const restored = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  await restored.load();
+  const memory = createLibrary({ roots, logger: new MemoryLogger(), env: {} });
+  await memory.load();
+  const ids = (library: typeof memory, q: string): string[] => library.search(q, { limit: 10 }).results.map((r) => r.id.slice(-1));
+  for (const library of [restored, memory]) {
+    assert.deepEqual(ids(library, '--frobnicate-mode').slice(0, 2), ['2', '1'], 'typed by the user, then printed after a newline');
+    assert.equal(ids(library, 'C:\\tools\\ld.exe')[0], '1', 'backslashes as typed; not inside a longer word');
+    assert.equal(ids(library, '--quoted-flag')[0], '1', 'inside quotes JSON escapes');
+  }
+  for (const q of ['--frobnicate-mode', 'C:\\tools\\ld.exe', '--quoted-flag', 'frobnicate_mode']) assert.deepEqual(ids(restored, q), ids(memory, q), q);
   await restored.close();
 });
 

@@ -15,7 +15,7 @@ import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter } from './tags.js';
 import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
 import { rawArchived } from '../store/turns.js';
-import { findSnippetsRaw } from '../store/session-layout.js';
+import { findSnippetsRaw, rawTurnsHold } from '../store/session-layout.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
 import { firstPrompt } from '../model.js';
 import { resumeCommand } from '../resume.js';
@@ -59,17 +59,69 @@ const LITERAL_DEPTH = 100;
  * those, sessions whose user typed them (in a prompt or the title): an identifier is looked for where it was asked
  * about, not where a log or a file read printed it (stable otherwise).
  */
-function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Scored[] {
-  const matchers = plan.query.literals.map(literalMatcher);
-  const rank = new Map(
-    hits.map((h) => {
+function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit: number): Scored[] {
+  const literals = plan.query.literals.map((word) => ({ matcher: literalMatcher(word), needle: jsonNeedle(word), words: literalWords(word) }));
+  // a prompt is read for a literal only when the session's asked stems hold its every word (no turn read to tell)
+  const count = (s: Session, promptsOnly: boolean): number =>
+    literals.filter((l) => (!promptsOnly || lib.semantic.asksAll(s.id, l.words)) && holdsLiteral(s, l, promptsOnly)).length;
+  const rank = new Map<string, number>();
+  if (literals.length === 1) {
+    // one literal: typed in a prompt (read first: prompts are small) means held; the others are read for it only
+    // until, with the sessions whose user typed it, they fill the answer: the rest come after those in any order
+    let found = 0;
+    for (const h of hits)
+      if (count(lib.sessions.get(h.key)!, true)) {
+        rank.set(h.key, 2);
+        found++;
+      }
+    for (const h of hits) {
+      if (found >= limit) break;
+      if (rank.has(h.key)) continue;
+      const held = count(lib.sessions.get(h.key)!, false);
+      rank.set(h.key, held);
+      found += held;
+    }
+  } else
+    for (const h of hits) {
       const s = lib.sessions.get(h.key)!;
-      const held = matchers.filter((m) => containsPhrase(s, m)).length;
-      const asked = held ? matchers.filter((m) => containsPhrase(s, m, isPrompt)).length : 0;
-      return [h.key, held * (matchers.length + 1) + asked];
-    }),
+      const held = count(s, false);
+      rank.set(h.key, held * (literals.length + 1) + (held ? count(s, true) : 0));
+    }
+  return [...hits].sort((a, b) => (rank.get(b.key) ?? 0) - (rank.get(a.key) ?? 0));
+}
+
+/** The words of a literal the asked stems keep (asked-index.ts drops one-letter words and numbers). */
+function literalWords(literal: string): string[] {
+  return tokenize(literal).filter((t) => t.length > 1 && !/^\d+$/.test(t));
+}
+
+/** A word as JSON writes it inside a string, case ignored: found in an archive line's bytes before a turn is parsed. */
+function jsonNeedle(word: string): RegExp {
+  return new RegExp(
+    JSON.stringify(word)
+      .slice(1, -1)
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    'i',
   );
-  return [...hits].sort((a, b) => rank.get(b.key)! - rank.get(a.key)!);
+}
+
+/**
+ * Whether the title or a turn (a prompt only, with `promptsOnly`) holds a literal. A session whose turns are on disk is
+ * read turn by turn from its archive line, parsing only the turns whose bytes hold the word: a literal query looks at
+ * up to a hundred candidates, and parsing each whole (many MB for some) cost more than the rest of the search.
+ */
+function holdsLiteral(s: Session, literal: { matcher: RegExp; needle: RegExp }, promptsOnly: boolean): boolean {
+  if (literal.matcher.test(s.topic)) return true;
+  const raw = rawArchived(s);
+  if (raw) {
+    try {
+      const held = rawTurnsHold(raw, literal.needle, literal.matcher, promptsOnly);
+      if (held !== undefined) return held;
+    } finally {
+      raw.close();
+    }
+  }
+  return containsPhrase(s, literal.matcher, promptsOnly ? isPrompt : undefined);
 }
 
 /** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
@@ -131,12 +183,12 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
   }
   if (!plan.query.literals.length || limit === undefined) return rankChecked(lib, plan, limit);
   // further down, a session whose user asked every word of a literal (by its asked stems: no turn read) is looked at too
-  const parts = plan.query.literals.map((l) => tokenize(l).filter((t) => t.length > 1 && !/^\d+$/.test(t)));
+  const parts = plan.query.literals.map(literalWords);
   const depth = contentCheck(plan) ? LITERAL_WINDOW : LITERAL_DEPTH; // (phrase and role checks read each candidate's turns)
   const hits = rankChecked(lib, plan, Math.max(limit, depth)).filter(
     (h, i) => i < LITERAL_WINDOW || parts.some((words) => words.length > 0 && lib.semantic.asksAll(h.key, words)),
   );
-  return literalsFirst(lib, plan, hits).slice(0, limit);
+  return literalsFirst(lib, plan, hits, limit).slice(0, limit);
 }
 
 function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined): Scored[] {

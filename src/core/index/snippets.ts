@@ -20,9 +20,12 @@ export function phraseMatcher(words: string[]): RegExp {
   return new RegExp(`${NOT_WORD_BEFORE}${words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')}${NOT_WORD_AFTER}`, 'iu');
 }
 
-/** A word as typed (a flag, a path, an identifier), case ignored, not inside a longer word. */
+/**
+ * A word as typed (a flag, a path, an identifier), case ignored, not inside a longer word nor at the start of a longer
+ * flag (`--read` is not found in `--read-only`; a sentence's punctuation may follow it).
+ */
 export function literalMatcher(word: string): RegExp {
-  return new RegExp(`${NOT_WORD_BEFORE}${escapeRegExp(word)}${NOT_WORD_AFTER}`, 'iu');
+  return new RegExp(`${NOT_WORD_BEFORE}${escapeRegExp(word)}(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])`, 'iu');
 }
 
 export interface Snippet {

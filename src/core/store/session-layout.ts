@@ -19,6 +19,8 @@ export interface RawSession {
   layout: Uint32Array;
   /** The JSON bytes of turn `i`, or undefined when they do not match their checksum. */
   turn(i: number): Buffer | undefined;
+  /** The line's JSON in one read (for a scan of every turn), or undefined when it cannot be read whole. */
+  body(): Buffer | undefined;
   close(): void;
 }
 
@@ -60,6 +62,10 @@ export function readRawSession(entry: string, at: [number, number], id: string):
         const buffer = Buffer.allocUnsafe(length);
         if (readSync(open, buffer, 0, length, at[0] + json + offset) !== length || crc32(buffer) !== checksum) return undefined;
         return buffer;
+      },
+      body() {
+        const buffer = Buffer.allocUnsafe(at[1] - json);
+        return readSync(open, buffer, 0, buffer.length, at[0] + json) === buffer.length ? buffer : undefined;
       },
       close: () => closeSync(open),
     };
@@ -122,4 +128,34 @@ export function findSnippetsRaw(
     turns.push(turn.id ? turn : { ...turn, id: `${sessionId}#${i}` });
   }
   return findSnippets(turns, query, { ...options, max: MAX_SNIPPETS });
+}
+
+/**
+ * Whether a turn of a raw session (a prompt only, with `promptsOnly`) holds `matcher`'s text, without parsing the
+ * session: a turn is parsed only when its JSON holds `needle` (the text as JSON writes it, case ignored), then matched
+ * exactly; every turn is read in one read, prompts one by one. Undefined when bytes fail their checksum or do not
+ * parse: the caller reads the session instead.
+ */
+export function rawTurnsHold(raw: RawSession, needle: RegExp, matcher: RegExp, promptsOnly: boolean): boolean | undefined {
+  const { layout } = raw;
+  const body = promptsOnly ? undefined : raw.body();
+  if (!promptsOnly) {
+    if (!body) return undefined;
+    // a needle of ASCII letters is found case-insensitively in bytes read one to a character
+    if (!needle.test(body.toString(/^[\x20-\x7e]*$/.test(needle.source) ? 'latin1' : 'utf8'))) return false;
+  }
+  for (let i = 0; i < layout.length / LAYOUT_FIELDS; i++) {
+    const [offset, length, flags, checksum] = layout.subarray(i * LAYOUT_FIELDS, i * LAYOUT_FIELDS + 4);
+    if (promptsOnly && !(ROLES[flags & 15] === 'user' && TURN_KINDS[flags >> 4] === 'conversation')) continue;
+    const bytes = body ? body.subarray(offset, offset + length) : raw.turn(i);
+    if (!bytes || bytes.length !== length || (body && crc32(bytes) !== checksum)) return undefined;
+    const json = bytes.toString('utf8');
+    if (!needle.test(json)) continue;
+    try {
+      if (matcher.test((JSON.parse(json) as Turn).text)) return true;
+    } catch {
+      return undefined;
+    }
+  }
+  return false;
 }
