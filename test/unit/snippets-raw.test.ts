@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary } from '../../src/core/library.js';
+import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { corpusRoots, tempDir } from '../helpers.js';
 import fc from 'fast-check';
 import { chooseSnippetTurns, type TurnSource } from '../../src/core/index/snippet-turns.js';
 import { parseQuery } from '../../src/core/index/query.js';
 import type { TurnKind } from '../../src/core/model.js';
+import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 
 const QUERIES = [
   'test',
@@ -38,16 +39,27 @@ const QUERIES = [
   "SyntaxError: Unexpected number '182'",
 ];
 
-test('search answers from archived sessions (raw lines with a turn layout) equal answers from sessions held in memory', async () => {
+/** The same roots loaded twice: restored from a data folder (every session's turns on disk, in its archive line) and held in memory. */
+async function archivedAndInMemory(roots: SourceRoot[]): Promise<{ restored: SessionLibrary; memory: SessionLibrary }> {
   const data = tempDir();
-  const writer = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  const writer = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
   await writer.load();
   await writer.close();
-  // A new library restores the snapshot: every session's turns are on disk, in its archive line.
-  const restored = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  const restored = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
   await restored.load();
-  const memory = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), env: {} });
+  const memory = createLibrary({ roots, logger: new MemoryLogger(), env: {} });
   await memory.load();
+  return { restored, memory };
+}
+
+/** One line of a Claude Code transcript. */
+function claudeRecord(sessionId: string, uuid: string, type: 'user' | 'assistant', content: unknown): string {
+  const message = type === 'user' ? { role: 'user', content } : { id: `m-${uuid}`, role: 'assistant', content };
+  return `${JSON.stringify({ type, uuid, sessionId, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message })}\n`;
+}
+
+test('search answers from archived sessions (raw lines with a turn layout) equal answers from sessions held in memory', async () => {
+  const { restored, memory } = await archivedAndInMemory(corpusRoots);
   for (const q of QUERIES) {
     for (const options of [{ limit: 10 }, { limit: 10, role: 'user' as const }]) {
       const a = restored.search(q, options).results.map((r) => [r.id, r.matchedSnippets, r.snippetTurnIds]);
@@ -61,8 +73,7 @@ test('search answers from archived sessions (raw lines with a turn layout) equal
 test('a word found only after more than a MB of tool output still gets its snippet, from archived and from in-memory sessions', async () => {
   const root = tempDir();
   const id = '33333333-4444-4555-8666-777777777777';
-  const rec = (uuid: string, type: 'user' | 'assistant', content: unknown) =>
-    `${JSON.stringify({ type, uuid, sessionId: id, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: type === 'user' ? { role: 'user', content } : { id: `m-${uuid}`, role: 'assistant', content } })}\n`;
+  const rec = (uuid: string, type: 'user' | 'assistant', content: unknown): string => claudeRecord(id, uuid, type, content);
   const filler = 'lorem ipsum dolor sit amet '.repeat(60_000);
   writeFileSync(
     join(root, `${id}.jsonl`),
@@ -73,14 +84,7 @@ test('a word found only after more than a MB of tool output still gets its snipp
       rec('e', 'user', [{ type: 'tool_result', tool_use_id: 't2', content: `then quuxfailure in the linker ${filler}` }]),
   );
   const roots = [{ source: 'claude-code' as const, path: root }];
-  const data = tempDir();
-  const writer = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
-  await writer.load();
-  await writer.close();
-  const restored = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
-  await restored.load();
-  const memory = createLibrary({ roots, logger: new MemoryLogger(), env: {} });
-  await memory.load();
+  const { restored, memory } = await archivedAndInMemory(roots);
   for (const library of [restored, memory]) {
     const [hit] = library.search('quuxfailure').results;
     assert.ok(hit?.matchedSnippets[0]?.includes('quuxfailure in the linker'), JSON.stringify(hit));
@@ -90,8 +94,7 @@ test('a word found only after more than a MB of tool output still gets its snipp
 
 test('a literal after a newline, with backslashes or quotes, in tool output or typed by the user: the same order from archived sessions as from memory', async () => {
   const root = tempDir();
-  const rec = (id: string, uuid: string, type: 'user' | 'assistant', content: unknown) =>
-    `${JSON.stringify({ type, uuid, sessionId: id, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: type === 'user' ? { role: 'user', content } : { id: `m-${uuid}`, role: 'assistant', content } })}\n`;
+  const rec = claudeRecord;
   const session = (n: number, prompt: string, output: string): void => {
     const id = `44444444-4444-4555-8666-00000000000${n}`;
     writeFileSync(
@@ -105,14 +108,7 @@ test('a literal after a newline, with backslashes or quotes, in tool output or t
   session(2, 'add a --frobnicate-mode switch to the frobnicate build', 'ok');
   session(3, 'frobnicate mode docs', 'see --frobnicate-mode-extra and xC:\\tools\\ld.exe');
   const roots = [{ source: 'claude-code' as const, path: root }];
-  const data = tempDir();
-  const writer = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
-  await writer.load();
-  await writer.close();
-  const restored = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
-  await restored.load();
-  const memory = createLibrary({ roots, logger: new MemoryLogger(), env: {} });
-  await memory.load();
+  const { restored, memory } = await archivedAndInMemory(roots);
   const ids = (library: typeof memory, q: string): string[] => library.search(q, { limit: 10 }).results.map((r) => r.id.slice(-1));
   for (const library of [restored, memory]) {
     assert.deepEqual(ids(library, '--frobnicate-mode').slice(0, 2), ['2', '1'], 'typed by the user, then printed after a newline');
