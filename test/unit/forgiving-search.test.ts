@@ -87,6 +87,12 @@ test('judged queries: an identifier printed by many logs and file reads finds th
   // flags of common words, printed by the help text and logs of a hundred sessions ranked above the one that added them
   bestFirst('y02', '--edit-format');
   bestFirst('y01', '--read');
+  // and their snippets show the flag, not the words it is made of
+  const flag = library.search('--read', { limit: 2 }).results;
+  assert.ok(
+    flag.every((r) => /--read\b/.test(r.matchedSnippets[0] ?? '')),
+    JSON.stringify(flag.map((r) => r.matchedSnippets)),
+  );
 });
 
 test('a query of only common words says so instead of answering nothing silently', () => {

@@ -119,14 +119,39 @@ test('a literal after a newline, with backslashes or quotes, in tool output or t
   await restored.close();
 });
 
-test('the snippet chooser finds the same words in JSON text (escapes kept) as in the text itself', () => {
-  const pieces = ['n', 'u', 't', 'u0001', 'word', 'Word', 'é', 'café', '—', ' ', '\n', '\t', '\u0001', '"', '\\', '\\n', 'x\\', '/', 'ſ', 'K', '\u212a'];
+test('the snippet chooser finds the same words and literals (flags, identifiers, paths) in JSON text (escapes kept) as in the text itself', () => {
+  const pieces = [
+    'n',
+    'u',
+    't',
+    'u0001',
+    'word',
+    'Word',
+    'é',
+    'café',
+    '—',
+    ' ',
+    '\n',
+    '\t',
+    '\u0001',
+    '"',
+    '\\',
+    '\\n',
+    'x\\',
+    '/',
+    'ſ',
+    'K',
+    '\u212a',
+    '--word-n',
+    'Word_U',
+    'C:\\word',
+  ];
   const turnText = fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((p) => p.join(''));
   const kinds = fc.constantFrom<TurnKind>('conversation', 'tool', 'file');
   fc.assert(
     fc.property(
       fc.array(fc.tuple(turnText, kinds), { minLength: 1, maxLength: 12 }),
-      fc.subarray(['n', 'u', 'word', 'u0001', 'café', 'k', 's', 't'], { minLength: 1 }),
+      fc.subarray(['n', 'u', 'word', 'u0001', 'café', 'k', 's', 't', '--word-n', 'word_u', 'c:\\word'], { minLength: 1 }),
       (turns, words) => {
         const query = parseQuery(words.join(' '));
         const source = (escaped: boolean): TurnSource => ({

@@ -7,6 +7,7 @@
  */
 import type { Role, TurnKind } from '../model.js';
 import type { ParsedQuery } from './query.js';
+import { tokenize } from './tokenize.js';
 
 /** At most this many snippets per result. */
 export const MAX_SNIPPETS = 3;
@@ -29,6 +30,15 @@ export interface TurnSource {
 /** The distinct words snippets look for: every term, phrase words included, lower-cased. */
 export function snippetWords(query: ParsedQuery): string[] {
   return [...new Set([...query.terms, ...query.phrases.flat()].map((w) => w.toLowerCase()))];
+}
+
+/**
+ * What a literal (a flag, a path, an identifier typed as one) weighs in choosing and cutting snippets: twice its
+ * words, so that a turn holding `--read` comes before one holding only the word "read", and the cut is made around it.
+ */
+export function literalWeight(literal: string, weight: (term: string) => number = () => 1): number {
+  const words = tokenize(literal);
+  return 2 * (words.length ? words.reduce((sum, w) => sum + (weight(w) || 1), 0) : 1);
 }
 
 const isWordChar = (c: string): boolean => /[\p{L}\p{N}]/u.test(c);
@@ -61,11 +71,13 @@ export function chooseSnippetTurns(
   query: ParsedQuery,
   options: { role?: Role; kind?: TurnKind; weight?: (term: string) => number } = {},
 ): number[] | undefined {
-  const words = snippetWords(query);
+  // literals first (a match there is not also counted as its words), as the text holds them (JSON-escaped in raw text)
+  const literals = query.literals.map((l) => l.toLowerCase());
+  const words = [...literals.map((l) => (source.escaped ? JSON.stringify(l).slice(1, -1) : l)), ...snippetWords(query)];
   if (!words.length) return [];
   const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
   const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), ascii ? 'gi' : 'giu');
-  const weights = words.map((w) => options.weight?.(w) || 1);
+  const weights = words.map((w, k) => (k < literals.length ? literalWeight(literals[k], options.weight) : options.weight?.(w) || 1));
   const index = new Map(words.map((w, k) => [w, k]));
   const all = weights.reduce((a, b) => a + b, 0);
   const scored: { index: number; score: number }[] = [];

@@ -1,7 +1,7 @@
 /** Snippets: ~150 characters either side of a match, cut at word boundaries, `…` where text was cut. */
 import type { Role, Turn, TurnKind } from '../model.js';
 import type { ParsedQuery } from './query.js';
-import { chooseSnippetTurns, MAX_SNIPPETS, type TurnSource } from './snippet-turns.js';
+import { chooseSnippetTurns, literalWeight, MAX_SNIPPETS, type TurnSource } from './snippet-turns.js';
 
 export const SNIPPET_CONTEXT = 150;
 
@@ -9,9 +9,13 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
 const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}])';
 const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}])';
 
-/** A case-insensitive pattern matching any query term or phrase as whole words. */
+/** A case-insensitive pattern matching any literal, phrase or term of the query as whole words (literals first). */
 export function matcherFor(query: ParsedQuery): RegExp | undefined {
-  const alternatives = [...query.phrases.map((words) => words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')), ...query.terms.map(escapeRegExp)];
+  const alternatives = [
+    ...query.literals.map(escapeRegExp),
+    ...query.phrases.map((words) => words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')),
+    ...query.terms.map(escapeRegExp),
+  ];
   if (!alternatives.length) return undefined;
   return new RegExp(`${NOT_WORD_BEFORE}(?:${alternatives.join('|')})${NOT_WORD_AFTER}`, 'giu');
 }
@@ -66,7 +70,8 @@ export function findSnippets(
   const matcher = matcherFor(query);
   if (!matcher) return [];
   const max = options.max ?? MAX_SNIPPETS;
-  const weight = options.weight ?? (() => 1);
+  const literals = new Set(query.literals.map((l) => l.toLowerCase()));
+  const weight = (term: string): number => (literals.has(term) ? literalWeight(term, options.weight) : (options.weight ?? (() => 1))(term));
   const candidates: { turn: Turn; score: number; index: number; length: number; order: number }[] = [];
   const scan = (turn: Turn, order: number): void => {
     if ((options.role && turn.role !== options.role) || (options.kind && turn.kind !== options.kind)) return;
