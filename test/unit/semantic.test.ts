@@ -63,6 +63,22 @@ test('mode: semantic ranks by meaning alone; exact queries (flags, phrases, erro
   assert.equal(library.search('repo map cache', { limit: 5, mode: 'lexical' }).mode, 'lexical');
 });
 
+test('search_context at its threshold answers as if it read every candidate session, reading only those that could pass', () => {
+  for (const q of ['when did we decide to use postgres', 'how does the repo map get cached here?', 'prompt caching', 'analytics opt out']) {
+    const all = library.searchContext(q, { limit: 100_000, threshold: 0 });
+    for (const threshold of [0.7, 0.5, 0.3, 0.1]) {
+      const strict = library.searchContext(q, { limit: 100_000, threshold });
+      assert.deepEqual(
+        strict.results,
+        all.results.filter((b) => b.score >= threshold),
+        `${q} at ${threshold}`,
+      );
+    }
+    const sessions = (threshold: number): number => new Set(library.searchContext(q, { limit: 100_000, threshold }).results.map((b) => b.sessionId)).size;
+    assert.ok(sessions(0.1) > sessions(0.7), 'a lower threshold reaches more sessions');
+  }
+});
+
 test('the learned model is kept with the snapshot: a restart searches by meaning at once; a damaged file is learned again', async () => {
   const data = tempDir();
   const open = async (): Promise<{ lib: SessionLibrary; logger: MemoryLogger }> => {

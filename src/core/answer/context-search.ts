@@ -52,12 +52,17 @@ export function calibratedScore(f: BlockFeatures, w = CALIBRATION): number {
   return 1 / (1 + Math.exp(-z));
 }
 
-/** Every block of the best sessions that holds a query word, with its features (before any threshold). */
+/**
+ * Every block of the best sessions that holds a query word, with its features. A session none of whose blocks could
+ * score `threshold` (its rank and share given, the best coverage and kind assumed) is not read: at the default 0.7
+ * that is every session but the first few, and reading a session's turns is most of the cost.
+ */
 export function contextCandidates(
   lib: LibraryView,
   query: ParsedQuery,
   range: DayRange,
   options: Omit<ContextQuery, 'limit' | 'threshold'>,
+  threshold = 0,
 ): { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] {
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const byTags = tagFilter(lib, options.tags);
@@ -75,6 +80,9 @@ export function contextCandidates(
   if (!total || !matcher) return out;
   const best = ranked[0]?.relevance || 1;
   ranked.slice(0, SESSIONS_EXAMINED).forEach((hit, rank) => {
+    const sessionShare = Math.min(1, hit.relevance / best);
+    const reciprocalRank = 1 / (rank + 1);
+    if (calibratedScore({ coverage: 1, sessionShare, reciprocalRank, conversation: 1 }) < threshold) return;
     const s = lib.sessions.get(hit.key)!;
     for (const turn of s.turns) {
       if (options.types?.length && !options.types.includes(turn.kind)) continue;
@@ -86,8 +94,8 @@ export function contextCandidates(
       for (const t of present) covered += weights.get(t)!;
       const features = {
         coverage: covered / total,
-        sessionShare: Math.min(1, hit.relevance / best),
-        reciprocalRank: 1 / (rank + 1),
+        sessionShare,
+        reciprocalRank,
         conversation: turn.kind === 'conversation' ? 1 : 0,
       };
       const snippet = findSnippets([turn], query, { max: 1 })[0]?.text ?? turn.text.slice(0, 300);
@@ -111,7 +119,7 @@ export function contextCandidates(
 export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRange, options: ContextQuery): ContextResponse {
   const started = performance.now();
   const blocks: ContextBlock[] = [];
-  for (const { block, features } of contextCandidates(lib, query, range, options)) {
+  for (const { block, features } of contextCandidates(lib, query, range, options, options.threshold)) {
     const score = calibratedScore(features);
     if (score >= options.threshold) blocks.push({ ...block, score: Math.round(score * 1000) / 1000 });
   }

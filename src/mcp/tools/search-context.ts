@@ -14,8 +14,10 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
       title: 'Search context blocks (turns) of past sessions',
       description:
         'Finds the individual blocks (turns: conversation, file reads, diffs, notes, tool output) that answer a question such as ' +
-        '"when did we decide to use PostgreSQL?". Each result has a calibrated score in 0-1: the share of the question\'s ' +
-        'distinctive words the block contains (1.0 = all of them), so threshold 0.7 means the same for every query. ' +
+        '"when did we decide to use PostgreSQL?". Each result has a calibrated score in 0-1, about the chance that the block ' +
+        'is relevant (fitted on judged queries: about three in four blocks at 0.7 or more are), from how much of the question ' +
+        'it holds, how well its session ranks and its kind; at the default threshold 0.7 the blocks come from the best-ranked ' +
+        'session or two, lower it for more. ' +
         'Use blockId with read_session for the full text.',
       inputSchema: {
         query: queryField('A question or keywords.'),
