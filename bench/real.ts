@@ -10,6 +10,7 @@
  * - the same queries ranked hybrid (the default: words and meaning fused), p50/p95 and its ratio to lexical; the cold
  *   build with vectors: until answers are hybrid (the semantic model learned once the load is over);
  * - flags and identifiers made of the same words (`--a-b`, `a_b`, `--a`: the literal path), p50/p95 beside FTS5;
+ * - search_context (blocks with calibrated scores) on the 3-word queries, p50/p95;
  * - peak RSS of each serving process; hit@1 and hit@10 of the planted known items for both (ours hybrid).
  * The corpus is written once per size into bench/.out/real/<size> and reused.
  */
@@ -181,6 +182,11 @@ for (const size of values.sizes!.split(',').map(Number)) {
   });
   const literalMs = await timeQueries((q) => search(warm.client, q), literals);
   const literalFtsMs = await timeQueries((q) => peer.ask({ q }), literals);
+  // search_context (blocks with calibrated scores, default threshold) on the 3-word queries
+  const contextMs = await timeQueries(
+    (q) => warm.client.callTool({ name: 'search_context', arguments: { query: q, limit: 10 } }, undefined, { timeout: 3_600_000 }),
+    c.queries[2],
+  );
   let hit1 = 0;
   let hit10 = 0;
   let ftsHit1 = 0;
@@ -224,6 +230,9 @@ for (const size of values.sizes!.split(',').map(Number)) {
   console.error(`${size}: p50 by words, ours/FTS5+snippets ms: ${perWords}`);
   console.error(
     `${size}: flags and identifiers (${literals.length}, e.g. ${literals.slice(0, 3).join(' ')}): ours p50 / p95 ${f2(pct(literalMs, 0.5))} / ${f2(pct(literalMs, 0.95))} ms, FTS5+snippets ${f2(pct(literalFtsMs, 0.5))} / ${f2(pct(literalFtsMs, 0.95))} ms`,
+  );
+  console.error(
+    `${size}: search_context (3 words, threshold 0.7): p50 / p95 ${f2(pct(contextMs, 0.5))} / ${f2(pct(contextMs, 0.95))} ms (search_session hybrid, 3 words: ${f2(pct(hybridMs[2], 0.5))} ms)`,
   );
   console.error(
     `${size}: first answer of a cold start (partial, while indexing) after ${f2(firstAnswerMs / 1000)} s; newest 10% of sessions searchable after ${f1(newestTenthMs / 1000)} s`,
