@@ -88,11 +88,19 @@ test('judged queries: an identifier printed by many logs and file reads finds th
   bestFirst('y02', '--edit-format');
   bestFirst('y01', '--read');
   // and their snippets show the flag, not the words it is made of
-  const flag = library.search('--read', { limit: 2 }).results;
-  assert.ok(
-    flag.every((r) => /--read\b/.test(r.matchedSnippets[0] ?? '')),
-    JSON.stringify(flag.map((r) => r.matchedSnippets)),
-  );
+  for (const [query, shown] of [
+    ['--read', /--read\b/],
+    ['MockRepoMap', /MockRepoMap/],
+  ] as const) {
+    const results = library.search(query, { limit: 2 }).results;
+    assert.ok(
+      results.every((r) => shown.test(r.matchedSnippets[0] ?? '')),
+      JSON.stringify(results.map((r) => r.matchedSnippets)),
+    );
+  }
+  // a rarer word typed beside a literal is still where the snippets are cut
+  const [both] = library.search('MockRepoMap max_map_tokens').results;
+  assert.match(both.matchedSnippets.join(' '), /MockRepoMap/);
 });
 
 test('a query of only common words says so instead of answering nothing silently', () => {

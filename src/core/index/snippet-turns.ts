@@ -33,12 +33,15 @@ export function snippetWords(query: ParsedQuery): string[] {
 }
 
 /**
- * What a literal (a flag, a path, an identifier typed as one) weighs in choosing and cutting snippets: twice its
- * words, so that a turn holding `--read` comes before one holding only the word "read", and the cut is made around it.
+ * What a literal (a flag, a path, an identifier typed as one) weighs in choosing snippets: its words and once more the
+ * rarest of them, so that a turn holding `--read` comes before one holding only the word "read", and `--edit-format`
+ * before "edit" and "format" apart. `anchor`: what it weighs in choosing where to cut, 1.5 times its rarest word: a
+ * rarer word typed beside it (`MockRepoMap max_map_tokens`) is still where the snippet is cut.
  */
-export function literalWeight(literal: string, weight: (term: string) => number = () => 1): number {
-  const words = tokenize(literal);
-  return 2 * (words.length ? words.reduce((sum, w) => sum + (weight(w) || 1), 0) : 1);
+export function literalWeight(literal: string, weight: (term: string) => number = () => 1, anchor = false): number {
+  const weights = tokenize(literal).map((w) => weight(w) || 1);
+  const rarest = Math.max(1, ...weights);
+  return anchor ? 1.5 * rarest : weights.reduce((a, b) => a + b, 0) + rarest;
 }
 
 const isWordChar = (c: string): boolean => /[\p{L}\p{N}]/u.test(c);
@@ -73,7 +76,10 @@ export function chooseSnippetTurns(
 ): number[] | undefined {
   // literals first (a match there is not also counted as its words), as the text holds them (JSON-escaped in raw text)
   const literals = query.literals.map((l) => l.toLowerCase());
-  const words = [...literals.map((l) => (source.escaped ? JSON.stringify(l).slice(1, -1) : l)), ...snippetWords(query)];
+  const words = [
+    ...literals.map((l) => (source.escaped ? JSON.stringify(l).slice(1, -1) : l)),
+    ...snippetWords(query).filter((w) => !literals.includes(w)), // `MockRepoMap` is a literal and a term: once
+  ];
   if (!words.length) return [];
   const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
   const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), ascii ? 'gi' : 'giu');

@@ -71,23 +71,24 @@ export function findSnippets(
   if (!matcher) return [];
   const max = options.max ?? MAX_SNIPPETS;
   const literals = new Set(query.literals.map((l) => l.toLowerCase()));
-  const weight = (term: string): number => (literals.has(term) ? literalWeight(term, options.weight) : (options.weight ?? (() => 1))(term));
+  const weight = (term: string, anchor = false): number =>
+    literals.has(term) ? literalWeight(term, options.weight, anchor) : (options.weight ?? (() => 1))(term);
   const candidates: { turn: Turn; score: number; index: number; length: number; order: number }[] = [];
   const scan = (turn: Turn, order: number): void => {
     if ((options.role && turn.role !== options.role) || (options.kind && turn.kind !== options.kind)) return;
     matcher.lastIndex = 0;
-    const seen = new Map<string, { index: number; length: number; weight: number }>();
+    const seen = new Map<string, { index: number; length: number; weight: number; rarity: number }>();
     let examined = 0;
     for (let m = matcher.exec(turn.text); m && examined < MATCHES_EXAMINED_PER_TURN; m = matcher.exec(turn.text), examined++) {
       const term = m[0].toLowerCase();
-      if (!seen.has(term)) seen.set(term, { index: m.index, length: m[0].length, weight: weight(term) });
+      if (!seen.has(term)) seen.set(term, { index: m.index, length: m[0].length, weight: weight(term), rarity: weight(term, true) });
     }
     if (!seen.size) return;
     let score = turn.kind === 'conversation' ? 0.01 : 0;
-    let anchor = { index: 0, length: 0, weight: -1 };
+    let anchor = { index: 0, length: 0, rarity: -1 };
     for (const hit of seen.values()) {
       score += hit.weight || 1;
-      if (hit.weight > anchor.weight) anchor = hit;
+      if (hit.rarity > anchor.rarity) anchor = hit;
     }
     candidates.push({ turn, score, index: anchor.index, length: anchor.length, order });
   };
