@@ -8,6 +8,7 @@ import { overlaps, type DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
 import { highlightRanges, literalMatcher, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
 import { expandTerms, type Vocabulary } from '../index/expand.js';
+import { escapeRegExp, jsonText } from '../index/snippet-turns.js';
 import { tokenize } from '../index/tokenize.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
@@ -97,12 +98,7 @@ function literalWords(literal: string): string[] {
 
 /** A word as JSON writes it inside a string, case ignored: found in an archive line's bytes before a turn is parsed. */
 function jsonNeedle(word: string): RegExp {
-  return new RegExp(
-    JSON.stringify(word)
-      .slice(1, -1)
-      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    'i',
-  );
+  return new RegExp(escapeRegExp(jsonText(word)), 'i');
 }
 
 /**

@@ -32,6 +32,12 @@ export function snippetWords(query: ParsedQuery): string[] {
   return [...new Set([...query.terms, ...query.phrases.flat()].map((w) => w.toLowerCase()))];
 }
 
+/** `s` matched as written in a regular expression. */
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `s` as JSON writes it inside a string (escapes kept): how an archive line's bytes hold it. */
+export const jsonText = (s: string): string => JSON.stringify(s).slice(1, -1);
+
 /**
  * What a literal (a flag, a path, an identifier typed as one) weighs in choosing snippets: its words and once more the
  * rarest of them, so that a turn holding `--read` comes before one holding only the word "read", and `--edit-format`
@@ -77,12 +83,12 @@ export function chooseSnippetTurns(
   // literals first (a match there is not also counted as its words), as the text holds them (JSON-escaped in raw text)
   const literals = query.literals.map((l) => l.toLowerCase());
   const words = [
-    ...literals.map((l) => (source.escaped ? JSON.stringify(l).slice(1, -1) : l)),
+    ...literals.map((l) => (source.escaped ? jsonText(l) : l)),
     ...snippetWords(query).filter((w) => !literals.includes(w)), // `MockRepoMap` is a literal and a term: once
   ];
   if (!words.length) return [];
   const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
-  const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), ascii ? 'gi' : 'giu');
+  const pattern = new RegExp(words.map(escapeRegExp).join('|'), ascii ? 'gi' : 'giu');
   const weights = words.map((w, k) => (k < literals.length ? literalWeight(literals[k], options.weight) : options.weight?.(w) || 1));
   const index = new Map(words.map((w, k) => [w, k]));
   const all = weights.reduce((a, b) => a + b, 0);

@@ -1,11 +1,10 @@
 /** Snippets: ~150 characters either side of a match, cut at word boundaries, `…` where text was cut. */
 import type { Role, Turn, TurnKind } from '../model.js';
 import type { ParsedQuery } from './query.js';
-import { chooseSnippetTurns, literalWeight, MAX_SNIPPETS, type TurnSource } from './snippet-turns.js';
+import { chooseSnippetTurns, escapeRegExp, literalWeight, MAX_SNIPPETS, type TurnSource } from './snippet-turns.js';
 
 export const SNIPPET_CONTEXT = 150;
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}])';
 const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}])';
 
