@@ -6,6 +6,7 @@
 import { maskText } from './mask.js';
 import type { Session, Turn } from './model.js';
 import { resumeCommand } from './resume.js';
+import { escapeRegExp } from './regexp.js';
 
 export const EXPORT_FORMATS = ['md', 'html', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -25,10 +26,9 @@ function label(turn: Turn): string {
 function cleaner(options: ExportOptions): (text: string) => string {
   const home = options.home?.replace(/[\\/]+$/, '');
   const user = home?.split(/[\\/]/).at(-1);
-  const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const patterns: [RegExp, string][] = [];
-  if (home) patterns.push([new RegExp(escape(home), 'g'), '~']);
-  if (user) patterns.push([new RegExp(`(/home/|/Users/|[A-Za-z]:\\\\Users\\\\)${escape(user)}(?=[\\\\/]|\\b)`, 'g'), '$1<user>']);
+  if (home) patterns.push([new RegExp(escapeRegExp(home), 'g'), '~']);
+  if (user) patterns.push([new RegExp(`(/home/|/Users/|[A-Za-z]:\\\\Users\\\\)${escapeRegExp(user)}(?=[\\\\/]|\\b)`, 'g'), '$1<user>']);
   return (text) => patterns.reduce((t, [re, to]) => t.replace(re, to), maskText(text));
 }
 

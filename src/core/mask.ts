@@ -4,6 +4,7 @@
  */
 
 import { CONTEXT_RULES, contextSpans, maskByContext } from './mask-context.js';
+import { escapeRegExp } from './regexp.js';
 
 export const SECRET_MASK = '[redacted-secret]';
 export const EMAIL_MASK = '[redacted-email]';
@@ -93,9 +94,7 @@ const PREFIXED_RULES: Rule[] = [
   { name: 'buildkite-token', hint: 'bkua_', pattern: /\bbkua_[a-f0-9]{40}\b/g },
   { name: 'vault-token', hint: /hv[sb]\./, pattern: /\bhv[sb]\.[A-Za-z0-9_-]{90,}/g },
 ];
-const PREFIXES = new RegExp(
-  PREFIXED_RULES.map((r) => (typeof r.hint === 'string' ? r.hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : (r.hint as RegExp).source)).join('|'),
-);
+const PREFIXES = new RegExp(PREFIXED_RULES.map((r) => (typeof r.hint === 'string' ? escapeRegExp(r.hint) : (r.hint as RegExp).source)).join('|'));
 
 /** What an e-mail address looks like (maskEmails finds the same matches starting from each '@'). */
 export const EMAIL =

@@ -8,7 +8,8 @@ import { overlaps, type DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
 import { highlightRanges, literalMatcher, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
 import { expandTerms, type Vocabulary } from '../index/expand.js';
-import { escapeRegExp, jsonText } from '../index/snippet-turns.js';
+import { jsonText } from '../index/snippet-turns.js';
+import { escapeRegExp } from '../regexp.js';
 import { tokenize } from '../index/tokenize.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
@@ -16,7 +17,7 @@ import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter } from './tags.js';
 import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
 import { rawArchived } from '../store/turns.js';
-import { findSnippetsRaw, rawTurnsHold } from '../store/session-layout.js';
+import { findSnippetsRaw, rawTurnsHold, type RawSession } from '../store/session-layout.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
 import { firstPrompt } from '../model.js';
 import { resumeCommand } from '../resume.js';
@@ -62,32 +63,42 @@ const LITERAL_DEPTH = 100;
  */
 function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit: number): Scored[] {
   const literals = plan.query.literals.map((word) => ({ matcher: literalMatcher(word), needle: jsonNeedle(word), words: literalWords(word) }));
+  // each candidate's archive line is opened once, for its prompts and then its body, and closed at the end
+  const opened = new Map<Session, RawSession | undefined>();
+  const rawOf = (s: Session): RawSession | undefined => {
+    if (!opened.has(s)) opened.set(s, rawArchived(s));
+    return opened.get(s);
+  };
   // a prompt is read for a literal only when the session's asked stems hold its every word (no turn read to tell)
   const count = (s: Session, promptsOnly: boolean): number =>
-    literals.filter((l) => (!promptsOnly || lib.semantic.asksAll(s.id, l.words)) && holdsLiteral(s, l, promptsOnly)).length;
+    literals.filter((l) => (!promptsOnly || lib.semantic.asksAll(s.id, l.words)) && holdsLiteral(s, l, promptsOnly, rawOf)).length;
   const rank = new Map<string, number>();
-  if (literals.length === 1) {
-    // one literal: typed in a prompt (read first: prompts are small) means held; the others are read for it only
-    // until, with the sessions whose user typed it, they fill the answer: the rest come after those in any order
-    let found = 0;
-    for (const h of hits)
-      if (count(lib.sessions.get(h.key)!, true)) {
-        rank.set(h.key, 2);
-        found++;
+  try {
+    if (literals.length === 1) {
+      // one literal: typed in a prompt (read first: prompts are small) means held; the others are read for it only
+      // until, with the sessions whose user typed it, they fill the answer: the rest come after those in any order
+      let found = 0;
+      for (const h of hits)
+        if (count(lib.sessions.get(h.key)!, true)) {
+          rank.set(h.key, 2);
+          found++;
+        }
+      for (const h of hits) {
+        if (found >= limit) break;
+        if (rank.has(h.key)) continue;
+        const held = count(lib.sessions.get(h.key)!, false);
+        rank.set(h.key, held);
+        found += held;
       }
-    for (const h of hits) {
-      if (found >= limit) break;
-      if (rank.has(h.key)) continue;
-      const held = count(lib.sessions.get(h.key)!, false);
-      rank.set(h.key, held);
-      found += held;
-    }
-  } else
-    for (const h of hits) {
-      const s = lib.sessions.get(h.key)!;
-      const held = count(s, false);
-      rank.set(h.key, held * (literals.length + 1) + (held ? count(s, true) : 0));
-    }
+    } else
+      for (const h of hits) {
+        const s = lib.sessions.get(h.key)!;
+        const held = count(s, false);
+        rank.set(h.key, held * (literals.length + 1) + (held ? count(s, true) : 0));
+      }
+  } finally {
+    for (const raw of opened.values()) raw?.close();
+  }
   return [...hits].sort((a, b) => (rank.get(b.key) ?? 0) - (rank.get(a.key) ?? 0));
 }
 
@@ -106,17 +117,11 @@ function jsonNeedle(word: string): RegExp {
  * read turn by turn from its archive line, parsing only the turns whose bytes hold the word: a literal query looks at
  * up to a hundred candidates, and parsing each whole (many MB for some) cost more than the rest of the search.
  */
-function holdsLiteral(s: Session, literal: { matcher: RegExp; needle: RegExp }, promptsOnly: boolean): boolean {
+function holdsLiteral(s: Session, literal: { matcher: RegExp; needle: RegExp }, promptsOnly: boolean, rawOf: (s: Session) => RawSession | undefined): boolean {
   if (literal.matcher.test(s.topic)) return true;
-  const raw = rawArchived(s);
-  if (raw) {
-    try {
-      const held = rawTurnsHold(raw, literal.needle, literal.matcher, promptsOnly);
-      if (held !== undefined) return held;
-    } finally {
-      raw.close();
-    }
-  }
+  const raw = rawOf(s);
+  const held = raw && rawTurnsHold(raw, literal.needle, literal.matcher, promptsOnly);
+  if (held !== undefined) return held;
   return containsPhrase(s, literal.matcher, promptsOnly ? isPrompt : undefined);
 }
 

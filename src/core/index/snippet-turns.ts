@@ -8,6 +8,7 @@
 import type { Role, TurnKind } from '../model.js';
 import type { ParsedQuery } from './query.js';
 import { tokenize } from './tokenize.js';
+import { escapeRegExp } from '../regexp.js';
 
 /** At most this many snippets per result. */
 export const MAX_SNIPPETS = 3;
@@ -31,9 +32,6 @@ export interface TurnSource {
 export function snippetWords(query: ParsedQuery): string[] {
   return [...new Set([...query.terms, ...query.phrases.flat()].map((w) => w.toLowerCase()))];
 }
-
-/** `s` matched as written in a regular expression. */
-export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `s` as JSON writes it inside a string (escapes kept): how an archive line's bytes hold it. */
 export const jsonText = (s: string): string => JSON.stringify(s).slice(1, -1);

@@ -1,7 +1,8 @@
 /** Snippets: ~150 characters either side of a match, cut at word boundaries, `…` where text was cut. */
 import type { Role, Turn, TurnKind } from '../model.js';
 import type { ParsedQuery } from './query.js';
-import { chooseSnippetTurns, escapeRegExp, literalWeight, MAX_SNIPPETS, type TurnSource } from './snippet-turns.js';
+import { escapeRegExp } from '../regexp.js';
+import { chooseSnippetTurns, literalWeight, MAX_SNIPPETS, type TurnSource } from './snippet-turns.js';
 
 export const SNIPPET_CONTEXT = 150;
 

@@ -1,4 +1,5 @@
 /** Exclude patterns from settings: globs (`**`, `*`, `?`) matched against a file's path with forward slashes. */
+import { escapeRegExp } from '../regexp.js';
 
 export function globToRegExp(glob: string): RegExp {
   let re = '';
@@ -10,7 +11,7 @@ export function globToRegExp(glob: string): RegExp {
       if (glob[i + 1] === '/') i++;
     } else if (c === '*') re += '[^/]*';
     else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    else re += escapeRegExp(c);
   }
   // a pattern without a slash matches a name anywhere; one with a slash matches the path (or its tail)
   return glob.includes('/') ? new RegExp(`(^|/)${re}$`) : new RegExp(`(^|/)${re}(/|$)`);

@@ -6,6 +6,7 @@
  * Only the person's prompts are read for statements, never the agents' replies; text is already masked.
  */
 import { isPrompt, type Turn } from '../model.js';
+import { escapeRegExp } from '../regexp.js';
 
 export interface PreferenceEvidence {
   category: string;
@@ -109,10 +110,8 @@ export function preferenceEvidence(turns: readonly Turn[]): PreferenceEvidence[]
     if (instructions) add('instructions', instructions, i);
     if (MANIFEST.test(call) && turns[i + 1]?.role === 'tool') {
       const manifest = turns[i + 1].text.slice(0, MANIFEST_CHARS);
-      for (const name of FRAMEWORKS)
-        if (new RegExp(`["'\\s]${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}["'\\s=<>~^]`).test(manifest)) add('frameworks', display(name), i + 1);
-      for (const name of TEST_TOOLS)
-        if (new RegExp(`["'\\s]${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}["'\\s=<>~^]`).test(manifest)) add('testing', display(name), i + 1);
+      for (const name of FRAMEWORKS) if (new RegExp(`["'\\s]${escapeRegExp(name)}["'\\s=<>~^]`).test(manifest)) add('frameworks', display(name), i + 1);
+      for (const name of TEST_TOOLS) if (new RegExp(`["'\\s]${escapeRegExp(name)}["'\\s=<>~^]`).test(manifest)) add('testing', display(name), i + 1);
     }
   });
   return out;
