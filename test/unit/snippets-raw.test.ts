@@ -168,3 +168,29 @@ test('the snippet chooser finds the same words and literals (flags, identifiers,
     { numRuns: 2000, seed: 20261130 },
   );
 });
+
+test('several literals: sessions holding all of them first, those whose user typed more of them before; the same at every limit, archived or in memory', async () => {
+  const root = tempDir();
+  const session = (n: number, prompt: string, output: string): void => {
+    const id = `55555555-4444-4555-8666-00000000000${n}`;
+    writeFileSync(
+      join(root, `${id}.jsonl`),
+      claudeRecord(id, 'a', 'user', prompt) +
+        claudeRecord(id, 'b', 'assistant', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]) +
+        claudeRecord(id, 'c', 'user', [{ type: 'tool_result', tool_use_id: 't1', content: output }]),
+    );
+  };
+  session(1, 'why does the alpha build fail', 'error: --alpha-mode is unset in beta_gamma.py');
+  session(2, 'try the alpha build with --alpha-mode on', 'beta_gamma.py: ok');
+  session(3, 'run --alpha-mode against beta_gamma.py', 'ok');
+  session(4, 'alpha beta gamma notes', 'usage: --alpha-mode <m>');
+  session(5, 'look at beta_gamma.py for the alpha mode', 'ok');
+  const { restored, memory } = await archivedAndInMemory([{ source: 'claude-code' as const, path: root }]);
+  const ids = (library: typeof memory, limit: number): string[] => library.search('--alpha-mode beta_gamma.py', { limit }).results.map((r) => r.id.slice(-1));
+  for (const library of [restored, memory]) {
+    assert.deepEqual(ids(library, 10), ['3', '2', '1', '5', '4'], 'both typed, one typed, both printed; then one held, typed before printed');
+    assert.deepEqual(ids(library, 2), ['3', '2']);
+    assert.deepEqual(ids(library, 1), ['3']);
+  }
+  await restored.close();
+});

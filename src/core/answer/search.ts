@@ -72,30 +72,21 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit:
   // a prompt is read for a literal only when the session's asked stems hold its every word (no turn read to tell)
   const count = (s: Session, promptsOnly: boolean): number =>
     literals.filter((l) => (!promptsOnly || lib.semantic.asksAll(s.id, l.words)) && holdsLiteral(s, l, promptsOnly, rawOf)).length;
+  // rank: literals held first, then literals typed, then the words' order. Prompts are read first (they are small);
+  // a session whose user typed every literal holds them all. The others are read only until the sessions holding
+  // every literal fill the answer: one read later could only hold them too, untyped, and so rank below all of those
+  const all = literals.length;
   const rank = new Map<string, number>();
   try {
-    if (literals.length === 1) {
-      // one literal: typed in a prompt (read first: prompts are small) means held; the others are read for it only
-      // until, with the sessions whose user typed it, they fill the answer: the rest come after those in any order
-      let found = 0;
-      for (const h of hits)
-        if (count(lib.sessions.get(h.key)!, true)) {
-          rank.set(h.key, 2);
-          found++;
-        }
-      for (const h of hits) {
-        if (found >= limit) break;
-        if (rank.has(h.key)) continue;
-        const held = count(lib.sessions.get(h.key)!, false);
-        rank.set(h.key, held);
-        found += held;
-      }
-    } else
-      for (const h of hits) {
-        const s = lib.sessions.get(h.key)!;
-        const held = count(s, false);
-        rank.set(h.key, held * (literals.length + 1) + (held ? count(s, true) : 0));
-      }
+    const typed = new Map(hits.map((h) => [h.key, count(lib.sessions.get(h.key)!, true)]));
+    let full = [...typed.values()].filter((t) => t === all).length;
+    for (const h of hits) {
+      const t = typed.get(h.key)!;
+      if (t === 0 && full >= limit) continue;
+      const held = t === all ? all : count(lib.sessions.get(h.key)!, false);
+      if (held === all && t < all) full++;
+      rank.set(h.key, held * (all + 1) + t);
+    }
   } finally {
     for (const raw of opened.values()) raw?.close();
   }
