@@ -58,6 +58,16 @@ function claudeRecord(sessionId: string, uuid: string, type: 'user' | 'assistant
   return `${JSON.stringify({ type, uuid, sessionId, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message })}\n`;
 }
 
+/** A Claude Code session in `root`: the user's prompt, then one command whose output is `output`. */
+function promptAndOutput(root: string, id: string, prompt: string, output: string): void {
+  writeFileSync(
+    join(root, `${id}.jsonl`),
+    claudeRecord(id, 'a', 'user', prompt) +
+      claudeRecord(id, 'b', 'assistant', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]) +
+      claudeRecord(id, 'c', 'user', [{ type: 'tool_result', tool_use_id: 't1', content: output }]),
+  );
+}
+
 test('search answers from archived sessions (raw lines with a turn layout) equal answers from sessions held in memory', async () => {
   const { restored, memory } = await archivedAndInMemory(corpusRoots);
   for (const q of QUERIES) {
@@ -94,16 +104,7 @@ test('a word found only after more than a MB of tool output still gets its snipp
 
 test('a literal after a newline, with backslashes or quotes, in tool output or typed by the user: the same order from archived sessions as from memory', async () => {
   const root = tempDir();
-  const rec = claudeRecord;
-  const session = (n: number, prompt: string, output: string): void => {
-    const id = `44444444-4444-4555-8666-00000000000${n}`;
-    writeFileSync(
-      join(root, `${id}.jsonl`),
-      rec(id, 'a', 'user', prompt) +
-        rec(id, 'b', 'assistant', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]) +
-        rec(id, 'c', 'user', [{ type: 'tool_result', tool_use_id: 't1', content: output }]),
-    );
-  };
+  const session = (n: number, prompt: string, output: string): void => promptAndOutput(root, `44444444-4444-4555-8666-00000000000${n}`, prompt, output);
   session(1, 'run the frobnicate build', 'usage:\n--frobnicate-mode <m>\n  C:\\tools\\ld.exe said "--quoted-flag"');
   session(2, 'add a --frobnicate-mode switch to the frobnicate build', 'ok');
   session(3, 'frobnicate mode docs', 'see --frobnicate-mode-extra and xC:\\tools\\ld.exe');
@@ -171,15 +172,7 @@ test('the snippet chooser finds the same words and literals (flags, identifiers,
 
 test('several literals: sessions holding all of them first, those whose user typed more of them before; the same at every limit, archived or in memory', async () => {
   const root = tempDir();
-  const session = (n: number, prompt: string, output: string): void => {
-    const id = `55555555-4444-4555-8666-00000000000${n}`;
-    writeFileSync(
-      join(root, `${id}.jsonl`),
-      claudeRecord(id, 'a', 'user', prompt) +
-        claudeRecord(id, 'b', 'assistant', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]) +
-        claudeRecord(id, 'c', 'user', [{ type: 'tool_result', tool_use_id: 't1', content: output }]),
-    );
-  };
+  const session = (n: number, prompt: string, output: string): void => promptAndOutput(root, `55555555-4444-4555-8666-00000000000${n}`, prompt, output);
   session(1, 'why does the alpha build fail', 'error: --alpha-mode is unset in beta_gamma.py');
   session(2, 'try the alpha build with --alpha-mode on', 'beta_gamma.py: ok');
   session(3, 'run --alpha-mode against beta_gamma.py', 'ok');
