@@ -18,6 +18,7 @@ import { sessionTags, tagFilter } from './tags.js';
 import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw, rawTurnsHold, type RawSession } from '../store/session-layout.js';
+import { keptWord } from '../semantic/asked-index.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
 import { firstPrompt } from '../model.js';
 import { resumeCommand } from '../resume.js';
@@ -93,9 +94,9 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit:
   return [...hits].sort((a, b) => (rank.get(b.key) ?? 0) - (rank.get(a.key) ?? 0));
 }
 
-/** The words of a literal the asked stems keep (asked-index.ts drops one-letter words and numbers). */
+/** The words of a literal the asked stems keep. */
 function literalWords(literal: string): string[] {
-  return tokenize(literal).filter((t) => t.length > 1 && !/^\d+$/.test(t));
+  return tokenize(literal).filter(keptWord);
 }
 
 /** A word as JSON writes it inside a string, case ignored: found in an archive line's bytes before a turn is parsed. */

@@ -71,8 +71,7 @@ export function findSnippets(
   if (!matcher) return [];
   const max = options.max ?? MAX_SNIPPETS;
   const literals = new Set(query.literals.map((l) => l.toLowerCase()));
-  const weight = (term: string, anchor = false): number =>
-    literals.has(term) ? literalWeight(term, options.weight, anchor) : (options.weight ?? (() => 1))(term);
+  const weight = (term: string): number => (literals.has(term) ? literalWeight(term, options.weight) : (options.weight ?? (() => 1))(term));
   const candidates: { turn: Turn; score: number; index: number; length: number; order: number }[] = [];
   const scan = (turn: Turn, order: number): void => {
     if ((options.role && turn.role !== options.role) || (options.kind && turn.kind !== options.kind)) return;
@@ -81,7 +80,10 @@ export function findSnippets(
     let examined = 0;
     for (let m = matcher.exec(turn.text); m && examined < MATCHES_EXAMINED_PER_TURN; m = matcher.exec(turn.text), examined++) {
       const term = m[0].toLowerCase();
-      if (!seen.has(term)) seen.set(term, { index: m.index, length: m[0].length, weight: weight(term), rarity: weight(term, true) });
+      if (seen.has(term)) continue;
+      const w = weight(term);
+      // where to cut: the rarest word, a literal counting as 1.5 times its rarest part
+      seen.set(term, { index: m.index, length: m[0].length, weight: w, rarity: literals.has(term) ? literalWeight(term, options.weight, true) : w });
     }
     if (!seen.size) return;
     let score = turn.kind === 'conversation' ? 0.01 : 0;

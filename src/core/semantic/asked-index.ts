@@ -37,12 +37,15 @@ export function stemOf(word: string): string {
   return stem;
 }
 
+/** A word the asked stems and the semantic bags keep: two characters or more, not a number. */
+export const keptWord = (word: string): boolean => word.length > 1 && !/^\d+$/.test(word);
+
 /** The stems of a session's title and prompts with their counts, in the order first met (at most ASKED_TERMS). */
 export function askedStems(session: Session): [string, number][] {
   const counts = new Map<string, number>();
   const count = (text: string): void =>
     forEachToken(text.slice(0, PROMPT_CHARS), (t) => {
-      if (t.length < 2 || /^\d+$/.test(t)) return;
+      if (!keptWord(t)) return;
       const s = stemOf(t);
       const n = counts.get(s);
       if (n !== undefined) counts.set(s, n + 1);

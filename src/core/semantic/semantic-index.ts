@@ -12,7 +12,7 @@ import { firstPrompt, isPrompt, type Session } from '../model.js';
 import { tokenize } from '../index/tokenize.js';
 import { startWorker, threadScript } from '../threads.js';
 import type { QuerySlot } from '../index/ranking.js';
-import { AskedIndex, askedStems, sortedBag, stemOf } from './asked-index.js';
+import { AskedIndex, askedStems, keptWord, sortedBag, stemOf } from './asked-index.js';
 import { cosine, fold, trainLsa, type Bag, type LsaModel } from './lsa.js';
 import type { SemanticData } from './semantic-file.js';
 
@@ -99,7 +99,7 @@ export class SemanticIndex {
     const counts = new Map<string, number>();
     for (const chunk of sessionChunks(session))
       for (const w of tokenize(chunk))
-        if (w.length > 1 && !/^\d+$/.test(w)) {
+        if (keptWord(w)) {
           const t = stemOf(w);
           counts.set(t, (counts.get(t) ?? 0) + 1);
         }

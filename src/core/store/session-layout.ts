@@ -6,7 +6,7 @@
  * not a JSON.parse of everything it holds.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { ROLES, TURN_KINDS, type Role, type Turn, type TurnKind } from '../model.js';
+import { isPrompt, ROLES, TURN_KINDS, type Role, type Turn, type TurnKind } from '../model.js';
 import type { ParsedQuery } from '../index/query.js';
 import { findSnippets, type Snippet } from '../index/snippets.js';
 import { chooseSnippetTurns, MAX_SNIPPETS, type TurnSource } from '../index/snippet-turns.js';
@@ -146,7 +146,7 @@ export function rawTurnsHold(raw: RawSession, needle: RegExp, matcher: RegExp, p
   }
   for (let i = 0; i < layout.length / LAYOUT_FIELDS; i++) {
     const [offset, length, flags, checksum] = layout.subarray(i * LAYOUT_FIELDS, i * LAYOUT_FIELDS + 4);
-    if (promptsOnly && !(ROLES[flags & 15] === 'user' && TURN_KINDS[flags >> 4] === 'conversation')) continue;
+    if (promptsOnly && !isPrompt({ role: ROLES[flags & 15], kind: TURN_KINDS[flags >> 4] })) continue;
     const bytes = body ? body.subarray(offset, offset + length) : raw.turn(i);
     if (!bytes || bytes.length !== length || (body && crc32(bytes) !== checksum)) return undefined;
     const json = bytes.toString('utf8');
