@@ -112,26 +112,31 @@ test('exclude globs match names anywhere or paths by their tail', () => {
   assert.equal(excluder([])('/anything'), false);
 });
 
-test('a load commits in groups that end at top-level folders, bounded in size', async () => {
-  const { commitBatches } = await import('../../src/core/ingest/file-state.js');
+test('a load commits in groups that end where the folder changes, bounded in files and bytes whatever the folder', async () => {
+  const { commitBatches, COMMIT_MAX_BYTES } = await import('../../src/core/ingest/file-state.js');
   const state = (file: string) => ({ file, size: 1, mtimeMs: 0, ino: 0 });
+  const mb = 1024 * 1024;
   const files = [
     ...Array.from({ length: 600 }, (_, i) => state(`/r/a/${i}.jsonl`)),
     ...Array.from({ length: 10 }, (_, i) => state(`/r/a/sub/${i}.jsonl`)),
     ...Array.from({ length: 300 }, (_, i) => state(`/r/b/${i}.jsonl`)),
+    // one folder of thousands of transcripts (a Claude Code project) is many commits, not one
     ...Array.from({ length: 12_000 }, (_, i) => state(`/r/c/${i}.jsonl`)),
     ...Array.from({ length: 20 }, (_, i) => state(`/r/d/${i}.jsonl`)),
     ...Array.from({ length: 20 }, (_, i) => state(`/r/e/${i}.jsonl`)),
     // few files, but many bytes: the group ends at its folder
-    ...Array.from({ length: 3 }, (_, i) => ({ ...state(`/r/f/${i}.jsonl`), size: 30 * 1024 * 1024 })),
+    ...Array.from({ length: 3 }, (_, i) => ({ ...state(`/r/f/${i}.jsonl`), size: 30 * mb })),
     ...Array.from({ length: 5 }, (_, i) => state(`/r/g/${i}.jsonl`)),
+    // large files in one folder: a group never holds more than COMMIT_MAX_BYTES (a single larger file is its own)
+    ...Array.from({ length: 7 }, (_, i) => ({ ...state(`/r/h/${i}.jsonl`), size: 40 * mb })),
+    { ...state('/r/h/huge.jsonl'), size: 300 * mb },
+    ...Array.from({ length: 2 }, (_, i) => ({ ...state(`/r/h/z${i}.jsonl`), size: 40 * mb })),
   ];
-  const sizes = [...commitBatches('/r', files)].map((b) => b.length);
-  assert.deepEqual(sizes, [610, 300, 5000, 5000, 2000, 40 + 3, 5]);
-  assert.equal(
-    sizes.reduce((a, b) => a + b, 0),
-    files.length,
-  );
+  const batches = [...commitBatches('/r', files)];
+  const sizes = batches.map((b) => b.length);
+  assert.deepEqual(sizes, [400, 200, 310, ...Array.from({ length: 30 }, () => 400), 43, 7, 2, 2, 1, 1, 2]);
+  assert.deepEqual(batches.flat(), files, 'every file once, in order');
+  for (const b of batches) assert.ok(b.length === 1 || b.reduce((n, f) => n + f.size, 0) <= COMMIT_MAX_BYTES);
 });
 
 /** An array read a range at a time, as a snapshot's arrays are; counts what was read. */

@@ -174,7 +174,8 @@ export class SearchIndex {
    * from now on, and the memory they took and the previous file are let go. Returns whether it took them over.
    */
   useSnapshotArrays(changesAt: number, arrays: { segments: Segment[]; docTerms: PagedArray; close: () => void }): boolean {
-    if (changesAt !== this.changes || arrays.segments.length !== this.store.segments.length || arrays.docTerms.length !== this.docTerms.size) {
+    // the file holds the segments as one (store/merged-postings.ts): it replaces them all
+    if (changesAt !== this.changes || this.store.pending || arrays.docTerms.length !== this.docTerms.size) {
       arrays.close();
       return false;
     }

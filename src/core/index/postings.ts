@@ -51,12 +51,8 @@ export function termPostings(seg: Segment, t: number): { docs: Int32Array; freqs
   return { docs, freqs, from: 0, to: to - from };
 }
 
-/** The segment with its postings in memory (read whole from disk when they are there). */
-function inMemory(seg: Segment): MemorySegment {
-  if (seg.docs instanceof Int32Array && seg.freqs instanceof Uint32Array) return seg as MemorySegment;
-  const docs = seg.docs instanceof Int32Array ? seg.docs : new Int32Array(seg.docs.readAll());
-  const freqs = seg.freqs instanceof Uint32Array ? seg.freqs : new Uint32Array(seg.freqs.readAll());
-  return { terms: seg.terms, offsets: seg.offsets, docs, freqs };
+function isInMemory(seg: Segment): seg is MemorySegment {
+  return seg.docs instanceof Int32Array && seg.freqs instanceof Uint32Array;
 }
 
 function grow<T extends Uint32Array | Int32Array>(array: T, needed: number, make: (n: number) => T): T {
@@ -122,18 +118,31 @@ export class PostingStore {
    */
   private mergeTail(termCount: number, alive: (doc: number) => boolean): void {
     const size = (i: number): number => this.segments[i].docs.length;
+    const first = this.firstInMemory();
     let from = this.segments.length - 2;
+    if (from < first) return;
     let total = size(from) + size(from + 1);
-    while (from > 0 && total * 4 > size(from - 1)) total += size(--from);
-    const merged = mergeSegments(this.segments.slice(from), termCount, alive);
+    while (from > first && total * 4 > size(from - 1)) total += size(--from);
+    const merged = mergeSegments(this.segments.slice(from) as MemorySegment[], termCount, alive);
     this.segments.splice(from, this.segments.length - from, merged);
     if (this.segments.length > MAX_SEGMENTS) this.compact(termCount, alive);
   }
 
-  /** Merges every segment into one, dropping removed documents. */
+  /**
+   * Merges the segments held in memory into one, dropping removed documents. Segments that stay in a snapshot file
+   * are never read back into memory for this: the next snapshot writes every segment as one (store/merged-postings.ts).
+   */
   compact(termCount: number, alive: (doc: number) => boolean): void {
-    if (!this.segments.length) return;
-    this.segments.splice(0, this.segments.length, mergeSegments(this.segments, termCount, alive));
+    const first = this.firstInMemory();
+    if (this.segments.length - first < 1) return;
+    this.segments.splice(first, this.segments.length - first, mergeSegments(this.segments.slice(first) as MemorySegment[], termCount, alive));
+  }
+
+  /** Where the segments held in memory begin (those before stay in a snapshot file). */
+  private firstInMemory(): number {
+    let i = this.segments.length;
+    while (i > 0 && isInMemory(this.segments[i - 1])) i--;
+    return i;
   }
 
   /** Approximate bytes of postings held in memory. */
@@ -144,8 +153,7 @@ export class PostingStore {
 }
 
 /** Segments in age order, so each term's postings stay in document order. */
-function mergeSegments(on: Segment[], termCount: number, alive: (doc: number) => boolean): Segment {
-  const segments = on.map(inMemory);
+function mergeSegments(segments: MemorySegment[], termCount: number, alive: (doc: number) => boolean): Segment {
   const offsets = new Uint32Array(termCount + 1);
   for (let t = 0; t < termCount; t++) {
     let n = 0;

@@ -1,6 +1,6 @@
 /** A transcript file's state on disk: what tells a snapshot's manifest whether the file changed since. */
 import { stat } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
+import { dirname, relative } from 'node:path';
 import type { Logger } from '../log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import type { SourceAdapter } from './sources/types.js';
@@ -32,29 +32,35 @@ export async function statFiles(files: string[], batch = 64): Promise<FileState[
 }
 
 /**
- * A load commits (fix-ups, archive, index: what is committed becomes searchable) after about this many files, or
- * this many bytes, at the boundary of a top-level folder... (small enough that a first run's answers grow steadily)
+ * A load commits (fix-ups, archive, index: what is committed becomes searchable, and its parsed turns are let go) after
+ * about this many files, or this many bytes, where the folder changes...
  */
 const COMMIT_MIN = 50;
 const COMMIT_MIN_BYTES = 64 * 1024 * 1024;
-/** ...and after this many whatever the folder. */
-const COMMIT_MAX = 5000;
+/**
+ * ...and after this many files or bytes wherever it is: a commit holds its files' parsed sessions in memory until it
+ * is done, so a folder of thousands of transcripts (one Claude Code project) must not be one commit. Cross-file
+ * fix-ups that span commits carry what they need from one to the next (SourceContext.carry).
+ */
+const COMMIT_MAX = 400;
+export const COMMIT_MAX_BYTES = 96 * 1024 * 1024;
 
 /**
- * Splits a root's files (in walk order) into the groups a load reads and commits together. Cross-file fix-ups
- * (Claude Code titles recorded in another transcript of the same project) stay within a top-level folder of the
- * root, so groups end where that folder changes; committing as it goes keeps memory bounded and makes a long first
- * load searchable part by part.
+ * Splits a root's files (in walk order) into the groups a load reads and commits together: groups end where the
+ * folder changes once they are big enough (files of one folder, such as a Copilot Chat `.json` beside the
+ * `.jsonl` that replaced it, stay together), and at COMMIT_MAX files or COMMIT_MAX_BYTES in any case, so memory
+ * stays bounded whatever the history's shape and a long first load is searchable part by part.
  */
 export function* commitBatches(root: string, files: FileState[]): Generator<FileState[]> {
-  const top = (f: FileState): string => relative(root, f.file).split(sep)[0];
+  const folder = (f: FileState): string => dirname(relative(root, f.file));
   let start = 0;
   let bytes = 0;
   for (let i = 1; i <= files.length; i++) {
     const size = i - start;
     bytes += files[i - 1].size;
-    const boundary = i === files.length || top(files[i]) !== top(files[i - 1]);
-    if (i === files.length || ((size >= COMMIT_MIN || bytes >= COMMIT_MIN_BYTES) && boundary) || size >= COMMIT_MAX) {
+    const boundary = i === files.length || folder(files[i]) !== folder(files[i - 1]);
+    const next = i < files.length ? files[i].size : 0;
+    if (i === files.length || ((size >= COMMIT_MIN || bytes >= COMMIT_MIN_BYTES) && boundary) || size >= COMMIT_MAX || bytes + next > COMMIT_MAX_BYTES) {
       yield files.slice(start, i);
       start = i;
       bytes = 0;

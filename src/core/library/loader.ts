@@ -12,7 +12,7 @@ import { changedEntries, scanRoots, type FileState } from '../ingest/file-state.
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
-import { CHECKPOINT_MS, POOL_MIN_FILES, type LibraryOptions, type LoadProgress } from './options.js';
+import { CHECKPOINT_BYTES, CHECKPOINT_MS, POOL_MIN_FILES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import type { ParsedFiles } from '../ingest/sources/line-files.js';
@@ -139,7 +139,9 @@ export class Loader {
       onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.catalog.sessions.size });
     };
     const wanted = (file: string): boolean => this.pending.has(file); // not read on demand meanwhile
+    const carry = new Map<string, unknown>(); // what fix-ups across files carry from one commit to the next
     const options = { ...this.readOptions(true, signal, onFile), pool };
+    this.parts.snapshots.hold(writer);
     const ahead =
       pool &&
       new ReadAhead(
@@ -153,15 +155,18 @@ export class Loader {
         if (signal?.aborted) break;
         const files = batch.filter((f) => wanted(f.file));
         const reads = ahead ? await ahead.take(root, files, onFile) : await readBatch(root, files, options);
-        await this.commit(root, reads, writer);
+        await this.commit(root, reads, writer, carry);
         this.committed(signal?.aborted ? files.filter((f) => reads.some((r) => r.file === f.file)) : files);
-        // A long first load is written down now and then: a load that is killed resumes from there.
-        if (writer && performance.now() - checkpoint > (this.parts.options.checkpointMs ?? CHECKPOINT_MS)) {
+        // A long first load is written down now and then: a load that is killed resumes from there. And what the index
+        // holds in memory goes to the file before it grows large: memory stays bounded whatever the history's size.
+        const { checkpointMs = CHECKPOINT_MS, checkpointBytes = CHECKPOINT_BYTES } = this.parts.options;
+        if (writer && (performance.now() - checkpoint > checkpointMs || this.catalog.index.postingBytes > checkpointBytes)) {
           await this.parts.snapshots.saveNow();
           checkpoint = performance.now();
         }
       }
     } finally {
+      this.parts.snapshots.hold(false);
       await pool?.close();
     }
     this.pending.clear();
@@ -283,9 +288,9 @@ export class Loader {
   }
 
   /** Cross-file fix-ups, archive entries, then the catalog: the common end of a load and of a reload. */
-  private async commit(root: SourceRoot, reads: FileRead[], writer: boolean): Promise<void> {
+  private async commit(root: SourceRoot, reads: FileRead[], writer: boolean, carry?: Map<string, unknown>): Promise<void> {
     await this.indexComplete;
-    const ctx = { ...this.context(), previous: (id: string) => this.catalog.sessions.get(id) };
+    const ctx = { ...this.context(), previous: (id: string) => this.catalog.sessions.get(id), carry };
     const fresh = reads.filter((r) => r.fresh).flatMap((r) => r.sessions);
     await sourceById(root.source)!.finalize?.(fresh, [root.path], ctx);
     const kept = new Set(fresh);

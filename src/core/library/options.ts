@@ -16,6 +16,13 @@ export const POOL_MIN_FILES = 16;
 export const CHECKPOINT_MS = 300_000;
 
 /**
+ * ...and whenever the postings and term lists it holds in memory pass this many bytes: the snapshot takes them over
+ * (written merged with the ones already in the file) and their memory goes, so a first load's memory does not grow
+ * with the history. Each write copies the index so far, so a smaller budget costs write time.
+ */
+export const CHECKPOINT_BYTES = 256 * 1024 * 1024;
+
+/**
  * The first page of each tool output, file read or thinking turn is indexed (the archive's page: 512,000 characters);
  * the rest is kept whole for reading (read_session by docid and offset) but not indexed.
  */
@@ -41,6 +48,8 @@ export interface LibraryOptions {
   parseThreads?: number;
   /** How often a long load writes the snapshot as it goes (default CHECKPOINT_MS). */
   checkpointMs?: number;
+  /** Index bytes held in memory that make a load write the snapshot (default CHECKPOINT_BYTES). */
+  checkpointBytes?: number;
 }
 
 export interface LoadProgress {

@@ -9,6 +9,7 @@ import type { SessionCatalog } from './catalog.js';
 
 export class SnapshotScheduler {
   private dirty = false;
+  private held = false;
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<unknown> = Promise.resolve();
 
@@ -28,10 +29,23 @@ export class SnapshotScheduler {
     this.dirty = true;
   }
 
+  /**
+   * While a load runs it writes the snapshot itself, between commits (Loader: a checkpoint when the index holds too
+   * much in memory, or has not been written for a while): a write racing its commits could not hand the index's
+   * memory to the file, so changes only mark the library dirty meanwhile.
+   */
+  hold(held: boolean): void {
+    this.held = held;
+    if (held) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    } else if (this.dirty) this.changed();
+  }
+
   /** After a change: write the snapshot once nothing else changed for a while. */
   changed(): void {
     this.dirty = true;
-    if (!this.persistence || this.timer) return;
+    if (!this.persistence || this.timer || this.held) return;
     this.timer = setTimeout(() => void this.saveNow(), this.quietMs);
     this.timer.unref();
   }

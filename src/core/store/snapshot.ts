@@ -14,6 +14,7 @@ import { crc32 } from 'node:zlib';
 import type { ChunkedArray, IndexState, RestoredState } from '../index/engine.js';
 import type { PagedArray, Segment } from '../index/postings.js';
 import { ArrayFile, BlockChecksums, DiskArray } from './disk-array.js';
+import { mergePostings } from './merged-postings.js';
 import type { Session, SourceId } from '../model.js';
 
 /** Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt. */
@@ -168,6 +169,8 @@ export async function writeSnapshot(
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   const handle = await open(temp, 'w');
   const sessions: StoredSession[] = [];
+  // the index's segments are written as one (read from memory and the previous file as it goes)
+  const merged = index.segments.length ? [mergePostings(index.segments, index.terms.length, (doc) => index.keys[doc] != null, index.keys.includes(null))] : [];
   let header: Header;
   try {
     const out = new Writer(handle);
@@ -194,7 +197,7 @@ export async function writeSnapshot(
       checksums: { turns: turnsCrc },
       blocks: {},
       turnsEnd: out.offset,
-      segmentTerms: index.segments.map((s) => s.terms),
+      segmentTerms: merged.map((s) => s.terms),
       keys: index.keys,
       totalLengths: index.totalLengths,
       dead: index.dead,
@@ -207,7 +210,7 @@ export async function writeSnapshot(
     await out.section(header, 'recency', index.recency);
     await out.pagedSection(header, 'docTerms', index.docTerms);
     await out.section(header, 'docTermStart', index.docTermStart);
-    for (const [i, seg] of index.segments.entries()) {
+    for (const [i, seg] of merged.entries()) {
       await out.section(header, `s${i}.offsets`, seg.offsets);
       await out.pagedSection(header, `s${i}.docs`, seg.docs);
       await out.pagedSection(header, `s${i}.freqs`, seg.freqs);
@@ -240,7 +243,7 @@ export async function writeSnapshot(
   return {
     turnsAt: sessions.map((s) => s.turnsAt),
     arrays: {
-      segments: index.segments.map((seg, i) => ({
+      segments: merged.map((seg, i) => ({
         terms: seg.terms,
         offsets: seg.offsets,
         docs: inFile(`s${i}.docs`, true),

@@ -224,7 +224,11 @@ export const claudeCodeSource: SourceAdapter = {
     return [session];
   },
   async finalize(sessions, _roots, ctx) {
-    const leafTitles = new Map<string, string>();
+    // A load commits a large project in parts, newest first: a summary read in an earlier part (a resumed session's
+    // newer file) still titles the session it names.
+    const carried = ctx.carry?.get('claude-code:leafTitles');
+    const leafTitles = carried instanceof Map ? (carried as Map<string, string>) : new Map<string, string>();
+    ctx.carry?.set('claude-code:leafTitles', leafTitles);
     for (const s of sessions) for (const [leaf, title] of titleEvidence.get(s)?.summaries ?? []) leafTitles.set(leaf, title);
     for (const s of sessions) {
       const evidence = titleEvidence.get(s);

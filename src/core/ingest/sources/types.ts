@@ -17,6 +17,11 @@ export interface SourceContext {
    * (it changed, or its archive entry was damaged) keeps a title that another file's records gave it.
    */
   previous?: (id: string) => Session | undefined;
+  /**
+   * What cross-file fix-ups carry from one commit of a load to the next (a load commits a large folder in parts):
+   * one map per load, each adapter keeping its own key. Absent when a file is read alone.
+   */
+  carry?: Map<string, unknown>;
 }
 
 export interface SourceAdapter {
