@@ -60,8 +60,12 @@ export interface TreeSession extends SessionInfo {
 }
 
 export interface IndexProgress {
-  /** cancelled: indexing was stopped; what was read is searchable and the rest is read on the next start. */
-  state: 'indexing' | 'ready' | 'cancelled';
+  /**
+   * cancelled: indexing was stopped; what was read is searchable and the rest is read on the next start. stopped: it
+   * stopped by itself before the end (memory ran short), `reason` says why and what to do.
+   */
+  state: 'indexing' | 'ready' | 'cancelled' | 'stopped';
+  reason?: string;
   files: number;
   totalFiles: number;
   bytes: number;

@@ -41,6 +41,10 @@ export const indexingSchema = z
     bytesDone: z.number(),
     bytesTotal: z.number(),
     complete: z.boolean().describe('false: results may be incomplete; newest sessions are indexed first.'),
+    stopped: z
+      .string()
+      .optional()
+      .describe('Why indexing stopped before the end (memory ran short) and what the user can do; the answer covers what was read.'),
   })
   .describe('Present while the history is still being indexed: the answer covers what is indexed so far.');
 export type IndexingState = z.infer<typeof indexingSchema>;

@@ -74,8 +74,9 @@ export function render(value: unknown, format: OutputFormat): { format: 'json' |
 
 /** One line saying an answer covers only what is indexed so far (empty once everything is). */
 export function indexingLine(value: unknown): string {
-  const indexing = (value as { indexing?: { filesDone: number; filesTotal: number; complete: boolean } } | null)?.indexing;
+  const indexing = (value as { indexing?: { filesDone: number; filesTotal: number; complete: boolean; stopped?: string } } | null)?.indexing;
   if (!indexing || indexing.complete) return '';
+  if (indexing.stopped) return `indexing stopped: ${indexing.stopped}; results may be incomplete\n`;
   if (!indexing.filesTotal) return 'still indexing: looking for transcript files; results may be incomplete\n';
   return `still indexing: ${indexing.filesDone.toLocaleString('en-US')} of ${indexing.filesTotal.toLocaleString('en-US')} transcript files, newest first; results may be incomplete\n`;
 }

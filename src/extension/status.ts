@@ -20,6 +20,12 @@ export class IndexStatus implements vscode.Disposable {
       this.item.command = 'sessionSearch.cancelIndexing';
       return;
     }
+    if (p.state === 'stopped') {
+      this.item.text = `$(warning) ${p.sessions.toLocaleString()} sessions (partial)`;
+      this.item.tooltip = `Indexing stopped: ${p.reason ?? 'before the end'}.\nClick to open the log.`;
+      this.item.command = 'sessionSearch.showLog';
+      return;
+    }
     this.item.text = `$(history) ${p.sessions.toLocaleString()} sessions${p.state === 'cancelled' ? ' (partial)' : ''}`;
     this.item.tooltip =
       p.state === 'cancelled'

@@ -93,8 +93,9 @@ async function open(): Promise<SessionLibrary> {
   void loaded.then(
     () => {
       if (indexing === controller) indexing = undefined;
-      const state = controller.signal.aborted ? 'cancelled' : 'ready';
-      void connection.sendNotification(IndexProgressNotification, { state, files: 0, totalFiles: 0, bytes: 0, totalBytes: 0, sessions: next.sessions.size });
+      const reason = next.indexing.stopped;
+      const state = controller.signal.aborted ? 'cancelled' : reason ? 'stopped' : 'ready';
+      void connection.sendNotification(IndexProgressNotification, { state, reason, files: 0, totalFiles: 0, bytes: 0, totalBytes: 0, sessions: next.sessions.size });
       void connection.sendNotification(ChangedNotification, { files: [] });
       live = new LiveUpdates(next, { logger, onChange: (files) => void connection.sendNotification(ChangedNotification, { files }) });
       live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));

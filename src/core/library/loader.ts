@@ -12,6 +12,7 @@ import { changedEntries, scanRoots, type FileState } from '../ingest/file-state.
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
+import { CHECKPOINT_SHARE, heapUse, heapUseAfterCollection, memoryStopReason, STOP_SHARE } from './memory-guard.js';
 import { CHECKPOINT_BYTES, CHECKPOINT_MS, POOL_MIN_FILES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
@@ -125,7 +126,7 @@ export class Loader {
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
     let done = 0;
     let bytes = 0;
-    Object.assign(this.indexing, { filesDone: 0, filesTotal: totalFiles, bytesDone: 0, bytesTotal: totalBytes, complete: false });
+    Object.assign(this.indexing, { filesDone: 0, filesTotal: totalFiles, bytesDone: 0, bytesTotal: totalBytes, complete: false, stopped: undefined });
     const writer = await this.writable();
     for (const { root, files } of changed) for (const state of files) this.pending.set(state.file, { root, state });
     scanned();
@@ -159,10 +160,21 @@ export class Loader {
         this.committed(signal?.aborted ? files.filter((f) => reads.some((r) => r.file === f.file)) : files);
         // A long first load is written down now and then: a load that is killed resumes from there. And what the index
         // holds in memory goes to the file before it grows large: memory stays bounded whatever the history's size.
-        const { checkpointMs = CHECKPOINT_MS, checkpointBytes = CHECKPOINT_BYTES } = this.parts.options;
-        if (writer && (performance.now() - checkpoint > checkpointMs || this.catalog.index.postingBytes > checkpointBytes)) {
+        const { checkpointMs = CHECKPOINT_MS, checkpointBytes = CHECKPOINT_BYTES, heap = heapUse, heapCollected = heapUseAfterCollection } = this.parts.options;
+        const use = heap();
+        const pressed = use.used > CHECKPOINT_SHARE * use.limit;
+        if (writer && (performance.now() - checkpoint > checkpointMs || this.catalog.index.postingBytes > checkpointBytes || pressed)) {
           await this.parts.snapshots.saveNow();
           checkpoint = performance.now();
+        }
+        // Never a crash (and a restart into the same crash): a load that still finds the heap nearly full stops here.
+        if (pressed && heap().used > STOP_SHARE * use.limit) {
+          const held = heapCollected();
+          if (held.used > STOP_SHARE * held.limit) {
+            this.indexing.stopped = memoryStopReason(held, this.indexing.filesDone, totalFiles);
+            this.logger.warn(`indexing stopped: ${this.indexing.stopped}`);
+            break;
+          }
         }
       }
     } finally {
@@ -171,7 +183,7 @@ export class Loader {
     }
     this.pending.clear();
     if (signal?.aborted) this.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
-    else {
+    else if (!this.indexing.stopped) {
       for (const [file, known] of [...this.catalog.byFile]) {
         if (seen.has(file) || !this.isConfigured(known.root.source, file)) continue;
         this.catalog.markSourceDeleted(file);
@@ -181,7 +193,7 @@ export class Loader {
     }
     this.catalog.index.seal();
     this.logger.info(`indexed ${this.catalog.sessions.size} sessions: ${done} files read, ${seen.size - totalFiles} unchanged since the snapshot`);
-    this.indexing.complete = !signal?.aborted;
+    this.indexing.complete = !signal?.aborted && !this.indexing.stopped;
     this.markAnswerable();
   }
 

@@ -1,6 +1,7 @@
 /** What a SessionLibrary is configured with and reports, and what it remembers per file. */
 import type { FileState } from '../ingest/file-state.js';
 import type { Logger } from '../log.js';
+import type { HeapUse } from './memory-guard.js';
 import type { EntryState } from '../store/archive.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 
@@ -50,6 +51,9 @@ export interface LibraryOptions {
   checkpointMs?: number;
   /** Index bytes held in memory that make a load write the snapshot (default CHECKPOINT_BYTES). */
   checkpointBytes?: number;
+  /** The heap in use and its limit, before and after a collection (library/memory-guard.ts; tests give their own). */
+  heap?: () => HeapUse;
+  heapCollected?: () => HeapUse;
 }
 
 export interface LoadProgress {

@@ -1,0 +1,96 @@
+/**
+ * A first load in bounded memory: the snapshot takes over what the index holds in memory as the load goes (written
+ * as one merged segment), and a load that still finds the heap nearly full stops at a clear point, keeps what it has,
+ * says why in every answer, and resumes on the next start.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createLibrary } from '../../src/core/library.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import { SearchIndex } from '../../src/core/index/engine.js';
+import { readSnapshot, writeSnapshot } from '../../src/core/store/snapshot.js';
+import { tempDir, writeSessionCopies } from '../helpers.js';
+
+const SAMPLE = '1af7fc5e-8455-4414-9ccd-011d40f70b2a';
+
+test('a load whose heap stays nearly full stops at a commit, answers from what it read and says why, then resumes on the next start', async () => {
+  const root = writeSessionCopies(SAMPLE, 150, 3);
+  const data = tempDir();
+  const limit = 1000;
+  let commits = 0;
+  const logger = new MemoryLogger();
+  // the heap looks nearly full from the second commit on, even after a collection
+  const heap = () => ({ used: ++commits >= 2 ? 900 : 100, limit });
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, heap, heapCollected: heap });
+  await library.load();
+  const read = library.sessions.size;
+  assert.ok(read > 0 && read < 150, `stopped after ${read} sessions`);
+  assert.equal(library.indexing.complete, false);
+  assert.match(library.indexing.stopped ?? '', /memory ran short \(0 MB of the 0 MB heap limit in use\) after \d+ of 150 transcript files.*max-old-space-size/);
+  assert.ok(logger.lines.some((l) => l.startsWith('warn indexing stopped: memory ran short')));
+  const answer = library.search('sessions', { limit: 5 });
+  assert.equal(answer.indexing?.stopped, library.indexing.stopped, 'every answer says it is partial, and why');
+  assert.ok(existsSync(join(data, 'index', 'snapshot.bin')), 'what was read is kept');
+  await library.close();
+
+  const resumed = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+  await resumed.load();
+  assert.equal(resumed.indexing.filesTotal, 150 - read, 'the next start reads only what the stopped load had not');
+  assert.equal(resumed.indexing.stopped, undefined);
+  assert.equal(resumed.sessions.size, 150);
+  assert.equal(resumed.search('sessions', { limit: 5 }).indexing, undefined);
+  await resumed.close();
+});
+
+test('a load hands the index to the snapshot whenever it holds more than its budget: memory does not grow with the history', async () => {
+  const root = writeSessionCopies(SAMPLE, 150, 3);
+  const data = tempDir();
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointBytes: 1 });
+  let written = 0;
+  await library.load((p) => {
+    if (existsSync(join(data, 'index', 'snapshot.bin')) && p.files < p.totalFiles) written++;
+  });
+  assert.ok(written > 0, 'written before the end of the load');
+  // after each commit the postings went to the file, as one segment: memory holds the per-term tables, not the postings
+  const segments = library.index.exportState().segments;
+  assert.equal(segments.length, 1);
+  assert.ok(!(segments[0].docs instanceof Int32Array) && !(segments[0].freqs instanceof Uint32Array), 'postings on disk');
+  assert.equal(library.search('codebase', { limit: 200 }).results.length, 150);
+  await library.close();
+});
+
+test('a snapshot writes the segments as one, without removed documents, and the restored index ranks as the one in memory', async () => {
+  const index = new SearchIndex();
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+  for (let i = 0; i < 300; i++) {
+    const text = words.filter((_, k) => (i + k) % 3 === 0 || (i * k) % 7 === 1).join(' ');
+    index.add(`d${i}`, { topic: i % 10 === 0 ? 'gamma topic' : '', content: [text, `doc${i}`], messages: [`beta ${i}`] }, i);
+    if (i % 30 === 29) index.seal(); // several segments, as a live index has
+  }
+  for (let i = 0; i < 300; i += 7) index.remove(`d${i}`);
+  index.add('d14', { topic: 'replaced', content: ['alpha alpha theta'], messages: [] }, 999);
+  const path = join(tempDir(), 'snapshot.bin');
+  const state = index.exportState();
+  assert.ok(state.segments.length > 1);
+  const changes = index.changeCount;
+  const written = await writeSnapshot(path, 'k', state, [], []);
+  assert.equal(written.arrays.segments.length, 1, 'one merged segment');
+  const queries = [['alpha'], ['beta', 'gamma'], ['theta', 'zeta', 'doc21'], ['replaced'], ['doc14'], ['doc7']];
+  const before = queries.map((q) => index.score(q));
+  assert.ok(index.useSnapshotArrays(changes, written.arrays), 'unchanged while written: the file takes the arrays over');
+  assert.deepEqual(
+    queries.map((q) => index.score(q)),
+    before,
+  );
+  const contents = await readSnapshot(path, 'k');
+  assert.ok(contents);
+  const restored = SearchIndex.fromState(contents.index);
+  assert.deepEqual(
+    queries.map((q) => restored.score(q)),
+    before,
+  );
+  await contents.handle.close();
+  written.arrays.close();
+});
