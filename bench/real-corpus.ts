@@ -116,11 +116,11 @@ function uuidOf(r: () => number): string {
 }
 
 /** One session's turns: exchanges of prompt, thinking, reply and tool calls with their output until the size is reached. */
-function plan(i: number, r: () => number, pool: Pool, planted?: string): Planned {
+function plan(i: number, r: () => number, pool: Pool, planted?: string, projects = PROJECTS): Planned {
   const roll = r();
   const source = roll < 0.7 ? 'claude-code' : roll < 0.9 ? 'codex' : 'codearchitect';
   const target = size(r, source === 'claude-code' ? 150_000 : source === 'codex' ? 280_000 : 20_000);
-  const project = PROJECTS[Math.floor(r() * PROJECTS.length)];
+  const project = projects[Math.floor(r() * projects.length)];
   const branch = pick(r, BRANCHES);
   const worktree = branch !== 'main' && r() < 0.5;
   const cwd = worktree ? `/work/${project}-wt-${branch.replace(/\W/g, '-')}` : `/work/${project}`;
@@ -200,7 +200,8 @@ function codeArchitectFile(p: Planned): { full: string; summary: string; topic: 
 }
 
 /** Writes the corpus (when `write`), and returns where it is and what to ask of it. */
-export async function realCorpus(dir: string, sessions: number, write = true): Promise<RealCorpus> {
+export async function realCorpus(dir: string, sessions: number, write = true, options: { projects?: number } = {}): Promise<RealCorpus> {
+  const projects = PROJECTS.slice(0, options.projects ?? PROJECTS.length);
   const pool = await realTurns();
   const r = rng(sessions * 7919 + 17);
   const home = join(dir, 'home');
@@ -220,7 +221,7 @@ export async function realCorpus(dir: string, sessions: number, write = true): P
       words = [codename(r), codename(r), pick(r, pool.words), pick(r, pool.words)];
       planted = `Remember this one: the ${words[0]} service and the ${words[1]} client need to ${words[2]} the ${words[3]} before the release.`;
     }
-    const p = plan(i, r, pool, planted);
+    const p = plan(i, r, pool, planted, projects);
     if (planted) known.push({ query: words.slice(0, 3).join(' '), id: p.source === 'codearchitect' ? '' : p.id });
     if (!write) continue;
     const last = new Date(p.start.getTime() + p.turns.length * 20_000);

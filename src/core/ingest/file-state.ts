@@ -48,10 +48,10 @@ export const COMMIT_MAX_BYTES = 96 * 1024 * 1024;
 /**
  * Splits a root's files (in walk order) into the groups a load reads and commits together: groups end where the
  * folder changes once they are big enough (files of one folder, such as a Copilot Chat `.json` beside the
- * `.jsonl` that replaced it, stay together), and at COMMIT_MAX files or COMMIT_MAX_BYTES in any case, so memory
+ * `.jsonl` that replaced it, stay together), and at COMMIT_MAX files or `maxBytes` in any case, so memory
  * stays bounded whatever the history's shape and a long first load is searchable part by part.
  */
-export function* commitBatches(root: string, files: FileState[]): Generator<FileState[]> {
+export function* commitBatches(root: string, files: FileState[], maxBytes = COMMIT_MAX_BYTES): Generator<FileState[]> {
   const folder = (f: FileState): string => dirname(relative(root, f.file));
   let start = 0;
   let bytes = 0;
@@ -60,7 +60,7 @@ export function* commitBatches(root: string, files: FileState[]): Generator<File
     bytes += files[i - 1].size;
     const boundary = i === files.length || folder(files[i]) !== folder(files[i - 1]);
     const next = i < files.length ? files[i].size : 0;
-    if (i === files.length || ((size >= COMMIT_MIN || bytes >= COMMIT_MIN_BYTES) && boundary) || size >= COMMIT_MAX || bytes + next > COMMIT_MAX_BYTES) {
+    if (i === files.length || ((size >= COMMIT_MIN || bytes >= COMMIT_MIN_BYTES) && boundary) || size >= COMMIT_MAX || bytes + next > maxBytes) {
       yield files.slice(start, i);
       start = i;
       bytes = 0;

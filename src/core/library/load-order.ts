@@ -9,7 +9,7 @@ import type { SourceRoot } from '../ingest/sources/registry.js';
  * roots of one source keep their configured order (a session id claimed by two files goes to the root named first,
  * whatever their times).
  */
-export function newestFirst(changed: { root: SourceRoot; files: FileState[] }[]): { root: SourceRoot; batch: FileState[] }[] {
+export function newestFirst(changed: { root: SourceRoot; files: FileState[] }[], maxBytes?: number): { root: SourceRoot; batch: FileState[] }[] {
   const newest = (fs: FileState[]): number => fs.reduce((m, f) => Math.max(m, f.mtimeMs), 0);
   const bySource = new Map<string, { root: SourceRoot; batch: FileState[]; newest: number }[]>();
   for (const { root, files } of changed) {
@@ -20,7 +20,7 @@ export function newestFirst(changed: { root: SourceRoot; files: FileState[] }[])
     }
     const ordered = [...folders.values()].map((fs) => fs.sort((a, b) => b.mtimeMs - a.mtimeMs)).sort((a, b) => newest(b) - newest(a));
     const queue = bySource.get(root.source) ?? [];
-    for (const batch of commitBatches(root.path, ordered.flat())) queue.push({ root, batch, newest: newest(batch) });
+    for (const batch of commitBatches(root.path, ordered.flat(), maxBytes)) queue.push({ root, batch, newest: newest(batch) });
     bySource.set(root.source, queue);
   }
   const queues = [...bySource.values()];

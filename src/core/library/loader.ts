@@ -12,8 +12,8 @@ import { changedEntries, scanRoots, type FileState } from '../ingest/file-state.
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
-import { CHECKPOINT_SHARE, heapUse, heapUseAfterCollection, memoryStopReason, STOP_SHARE } from './memory-guard.js';
-import { CHECKPOINT_BYTES, CHECKPOINT_MS, POOL_MIN_FILES, type LibraryOptions, type LoadProgress } from './options.js';
+import { CHECKPOINT_SHARE, heapUse, heapUseAfterCollection, loadBounds, memoryStopReason, STOP_SHARE } from './memory-guard.js';
+import { CHECKPOINT_MS, POOL_MIN_FILES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import type { ParsedFiles } from '../ingest/sources/line-files.js';
@@ -127,12 +127,14 @@ export class Loader {
     let done = 0;
     let bytes = 0;
     Object.assign(this.indexing, { filesDone: 0, filesTotal: totalFiles, bytesDone: 0, bytesTotal: totalBytes, complete: false, stopped: undefined });
-    const writer = await this.writable();
+    let writer = await this.writable();
     for (const { root, files } of changed) for (const state of files) this.pending.set(state.file, { root, state });
     scanned();
     let checkpoint = performance.now();
     // A long load parses on other threads, the next batch while this one is indexed and archived.
-    const changedBatches = newestFirst(changed);
+    // what a load holds at once, bounded by what this process's heap allows (library/memory-guard.ts)
+    const bounds = loadBounds(this.parts.options.heap?.().limit ?? heapUse().limit);
+    const changedBatches = newestFirst(changed, bounds.commitBytes);
     const pool = totalFiles >= POOL_MIN_FILES ? ParsePool.open(this.parts.options.env ?? process.env, this.logger, this.parts.options.parseThreads) : undefined;
     const onFile = (state: FileState): void => {
       bytes += state.size;
@@ -150,17 +152,21 @@ export class Loader {
         (root, state) => readOne(root, state, options),
         wanted,
         () => !!signal?.aborted,
+        bounds.aheadBytes,
       );
     try {
       for (const { root, batch } of changedBatches) {
         if (signal?.aborted) break;
         const files = batch.filter((f) => wanted(f.file));
         const reads = ahead ? await ahead.take(root, files, onFile) : await readBatch(root, files, options);
+        // a reader becomes the writer once the lock is free (its holder closed or died): from then on what it reads
+        // is archived and leaves memory
+        if (!writer && (writer = await this.writable())) this.parts.snapshots.hold(true);
         await this.commit(root, reads, writer, carry);
         this.committed(signal?.aborted ? files.filter((f) => reads.some((r) => r.file === f.file)) : files);
         // A long first load is written down now and then: a load that is killed resumes from there. And what the index
         // holds in memory goes to the file before it grows large: memory stays bounded whatever the history's size.
-        const { checkpointMs = CHECKPOINT_MS, checkpointBytes = CHECKPOINT_BYTES, heap = heapUse, heapCollected = heapUseAfterCollection } = this.parts.options;
+        const { checkpointMs = CHECKPOINT_MS, checkpointBytes = bounds.checkpointBytes, heap = heapUse, heapCollected = heapUseAfterCollection } = this.parts.options;
         const use = heap();
         const pressed = use.used > CHECKPOINT_SHARE * use.limit;
         if (writer && (performance.now() - checkpoint > checkpointMs || this.catalog.index.postingBytes > checkpointBytes || pressed)) {

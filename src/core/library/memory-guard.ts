@@ -5,6 +5,9 @@
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { AHEAD_BYTES } from '../ingest/read-ahead.js';
+import { COMMIT_MAX_BYTES } from '../ingest/file-state.js';
+import { CHECKPOINT_BYTES } from './options.js';
 
 /** Past this share of the limit a load writes its snapshot at once (the index's memory goes to the file). */
 export const CHECKPOINT_SHARE = 0.55;
@@ -50,4 +53,19 @@ export function memoryStopReason(use: HeapUse, filesDone: number, filesTotal: nu
     `(NODE_OPTIONS=--max-old-space-size=8192) or exclude large folders (the sessionSearch.exclude setting), then start again: ` +
     `indexing resumes where it stopped`
   );
+}
+
+/**
+ * What a load holds at once, from the heap it may use: transcript bytes parsed ahead of the commits, bytes in one
+ * commit, and index bytes in memory before the snapshot takes them. The defaults hold for the usual 4 GB heap; a
+ * smaller one (`--max-old-space-size`) gets proportionally less, so the load fits it.
+ */
+export function loadBounds(heapLimit: number): { aheadBytes: number; commitBytes: number; checkpointBytes: number } {
+  const mb = 1024 * 1024;
+  const within = (share: number, least: number, most: number): number => Math.round(Math.max(least, Math.min(most, heapLimit * share)));
+  return {
+    aheadBytes: within(1 / 8, 16 * mb, AHEAD_BYTES),
+    commitBytes: within(1 / 16, 8 * mb, COMMIT_MAX_BYTES),
+    checkpointBytes: within(1 / 8, 16 * mb, CHECKPOINT_BYTES),
+  };
 }

@@ -5,7 +5,8 @@
  * killed with kill -9 leaves a lock that goes stale and is taken over, never one that stays stuck.
  */
 import { errorMessage } from '../errors.js';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Logger } from '../log.js';
@@ -29,10 +30,21 @@ export class WriterLock {
   /** Takes the lock if no live process holds it; never waits. */
   async tryAcquire(): Promise<boolean> {
     if (this.release) return true;
+    if (await this.lock()) return true;
+    // A lock whose owner on this machine is no longer running (killed with kill -9, or crashed) is taken over at once
+    // rather than after STALE_MS: a restart must write what it reads, or it holds everything it reads in memory.
+    return (await takeOverDead(this.path)) && this.lock();
+  }
+
+  private get path(): string {
+    return join(this.dataDir, 'writer.lock');
+  }
+
+  private async lock(): Promise<boolean> {
     try {
       await mkdir(this.dataDir, { recursive: true });
       this.release = await lockfile.lock(this.dataDir, {
-        lockfilePath: join(this.dataDir, 'writer.lock'),
+        lockfilePath: this.path,
         stale: STALE_MS,
         retries: 0,
         realpath: false,
@@ -41,6 +53,7 @@ export class WriterLock {
           this.logger.warn(`${this.dataDir}: lost the writer lock (${err.message}); reading only until it is free again`);
         },
       });
+      await writeFile(`${this.path}.owner`, JSON.stringify(owner())).catch(() => undefined);
       return true;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -57,4 +70,50 @@ export class WriterLock {
     this.release = undefined;
     await release?.().catch(() => undefined);
   }
+}
+
+/** Who holds the lock: written beside the lock's folder by the process that took it. */
+function owner(): { pid: number; host: string } {
+  return { pid: process.pid, host: hostname() };
+}
+
+async function ownerOf(lock: string): Promise<{ pid: number; host: string } | undefined> {
+  try {
+    const o = JSON.parse(await readFile(`${lock}.owner`, 'utf8')) as { pid?: unknown; host?: unknown };
+    return typeof o.pid === 'number' && typeof o.host === 'string' ? { pid: o.pid, host: o.host } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes a lock whose owner ran on this machine and is gone. The lock's folder is renamed away first (only one
+ * process can); one made or refreshed within the last second may be a live process's that took it meanwhile (before
+ * it wrote its name): it is put back, and goes stale as usual if it was the dead one's after all.
+ */
+async function takeOverDead(lock: string): Promise<boolean> {
+  const held = await ownerOf(lock);
+  if (!held || held.host !== hostname() || held.pid === process.pid || running(held.pid)) return false;
+  const aside = `${lock}.dead-${process.pid}-${Date.now()}`;
+  try {
+    await rename(lock, aside);
+  } catch {
+    return false;
+  }
+  const made = (await stat(aside).catch(() => undefined))?.mtimeMs ?? 0;
+  if (Date.now() - made < 1000) {
+    await rename(aside, lock).catch(() => undefined);
+    return false;
+  }
+  await rm(aside, { recursive: true, force: true });
+  return true;
 }
