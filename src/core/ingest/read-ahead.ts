@@ -8,11 +8,11 @@ import type { FileRead } from './read-files.js';
 import type { SourceRoot } from './sources/registry.js';
 
 /**
- * Bytes of transcript read ahead of the commit. At 10,000 real-shaped sessions (4.9 GB, files up to 16 MB) a load took
- * 257 / 247 s with 96 MB ahead and 222 / 227 s with 256 MB: with less, the thread waited for commits and the commits
- * for the thread. The price is the first load's peak memory: 2.5–2.8 GB → 3.0–3.2 GB.
+ * Bytes of transcript read ahead of the commit (at most: a smaller heap gets less, library/memory-guard.ts). Measured
+ * on 3,000 real-shaped sessions (1.5 GB) once commits were bounded: 256 MB ahead peaked at 1.64 GB resident in 78 s,
+ * 96 MB at 1.15 GB in 69 s, 48 MB at 1.04 GB in 75 s (the thread then waits for the commits).
  */
-export const AHEAD_BYTES = 256 * 1024 * 1024;
+export const AHEAD_BYTES = 96 * 1024 * 1024;
 
 export class ReadAhead {
   private next = 0;
