@@ -15,7 +15,7 @@
  * The corpus is written once per size into bench/.out/real/<size> and reused.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, statfsSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -25,7 +25,13 @@ import { ROOT } from '../test/helpers.js';
 import { realCorpus, type RealCorpus } from './real-corpus.js';
 import { peakRssMb } from './real-fts5.js';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' } } });
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000' },
+    // a first load killed with SIGKILL at a random point, then restarted: its time and peak memory
+    restart: { type: 'boolean', default: false },
+  },
+});
 const OUT = join(ROOT, 'bench', '.out', 'real');
 const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 const f1 = (n: number): string => n.toFixed(1);
@@ -120,7 +126,35 @@ async function timeQueries(ask: (q: string) => Promise<unknown>, queries: string
   return ms;
 }
 
+/** Polls a server until its answer is complete; how long that took from `t`. */
+async function untilComplete(client: Client, query: string, t: number): Promise<number> {
+  while ((await search(client, query)).partial) await new Promise((resolve) => setTimeout(resolve, 1000));
+  return performance.now() - t;
+}
+
+/**
+ * A first load killed with SIGKILL at a random point between a fifth and four fifths of `coldMs`, and a new server on
+ * the same data folder until its answer is complete: the restart's time and both processes' peak memory.
+ */
+async function killAndRestart(c: RealCorpus, data: string, coldMs: number): Promise<string> {
+  rmSync(data, { recursive: true, force: true });
+  const first = await mcpServer(c, data);
+  const at = coldMs * (0.2 + 0.6 * Math.random());
+  await new Promise((resolve) => setTimeout(resolve, at));
+  const killedRss = peakRssMb(first.pid);
+  process.kill(first.pid, 'SIGKILL');
+  await first.close().catch(() => undefined);
+  const t = performance.now();
+  const again = await mcpServer(c, data);
+  const ms = await untilComplete(again.client, c.known[0].query, t);
+  const rss = peakRssMb(again.pid);
+  await again.close();
+  rmSync(data, { recursive: true, force: true });
+  return `killed after ${f1(at / 1000)} s (peak ${killedRss.toFixed(0)} MB); the restart completed in ${f1(ms / 1000)} s, peak ${rss.toFixed(0)} MB`;
+}
+
 const rows: string[] = [];
+const restarts: string[] = [];
 for (const size of values.sizes!.split(',').map(Number)) {
   const c = await corpus(size);
   const dir = join(OUT, String(size));
@@ -129,6 +163,19 @@ for (const size of values.sizes!.split(',').map(Number)) {
   rmSync(data, { recursive: true, force: true });
   rmSync(db, { force: true });
   rmSync(`${db}-wal`, { force: true });
+  // Our archive and FTS5's database are each about the corpus's size: where the disk cannot hold both, FTS5 is
+  // built, measured and removed first, and the queries are ours alone.
+  const free = statfsSync(dir).bavail * statfsSync(dir).bsize;
+  const ftsFirst = free < 2.3 * c.bytes;
+  let fts: { buildMs: number; peakRssMb: number } | undefined;
+  let ftsDiskMb = 0;
+  if (ftsFirst) {
+    fts = await ftsBuild(c, db);
+    ftsDiskMb = duMb(db);
+    rmSync(db, { force: true });
+    rmSync(`${db}-wal`, { force: true });
+    console.error(`${size}: disk too small for both (${(free / 1073741824).toFixed(0)} GB free): FTS5 built first (${f1(fts.buildMs / 1000)} s) and removed`);
+  }
 
   // Cold: no data folder yet. The first answer comes at once (partial, from what is indexed so far); the newest 10% of
   // sessions are searchable once a tenth of the files are committed (the load reads newest first); the cold build ends
@@ -151,7 +198,10 @@ for (const size of values.sizes!.split(',').map(Number)) {
   const vectorsMs = performance.now() - t;
   const coldRss = peakRssMb(cold.pid);
   await cold.close();
-  const fts = await ftsBuild(c, db);
+  if (!fts) {
+    fts = await ftsBuild(c, db);
+    ftsDiskMb = duMb(db);
+  }
 
   // Warm: a new server on the data folder, until the first right answer (the one the cold server gave).
   t = performance.now();
@@ -160,7 +210,9 @@ for (const size of values.sizes!.split(',').map(Number)) {
   while (first.ids.join() !== expected.ids.join() && performance.now() - t < 120_000) first = await search(warm.client, c.known[0].query);
   const warmMs = performance.now() - t;
 
-  const peer = await ftsServer(db);
+  const real = ftsFirst ? undefined : await ftsServer(db);
+  const none = { ids: [] as string[], snippets: [] as string[], peakRssMb: 0 };
+  const peer = { ask: (msg: object) => (real ? real.ask(msg) : Promise.resolve(none)), close: () => real?.close() };
   const all = c.queries.flat();
   // One pass to warm caches on both sides, then the measured pass.
   await timeQueries((q) => search(warm.client, q), all.slice(0, 30));
@@ -204,7 +256,9 @@ for (const size of values.sizes!.split(',').map(Number)) {
   await warm.close();
   peer.close();
 
+  const diskMb = `${duMb(join(data, 'archive')).toFixed(0)} + ${duMb(join(data, 'index')).toFixed(0)} / ${ftsDiskMb.toFixed(0)}`;
   const flat = (xs: number[][]): number[] => xs.flat();
+  const peerOr = (text: string): string => (ftsFirst ? '—' : text);
   const o = flat(oursMs);
   const s = flat(ftsMs);
   const n = flat(ftsPlainMs);
@@ -213,17 +267,17 @@ for (const size of values.sizes!.split(',').map(Number)) {
     size,
     (c.bytes / 1048576).toFixed(0),
     `${f2(pct(o, 0.5))} / ${f2(pct(o, 0.95))} / ${f2(pct(o, 0.99))}`,
-    `${f2(pct(s, 0.5))} / ${f2(pct(s, 0.95))} / ${f2(pct(s, 0.99))}`,
-    `${f2(pct(n, 0.5))} / ${f2(pct(n, 0.95))}`,
-    `${f2(pct(o, 0.5) / pct(s, 0.5))}× / ${f2(pct(o, 0.95) / pct(s, 0.95))}×`,
-    `${f1(coldMs / 1000)} / ${f1(fts.buildMs / 1000)}`,
+    peerOr(`${f2(pct(s, 0.5))} / ${f2(pct(s, 0.95))} / ${f2(pct(s, 0.99))}`),
+    peerOr(`${f2(pct(n, 0.5))} / ${f2(pct(n, 0.95))}`),
+    peerOr(`${f2(pct(o, 0.5) / pct(s, 0.5))}× / ${f2(pct(o, 0.95) / pct(s, 0.95))}×`),
+    `${f1(coldMs / 1000)} / ${f1(fts.buildMs / 1000)} (${f2(coldMs / fts.buildMs)}×)`,
     `${f2(pct(h, 0.5))} / ${f2(pct(h, 0.95))} (${f2(pct(h, 0.5) / pct(o, 0.5))}× lexical p50)`,
     `${f1(vectorsMs / 1000)} (${f2(vectorsMs / coldMs)}× without)`,
     f2(warmMs / 1000),
-    `${servingRss.toFixed(0)} / ${ftsServingRss.toFixed(0)}`,
+    `${servingRss.toFixed(0)} / ${peerOr(ftsServingRss.toFixed(0))}`,
     `${coldRss.toFixed(0)} / ${fts.peakRssMb.toFixed(0)}`,
-    `${duMb(join(data, 'archive')).toFixed(0)} + ${duMb(join(data, 'index')).toFixed(0)} / ${duMb(db).toFixed(0)}`,
-    `${((100 * hit1) / c.known.length).toFixed(0)}% / ${((100 * hit10) / c.known.length).toFixed(0)}% · ${((100 * ftsHit1) / c.known.length).toFixed(0)}% / ${((100 * ftsHit10) / c.known.length).toFixed(0)}%`,
+    diskMb,
+    `${((100 * hit1) / c.known.length).toFixed(0)}% / ${((100 * hit10) / c.known.length).toFixed(0)}% · ${peerOr(`${((100 * ftsHit1) / c.known.length).toFixed(0)}% / ${((100 * ftsHit10) / c.known.length).toFixed(0)}%`)}`,
   ].join(' | ');
   rows.push(`| ${line} |`);
   const perWords = c.queries.map((_, k) => `${k + 1}w ${f2(pct(oursMs[k], 0.5))}/${f2(pct(ftsMs[k], 0.5))}`).join(', ');
@@ -237,9 +291,21 @@ for (const size of values.sizes!.split(',').map(Number)) {
   console.error(
     `${size}: first answer of a cold start (partial, while indexing) after ${f2(firstAnswerMs / 1000)} s; newest 10% of sessions searchable after ${f1(newestTenthMs / 1000)} s`,
   );
+  rmSync(db, { force: true });
+  rmSync(`${db}-wal`, { force: true });
+  if (values.restart) {
+    rmSync(data, { recursive: true, force: true });
+    const restart = await killAndRestart(c, join(dir, 'data-restart'), coldMs);
+    restarts.push(`| ${size} | ${restart} |`);
+    console.error(`${size}: ${restart}`);
+  }
 }
 console.log(
-  '| sessions | MB | MCP search_session lexical p50 / p95 / p99 ms | FTS5 + snippet() p50 / p95 / p99 ms | FTS5 no snippets p50 / p95 | ours ÷ FTS5+snippets p50 / p95 | cold build s ours / FTS5 | hybrid p50 / p95 ms | cold build with vectors s | warm start to first right answer s | serving peak RSS MB ours / FTS5 | cold peak RSS MB ours / FTS5 | disk MB archive + snapshot / FTS5 db | known items hit@1 / hit@10 ours · FTS5 |',
+  '| sessions | MB | MCP search_session lexical p50 / p95 / p99 ms | FTS5 + snippet() p50 / p95 / p99 ms | FTS5 no snippets p50 / p95 | ours ÷ FTS5+snippets p50 / p95 | cold build s ours / FTS5 (ratio) | hybrid p50 / p95 ms | cold build with vectors s | warm start to first right answer s | serving peak RSS MB ours / FTS5 | cold peak RSS MB ours / FTS5 | disk MB archive + snapshot / FTS5 db | known items hit@1 / hit@10 ours · FTS5 |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
+if (restarts.length) {
+  console.log('\n| sessions | a first load killed with SIGKILL at a random point, then restarted |\n|---|---|');
+  for (const r of restarts) console.log(r);
+}

@@ -54,7 +54,9 @@ class SessionSearch extends Disposable {
     this.status.update(p);
     if (p.state !== 'indexing') void this.refresh();
     if (p.state === 'stopped')
-      void vscode.window.showWarningMessage(`Session Search: indexing stopped, ${p.reason ?? 'before the end'}.`, 'Show Log').then((pick) => pick && this.log.show());
+      void vscode.window
+        .showWarningMessage(`Session Search: indexing stopped, ${p.reason ?? 'before the end'}.`, 'Show Log')
+        .then((pick) => pick && this.log.show());
   }
 
   /** Bursts of changes refresh the tree once. */

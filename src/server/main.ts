@@ -95,7 +95,15 @@ async function open(): Promise<SessionLibrary> {
       if (indexing === controller) indexing = undefined;
       const reason = next.indexing.stopped;
       const state = controller.signal.aborted ? 'cancelled' : reason ? 'stopped' : 'ready';
-      void connection.sendNotification(IndexProgressNotification, { state, reason, files: 0, totalFiles: 0, bytes: 0, totalBytes: 0, sessions: next.sessions.size });
+      void connection.sendNotification(IndexProgressNotification, {
+        state,
+        reason,
+        files: 0,
+        totalFiles: 0,
+        bytes: 0,
+        totalBytes: 0,
+        sessions: next.sessions.size,
+      });
       void connection.sendNotification(ChangedNotification, { files: [] });
       live = new LiveUpdates(next, { logger, onChange: (files) => void connection.sendNotification(ChangedNotification, { files }) });
       live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));

@@ -23,7 +23,14 @@ async function corpus(): Promise<RealCorpus> {
 }
 
 function cliArgs(c: RealCorpus, data: string, ...args: string[]): string[] {
-  return [`--max-old-space-size=${HEAP_MB}`, join(ROOT, 'dist', 'cli.js'), ...args, ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data];
+  return [
+    `--max-old-space-size=${HEAP_MB}`,
+    join(ROOT, 'dist', 'cli.js'),
+    ...args,
+    ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]),
+    '--data',
+    data,
+  ];
 }
 
 function run(c: RealCorpus, data: string, ...args: string[]) {

@@ -166,7 +166,12 @@ export class Loader {
         this.committed(signal?.aborted ? files.filter((f) => reads.some((r) => r.file === f.file)) : files);
         // A long first load is written down now and then: a load that is killed resumes from there. And what the index
         // holds in memory goes to the file before it grows large: memory stays bounded whatever the history's size.
-        const { checkpointMs = CHECKPOINT_MS, checkpointBytes = bounds.checkpointBytes, heap = heapUse, heapCollected = heapUseAfterCollection } = this.parts.options;
+        const {
+          checkpointMs = CHECKPOINT_MS,
+          checkpointBytes = bounds.checkpointBytes,
+          heap = heapUse,
+          heapCollected = heapUseAfterCollection,
+        } = this.parts.options;
         const use = heap();
         const pressed = use.used > CHECKPOINT_SHARE * use.limit;
         if (writer && (performance.now() - checkpoint > checkpointMs || this.catalog.index.postingBytes > checkpointBytes || pressed)) {

@@ -52,7 +52,7 @@ class Pieces {
   private used = 0;
 
   *push(run: Uint32Array, keep?: Uint32Array, alive?: (doc: number) => boolean): Generator<Uint8Array> {
-    for (let i = 0; i < run.length; ) {
+    for (let i = 0; i < run.length;) {
       if (!keep || !alive) {
         const k = Math.min(run.length - i, PIECE - this.used);
         this.buffer.set(run.subarray(i, i + k), this.used);
