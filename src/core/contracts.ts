@@ -265,5 +265,6 @@ export const preferencesResponseSchema = z.object({
   manual: z.array(z.string()).describe('Categories whose value was set by hand (update_preferences); they win over what was learned.'),
   extractedFrom: z.number().describe('Sessions the learned preferences come from.'),
   lastUpdated: z.string().describe('ISO time of the newest session or manual change they reflect.'),
+  indexing: indexingSchema.optional(),
 });
 export type PreferencesResponse = z.infer<typeof preferencesResponseSchema>;

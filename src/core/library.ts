@@ -139,7 +139,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
       }
     };
   // While a load runs, answers cover what is indexed so far and say how far that is.
-  const partial = <T extends object>(answer: T): T => (load.indexing.complete ? answer : { ...answer, indexing: { ...load.indexing } });
+  const partial = <T extends object>(answer: T): T => (load.partial ? { ...answer, indexing: { ...load.indexing } } : answer);
   const search = guarded(answers.search);
   const searchContext = guarded(answers.searchContext);
   return {
@@ -149,6 +149,8 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     searchWorkspaces: guarded(answers.searchWorkspaces),
     searchGrouped: (query, options) => guarded(answers.searchGrouped)(query, options).then(partial),
     list: (options) => partial(answers.list(options)),
+    preferences: (options) => partial(answers.preferences(options)),
+    updatePreferences: (changes) => answers.updatePreferences(changes).then(partial),
     indexing: load.indexing,
     semantic: catalog.semantic,
     sessions: catalog.sessions,

@@ -88,8 +88,6 @@ export class Loader {
   private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     const restored = await this.parts.persistence?.restore();
     await this.resolveRoots();
-    // A first run answers at once too, from what is indexed so far (newest sessions first), and says it is partial.
-    if (!restored) this.markAnswerable();
     if (restored) {
       this.catalog.adopt(restored, (f) =>
         this.isConfigured(f.source, f.file)
@@ -130,6 +128,8 @@ export class Loader {
     let writer = await this.writable();
     for (const { root, files } of changed) for (const state of files) this.pending.set(state.file, { root, state });
     scanned();
+    // A first run answers from here on too, from what is indexed so far (newest sessions first), and says it is partial.
+    this.markAnswerable();
     let checkpoint = performance.now();
     // A long load parses on other threads, the next batch while this one is indexed and archived.
     // what a load holds at once, bounded by what this process's heap allows (library/memory-guard.ts)
@@ -206,6 +206,15 @@ export class Loader {
     this.logger.info(`indexed ${this.catalog.sessions.size} sessions: ${done} files read, ${seen.size - totalFiles} unchanged since the snapshot`);
     this.indexing.complete = !signal?.aborted && !this.indexing.stopped;
     this.markAnswerable();
+  }
+
+  /**
+   * Whether answers given now may miss something: a load is reading files it found changed (or stopped before the
+   * end). Not while a warm start checks for changes, nor once its check found nothing to read.
+   */
+  get partial(): boolean {
+    const i = this.indexing;
+    return !i.complete && (i.filesDone < i.filesTotal || i.stopped !== undefined);
   }
 
   /** Files read and committed: what answers cover from now on. */

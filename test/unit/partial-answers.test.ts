@@ -1,0 +1,83 @@
+/**
+ * `indexing` in an answer appears exactly while a load is reading files (every answer that depends on the index,
+ * get_preferences included), never after a warm start whose check found nothing to read, and never with no files counted.
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import { copyId, tempDir, writeSessionCopies } from '../helpers.js';
+
+const SAMPLE = '1af7fc5e-8455-4414-9ccd-011d40f70b2a';
+
+function open(root: string, data: string): SessionLibrary {
+  return createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+}
+
+/** The `indexing` of every answer that depends on the index. */
+function indexingOf(library: SessionLibrary): unknown[] {
+  return [
+    library.search('codebase', { limit: 3 }).indexing,
+    library.searchContext('codebase', { limit: 3 }).indexing,
+    library.list({ limit: 3 }).indexing,
+    library.preferences().indexing,
+  ];
+}
+
+test('a first load says it is partial in every answer, preferences included, with the files counted; then no more', async () => {
+  const root = writeSessionCopies(SAMPLE, 40, 2);
+  const library = open(root, tempDir());
+  const seen: unknown[][] = [];
+  await library.load(() => {
+    if (seen.length < 3) seen.push(indexingOf(library));
+  });
+  assert.ok(seen.length > 0);
+  for (const answers of seen)
+    for (const indexing of answers) {
+      const i = indexing as { filesTotal: number; filesDone: number; complete: boolean } | undefined;
+      assert.ok(i && !i.complete && i.filesTotal === 40 && i.filesDone < 40, JSON.stringify(i));
+    }
+  assert.deepEqual(indexingOf(library), [undefined, undefined, undefined, undefined]);
+  await library.close();
+});
+
+test('a warm start answers without `indexing` when nothing changed, and with it only while it reads what did', async () => {
+  const root = writeSessionCopies(SAMPLE, 40, 2);
+  const data = tempDir();
+  const first = open(root, data);
+  await first.load();
+  await first.close();
+
+  const warm = open(root, data);
+  const loading = warm.load();
+  await warm.answerable;
+  assert.deepEqual(indexingOf(warm), [undefined, undefined, undefined, undefined], 'answered from the snapshot: nothing is missing');
+  await loading;
+  assert.deepEqual(indexingOf(warm), [undefined, undefined, undefined, undefined]);
+  await warm.close();
+
+  // one transcript grew: answers given while it is read say so, and say how much is left
+  const file = join(root, 'project-0', `${copyId(0)}.jsonl`);
+  assert.ok(readdirSync(join(root, 'project-0')).includes(`${copyId(0)}.jsonl`));
+  appendFileSync(
+    file,
+    `${JSON.stringify({ type: 'user', uuid: 'appended-1', sessionId: copyId(0), cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: { role: 'user', content: 'appended words' } })}\n`,
+  );
+  const changed = open(root, data);
+  const during: unknown[][] = [];
+  await changed.load(() => during.push(indexingOf(changed)));
+  assert.equal(during.length, 1);
+  for (const indexing of during[0])
+    assert.deepEqual(indexing, {
+      filesDone: 0,
+      filesTotal: 1,
+      bytesDone: 0,
+      bytesTotal: (indexing as { bytesTotal: number }).bytesTotal,
+      complete: false,
+      stopped: undefined,
+    });
+  assert.deepEqual(indexingOf(changed), [undefined, undefined, undefined, undefined]);
+  await changed.close();
+});
