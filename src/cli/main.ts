@@ -226,7 +226,12 @@ async function run(argv: string[]): Promise<number> {
         print(
           options,
           { success: true, ...value, sessions: counts },
-          () => `${text}${counts.map((n, i) => `  ${value.added[i].path}: ${n} session${n === 1 ? '' : 's'}`).join('\n')}\n`,
+          () =>
+            `${text}${counts
+              .map(
+                (n, i) => `  ${value.added[i].path}: ${n ? `${n} session${n === 1 ? '' : 's'}` : 'no conversation in it (nothing to search; see --verbose)'}`,
+              )
+              .join('\n')}\n`,
         );
       } else print(options, { success: true, ...value }, () => text);
       return 0;

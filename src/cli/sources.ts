@@ -56,6 +56,7 @@ export async function importExports(dataDir: string, path: string): Promise<{ te
   const text = [
     ...(value.added.length ? ['Imported (read from now on, archived like any other session):', ...value.added.map(line)] : []),
     ...(value.known.length ? ['Already imported:', ...value.known.map(line)] : []),
+    ...(value.skipped.length ? ['Skipped (not an export Session Search reads):', ...value.skipped.map((f) => `  ${f}`)] : []),
   ].join('\n');
   return { text: `${text}\n`, value };
 }

@@ -20,7 +20,7 @@ function open(root: string, data: string): SessionLibrary {
 function indexingOf(library: SessionLibrary): unknown[] {
   return [
     library.search('codebase', { limit: 3 }).indexing,
-    library.searchContext('codebase', { limit: 3 }).indexing,
+    library.searchContext('codebase', { limit: 3, threshold: 0 }).indexing,
     library.list({ limit: 3 }).indexing,
     library.preferences().indexing,
   ];

@@ -69,23 +69,25 @@ export async function exportKind(file: string): Promise<SourceId | undefined> {
   }
 }
 
-/** The exports found at a file or in a folder (not below it: an unpacked export keeps them at its top). */
-export async function findExports(path: string): Promise<SourceRoot[]> {
+/** The exports found at a file or in a folder (not below it: an unpacked export keeps them at its top), and the files that are none. */
+export async function findExports(path: string): Promise<{ found: SourceRoot[]; skipped: string[] }> {
   const full = resolve(path);
   if (!existsSync(full)) throw new SessionSearchError('INVALID_ARGUMENT', `${path} does not exist.`);
   const files = statSync(full).isDirectory() ? readdirSync(full).map((n) => join(full, n)) : [full];
   const found: SourceRoot[] = [];
-  for (const file of files) {
+  const skipped: string[] = [];
+  for (const file of files.sort()) {
     if (!statSync(file).isFile()) continue;
     const source = await exportKind(file);
     if (source) found.push({ source, path: file });
+    else skipped.push(file);
   }
-  return found;
+  return { found, skipped };
 }
 
 /** Records the exports at `path` (a file or a folder); answers what was added and what was already there. */
-export async function addImport(dataDir: string, path: string): Promise<{ added: SourceRoot[]; known: SourceRoot[] }> {
-  const found = await findExports(path);
+export async function addImport(dataDir: string, path: string): Promise<{ added: SourceRoot[]; known: SourceRoot[]; skipped: string[] }> {
+  const { found, skipped } = await findExports(path);
   if (!found.length)
     throw new SessionSearchError(
       'INVALID_ARGUMENT',
@@ -101,5 +103,5 @@ export async function addImport(dataDir: string, path: string): Promise<{ added:
     await writeFile(temp, `${JSON.stringify([...current, ...added], null, 2)}\n`);
     await rename(temp, join(dataDir, FILE));
   }
-  return { added, known };
+  return { added, known, skipped };
 }

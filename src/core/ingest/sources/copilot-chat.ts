@@ -4,6 +4,7 @@
  * optional truncation, 3 deletes), empty-window and transferred sessions in globalStorage, and "Chat: Export Session"
  * files. The workspace folder comes from `workspace.json` beside `chatSessions/`.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
@@ -121,6 +122,23 @@ async function readDocument(file: string, ctx: SourceContext): Promise<unknown> 
   return state.v;
 }
 
+/**
+ * An id for a session file without its own (a "Chat: Export Session" file has none): its path under the root, or,
+ * for an export imported alone (the file is its own root), `export-` and a hash of its content, so that every
+ * imported export is a session of its own and keeps its id from run to run.
+ */
+async function exportId(file: string, root: string): Promise<string> {
+  const path = relative(root, file)
+    .split(sep)
+    .join('/')
+    .replace(/\.jsonl?$/, '');
+  if (path) return path;
+  return `export-${createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex')
+    .slice(0, 16)}`;
+}
+
 export const copilotChatSource: SourceAdapter = {
   id: 'copilot-chat',
   label: 'Copilot Chat',
@@ -152,12 +170,7 @@ export const copilotChatSource: SourceAdapter = {
     const session: Session = buildSession(
       {
         source: 'copilot-chat',
-        nativeId:
-          str(doc.sessionId) ??
-          relative(root, file)
-            .split(sep)
-            .join('/')
-            .replace(/\.jsonl?$/, ''),
+        nativeId: str(doc.sessionId) ?? (await exportId(file, root)),
         topic: str(doc.customTitle) ?? str(doc.computedTitle),
         filename: stem,
         file,
