@@ -1,12 +1,14 @@
 /** Command-line parsing for `session-search`: options shared by every command, and the roots they select. */
 import { errorMessage } from '../core/errors.js';
 import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SOURCE_IDS, type SourceId } from '../core/model.js';
 import { SEARCH_MODES, type SearchMode } from '../core/contracts.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../core/export.js';
 import { defaultRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
+import { COMMANDS, didYouMean } from './help.js';
 
 export class UsageError extends Error {}
 
@@ -138,7 +140,35 @@ function flagsAsWords(argv: string[], known: Record<string, { type: string; shor
   if (argv.find((a) => !a.startsWith('-')) !== 'search' || argv.includes('--')) return { args: argv, words: [] };
   const names = new Set(Object.entries(known).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]));
   const words = argv.filter((a) => /^--?\p{L}/u.test(a) && !names.has(a.split('=')[0]));
+  for (const word of words) {
+    // a mistyped option followed by a value it would take (`--limt 5`) is a mistake, not words to search for
+    const name = word.replace(/^-+/, '').split('=')[0];
+    const meant = didYouMean(name, Object.keys(known));
+    const next = argv[argv.indexOf(word) + 1];
+    if (meant && known[meant].type === 'string' && (word.includes('=') || (next !== undefined && takesValue(meant, next))))
+      throw new UsageError(`Unknown option ${word.split('=')[0]}. Did you mean --${meant}? (To search for it, put it after --.)`);
+  }
   return { args: argv.filter((a) => !words.includes(a)), words };
+}
+
+/** Whether `value` looks like what option `name` takes (so `--limt 5` is read as a typo of --limit). */
+function takesValue(name: string, value: string): boolean {
+  if (name === 'limit' || name === 'interval') return /^\d+$/.test(value);
+  if (name === 'date' || name === 'from' || name === 'to') return /^\d{4}-\d{2}-\d{2}$/.test(value);
+  if (name === 'source') return (SOURCE_IDS as readonly string[]).includes(value);
+  if (name === 'mode') return (SEARCH_MODES as readonly string[]).includes(value);
+  if (name === 'root') return /^[a-z-]+=/.test(value);
+  if (name === 'role') return ['user', 'assistant', 'tool', 'system'].includes(value);
+  return false;
+}
+
+/** parseArgs's "Unknown option '--limt'", with the option meant when one is close. */
+function unknownOption(err: unknown, known: string[]): UsageError {
+  const message = errorMessage(err);
+  const typed = /Unknown option '(-{1,2})([^']+)'/.exec(message);
+  if (!typed) return new UsageError(message);
+  const meant = didYouMean(typed[2], known);
+  return new UsageError(`Unknown option ${typed[1]}${typed[2]}.${meant ? ` Did you mean --${meant}?` : ''}`);
 }
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
@@ -178,9 +208,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     } as const;
     const split = flagsAsWords(argv, options);
     words = split.words;
-    parsed = parseArgs({ args: split.args, allowPositionals: true, options });
+    try {
+      parsed = parseArgs({ args: split.args, allowPositionals: true, options });
+    } catch (err) {
+      throw unknownOption(err, Object.keys(options));
+    }
   } catch (err) {
-    throw new UsageError(errorMessage(err));
+    throw err instanceof UsageError ? err : new UsageError(errorMessage(err));
   }
   const { values, positionals } = parsed;
   let limit: number | undefined;
@@ -200,8 +234,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
   if (values.exact && values.repo) throw new UsageError('Choose one of --exact and --repo.');
   if (values.json && values.toon) throw new UsageError('Choose one of --json and --toon.');
   const roots = values.root?.length ? values.root.map(parseRoot) : defaultRoots(env);
+  // a folder given by hand that is not there is a mistake (the default folders of tools never used are not)
+  for (const r of values.root?.length ? roots : []) if (!existsSync(r.path)) throw new UsageError(`--root ${r.source}=${r.path}: no such file or folder.`);
+  const command = positionals[0] ?? '';
+  if (command && !COMMANDS.includes(command)) {
+    const meant = didYouMean(command, COMMANDS);
+    throw new UsageError(`Unknown command "${command}".${meant ? ` Did you mean ${meant}?` : ''}`);
+  }
   return {
-    command: positionals[0] ?? '',
+    command,
     positionals: [...positionals.slice(1), ...words],
     json: values.json,
     toon: values.toon,

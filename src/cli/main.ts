@@ -7,6 +7,8 @@ import type { Role } from '../core/model.js';
 import type { SearchOptions } from '../core/contracts.js';
 import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
 import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
+import { commandHelp } from './help.js';
+import { dirname } from 'node:path';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -32,7 +34,8 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   if (options.partial) {
     // answer from what is indexed so far; the load goes on until the answer is printed, and is kept for next time
     running.push({ stop, done: library.load(undefined, stop.signal) });
-    await library.answerable;
+    // once it is known what is left to read, so that the answer says how much it covers
+    await library.counted;
     return library;
   }
   const onInterrupt = (): void => stop.abort();
@@ -90,7 +93,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 async function run(argv: string[]): Promise<number> {
   const options = parseCli(argv, process.env);
   if (options.help || !options.command) {
-    process.stdout.write(USAGE);
+    process.stdout.write((options.help && commandHelp(options.command)) || USAGE);
     return options.help ? 0 : 2;
   }
   const color = !!process.stdout.isTTY && !process.env.NO_COLOR;
@@ -136,6 +139,7 @@ async function run(argv: string[]): Promise<number> {
       const format = options.format ?? (options.json ? 'json' : 'md');
       const { text } = await library.export(name, format, options.redactHome ? { home: homedir() } : {});
       if (options.out) {
+        if (!existsSync(dirname(options.out))) throw new UsageError(`--out ${options.out}: the folder ${dirname(options.out)} does not exist.`);
         await writeFile(options.out, text);
         process.stderr.write(`session-search: wrote ${options.out}\n`);
       } else process.stdout.write(text);

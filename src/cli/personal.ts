@@ -34,6 +34,15 @@ export async function preferencesCommand(
   if (action === 'set' || action === 'clear') {
     if (!category || (action === 'set' && !words.length))
       throw new UsageError('preferences set <category> <value…> or preferences clear <category>, e.g. preferences set testing Vitest');
+    if (action === 'clear') {
+      const now = library.preferences();
+      if (!(category in now.preferences) && !now.manual.includes(category)) {
+        const known = Object.keys(now.preferences);
+        throw new UsageError(
+          `No preference "${category}" to clear.${known.length ? ` Preferences now: ${known.join(', ')}.` : ' None is learned or set yet.'}`,
+        );
+      }
+    }
     value = await library.updatePreferences({ [category]: action === 'set' ? words.join(' ') : null });
   } else if (action) throw new UsageError(`preferences takes set or clear, not "${action}".`);
   else value = library.preferences({ project });

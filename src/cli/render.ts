@@ -72,6 +72,8 @@ export function renderList(response: ListResponse, color: boolean): string {
 
 export function renderGet(response: GetResponse): string {
   const s = response.session;
+  // nothing never prints nothing: an empty transcript says so
+  if (!s.content.trim()) return `# ${printable(s.topic || s.filename)}\n\n(no messages: ${printable(s.file)} holds nothing to show)\n`;
   if (s.format === 'json') return `${printable(s.content)}\n`;
   return `# ${printable(s.topic)}\n\n${printable(s.content)}\n`;
 }

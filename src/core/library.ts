@@ -48,6 +48,11 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   readonly semantic: SemanticIndex;
   /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
   readonly answerable: Promise<void>;
+  /**
+   * Settles once the load knows what it has to read: from then on answers that may miss something say so
+   * (`indexing`). Before it, a warm start answers from its snapshot as it was written.
+   */
+  readonly counted: Promise<void>;
   /** Settles when a load has finished (caught up with every changed file), or failed. */
   readonly loaded: Promise<void>;
   /** Restores the snapshot, then reads what changed since (see Loader.load). */
@@ -161,6 +166,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     archive,
     persistence,
     answerable: load.answerable,
+    counted: load.counted,
     loaded: load.loaded,
     load: (onProgress, signal) => load.load(onProgress, signal),
     ready: (graceMs = 0) => Promise.race([load.loaded, load.answerable.then(() => new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()))]),

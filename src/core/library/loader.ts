@@ -55,6 +55,9 @@ export class Loader {
   private markAnswerable!: () => void;
   /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
   readonly answerable = new Promise<void>((resolve) => (this.markAnswerable = resolve));
+  private markCounted!: () => void;
+  /** Settles once the load knows what it has to read (the files that changed since the snapshot, or all of them). */
+  readonly counted = new Promise<void>((resolve) => (this.markCounted = resolve));
   private markLoaded!: () => void;
   /** Settles when a load has finished (caught up with every changed file), or failed. */
   readonly loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
@@ -81,6 +84,7 @@ export class Loader {
       await this.loadAll(onProgress, signal);
     } finally {
       this.markAnswerable();
+      this.markCounted();
       this.markLoaded();
     }
   }
@@ -130,6 +134,7 @@ export class Loader {
     scanned();
     // A first run answers from here on too, from what is indexed so far (newest sessions first), and says it is partial.
     this.markAnswerable();
+    this.markCounted();
     let checkpoint = performance.now();
     // A long load parses on other threads, the next batch while this one is indexed and archived.
     // what a load holds at once, bounded by what this process's heap allows (library/memory-guard.ts)
