@@ -196,9 +196,10 @@ export type GetResponse = z.infer<typeof getResponseSchema>;
 export const readResponseSchema = z.object({
   found: z.boolean().describe('Whether the docid names a session or turn.'),
   docid: z.string(),
-  total_bytes: z.number().describe('Characters of the whole text.'),
-  offset: z.number().describe('Where this page starts.'),
-  returned_bytes: z.number().describe('Characters in this page.'),
+  total_bytes: z.number().describe('UTF-8 bytes of the whole text.'),
+  total_chars: z.number().describe('Characters (UTF-16 code units) of the whole text.'),
+  offset: z.number().describe('Where this page starts, in UTF-8 bytes.'),
+  returned_bytes: z.number().describe('UTF-8 bytes in this page.'),
   next_offset: z.number().nullable().describe('Where the next page starts; null at the end.'),
   text: z.string().describe('The page, exactly as stored (masked).'),
 });

@@ -7,7 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createLibrary, INDEXED_CHARS_PER_TOOL_TURN } from '../../src/core/library.js';
-import { PAGE_CHARS } from '../../src/core/answer/sessions.js';
+import fc from 'fast-check';
+import { PAGE_BYTES, readDoc } from '../../src/core/answer/sessions.js';
+import type { LibraryView } from '../../src/core/answer/view.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { WorkspaceAnswer } from '../../src/core/answer/workspaces.js';
 import { tempDir } from '../helpers.js';
@@ -17,11 +19,11 @@ function buildLog(length: number, marks: [number, string][]): string {
   const line = 'compiling module graph chunk ok\n';
   let text = line.repeat(Math.ceil(length / line.length)).slice(0, length);
   for (const [at, word] of marks) text = `${text.slice(0, at)} ${word} ${text.slice(at + word.length + 2)}`;
-  return `${text.slice(0, length - 4)}done`;
+  return `${text.slice(0, length - 5)}done\n`;
 }
 
 test('the first 512,000 characters of a tool output are searched; the rest is read by docid and offset', async () => {
-  assert.equal(INDEXED_CHARS_PER_TOOL_TURN, PAGE_CHARS, 'the indexed part is the first page a read returns');
+  assert.equal(INDEXED_CHARS_PER_TOOL_TURN, PAGE_BYTES, 'the indexed part is the first page a read returns (of ASCII text)');
   const root = tempDir();
   const id = '66666666-6666-4666-8666-666666666666';
   const output = buildLog(700_000, [
@@ -71,7 +73,7 @@ test('the first 512,000 characters of a tool output are searched; the rest is re
   const turnId = found.results[0].snippetTurnIds.find((t, i) => found.results[0].matchedSnippets[i].includes('zanzibarmarker'))!;
   const first = await library.read(turnId, 0);
   assert.equal(first.total_bytes, output.length);
-  assert.equal(first.next_offset, PAGE_CHARS);
+  assert.equal(first.next_offset, PAGE_BYTES);
   const second = await library.read(turnId, first.next_offset!);
   assert.ok(second.text.includes('quetzalmarker'), 'the second page is read by offset');
   assert.equal(second.next_offset, null);
@@ -101,4 +103,36 @@ test('a Codex tool output longer than 64 KiB is kept whole', async () => {
   const kept = session.turns.find((t) => t.text.includes('capybaramarker'));
   assert.ok(kept && kept.text.length >= output.length && kept.text.endsWith(output), `the output is kept whole (${kept?.text.length})`);
   await library.close();
+});
+
+test('property: for any text, pages read by next_offset reassemble it byte for byte; sizes and offsets are UTF-8 bytes', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom('最新の状態に\n', 'émoji 😀 ', 'ascii line\n', '\u0000\u007f')), {
+        minLength: 1,
+        maxLength: 30,
+      }),
+      fc.integer({ min: 0, max: 40_000 }),
+      (pieces, repeat) => {
+        const text = pieces.join('').repeat(1 + repeat);
+        const id = 'codearchitect:p';
+        const lib = { sessions: new Map([[id, { turns: [{ id: `${id}#0`, text }] }]]) } as unknown as LibraryView;
+        let offset: number | null = 0;
+        const parts: string[] = [];
+        let total = -1;
+        while (offset !== null) {
+          const page = readDoc(lib, `${id}#0`, offset);
+          assert.ok(page.found && page.returned_bytes <= PAGE_BYTES);
+          assert.equal(Buffer.byteLength(page.text), page.returned_bytes);
+          total = page.total_bytes;
+          parts.push(page.text);
+          offset = page.next_offset;
+          if (parts.length > 1000) throw new Error('no end');
+        }
+        assert.equal(parts.join(''), text);
+        assert.equal(total, Buffer.byteLength(text));
+      },
+    ),
+    { numRuns: 40 },
+  );
 });

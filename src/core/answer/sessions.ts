@@ -11,7 +11,8 @@ import { codeArchitectSiblings } from '../ingest/sources/codearchitect.js';
 import { isInside } from '../ingest/walk.js';
 import { resumeCommand } from '../resume.js';
 
-export const PAGE_CHARS = 512_000;
+/** Bytes of UTF-8 text a read returns at most (512,000 characters of ASCII). */
+export const PAGE_BYTES = 512_000;
 
 const byNewest = (a: Session, b: Session): number => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0);
 
@@ -159,18 +160,22 @@ export function readDoc(lib: LibraryView, docid: string, offset: number): ReadRe
   if (!Number.isInteger(offset) || offset < 0)
     throw new SessionSearchError('INVALID_ARGUMENT', `offset must be a whole number of at least 0, got ${String(offset)}.`);
   const text = typeof docid === 'string' ? docText(lib, docid) : undefined;
-  if (text === undefined) return { found: false, docid: String(docid), total_bytes: 0, offset, returned_bytes: 0, next_offset: null, text: '' };
-  let end = Math.min(text.length, offset + PAGE_CHARS);
-  // never split a surrogate pair across pages
-  if (end < text.length && end > offset && /[\uD800-\uDBFF]/.test(text[end - 1])) end--;
-  const page = offset < text.length ? text.slice(offset, end) : '';
+  if (text === undefined) return { found: false, docid: String(docid), total_bytes: 0, total_chars: 0, offset, returned_bytes: 0, next_offset: null, text: '' };
+  // offsets and sizes in UTF-8 bytes, as the text is stored; a page never ends inside a character
+  const bytes = Buffer.from(text, 'utf8');
+  if (offset < bytes.length && (bytes[offset] & 0xc0) === 0x80)
+    throw new SessionSearchError('INVALID_ARGUMENT', `offset ${offset} falls inside a character: pass the next_offset of the previous page.`);
+  let end = Math.min(bytes.length, offset + PAGE_BYTES);
+  while (end < bytes.length && end > offset && (bytes[end] & 0xc0) === 0x80) end--;
+  const page = offset < bytes.length ? bytes.subarray(offset, end) : Buffer.alloc(0);
   return {
     found: true,
     docid,
-    total_bytes: text.length,
+    total_bytes: bytes.length,
+    total_chars: text.length,
     offset,
     returned_bytes: page.length,
-    next_offset: offset + page.length < text.length ? offset + page.length : null,
-    text: page,
+    next_offset: offset + page.length < bytes.length ? offset + page.length : null,
+    text: page.toString('utf8'),
   };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SessionLibrary } from '../../core/library.js';
 import type { TeamArchive } from '../../core/team/archive.js';
 import { isTeamId } from '../../core/team/view.js';
-import { PAGE_CHARS } from '../../core/answer/sessions.js';
+import { PAGE_BYTES } from '../../core/answer/sessions.js';
 import { readResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 
@@ -15,10 +15,10 @@ export function registerReadSession(server: McpServer, ready: Promise<SessionLib
       description:
         `Returns the stored (masked) text behind a docid: a session id reads the whole session as markdown, a turn id ` +
         `(from snippetTurnIds in search results, e.g. a long tool output) reads that turn exactly as stored. Pages hold at most ` +
-        `${PAGE_CHARS} characters: pass next_offset back as offset until it is null. Unknown ids answer found: false.`,
+        `${PAGE_BYTES} bytes of UTF-8 (offsets and sizes are in bytes; pages never split a character): pass next_offset back as offset until it is null. Unknown ids answer found: false.`,
       inputSchema: {
         docid: z.string().max(1024).describe('A session id or a turn id from search results.'),
-        offset: z.number().int().min(0).optional().describe('Character offset to start from (next_offset of the previous page). Default 0.'),
+        offset: z.number().int().min(0).optional().describe('Byte offset to start from (next_offset of the previous page). Default 0.'),
       },
       outputSchema: readResponseSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },

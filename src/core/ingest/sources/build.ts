@@ -52,8 +52,9 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
   const id = `${raw.source}:${raw.nativeId}`;
   const turns: Turn[] = [];
   for (const t of raw.turns) {
-    const text = maskText(t.text.trim());
-    if (!text) continue;
+    // a tool's output is kept as it was printed (a read gives it back byte for byte, final newline included)
+    const text = maskText(t.role === 'tool' ? t.text : t.text.trim());
+    if (!text.trim()) continue;
     const turn: Turn = { id: `${id}#${turns.length}`, role: t.role, kind: t.kind, text };
     if (t.timestamp) turn.timestamp = t.timestamp;
     if (t.tool) turn.tool = t.tool;
