@@ -58,6 +58,20 @@ export const CONTEXTS = [
   '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA{}\n-----END OPENSSH PRIVATE KEY-----',
   '[default]\naws_access_key_id = AKIAEXAMPLE\naws_secret_access_key = {}\n',
   'auth_token: {}',
+  // prose, headers of any X-…-Key/-Token name, cookies on the command line, a credential after a label on its line
+  'my password is {}',
+  'the password is {} for staging',
+  'pw: {}',
+  'passphrase is {}',
+  'curl -H "X-Api-Key: {}" https://api.example.com',
+  'X-Auth-Token: {}',
+  "curl -H 'X-Shopify-Access-Token: {}' https://shop.example.com",
+  'Api-Key: {}',
+  'curl -b "sessionid={}" https://example.com',
+  "curl --cookie 'sid={}; theme=dark' https://example.com",
+  'Set-Cookie: sessionid={}; HttpOnly; Path=/',
+  'cookie: Cookie: sessionid={}',
+  'notes: aws_session_token = {}',
 ];
 
 /** Values people use: short, low-entropy, phrases, symbols, opaque tokens. */
@@ -104,6 +118,18 @@ export const LOOK_ALIKES = [
   'password: {{ .Values.password }}',
   'mysql -u root -p mydb',
   'token_count = 42',
+  'ERROR 1045 (28000): Access denied for user root@localhost (using password: YES)',
+  'Access denied for user bob@localhost (using password: NO)',
+  'password is required',
+  'the password is incorrect, try again',
+  'Your password is too short.',
+  'the password was changed yesterday',
+  'pwd: /home/dev/project',
+  'X-Api-Key: ${API_KEY}',
+  'X-Auth-Token: <token>',
+  'X-Request-Id: 4f9a2b1c-77aa',
+  'git checkout -b feature/login-form',
+  "apiKey: params.litellmApiKey || 'not-required',",
 ];
 
 /** Names of credentials, in the forms code uses; the look-alike templates are filled with each. */

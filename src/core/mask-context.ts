@@ -63,7 +63,7 @@ export function isPlaceholder(value: string, quoted: boolean): boolean {
   if (/^(?:process\.env|os\.environ|os\.getenv|env\.|import\.meta\.env|System\.getenv|ENV\[|getenv\(|secrets\.|vars\.|config\.|settings\.)/.test(v))
     return true;
   if (
-    /^(?:true|false|null|nil|none|undefined|required|optional|your[_-].*|my[_-]?(?:password|secret|token)|example|placeholder|redacted|hidden|secret|password|token|string|str|number|int|bool|boolean|any|dummy|test|demo|sample|ollama|lm-studio)$/i.test(
+    /^(?:true|false|null|nil|none|undefined|required|optional|your[_-].*|my[_-]?(?:password|secret|token)|example|placeholder|redacted|hidden|secret|password|token|string|str|number|int|bool|boolean|any|dummy|test|demo|sample|ollama|lm-studio|yes|no)$/i.test(
       v,
     )
   )
@@ -151,6 +151,26 @@ function byGroup(pattern: RegExp, group: number, skip?: (value: string, m: RegEx
   };
 }
 
+/** The values of a cookie header's or flag's `name=value` pairs that hold a session or a long id. */
+function cookiePairs(value: string, base: number): Span[] {
+  const spans: Span[] = [];
+  for (const pair of value.matchAll(/(?:^|;\s*)([^=;\s]+)=([^;\s]{3,})/g)) {
+    if (/^(?:path|domain|expires|max-age|samesite|priority)$/i.test(pair[1])) continue;
+    // session cookies whatever their length; other cookies (theme=dark) only when long enough to be an id
+    if (pair[2].length < 8 && !/sess|sid|token|auth|jwt|csrf|xsrf|remember|login|key/i.test(pair[1])) continue;
+    const start = base + pair.index! + pair[0].lastIndexOf(pair[2]);
+    spans.push({ start, end: start + pair[2].length });
+  }
+  return spans;
+}
+
+/** A word after "password is" that is a password: long enough, not a placeholder, with a digit, a symbol or capitals inside. */
+function readsAsPassword(word: string): boolean {
+  const v = word.replace(/[.,;:!?)]+$/, '');
+  if (v.length < 6 || isPlaceholder(v, true) || /^[~/.]/.test(v) || /[()[\]{}$]/.test(v)) return false;
+  return /\d/.test(v) || /[^\p{L}\p{N}]/u.test(v) || /\p{Ll}\p{Lu}/u.test(v);
+}
+
 /** The value lines of a Kubernetes Secret's `data:` and `stringData:` blocks. */
 function kubernetesSecretData(text: string): Span[] {
   const out: Span[] = [];
@@ -182,19 +202,39 @@ export const CONTEXT_RULES: ContextRule[] = [
   {
     name: 'cookie-value',
     hint: /cookie/i,
+    // a header after a label on the same line too (`cookie: Cookie: sessionid=…`)
     find: (text) =>
-      [...text.matchAll(/\b(?:set-)?cookie["']?\s*:\s*["']?([^\n"'`]+)/gi)].flatMap((m) => {
-        const spans: Span[] = [];
-        const base = m.index! + m[0].lastIndexOf(m[1]);
-        for (const pair of m[1].matchAll(/(?:^|;\s*)([^=;\s]+)=([^;\s]{3,})/g)) {
-          if (/^(?:path|domain|expires|max-age|samesite|priority)$/i.test(pair[1])) continue;
-          // session cookies whatever their length; other cookies (theme=dark) only when long enough to be an id
-          if (pair[2].length < 8 && !/sess|sid|token|auth|jwt|csrf|xsrf|remember|login|key/i.test(pair[1])) continue;
-          const start = base + pair.index! + pair[0].lastIndexOf(pair[2]);
-          spans.push({ start, end: start + pair[2].length });
-        }
-        return spans;
-      }),
+      [...text.matchAll(/\b(?:set-)?cookie["']?\s*:\s*(?:(?:set-)?cookie["']?\s*:\s*)?["']?([^\n"'`]+)/gi)].flatMap((m) =>
+        cookiePairs(m[1], m.index! + m[0].lastIndexOf(m[1])),
+      ),
+  },
+  {
+    name: 'cookie-flag',
+    hint: /(?:-b|--cookie)[ \t]/,
+    // curl -b "sessionid=…", curl --cookie 'a=…; b=…', wget --header is the header rule's
+    find: (text) =>
+      [...text.matchAll(/\b(?:curl|http|https|xh)\b[^\n|;&]*?(?<=\s)(?:-b|--cookie)[ \t]+(["']?)([^\n"'`]+?)\1(?=\s|$)/g)].flatMap((m) =>
+        cookiePairs(m[2], m.index! + m[0].lastIndexOf(m[2])),
+      ),
+  },
+  {
+    name: 'credential-header',
+    hint: /x-[\w-]*(?:key|token|secret|auth|signature)|api-key/i,
+    // X-Api-Key, X-Auth-Token, X-Shopify-Access-Token, Api-Key: inside a quoted curl -H as well as on a line of its own
+    find: byGroup(/(?<![\w-])(?:x-[\w-]*(?:key|token|secret|auth|signature)[\w-]*|api-key)[ \t]*:[ \t]*(["']?)([^\s"'`,;]+)\1/gi, 2, (v, m) =>
+      isPlaceholder(v, m[1] !== ''),
+    ),
+  },
+  {
+    name: 'prose-password',
+    hint: /\b(?:password|passphrase|passwd|pw)\b/i,
+    // "my password is Blu3Moon!Rising", "pw: Xk9#mm": a value that reads as a password (not "is required"); `password =`
+    // and `password:` are the assignment rule's, which knows code from values
+    find: byGroup(
+      /\b(?:(?:password|passphrase|passwd|pw)[ \t]+(?:is|was|will be|should be)|pw[ \t]*[:=])[ \t]+(["'`]?)([^\s"'`]{4,128})\1/gi,
+      2,
+      (v) => !readsAsPassword(v),
+    ),
   },
   {
     name: 'command-line-password',

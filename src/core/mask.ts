@@ -190,7 +190,7 @@ export const MASK_RULE_NAMES = [...RULES, ...PREFIXED_RULES, ...CONTEXT_RULES].m
  * The version of the masking rules: data written under an older one (archive entries, the snapshot) is masked again
  * when the library starts (see store/archive.ts). Raise it whenever a rule masks more.
  */
-export const MASK_RULES_VERSION = 3;
+export const MASK_RULES_VERSION = 4;
 
 /** What masking would replace in `text`, rule by rule (for measuring it; masking itself uses maskText). */
 export function findMasked(text: string): { rule: string; value: string }[] {
