@@ -51,7 +51,7 @@ export type ToPanel =
   | { type: 'workspace'; searchId: number; group?: WorkspaceGroup; failed?: FailedWorkspace }
   /** Every workspace of search `searchId` has answered: how many were searched, matched, failed; or why it stopped. */
   | { type: 'workspacesDone'; searchId: number; summary?: WorkspaceSummary; error?: string; tookMs: number }
-  | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number }
+  | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number; notes?: string[] }
   | { type: 'preferences'; value: PreferencesResponse }
   | { type: 'error'; message: string };
 

@@ -242,6 +242,8 @@ function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
   close.addEventListener('click', closeReader);
   head.append(close);
   reader.append(head);
+  // text, never markup: a deleted transcript, a sub-agent's parent
+  for (const note of m.notes ?? []) reader.append(el('p', 'reader-note', note));
   const earlier = document.createElement('vscode-button');
   earlier.id = 'earlier';
   earlier.textContent = m.first > 0 ? `Show earlier (${m.first} before)` : 'Start of session';

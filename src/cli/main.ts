@@ -151,6 +151,11 @@ async function run(argv: string[]): Promise<number> {
       const library = await openLibrary(options);
       const { session } = await library.get(name, { format: 'json' });
       const found = library.sessions.get(session.id);
+      if (found?.sourceDeleted)
+        throw new SessionSearchError(
+          'FILE_NOT_FOUND',
+          `${session.source} no longer has this session: its transcript ${session.file} was deleted (Session Search keeps it in the archive: session-search get ${session.id}).`,
+        );
       const args = found && resumeArgs(found);
       if (!args) throw new SessionSearchError('INVALID_ARGUMENT', `${session.source} sessions cannot be reopened by id from the command line.`);
       const cwd = session.project && existsSync(session.project) ? session.project : undefined;

@@ -48,6 +48,7 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
     const head = `${String(i + 1).padStart(2)}. ${r.date.slice(0, 10)}  ${r.source}  ${mark(r.topic, r.topicHighlights, ANSI.bold)}  (${r.relevanceScore.toFixed(2)})${deleted}`;
     lines.push(head);
     if (r.project) lines.push(`    ${style(color, ANSI.dim, `project: ${printable(r.project)}${r.branch ? ` (${printable(r.branch)})` : ''}`)}`);
+    if (r.parentId) lines.push(`    ${style(color, ANSI.dim, `sub-agent of ${r.parentId}`)}`);
     r.matchedSnippets.forEach((s, k) => lines.push(`    ${mark(s, r.snippetHighlights[k])}`));
     lines.push(`    ${style(color, ANSI.dim, `id: ${r.id}${r.resumeCommand ? `  ·  resume: ${r.resumeCommand}` : ''}`)}`);
     lines.push('');
@@ -70,10 +71,20 @@ export function renderList(response: ListResponse, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** What a reader should know before the transcript: it is gone from its tool, it is a sub-agent, it started some. */
+function getNotes(s: GetResponse['session']): string[] {
+  const notes: string[] = [];
+  if (s.sourceDeleted)
+    notes.push(`> The tool deleted this transcript (${printable(s.file)}); this copy is from the archive, and the tool cannot reopen it.\n\n`);
+  if (s.parentId) notes.push(`> A sub-agent of ${s.parentId} (session-search get ${s.parentId}).\n\n`);
+  if (s.children?.length) notes.push(`> Sub-agents it started: ${s.children.join(', ')}.\n\n`);
+  return notes;
+}
+
 export function renderGet(response: GetResponse): string {
   const s = response.session;
   // nothing never prints nothing: an empty transcript says so
   if (!s.content.trim()) return `# ${printable(s.topic || s.filename)}\n\n(no messages: ${printable(s.file)} holds nothing to show)\n`;
   if (s.format === 'json') return `${printable(s.content)}\n`;
-  return `# ${printable(s.topic)}\n\n${printable(s.content)}\n`;
+  return `# ${printable(s.topic)}\n\n${getNotes(s).join('')}${printable(s.content)}\n`;
 }

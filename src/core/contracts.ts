@@ -66,6 +66,7 @@ export const searchResultSchema = z.object({
   topicHighlights: z.array(range).describe('The [start, end) ranges of the topic that matched.'),
   matchCount: z.number().describe('How many query terms the session holds.'),
   sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript; the session comes from the archive.'),
+  parentId: z.string().optional().describe('A sub-agent session: the session that started it (get_session it for the whole task).'),
   resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),
   tags: z.array(z.string()).optional().describe('Tags a person gave the session, then its topics, source, project folder and branch.'),
   owner: z.string().optional().describe("Team archive: the database role whose session it is (absent for this machine's own sessions)."),
@@ -154,6 +155,7 @@ export const sessionInfoSchema = z.object({
   size: z.number().describe('Bytes of the transcript.'),
   turns: z.number().describe('Number of turns.'),
   sourceDeleted: z.boolean().optional().describe('The transcript is gone; the session comes from the archive.'),
+  parentId: z.string().optional().describe('A sub-agent session: the session that started it (get_session it for the whole task).'),
   resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),
   tags: z.array(z.string()).optional().describe('Tags a person gave the session, then its topics, source, project folder and branch.'),
 });
@@ -188,6 +190,9 @@ export const sessionContentSchema = z.object({
   messages: z.array(messageSchema).describe('Every turn, in order.'),
   format: z.enum(['json', 'toon']),
   resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),
+  sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript: the session comes from the archive, and the tool can no longer reopen it.'),
+  parentId: z.string().optional().describe('A sub-agent session: the session that started it (get_session it for the whole task).'),
+  children: z.array(z.string()).optional().describe('Sub-agent sessions this session started, oldest first.'),
 });
 
 export const getResponseSchema = z.object({ success: z.literal(true), session: sessionContentSchema });
@@ -237,6 +242,8 @@ export interface TurnWindow {
   turns: Turn[];
   highlights: [number, number][][];
   total: number;
+  /** What a reader says above the turns: the transcript is gone from its tool, the session is a sub-agent of another. */
+  notes?: string[];
 }
 
 export const tagResponseSchema = z.object({

@@ -15,12 +15,13 @@ const RESUME: Partial<Record<SourceId, (id: string) => string[]>> = {
 };
 
 /** The command and its arguments, or undefined when the tool cannot resume a session by id. */
-export function resumeArgs(session: { source: SourceId; nativeId: string }): string[] | undefined {
+export function resumeArgs(session: { source: SourceId; nativeId: string; sourceDeleted?: boolean }): string[] | undefined {
+  if (session.sourceDeleted) return undefined; // the tool deleted it: it has nothing to reopen
   if (!/^[\w.:-]+$/.test(session.nativeId)) return undefined; // an id that would need quoting is not one these tools use
   return RESUME[session.source]?.(session.nativeId);
 }
 
 /** The command as a person types it. */
-export function resumeCommand(session: { source: SourceId; nativeId: string }): string | undefined {
+export function resumeCommand(session: { source: SourceId; nativeId: string; sourceDeleted?: boolean }): string | undefined {
   return resumeArgs(session)?.join(' ');
 }

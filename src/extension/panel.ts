@@ -179,7 +179,16 @@ export class SearchPanel extends Disposable {
       line: t.line,
       highlights: window.highlights[i] ?? [],
     }));
-    this.post({ type: 'context', sessionId: r.sessionId, topic: r.topic, hitIndex: r.hitIndex, first: r.first, turns, total: window.total });
+    this.post({
+      type: 'context',
+      sessionId: r.sessionId,
+      topic: r.topic,
+      hitIndex: r.hitIndex,
+      first: r.first,
+      turns,
+      total: window.total,
+      notes: window.notes,
+    });
   }
 
   private async openRaw(sessionId: string, line?: number): Promise<void> {

@@ -63,8 +63,14 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
   private sessions: TreeSession[] = [];
   grouping: Grouping = 'date';
 
+  /** Sub-agent sessions by the session that started them: shown under it, not beside it. */
+  private children = new Map<string, TreeSession[]>();
+
   setSessions(sessions: TreeSession[]): void {
     this.sessions = sessions;
+    const ids = new Set(sessions.map((s) => s.id));
+    this.children = new Map();
+    for (const s of sessions) if (s.parentId && ids.has(s.parentId)) this.children.set(s.parentId, [...(this.children.get(s.parentId) ?? []), s]);
     this.changed.fire();
   }
 
@@ -94,10 +100,12 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
   }
 
   getChildren(node?: Node): Node[] {
-    if (node?.kind === 'session') return [];
+    if (node?.kind === 'session') return (this.children.get(node.session.id) ?? []).map((session) => ({ kind: 'session', session }));
     if (node?.kind === 'group') return node.sessions.map((session) => ({ kind: 'session', session }));
     const groups = new Map<string, TreeSession[]>();
+    const ids = new Set(this.sessions.map((s) => s.id));
     for (const s of this.sessions) {
+      if (s.parentId && ids.has(s.parentId)) continue; // under its parent
       for (const key of this.groupsOf(s)) {
         if (!groups.has(key)) groups.set(key, []);
         groups.get(key)!.push(s);
@@ -123,11 +131,13 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
       return item;
     }
     const s = node.session;
-    const item = new vscode.TreeItem(s.topic, vscode.TreeItemCollapsibleState.None);
+    const subAgents = this.children.get(s.id)?.length ?? 0;
+    const item = new vscode.TreeItem(s.topic, subAgents ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = s.id;
     if (s.owner) return teamItem(item, s);
     const given = s.userTags?.length ? ` · ${s.userTags.map((t) => `#${t}`).join(' ')}` : '';
-    item.description = `${s.source} · ${s.turns} turns${given}${s.sourceDeleted ? ' · source deleted' : ''}`;
+    const agents = subAgents ? ` · ${subAgents} sub-agent${subAgents === 1 ? '' : 's'}` : '';
+    item.description = `${s.source} · ${s.turns} turns${agents}${given}${s.sourceDeleted ? ' · source deleted' : ''}`;
     item.iconPath = new vscode.ThemeIcon(SOURCE_ICONS[s.source] ?? 'comment');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(s.topic);

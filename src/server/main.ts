@@ -141,6 +141,7 @@ function treeSessions(lib: SessionLibrary, limit?: number): TreeSession[] {
       nativeId: s.nativeId,
       firstPrompt: firstPrompt(s)?.slice(0, 300),
       sourceDeleted: s.sourceDeleted,
+      parentId: s.parentId,
       userTags: lib.userTagsOf(s.id),
       topics: s.topics,
     }));

@@ -1,7 +1,7 @@
 /** The built CLI catches a person's mistakes: a clear message (and "did you mean") with exit 2, never a silent wrong answer. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { COMMANDS } from '../../src/cli/help.js';
@@ -84,4 +84,19 @@ test('a session with nothing in it prints a line saying so, not nothing', () => 
   const r = cli('get', 'emptytopic', '--root', `codearchitect=${root}`, '--data', tempDir());
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /no messages: .*full\.md holds nothing to show/);
+});
+
+test('resume of a session whose transcript the tool deleted says the tool no longer has it', () => {
+  const root = join(tempDir(), 'projects');
+  cpSync(join(CORPUS, 'claude-code', 'ccviewer', 'sample-project'), join(root, 'sample-project'), { recursive: true });
+  const data = tempDir();
+  const id = 'claude-code:5c0375b4-57a5-4f26-b12d-d022ee4e51b7';
+  const before = cli('resume', id, '--root', `claude-code=${root}`, '--data', data);
+  assert.equal(before.code, 0, before.stderr);
+  assert.match(before.stdout, /claude --resume 5c0375b4/);
+  rmSync(join(root, 'sample-project', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl'));
+  const after = cli('resume', id, '--root', `claude-code=${root}`, '--data', data);
+  assert.notEqual(after.code, 0);
+  assert.match(after.stderr, /claude-code no longer has this session: its transcript .* was deleted/);
+  assert.equal(after.stdout, '');
 });

@@ -104,7 +104,12 @@ export function createAnswers(view: LibraryView) {
       const all = s.turns;
       const turns = all.slice(start, Math.max(start, Math.floor(to)));
       const matcher = planQuery(view.index, parseQuery(query), {}, {}).matcher;
-      return { turns, highlights: turns.map((t) => (matcher ? highlightRanges(t.text, matcher) : [])), total: all.length };
+      const notes: string[] = [];
+      if (s.sourceDeleted) notes.push(`The tool deleted this transcript (${s.file}); this copy is from the archive, and the tool cannot reopen it.`);
+      if (s.parentId) notes.push(`A sub-agent of “${view.sessions.get(s.parentId)?.topic ?? s.parentId}”.`);
+      const children = [...view.sessions.values()].filter((c) => c.parentId === id).length;
+      if (children) notes.push(`It started ${children} sub-agent${children === 1 ? '' : 's'} (nested under it in the Sessions view).`);
+      return { turns, highlights: turns.map((t) => (matcher ? highlightRanges(t.text, matcher) : [])), total: all.length, ...(notes.length ? { notes } : {}) };
     },
 
     /** Sessions whose title words start with what was typed: for search-as-you-type. */

@@ -276,6 +276,7 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     if (s.project) result.project = s.project;
     if (s.branch) result.branch = s.branch;
     if (s.sourceDeleted) result.sourceDeleted = true;
+    if (s.parentId) result.parentId = s.parentId;
     const resume = resumeCommand(s);
     if (resume) result.resumeCommand = resume;
     const tags = sessionTags(lib, s);

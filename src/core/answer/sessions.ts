@@ -93,8 +93,17 @@ export async function getSession(lib: LibraryView, name: string, format: OutputF
       ...(session.project ? { project: session.project } : {}),
       ...(session.branch ? { branch: session.branch } : {}),
       ...(resumeCommand(session) ? { resumeCommand: resumeCommand(session) } : {}),
+      ...(session.sourceDeleted ? { sourceDeleted: true } : {}),
+      ...(session.parentId ? { parentId: session.parentId } : {}),
+      ...childrenOf(lib, session.id),
     },
   };
+}
+
+/** The sub-agent sessions a session started, oldest first (none: nothing). */
+function childrenOf(lib: LibraryView, id: string): { children?: string[] } {
+  const children = [...lib.sessions.values()].filter((s) => s.parentId === id).sort((a, b) => a.created.localeCompare(b.created));
+  return children.length ? { children: children.map((s) => s.id) } : {};
 }
 
 export function sessionInfo(s: Session): SessionInfo {
@@ -110,6 +119,7 @@ export function sessionInfo(s: Session): SessionInfo {
   };
   if (s.project) info.project = s.project;
   if (s.sourceDeleted) info.sourceDeleted = true;
+  if (s.parentId) info.parentId = s.parentId;
   const resume = resumeCommand(s);
   if (resume) info.resumeCommand = resume;
   return info;
