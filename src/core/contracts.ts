@@ -257,7 +257,9 @@ export type TagResponse = z.infer<typeof tagResponseSchema>;
 export const preferencesResponseSchema = z.object({
   preferences: z
     .record(z.string(), z.string())
-    .describe('By category (coding_style, formatting, frameworks, testing, architecture, communication, …): what was learned, or the value set by hand.'),
+    .describe(
+      'By category (coding_style, formatting, frameworks, testing, architecture, answers (how answers should be: length, tone, form, examples), communication, …): what was learned, or the value set by hand.',
+    ),
   evidence: z
     .record(
       z.string(),

@@ -32,6 +32,34 @@ test('evidence: statements from prompts, manifests an agent read, test commands 
   assert.equal(found.find((e) => e.text === 'React')?.turn, 3, 'evidence points at the turn that showed it');
 });
 
+test('each stated preference is filed under the category its words name; how answers should be has a category of its own', () => {
+  const cases: [string, string | undefined][] = [
+    ['Keep answers concise and show code examples.', 'answers'],
+    ['Answer in bullet points with a short code example.', 'answers'],
+    ['Be concise when you explain what changed.', 'answers'],
+    ['I prefer answers without emoji and without a summary.', 'answers'],
+    ['prefer Vitest over Jest for the unit tests', 'testing'],
+    ['Always use pytest fixtures instead of setUp methods.', 'testing'],
+    ['Please use prettier and vitest in this repo.', 'testing'],
+    ['Never format with black, we use ruff format.', 'formatting'],
+    ['Always use 2 spaces for indentation in YAML.', 'formatting'],
+    ['Prefer composition over inheritance in new modules.', 'architecture'],
+    ['Never force push to the main branch.', 'git'],
+    ['Always use early returns instead of nested ifs.', 'coding_style'],
+    // a request is no preference
+    ['Fix the flaky upload test in the CI pipeline.', undefined],
+    ['Keep going with the migration of the billing tables.', undefined],
+  ];
+  for (const [text, category] of cases) {
+    const found = preferenceEvidence([turn('user', 'conversation', text)]);
+    assert.deepEqual(
+      found.map((e) => e.category),
+      category ? [category] : [],
+      text,
+    );
+  }
+});
+
 test('preferences are counted by sessions, linked to turns, a manual value wins until cleared, and nothing is stored in a transcript', async () => {
   const root = tempDir();
   for (const [day, topic] of [

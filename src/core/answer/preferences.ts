@@ -13,13 +13,13 @@ const ITEMS = 5;
 const LINKS = 2;
 /** Sessions read before evidence was kept find theirs on demand: the newest ones, up to this many a call. */
 const BACKFILL = 300;
-const ORDER = ['coding_style', 'formatting', 'frameworks', 'testing', 'architecture', 'error_handling', 'communication', 'git', 'instructions'];
+const ORDER = ['coding_style', 'formatting', 'frameworks', 'testing', 'architecture', 'error_handling', 'answers', 'communication', 'git', 'instructions'];
 
 /** General statements and what several sessions show count most. */
 function weight(text: string, sessions: number): number {
   return sessions * 2 + (GENERAL.test(text) ? 3 : 0) + (text.length <= 24 ? 1 : 0);
 }
-const GENERAL = /^(?:please\s+)?(?:always|never|avoid|prefer)\b|\b(?:i|we) (?:prefer|always|never)\b/i;
+const GENERAL = /^(?:please\s+)?(?:always|never|avoid|prefer|keep|be)\b|\b(?:i|we) (?:prefer|always|never)\b/i;
 
 export function learnPreferences(lib: LibraryView, options: { project?: string } = {}): PreferencesResponse {
   const sessions = [...lib.sessions.values()]

@@ -23,17 +23,28 @@ const MANIFEST_CHARS = 20_000;
 
 /** A sentence that states how to work: it starts with an instruction, or says what the person prefers. */
 const STATEMENT =
-  /^(?:please\s+)?(?:always|never|don't|do not|dont|avoid|prefer|make sure (?:to|you)|use|stop|no more)\b|\b(?:i|we) (?:prefer|like to|always|never)\b/i;
+  /^(?:please\s+)?(?:always|never|don't|do not|dont|avoid|prefer|make sure (?:to|you)|use|stop|no more|keep (?:answers|responses|replies|explanations|it)|be (?:concise|brief|terse|short|more|less)|answer|reply|respond)\b|\b(?:i|we) (?:prefer|like to|always|never)\b/i;
 /** Text a tool injects into the person's turn (Claude Code's caveat before local command output). */
 const INJECTED = /^(?:Caveat:|<command-|\[Request interrupted)/;
 
+/** A tool named in a statement says its category, whatever else the sentence says ("prefer Vitest over Jest" is testing). */
+const NAMED: [string, RegExp][] = [
+  ['testing', /\b(pytest|jest|vitest|mocha|jasmine|playwright|cypress|rspec|junit|unittest|testing library)\b/i],
+  ['formatting', /\b(prettier|black|gofmt|rustfmt|clang-format|biome|ruff format)\b/i],
+];
+
 const CATEGORY: [string, RegExp][] = [
+  // how answers should be: their length, tone, form and examples
+  [
+    'answers',
+    /\b(answers?|responses?|replies|concise|brief|terse|short(?:er)?|verbose|long-winded|tl;?dr|bullet(?: points?)?|step[- ]by[- ]step|(?:code )?examples?|emoji\w*|tone|formal|casual)\b/i,
+  ],
   [
     'formatting',
     /\b(indent\w*|\d+ spaces|tabs for|semicolons?|single quotes|double quotes|line length|prettier|black|gofmt|rustfmt|formatt\w*|trailing commas?|camelcase|snake_case)\b/i,
   ],
   ['testing', /\b(tests?|testing|pytest|jest|vitest|mocha|coverage|tdd|e2e|playwright|cypress)\b/i],
-  ['communication', /\b(explain\w*|concise|brief|short|verbose|summar\w*|answer|respond|reply|ask me|emoji\w*|tone|language|english)\b/i],
+  ['communication', /\b(explain\w*|summar\w*|ask me|tell me|language|english|confirm|check with me)\b/i],
   ['architecture', /\b(architecture|layers?|modules?|services?|patterns?|dependency injection|structure|separat\w*|monolith|microservices?)\b/i],
   ['frameworks', /\b(react|vue|angular|svelte|next(?:\.js)?|django|flask|fastapi|express|tailwind|spring|rails|laravel)\b/i],
   ['error_handling', /\b(errors?|exceptions?|try\/catch|try-catch|throw|retr(?:y|ies))\b/i],
@@ -78,7 +89,7 @@ const NAMES: Record<string, string> = {
 const display = (name: string): string => NAMES[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
 
 function categoryOf(sentence: string): string {
-  return CATEGORY.find(([, re]) => re.test(sentence))?.[0] ?? 'coding_style';
+  return (NAMED.find(([, re]) => re.test(sentence)) ?? CATEGORY.find(([, re]) => re.test(sentence)))?.[0] ?? 'coding_style';
 }
 
 /** The sentences of a prompt that state a preference. */

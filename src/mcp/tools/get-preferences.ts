@@ -11,7 +11,7 @@ export function registerGetPreferences(server: McpServer, ready: Promise<Session
       title: "The developer's preferences",
       description:
         "How the developer likes to work, learned from their own past sessions (their prompts, not the agents' replies): coding style, formatting, " +
-        'frameworks, testing, architecture, communication, the instruction files they keep; values they set by hand win. Each item says how many ' +
+        'frameworks, testing, architecture, how answers should be (length, tone, form, examples), communication, the instruction files they keep; values they set by hand win. Each item says how many ' +
         'sessions show it and links to the turns (docids for read_session). Call it at the start of a task; the answer is short.',
       inputSchema: { project: projectField },
       outputSchema: preferencesResponseSchema.shape,
