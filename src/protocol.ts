@@ -50,6 +50,8 @@ export interface TreeSession extends SessionInfo {
   firstPrompt?: string;
   updated: string;
   nativeId: string;
+  /** Lines of its transcript that could not be read (the log says which and why). */
+  unreadLines?: number;
   /** The tags a person gave it. */
   userTags?: string[];
   /** Its topics (derived tags). */
@@ -66,6 +68,8 @@ export interface IndexProgress {
    */
   state: 'indexing' | 'ready' | 'cancelled' | 'stopped';
   reason?: string;
+  /** Once ready: sessions with lines that could not be read (the log says which and why). */
+  unread?: number;
   files: number;
   totalFiles: number;
   bytes: number;

@@ -71,6 +71,11 @@ export function renderList(response: ListResponse, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** "N lines could not be read (reason)": what a session's answer left out. */
+export function unreadLine(u: { count: number; reasons: string[] }): string {
+  return `${u.count} line${u.count === 1 ? '' : 's'} of the transcript could not be read (${printable(u.reasons[0] ?? 'see the log')}${u.count > 1 ? ', …' : ''}); --verbose logs each.`;
+}
+
 /** What a reader should know before the transcript: it is gone from its tool, it is a sub-agent, it started some. */
 function getNotes(s: GetResponse['session']): string[] {
   const notes: string[] = [];
@@ -78,6 +83,7 @@ function getNotes(s: GetResponse['session']): string[] {
     notes.push(`> The tool deleted this transcript (${printable(s.file)}); this copy is from the archive, and the tool cannot reopen it.\n\n`);
   if (s.parentId) notes.push(`> A sub-agent of ${s.parentId} (session-search get ${s.parentId}).\n\n`);
   if (s.children?.length) notes.push(`> Sub-agents it started: ${s.children.join(', ')}.\n\n`);
+  if (s.unreadLines) notes.push(`> ${unreadLine(s.unreadLines)}\n\n`);
   return notes;
 }
 
@@ -85,6 +91,6 @@ export function renderGet(response: GetResponse): string {
   const s = response.session;
   // nothing never prints nothing: an empty transcript says so
   if (!s.content.trim()) return `# ${printable(s.topic || s.filename)}\n\n(no messages: ${printable(s.file)} holds nothing to show)\n`;
-  if (s.format === 'json') return `${printable(s.content)}\n`;
+  if (s.format === 'json') return `${getNotes(s).join('')}${printable(s.content)}\n`;
   return `# ${printable(s.topic)}\n\n${getNotes(s).join('')}${printable(s.content)}\n`;
 }

@@ -193,6 +193,10 @@ export const sessionContentSchema = z.object({
   sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript: the session comes from the archive, and the tool can no longer reopen it.'),
   parentId: z.string().optional().describe('A sub-agent session: the session that started it (get_session it for the whole task).'),
   children: z.array(z.string()).optional().describe('Sub-agent sessions this session started, oldest first.'),
+  unreadLines: z
+    .object({ count: z.number(), reasons: z.array(z.string()) })
+    .optional()
+    .describe('Lines of the transcript that could not be read: how many, and why (the first few, by line). The rest of the session is here.'),
 });
 
 export const getResponseSchema = z.object({ success: z.literal(true), session: sessionContentSchema });

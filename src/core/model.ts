@@ -78,6 +78,8 @@ export interface Session {
   parentId?: string;
   /** The tool deleted the transcript; the session lives on in the archive. */
   sourceDeleted?: boolean;
+  /** Lines of its transcript that could not be read (ingest/unread-lines.ts): how many, and the first reasons. */
+  unreadLines?: { count: number; reasons: string[] };
   /** What it is about (ingest/topics.ts), found when it was read: derived tags. */
   topics?: string[];
   /** What it shows about how its person likes to work (ingest/preference-evidence.ts), found when it was read. */

@@ -26,12 +26,15 @@ export class IndexStatus implements vscode.Disposable {
       this.item.command = 'sessionSearch.showLog';
       return;
     }
-    this.item.text = `$(history) ${p.sessions.toLocaleString()} sessions${p.state === 'cancelled' ? ' (partial)' : ''}`;
+    const unread = p.state === 'ready' && p.unread ? ` $(warning) ${p.unread.toLocaleString()}` : '';
+    this.item.text = `$(history) ${p.sessions.toLocaleString()} sessions${p.state === 'cancelled' ? ' (partial)' : ''}${unread}`;
     this.item.tooltip =
       p.state === 'cancelled'
         ? 'Indexing was cancelled: what was read is searchable; the rest is read on the next start or with Rebuild Index.'
-        : 'Search sessions';
-    this.item.command = 'sessionSearch.search';
+        : unread
+          ? `${p.unread} session(s) have lines that could not be read (malformed or too long even cut short). Click to open the log.`
+          : 'Search sessions';
+    this.item.command = unread ? 'sessionSearch.showLog' : 'sessionSearch.search';
   }
 
   dispose(): void {

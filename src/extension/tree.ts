@@ -137,7 +137,8 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
     if (s.owner) return teamItem(item, s);
     const given = s.userTags?.length ? ` · ${s.userTags.map((t) => `#${t}`).join(' ')}` : '';
     const agents = subAgents ? ` · ${subAgents} sub-agent${subAgents === 1 ? '' : 's'}` : '';
-    item.description = `${s.source} · ${s.turns} turns${agents}${given}${s.sourceDeleted ? ' · source deleted' : ''}`;
+    const unread = s.unreadLines ? ` · ${s.unreadLines} unread line${s.unreadLines === 1 ? '' : 's'}` : '';
+    item.description = `${s.source} · ${s.turns} turns${agents}${given}${unread}${s.sourceDeleted ? ' · source deleted' : ''}`;
     item.iconPath = new vscode.ThemeIcon(SOURCE_ICONS[s.source] ?? 'comment');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(s.topic);
@@ -148,6 +149,7 @@ export class SessionTree extends Disposable implements vscode.TreeDataProvider<N
     const tags = [...(s.userTags ?? []), ...(s.topics ?? [])];
     if (tags.length) tooltip.appendText(`\nTags: ${tags.join(', ')}`);
     if (s.sourceDeleted) tooltip.appendText('\nThe tool deleted this transcript; it lives on in the archive.');
+    if (s.unreadLines) tooltip.appendText(`\n${s.unreadLines} line(s) of the transcript could not be read: Session Search: Show Log says which and why.`);
     item.tooltip = tooltip;
     item.contextValue = `session${resumeCommand(s) ? '.resumable' : ''}${s.userTags?.length ? '.tagged' : ''}`;
     item.command = { command: 'sessionSearch.open', title: 'Open', arguments: [s.id] };

@@ -95,9 +95,12 @@ async function open(): Promise<SessionLibrary> {
       if (indexing === controller) indexing = undefined;
       const reason = next.indexing.stopped;
       const state = controller.signal.aborted ? 'cancelled' : reason ? 'stopped' : 'ready';
+      let unread = 0;
+      for (const s of next.sessions.values()) if (s.unreadLines) unread++;
       void connection.sendNotification(IndexProgressNotification, {
         state,
         reason,
+        unread,
         files: 0,
         totalFiles: 0,
         bytes: 0,
@@ -142,6 +145,7 @@ function treeSessions(lib: SessionLibrary, limit?: number): TreeSession[] {
       firstPrompt: firstPrompt(s)?.slice(0, 300),
       sourceDeleted: s.sourceDeleted,
       parentId: s.parentId,
+      unreadLines: s.unreadLines?.count,
       userTags: lib.userTagsOf(s.id),
       topics: s.topics,
     }));

@@ -96,6 +96,7 @@ export async function getSession(lib: LibraryView, name: string, format: OutputF
       ...(session.sourceDeleted ? { sourceDeleted: true } : {}),
       ...(session.parentId ? { parentId: session.parentId } : {}),
       ...childrenOf(lib, session.id),
+      ...(session.unreadLines ? { unreadLines: session.unreadLines } : {}),
     },
   };
 }

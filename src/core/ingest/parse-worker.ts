@@ -7,6 +7,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { SessionNote } from '../model.js';
 import { sourceById } from './sources/registry.js';
+import { readFileCounting } from './unread-lines.js';
 import type { ParseRequest, ParseReply } from './parse-pool.js';
 
 const port = parentPort;
@@ -22,7 +23,7 @@ if (port) {
     const reply = (body: Omit<ParseReply, 'id' | 'logs'>): void => port.postMessage({ id: request.id, logs, ...body } satisfies ParseReply);
     const adapter = sourceById(request.source);
     if (!adapter) return reply({ error: `unknown source ${request.source}` });
-    adapter.readFile(request.file, request.root, { logger, env }).then(
+    readFileCounting(adapter, request.file, request.root, { logger, env }).then(
       (sessions) => reply({ sessions, notes: sessions.map((s) => SessionNote.pack(s)) }),
       (err: unknown) => reply({ error: errorMessage(err) }),
     );

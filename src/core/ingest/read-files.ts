@@ -10,6 +10,7 @@ import { sourceById, type SourceRoot } from './sources/registry.js';
 import type { FileState } from './file-state.js';
 import { ThreadGone, type ParsePool } from './parse-pool.js';
 import type { SourceAdapter, SourceContext } from './sources/types.js';
+import { readFileCounting } from './unread-lines.js';
 
 export interface FileRead {
   file: string;
@@ -35,7 +36,7 @@ export async function readFileSessions(
   archive: Archive | undefined,
   trustArchive: boolean,
   maxFileBytes?: number,
-  parse: Parse = (file, root) => adapter.readFile(file, root, ctx),
+  parse: Parse = (file, root) => readFileCounting(adapter, file, root, ctx),
 ): Promise<FileRead> {
   const info = await stat(file);
   if (maxFileBytes !== undefined && info.size > maxFileBytes) {
@@ -75,7 +76,7 @@ export interface ReadOptions {
 /** Reads one file of a root (see readFileSessions); a file that fails is logged and skipped. */
 export function readOne(root: SourceRoot, state: FileState, o: ReadOptions): Promise<FileRead | undefined> {
   const adapter = sourceById(root.source)!;
-  const here: Parse = (file, path) => adapter.readFile(file, path, o.ctx);
+  const here: Parse = (file, path) => readFileCounting(adapter, file, path, o.ctx);
   const pool = o.pool;
   const parse: Parse = pool
     ? (file, path) => pool.parse(adapter.id, file, path).catch((err: unknown) => (err instanceof ThreadGone ? here(file, path) : Promise.reject(err)))

@@ -2,8 +2,9 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { Logger } from '../../log.js';
+import { KEPT_STRING_BYTES, LongLine } from './long-line.js';
 
-/** Lines longer than this are skipped with a logged reason (base64 images, runaway tool output). */
+/** Lines longer than this are not held whole: read as they stream by, each of their strings cut short (long-line.ts). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
 
@@ -33,19 +34,35 @@ export async function readLines(
     let lineNo = options.firstLineNo ?? 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    let oversized = false;
+    // a line past `max` is read as it streams by: its strings cut short, its structure kept (long-line.ts)
+    let long: LongLine | undefined;
     const buffer = Buffer.allocUnsafe(CHUNK);
+    const startLong = (): LongLine => {
+      const reducer = new LongLine();
+      for (const piece of pending) reducer.push(piece);
+      pending = [];
+      return reducer;
+    };
     const finishLine = (tail: Buffer, partial = false): void => {
       lineNo++;
-      if (oversized || pendingBytes + tail.length > max) {
-        options.logger?.warn(`${file}:${lineNo}: line of ${pendingBytes + tail.length} bytes skipped (limit ${max})`);
+      if (!long && pendingBytes + tail.length > max) long = startLong();
+      if (long) {
+        long.push(tail);
+        const text = long.finish();
+        if (text === undefined) options.logger?.warn(`${file}:${lineNo}: line of ${long.bytes} bytes skipped (too long to read, even cut short)`);
+        else {
+          options.logger?.info(
+            `${file}:${lineNo}: line of ${long.bytes} bytes read with ${long.cut} long text(s) cut to their first ${KEPT_STRING_BYTES} bytes`,
+          );
+          onLine(text, lineNo, partial);
+        }
       } else {
         const bytes = pending.length ? Buffer.concat([...pending, tail]) : tail;
         onLine(bytes.toString('utf8'), lineNo, partial);
       }
       pending = [];
       pendingBytes = 0;
-      oversized = false;
+      long = undefined;
     };
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
@@ -60,14 +77,10 @@ export async function readLines(
       }
       if (start < bytesRead) {
         const rest = bytesRead - start;
-        if (oversized || pendingBytes + rest > max) {
-          oversized = true;
-          pendingBytes += rest;
-          pending = [];
-        } else {
-          pending.push(Buffer.from(buffer.subarray(start, bytesRead)));
-          pendingBytes += rest;
-        }
+        if (!long && pendingBytes + rest > max) long = startLong();
+        if (long) long.push(buffer.subarray(start, bytesRead));
+        else pending.push(Buffer.from(buffer.subarray(start, bytesRead)));
+        pendingBytes += rest;
       }
       position += bytesRead;
     }
