@@ -60,6 +60,21 @@ describe('Session Search in VS Code', () => {
       await screenshot(bench.page, 'tree-by-source');
     }));
 
+  test('sub-agents are nested under the session that started them, which says how many it has', () =>
+    step('tree-subagents', async () => {
+      // still grouped by source: the parent is a row of the claude-code group, its two sub-agents under it
+      const parent = treeRows().filter({ hasText: '最新の状態にアップデート' }).first();
+      await parent.waitFor({ timeout: 20_000 });
+      assert.match(await parent.innerText(), /2 sub-agents/);
+      const agent = treeRows().filter({ hasText: 'Sub-agent: Run the test suite' });
+      assert.equal(await agent.count(), 0, 'not beside it');
+      await parent.locator('.monaco-tl-twistie').click();
+      await agent.first().waitFor({ timeout: 10_000 });
+      await treeRows().filter({ hasText: 'Sub-agent: Build the project' }).first().waitFor({ timeout: 10_000 });
+      await screenshot(bench.page, 'tree-subagents');
+      await parent.locator('.monaco-tl-twistie').click();
+    }));
+
   test('Search Sessions… (its own keybinding) finds a known session as you type and opens the reader at the hit', () =>
     step('search', async () => {
       await bench.page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } });
