@@ -30,6 +30,8 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '1000,10000' },
     // a first load killed with SIGKILL at a random point, then restarted: its time and peak memory
     restart: { type: 'boolean', default: false },
+    // ours alone (no FTS5 build or queries): for sizes whose FTS5 side does not fit the time at hand
+    'no-peer': { type: 'boolean', default: false },
   },
 });
 const OUT = join(ROOT, 'bench', '.out', 'real');
@@ -169,7 +171,9 @@ for (const size of values.sizes!.split(',').map(Number)) {
   const ftsFirst = free < 2.3 * c.bytes;
   let fts: { buildMs: number; peakRssMb: number } | undefined;
   let ftsDiskMb = 0;
-  if (ftsFirst) {
+  const noPeer = values['no-peer'] === true;
+  if (noPeer) fts = { buildMs: NaN, peakRssMb: NaN };
+  else if (ftsFirst) {
     fts = await ftsBuild(c, db);
     ftsDiskMb = duMb(db);
     rmSync(db, { force: true });
@@ -210,7 +214,7 @@ for (const size of values.sizes!.split(',').map(Number)) {
   while (first.ids.join() !== expected.ids.join() && performance.now() - t < 120_000) first = await search(warm.client, c.known[0].query);
   const warmMs = performance.now() - t;
 
-  const real = ftsFirst ? undefined : await ftsServer(db);
+  const real = ftsFirst || noPeer ? undefined : await ftsServer(db);
   const none = { ids: [] as string[], snippets: [] as string[], peakRssMb: 0 };
   const peer = { ask: (msg: object) => (real ? real.ask(msg) : Promise.resolve(none)), close: () => real?.close() };
   const all = c.queries.flat();
@@ -258,7 +262,7 @@ for (const size of values.sizes!.split(',').map(Number)) {
 
   const diskMb = `${duMb(join(data, 'archive')).toFixed(0)} + ${duMb(join(data, 'index')).toFixed(0)} / ${ftsDiskMb.toFixed(0)}`;
   const flat = (xs: number[][]): number[] => xs.flat();
-  const peerOr = (text: string): string => (ftsFirst ? '—' : text);
+  const peerOr = (text: string): string => (ftsFirst || noPeer ? '—' : text);
   const o = flat(oursMs);
   const s = flat(ftsMs);
   const n = flat(ftsPlainMs);
@@ -270,12 +274,12 @@ for (const size of values.sizes!.split(',').map(Number)) {
     peerOr(`${f2(pct(s, 0.5))} / ${f2(pct(s, 0.95))} / ${f2(pct(s, 0.99))}`),
     peerOr(`${f2(pct(n, 0.5))} / ${f2(pct(n, 0.95))}`),
     peerOr(`${f2(pct(o, 0.5) / pct(s, 0.5))}× / ${f2(pct(o, 0.95) / pct(s, 0.95))}×`),
-    `${f1(coldMs / 1000)} / ${f1(fts.buildMs / 1000)} (${f2(coldMs / fts.buildMs)}×)`,
+    noPeer ? `${f1(coldMs / 1000)} / —` : `${f1(coldMs / 1000)} / ${f1(fts.buildMs / 1000)} (${f2(coldMs / fts.buildMs)}×)`,
     `${f2(pct(h, 0.5))} / ${f2(pct(h, 0.95))} (${f2(pct(h, 0.5) / pct(o, 0.5))}× lexical p50)`,
     `${f1(vectorsMs / 1000)} (${f2(vectorsMs / coldMs)}× without)`,
     f2(warmMs / 1000),
     `${servingRss.toFixed(0)} / ${peerOr(ftsServingRss.toFixed(0))}`,
-    `${coldRss.toFixed(0)} / ${fts.peakRssMb.toFixed(0)}`,
+    `${coldRss.toFixed(0)} / ${noPeer ? '—' : fts.peakRssMb.toFixed(0)}`,
     diskMb,
     `${((100 * hit1) / c.known.length).toFixed(0)}% / ${((100 * hit10) / c.known.length).toFixed(0)}% · ${peerOr(`${((100 * ftsHit1) / c.known.length).toFixed(0)}% / ${((100 * ftsHit10) / c.known.length).toFixed(0)}%`)}`,
   ].join(' | ');
