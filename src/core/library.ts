@@ -108,7 +108,15 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
           turnHooks,
         )
       : undefined;
-  const catalog: SessionCatalog = new SessionCatalog(logger, archive !== undefined, () => snapshots.changed());
+  // a learned model is written at once, in its own small file: a process asked to stop has seconds (an MCP client
+  // kills its server 4 s after closing it), too few to write a large snapshot
+  const catalog: SessionCatalog = new SessionCatalog(
+    logger,
+    archive !== undefined,
+    () => snapshots.changed(),
+    true,
+    () => void snapshots.saveSemantic(),
+  );
   const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);
   const load = new Loader({ options, catalog, snapshots, archive, persistence, turnHooks, parsedFiles });
   const view: LibraryView = {

@@ -3,7 +3,7 @@
  * get_preferences included), never after a warm start whose check found nothing to read, and never with no files counted.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
@@ -80,4 +80,27 @@ test('a warm start answers without `indexing` when nothing changed, and with it 
     });
   assert.deepEqual(indexingOf(changed), [undefined, undefined, undefined, undefined]);
   await changed.close();
+});
+
+test('a restart from a checkpoint of a load that was killed says it is partial from its first answer until it has read the rest', async () => {
+  const root = writeSessionCopies(SAMPLE, 150, 3);
+  const data = tempDir();
+  const snapshot = join(data, 'index', 'snapshot.bin');
+  const first = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointBytes: 1 });
+  let checkpoint: Buffer | undefined;
+  await first.load((p) => {
+    if (!checkpoint && existsSync(snapshot) && p.files < p.totalFiles) checkpoint = readFileSync(snapshot);
+  });
+  await first.close();
+  assert.ok(checkpoint, 'a checkpoint was written before the end');
+  writeFileSync(snapshot, checkpoint); // what a load killed then would have left
+  const resumed = open(root, data);
+  const loading = resumed.load();
+  await resumed.answerable;
+  const early = resumed.search('codebase', { limit: 3 }).indexing;
+  assert.ok(early && !early.complete, 'the first answer from a checkpoint is not taken for the whole history');
+  await loading;
+  assert.deepEqual(indexingOf(resumed), [undefined, undefined, undefined, undefined]);
+  assert.equal(resumed.sessions.size, 150);
+  await resumed.close();
 });

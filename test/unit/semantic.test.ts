@@ -13,6 +13,7 @@ import { decodeSemantic, encodeSemantic } from '../../src/core/semantic/semantic
 import { Persistence } from '../../src/core/store/persistence.js';
 import { loadCorpus, RELEVANCE_DIR } from '../../bench/relevance/corpus.js';
 import { corpusRoots, tempDir } from '../helpers.js';
+import { eventually } from '../eventually.js';
 
 let library: SessionLibrary;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
@@ -92,9 +93,20 @@ test('the learned model is kept with the snapshot: a restart searches by meaning
   assert.equal(first.lib.semantic.state.status, 'ready');
   const query = 'usage metrics plugin for the other coding agent';
   const before = first.lib.search(query, { limit: 5 }).results.map((r) => r.id);
+  // written as soon as it was learned, alone: a process killed now (an MCP client gives its server 4 s) keeps it
+  const file = Persistence.semanticPath(data);
+  await eventually(() => {
+    try {
+      return decodeSemantic(readFileSync(file))?.model !== undefined;
+    } catch {
+      return false;
+    }
+  }, 'the model file written at once');
+  const killed = await open();
+  assert.equal(killed.lib.semantic.state.status, 'ready', 'a restart after a kill searches by meaning at once');
+  await killed.lib.close();
   await first.lib.saveSnapshot();
   await first.lib.close();
-  const file = Persistence.semanticPath(data);
   const bytes = readFileSync(file);
   const decoded = decodeSemantic(bytes);
   assert.ok(decoded?.model && decoded.vectors.length > 20, 'the file holds the model and the vectors');

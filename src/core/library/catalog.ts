@@ -35,8 +35,10 @@ export class SessionCatalog {
     /** Told after every change, so the snapshot is written again once things are quiet. */
     private readonly changed: () => void,
     semanticThreads = true,
+    /** Told when a semantic model was learned: its file is written at once (small), not with the next snapshot. */
+    learned: () => void = changed,
   ) {
-    this.semantic = new SemanticIndex(logger, undefined, semanticThreads, changed);
+    this.semantic = new SemanticIndex(logger, undefined, semanticThreads, learned);
   }
 
   /** Sessions by title words, for search-as-you-type: built on first use, start-up does not pay for it. */

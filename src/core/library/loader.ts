@@ -91,6 +91,7 @@ export class Loader {
 
   private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     const restored = await this.parts.persistence?.restore();
+    this.restoredPartial = restored?.partial === true;
     await this.resolveRoots();
     if (restored) {
       this.catalog.adopt(restored, (f) =>
@@ -219,8 +220,11 @@ export class Loader {
    */
   get partial(): boolean {
     const i = this.indexing;
-    return !i.complete && (i.filesDone < i.filesTotal || i.stopped !== undefined);
+    return !i.complete && (i.filesDone < i.filesTotal || i.stopped !== undefined || this.restoredPartial);
   }
+
+  /** The snapshot restored was a checkpoint of a load that did not finish (killed, crashed, stopped): answers say so until this load has. */
+  private restoredPartial = false;
 
   /** Files read and committed: what answers cover from now on. */
   private committed(files: FileState[]): void {

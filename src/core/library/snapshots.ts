@@ -59,13 +59,34 @@ export class SnapshotScheduler {
     const run = async (): Promise<void> => {
       this.dirty = false;
       try {
-        await persistence.save(this.catalog.index, [...this.catalog.sessions.values()], this.catalog.manifest(), () => this.catalog.semantic.toData());
+        // written while a load holds it: a checkpoint, which a restart must not take for the whole history
+        await persistence.save(
+          this.catalog.index,
+          [...this.catalog.sessions.values()],
+          this.catalog.manifest(),
+          () => this.catalog.semantic.toData(),
+          this.held,
+        );
       } catch (err) {
         this.dirty = true;
         this.logger.warn(`snapshot not written (${errorMessage(err)}); the next start reads more files again`);
       }
     };
     const next = this.saving.then(run);
+    this.saving = next;
+    await next;
+  }
+
+  /** Writes the semantic leg's file alone (after a model was learned), after any write under way. */
+  async saveSemantic(): Promise<void> {
+    if (!this.persistence) return;
+    const persistence = this.persistence;
+    const next = this.saving.then(() =>
+      persistence.saveSemantic(this.catalog.semantic.toData()).catch((err: unknown) => {
+        this.dirty = true;
+        this.logger.warn(`semantic model not written (${errorMessage(err)}); it is written with the next snapshot`);
+      }),
+    );
     this.saving = next;
     await next;
   }

@@ -23,6 +23,8 @@ export interface Restored {
   files: ManifestEntry[];
   /** The semantic leg as saved with the snapshot (semantic/semantic-file.ts), when there is a usable one. */
   semantic?: SemanticData;
+  /** Written by a load that had not finished (a checkpoint). */
+  partial: boolean;
 }
 
 /** Old snapshot files are closed this long after a newer one replaced them, so reads in flight finish first. */
@@ -107,7 +109,7 @@ export class Persistence {
     const bytes = await semanticBytes;
     const semantic = bytes && decodeSemantic(bytes);
     if (bytes && !semantic) this.logger.warn(`${this.semanticFile}: unreadable; the semantic leg is learned again`);
-    return { index, sessions, files: contents.files, semantic };
+    return { index, sessions, files: contents.files, semantic, partial: contents.partial };
   }
 
   /** A session whose turns stay on disk until used. */
@@ -124,7 +126,7 @@ export class Persistence {
    * Writes a snapshot of the library when this process holds (or can take) the writer lock. Afterwards every session
    * reads its turns from the new file, which releases the memory of freshly parsed ones.
    */
-  async save(index: SearchIndex, sessions: Session[], files: ManifestEntry[], semantic?: () => SemanticData): Promise<boolean> {
+  async save(index: SearchIndex, sessions: Session[], files: ManifestEntry[], semantic?: () => SemanticData, partial = false): Promise<boolean> {
     if (!(await this.lock.tryAcquire())) return false;
     const started = performance.now();
     const sources: SessionSource[] = sessions.map((session) => ({
@@ -136,7 +138,7 @@ export class Persistence {
     }));
     const state = index.exportState();
     const changesAt = index.changeCount;
-    const { turnsAt: positions, arrays } = await writeSnapshot(this.path, this.config, state, sources, files);
+    const { turnsAt: positions, arrays } = await writeSnapshot(this.path, this.config, state, sources, files, partial);
     // Unchanged while it was written: the index reads its postings from the new file and lets their memory go.
     index.useSnapshotArrays(changesAt, arrays);
     const next = new TurnFile(await open(this.path, 'r'), this.path);
@@ -154,6 +156,13 @@ export class Persistence {
     if (previous) setTimeout(() => void previous.close(), CLOSE_OLD_AFTER_MS).unref();
     this.logger.info(`snapshot written: ${sessions.length} sessions, ${files.length} files in ${((performance.now() - started) / 1000).toFixed(2)} s`);
     return true;
+  }
+
+  /** Writes the semantic leg's file alone, when this process is the writer. */
+  async saveSemantic(data: SemanticData): Promise<void> {
+    if (!(await this.lock.tryAcquire())) return;
+    await writeFile(`${this.semanticFile}.tmp`, encodeSemantic(data));
+    await rename(`${this.semanticFile}.tmp`, this.semanticFile);
   }
 
   async close(): Promise<void> {

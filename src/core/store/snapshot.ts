@@ -56,6 +56,8 @@ interface Header {
   version: number;
   config: string;
   created: string;
+  /** Written while a load was still reading (a checkpoint): answers from it may miss what the load had not reached. */
+  partial?: boolean;
   sections: Record<string, [number, number]>;
   /** CRC-32 of every section, and of the turns region (`turns`: from the start of the file to the first section). */
   checksums: Record<string, number>;
@@ -76,6 +78,7 @@ export interface SnapshotContents {
   files: ManifestEntry[];
   created: string;
   handle: FileHandle;
+  partial: boolean;
 }
 
 /** What the writer needs for each session's turns: parsed turns, or the raw bytes of a session still on disk. */
@@ -164,6 +167,7 @@ export async function writeSnapshot(
   index: IndexState,
   sources: SessionSource[],
   files: ManifestEntry[],
+  partial = false,
 ): Promise<WrittenSnapshot> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
@@ -193,6 +197,7 @@ export async function writeSnapshot(
       version: SNAPSHOT_VERSION,
       config,
       created: new Date().toISOString(),
+      ...(partial ? { partial } : {}),
       sections: {},
       checksums: { turns: turnsCrc },
       blocks: {},
@@ -344,7 +349,7 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
       close: () => file.close(),
     };
     checkConsistent(index, header);
-    return { index, sessions: header.sessions, files: header.files, created: header.created, handle };
+    return { index, sessions: header.sessions, files: header.files, created: header.created, partial: header.partial === true, handle };
   } catch (err) {
     await handle.close();
     arrays?.close();
