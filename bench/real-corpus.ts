@@ -65,6 +65,7 @@ async function realTurns(): Promise<Pool> {
       else pool.calls.push({ tool: t.tool ?? 'Bash', text: t.text.slice(0, 4000) });
     }
   }
+  await library.close();
   // Words people write in prompts, used 2 to 200 times: what queries are made of.
   pool.words = [...counts]
     .filter(([, n]) => n >= 2 && n <= 200)

@@ -15,11 +15,14 @@ import { SECRETS } from '../secrets.js';
 
 const ID = 'codex:019e1695-0522-7c83-8b39-0dd379793f80';
 const ROOTS = ['--root', `codex=${join(CORPUS, 'codex')}`, '--data', tempDir()];
-/** The golden outputs of the sample, by format (regenerate by hashing `export` after a deliberate change). */
+/**
+ * The golden outputs of the sample, by format (regenerate by hashing `export` after a deliberate change; last: tool
+ * outputs kept as printed, their final newlines included, 35 of 82 turns, whitespace only).
+ */
 const GOLDEN: Record<string, string> = {
-  md: 'c3a03101e5db6b60c1153e924b47a100d24606e5ec8a01e7ee7f3287e9faaaaa',
-  html: '8135ef7bf3446799b3fd113699d0d8bee1af1ad1ab1382b37bbe4aaeba4ac9b5',
-  json: '72e59222b021e7479f1efc8187b966104fad2dfc10957269e9274bd21bcc5637',
+  md: '8c3a9ddd20c022f67c6118bf18e297173e18781cef81cb0a6b22b27e475b8473',
+  html: '2a066bb448ccae184d61fbcfe8c25bb5020472ccf724e8eb1f3103ab2b8a01cf',
+  json: '46f69e5abb83b22642a34e8e6d984b3f5851b23e2ffca0cd9f4ddbdc281d5bba',
 };
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): string {
