@@ -136,3 +136,42 @@ test('property: for any text, pages read by next_offset reassemble it byte for b
     { numRuns: 40 },
   );
 });
+
+test('the workspace view shows the line of a tool output that holds the match, 1.3 M characters in, even when the prompt holds another query word', async () => {
+  const root = tempDir();
+  const id = '88888888-8888-4888-8888-888888888888';
+  const output = `${buildLog(1_300_000, [])}\nstep 4812: the borealismarker flag was set\n${buildLog(20_000, [])}`;
+  const at = (s: number) => new Date(Date.UTC(2026, 5, 1, 9, 0, s)).toISOString();
+  const lines = [
+    { type: 'user', uuid: 'u0', sessionId: id, cwd: '/w', timestamp: at(0), message: { role: 'user', content: 'why does qzxcheck fail in the nightly build' } },
+    {
+      type: 'assistant',
+      uuid: 'a0',
+      sessionId: id,
+      cwd: '/w',
+      timestamp: at(1),
+      message: { id: 'm0', role: 'assistant', content: [{ type: 'tool_use', id: 't0', name: 'Bash', input: { command: 'make nightly' } }] },
+    },
+    {
+      type: 'user',
+      uuid: 'u1',
+      sessionId: id,
+      cwd: '/w',
+      timestamp: at(2),
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't0', content: output }] },
+    },
+  ];
+  mkdirSync(join(root, 'p'), { recursive: true });
+  writeFileSync(join(root, 'p', `${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  await library.load();
+  const groups: WorkspaceAnswer[] = [];
+  await library.searchWorkspaces('qzxcheck borealismarker', {}, (a) => groups.push(a));
+  const hits = groups.length === 1 && 'group' in groups[0] ? groups[0].group.hits : [];
+  const deep = hits.find((h) => h.matchKind === 'tool');
+  assert.ok(deep?.match, JSON.stringify(hits.map((h) => ({ user: h.user, match: h.match?.slice(0, 80) }))));
+  assert.match(deep.match, /step 4812: the borealismarker flag was set/);
+  const [from, to] = deep.matchHighlights![0];
+  assert.equal(deep.match.slice(from, to), 'borealismarker');
+  await library.close();
+});

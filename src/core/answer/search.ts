@@ -44,7 +44,9 @@ export interface QueryPlan {
 
 export function planQuery(vocabulary: Vocabulary, query: ParsedQuery, options: SearchOptions, range: DayRange): QueryPlan {
   const { slots, alsoMatched } = expandTerms(query.terms, vocabulary);
-  const shown = { ...query, terms: [...new Set(slots.flatMap((s) => s.alts.map((a) => a.term)))] };
+  // the words as typed are shown too: one no session's index holds may still stand past the indexed first page of a
+  // long output, where the workspace view and the reader find it
+  const shown = { ...query, terms: [...new Set([...query.terms, ...slots.flatMap((s) => s.alts.map((a) => a.term))])] };
   const required = [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))];
   return { query, slots, alsoMatched, shown, required, matcher: matcherFor(shown), options, range };
 }

@@ -57,6 +57,13 @@ function excerpt(text: string, matcher: RegExp): string {
   return `${from > 0 ? '…' : ''}${text.slice(from, end)}${end < text.length ? '…' : ''}`;
 }
 
+/** The lines of a tool output, file read or thinking turn that hold the match, marked. */
+function showMatch(hit: WorkspaceGroup['hits'][number], t: Turn, matcher: RegExp): void {
+  hit.match = excerpt(t.text, matcher);
+  hit.matchKind = t.kind;
+  hit.matchHighlights = highlightRanges(hit.match, matcher);
+}
+
 const cut = (text: string | undefined): string => (text === undefined ? '' : text.length > EXCHANGE_CHARS ? `${text.slice(0, EXCHANGE_CHARS)}…` : text);
 
 function workspaceKey(lib: LibraryView, s: Session): { project: string; worktree: string } {
@@ -97,14 +104,20 @@ function* scanWorkspace(ws: Workspace, matcher: RegExp | undefined): Generator<v
       unreadable.push(turns);
       continue;
     }
-    const shown = new Set<number>();
+    const shown = new Map<number, WorkspaceGroup['hits'][number]>();
     turns.forEach((t, i) => {
       matcher!.lastIndex = 0;
       if (!matcher!.test(t.text)) return;
       group.count++;
       const ex = exchange(turns, i);
-      if (shown.has(ex.key) || group.hits.length >= HITS_PER_WORKSPACE) return;
-      shown.add(ex.key);
+      const seen = shown.get(ex.key);
+      // the words matched in a tool output, a file read or thinking: the exchange shows the line that holds them, even
+      // when the prompt or the reply holds a query word too (else another word's highlight stands for this match)
+      if (seen) {
+        if (!seen.match && t.kind !== 'conversation') showMatch(seen, t, matcher!);
+        return;
+      }
+      if (group.hits.length >= HITS_PER_WORKSPACE) return;
       const user = cut(ex.user?.text);
       const reply = cut(ex.reply?.text);
       const hit: WorkspaceGroup['hits'][number] = {
@@ -117,12 +130,8 @@ function* scanWorkspace(ws: Workspace, matcher: RegExp | undefined): Generator<v
         userHighlights: highlightRanges(user, matcher!),
         replyHighlights: highlightRanges(reply, matcher!),
       };
-      // the words matched in a tool output, a file read or thinking: the exchange shows where
-      if (!hit.userHighlights.length && !hit.replyHighlights.length) {
-        hit.match = excerpt(t.text, matcher!);
-        hit.matchKind = t.kind;
-        hit.matchHighlights = highlightRanges(hit.match, matcher!);
-      }
+      shown.set(ex.key, hit);
+      if (t.kind !== 'conversation') showMatch(hit, t, matcher!);
       group.hits.push(hit);
     });
     yield;
