@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { KEPT_STRING_BYTES, LongLine } from '../../src/core/ingest/sources/long-line.js';
+import { readLines } from '../../src/core/ingest/sources/line-files.js';
 import { renderGet } from '../../src/cli/render.js';
 import { tempDir } from '../helpers.js';
 
@@ -116,4 +117,33 @@ test('lines that cannot be read are counted on the session: get_session and the 
   await again.load();
   assert.equal((await again.get(`claude-code:${ID}`, { format: 'json' })).session.unreadLines?.count, 2);
   await again.close();
+});
+
+test('a transcript past its budget keeps the start of each later long line texts: reading it holds a bounded amount whatever its size', async () => {
+  const file = join(tempDir(), 'big.jsonl');
+  const line = (i: number) =>
+    JSON.stringify({ type: 'user', n: i, message: { content: [{ type: 'tool_result', content: `${i} ${'x'.repeat(100_000)} end${i}` }] } });
+  writeFileSync(file, `${Array.from({ length: 10 }, (_, i) => line(i)).join('\n')}\n`);
+  const logger = new MemoryLogger();
+  const seen: { n: number; length: number; end: boolean }[] = [];
+  await readLines(
+    file,
+    (text) => {
+      const r = JSON.parse(text) as { n: number; message: { content: { content: string }[] } };
+      const content = r.message.content[0].content;
+      seen.push({ n: r.n, length: content.length, end: content.includes(`end${r.n}`) });
+    },
+    { logger, budgetBytes: 300_000 },
+  );
+  assert.deepEqual(
+    seen.map((s) => s.n),
+    [...Array(10).keys()],
+    'every line read, in order',
+  );
+  for (const s of seen.slice(0, 3)) assert.ok(s.end && s.length > 100_000, 'within the budget: whole');
+  for (const s of seen.slice(3)) assert.ok(!s.end && s.length < 4096 + 100, `past it: the start kept (${s.length})`);
+  assert.ok(
+    logger.lines.some((l) => /over 300000 bytes: the texts of 7 later long line\(s\) were kept to their first 4096 bytes/.test(l)),
+    logger.lines.join('\n'),
+  );
 });

@@ -15,7 +15,7 @@ export async function readFileCounting(adapter: SourceAdapter, file: string, roo
   const logger: Logger = {
     info: (m) => ctx.logger.info(m),
     warn: (m) => {
-      if (m.startsWith(`${file}:`) && /\bskipped\b/.test(m)) skipped.push(m.slice(file.length + 1));
+      if (m.startsWith(`${file}:`) && /\bskipped\b|\bcut \(the transcript keeps/.test(m)) skipped.push(m.slice(file.length + 1).trim());
       ctx.logger.warn(m);
     },
     error: (m) => ctx.logger.error(m),

@@ -6,6 +6,13 @@ import { KEPT_STRING_BYTES, LongLine } from './long-line.js';
 
 /** Lines longer than this are not held whole: read as they stream by, each of their strings cut short (long-line.ts). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/**
+ * A transcript's first this many bytes are read whole; of a larger one (some are many GB), each later line of more than
+ * CUT_LINE_BYTES keeps its texts' first CUT_TEXT_BYTES, so that reading it holds a bounded amount whatever its size.
+ */
+export const FILE_BUDGET_BYTES = 256 * 1024 * 1024;
+const CUT_LINE_BYTES = 64 * 1024;
+const CUT_TEXT_BYTES = 4096;
 const CHUNK = 1024 * 1024;
 
 export interface LineReadResult {
@@ -24,9 +31,12 @@ export interface LineReadResult {
 export async function readLines(
   file: string,
   onLine: (line: string, lineNo: number, partial: boolean) => void,
-  options: { fromOffset?: number; firstLineNo?: number; includePartialTail?: boolean; logger?: Logger; maxLineBytes?: number } = {},
+  options: { fromOffset?: number; firstLineNo?: number; includePartialTail?: boolean; logger?: Logger; maxLineBytes?: number; budgetBytes?: number } = {},
 ): Promise<LineReadResult> {
   const max = options.maxLineBytes ?? MAX_LINE_BYTES;
+  const budget = options.budgetBytes ?? FILE_BUDGET_BYTES;
+  let delivered = 0;
+  let cutLines = 0;
   const handle = await open(file, 'r');
   try {
     let position = options.fromOffset ?? 0;
@@ -56,10 +66,19 @@ export async function readLines(
           );
           onLine(text, lineNo, partial);
         }
+      } else if (delivered > budget && pendingBytes + tail.length > CUT_LINE_BYTES) {
+        // past the file's budget: a long line keeps the start of its texts (the transcript keeps them whole)
+        const cut = new LongLine(CUT_TEXT_BYTES);
+        for (const piece of pending) cut.push(piece);
+        cut.push(tail);
+        const text = cut.finish();
+        cutLines++;
+        if (text !== undefined) onLine(text, lineNo, partial);
       } else {
         const bytes = pending.length ? Buffer.concat([...pending, tail]) : tail;
         onLine(bytes.toString('utf8'), lineNo, partial);
       }
+      delivered += pendingBytes + tail.length;
       pending = [];
       pendingBytes = 0;
       long = undefined;
@@ -90,6 +109,10 @@ export async function readLines(
       finishLine(Buffer.alloc(0), true);
       lineStart = position;
     }
+    if (cutLines)
+      options.logger?.warn(
+        `${file}: over ${budget} bytes: the texts of ${cutLines} later long line(s) were kept to their first ${CUT_TEXT_BYTES} bytes, cut (the transcript keeps them whole)`,
+      );
     return { endOffset: lineStart, completeOffset, completeLines };
   } finally {
     await handle.close();
