@@ -12,8 +12,8 @@ import { changedEntries, scanRoots, type FileState } from '../ingest/file-state.
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
-import { CHECKPOINT_SHARE, heapUse, heapUseAfterCollection, loadBounds, memoryStopReason, STOP_SHARE } from './memory-guard.js';
-import { CHECKPOINT_MS, POOL_MIN_FILES, type LibraryOptions, type LoadProgress } from './options.js';
+import { LoadGuard } from './memory-guard.js';
+import { POOL_MIN_FILES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import type { ParsedFiles } from '../ingest/sources/line-files.js';
@@ -136,10 +136,10 @@ export class Loader {
     // A first run answers from here on too, from what is indexed so far (newest sessions first), and says it is partial.
     this.markAnswerable();
     this.markCounted();
-    let checkpoint = performance.now();
+    // what a load holds at once, bounded by what this process's heap allows, and when it writes or stops (memory-guard.ts)
+    const guard = new LoadGuard(this.parts.options);
+    const bounds = guard.bounds;
     // A long load parses on other threads, the next batch while this one is indexed and archived.
-    // what a load holds at once, bounded by what this process's heap allows (library/memory-guard.ts)
-    const bounds = loadBounds(this.parts.options.heap?.().limit ?? heapUse().limit);
     const changedBatches = newestFirst(changed, bounds.commitBytes);
     const pool = totalFiles >= POOL_MIN_FILES ? ParsePool.open(this.parts.options.env ?? process.env, this.logger, this.parts.options.parseThreads) : undefined;
     const onFile = (state: FileState): void => {
@@ -170,28 +170,19 @@ export class Loader {
         if (!writer && (writer = await this.writable())) this.parts.snapshots.hold(true);
         await this.commit(root, reads, writer, carry);
         this.committed(signal?.aborted ? files.filter((f) => reads.some((r) => r.file === f.file)) : files);
-        // A long first load is written down now and then: a load that is killed resumes from there. And what the index
-        // holds in memory goes to the file before it grows large: memory stays bounded whatever the history's size.
-        const {
-          checkpointMs = CHECKPOINT_MS,
-          checkpointBytes = bounds.checkpointBytes,
-          heap = heapUse,
-          heapCollected = heapUseAfterCollection,
-        } = this.parts.options;
-        const use = heap();
-        const pressed = use.used > CHECKPOINT_SHARE * use.limit;
-        if (writer && (performance.now() - checkpoint > checkpointMs || this.catalog.index.postingBytes > checkpointBytes || pressed)) {
-          await this.parts.snapshots.saveNow();
-          checkpoint = performance.now();
-        }
-        // Never a crash (and a restart into the same crash): a load that still finds the heap nearly full stops here.
-        if (pressed && heap().used > STOP_SHARE * use.limit) {
-          const held = heapCollected();
-          if (held.used > STOP_SHARE * held.limit) {
-            this.indexing.stopped = memoryStopReason(held, this.indexing.filesDone, totalFiles);
-            this.logger.warn(`indexing stopped: ${this.indexing.stopped}`);
-            break;
-          }
+        // written down now and then (a killed load resumes there) and before the index's memory grows large; never a
+        // crash (and a restart into the same crash): a load that still finds the heap nearly full stops here
+        const stopped = await guard.afterCommit(
+          writer,
+          this.catalog.index.postingBytes,
+          () => this.parts.snapshots.saveNow(),
+          this.indexing.filesDone,
+          totalFiles,
+        );
+        if (stopped) {
+          this.indexing.stopped = stopped;
+          this.logger.warn(`indexing stopped: ${stopped}`);
+          break;
         }
       }
     } finally {

@@ -7,7 +7,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { AHEAD_BYTES } from '../ingest/read-ahead.js';
 import { COMMIT_MAX_BYTES } from '../ingest/file-state.js';
-import { CHECKPOINT_BYTES } from './options.js';
+import { CHECKPOINT_BYTES, CHECKPOINT_MS, type LibraryOptions } from './options.js';
 
 /** Past this share of the limit a load writes its snapshot at once (the index's memory goes to the file). */
 export const CHECKPOINT_SHARE = 0.55;
@@ -68,4 +68,37 @@ export function loadBounds(heapLimit: number): { aheadBytes: number; commitBytes
     commitBytes: within(1 / 16, 8 * mb, COMMIT_MAX_BYTES),
     checkpointBytes: within(1 / 8, 16 * mb, CHECKPOINT_BYTES),
   };
+}
+
+/** When a load writes its snapshot between commits, and whether it must stop: one per load. */
+export class LoadGuard {
+  readonly bounds: ReturnType<typeof loadBounds>;
+  private checkpoint = performance.now();
+
+  constructor(private readonly options: Pick<LibraryOptions, 'checkpointMs' | 'checkpointBytes' | 'heap' | 'heapCollected'>) {
+    this.bounds = loadBounds((options.heap ?? heapUse)().limit);
+  }
+
+  /**
+   * After a commit: writes the snapshot (`save`) when the load has not for a while, when the index holds more than its
+   * budget in memory, or when the heap is past CHECKPOINT_SHARE of its limit; answers why the load must stop when the
+   * heap is still past STOP_SHARE after a collection, else undefined.
+   */
+  async afterCommit(writer: boolean, indexBytes: number, save: () => Promise<void>, filesDone: number, filesTotal: number): Promise<string | undefined> {
+    const {
+      checkpointMs = CHECKPOINT_MS,
+      checkpointBytes = this.bounds.checkpointBytes,
+      heap = heapUse,
+      heapCollected = heapUseAfterCollection,
+    } = this.options;
+    const use = heap();
+    const pressed = use.used > CHECKPOINT_SHARE * use.limit;
+    if (writer && (performance.now() - this.checkpoint > checkpointMs || indexBytes > checkpointBytes || pressed)) {
+      await save();
+      this.checkpoint = performance.now();
+    }
+    if (!pressed || heap().used <= STOP_SHARE * use.limit) return undefined;
+    const held = heapCollected();
+    return held.used > STOP_SHARE * held.limit ? memoryStopReason(held, filesDone, filesTotal) : undefined;
+  }
 }
