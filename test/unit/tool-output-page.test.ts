@@ -22,24 +22,18 @@ function buildLog(length: number, marks: [number, string][]): string {
   return `${text.slice(0, length - 5)}done\n`;
 }
 
-test('the first 512,000 characters of a tool output are searched; the rest is read by docid and offset', async () => {
-  assert.equal(INDEXED_CHARS_PER_TOOL_TURN, PAGE_BYTES, 'the indexed part is the first page a read returns (of ASCII text)');
-  const root = tempDir();
-  const id = '66666666-6666-4666-8666-666666666666';
-  const output = buildLog(700_000, [
-    [300_000, 'zanzibarmarker'],
-    [600_000, 'quetzalmarker'],
-  ]);
+/** A Claude Code session under `root`: a prompt, a Bash call and its output. */
+function writeToolSession(root: string, id: string, prompt: string, command: string, output: string): void {
   const at = (s: number) => new Date(Date.UTC(2026, 5, 1, 9, 0, s)).toISOString();
   const lines = [
-    { type: 'user', uuid: 'u0', sessionId: id, cwd: '/w', timestamp: at(0), message: { role: 'user', content: 'run the full build' } },
+    { type: 'user', uuid: 'u0', sessionId: id, cwd: '/w', timestamp: at(0), message: { role: 'user', content: prompt } },
     {
       type: 'assistant',
       uuid: 'a0',
       sessionId: id,
       cwd: '/w',
       timestamp: at(1),
-      message: { id: 'm0', role: 'assistant', content: [{ type: 'tool_use', id: 't0', name: 'Bash', input: { command: 'make all' } }] },
+      message: { id: 'm0', role: 'assistant', content: [{ type: 'tool_use', id: 't0', name: 'Bash', input: { command } }] },
     },
     {
       type: 'user',
@@ -52,6 +46,17 @@ test('the first 512,000 characters of a tool output are searched; the rest is re
   ];
   mkdirSync(join(root, 'p'), { recursive: true });
   writeFileSync(join(root, 'p', `${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+}
+
+test('the first 512,000 characters of a tool output are searched; the rest is read by docid and offset', async () => {
+  assert.equal(INDEXED_CHARS_PER_TOOL_TURN, PAGE_BYTES, 'the indexed part is the first page a read returns (of ASCII text)');
+  const root = tempDir();
+  const id = '66666666-6666-4666-8666-666666666666';
+  const output = buildLog(700_000, [
+    [300_000, 'zanzibarmarker'],
+    [600_000, 'quetzalmarker'],
+  ]);
+  writeToolSession(root, id, 'run the full build', 'make all', output);
   const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {}, dataDir: tempDir() });
   await library.load();
 
@@ -141,28 +146,7 @@ test('the workspace view shows the line of a tool output that holds the match, 1
   const root = tempDir();
   const id = '88888888-8888-4888-8888-888888888888';
   const output = `${buildLog(1_300_000, [])}\nstep 4812: the borealismarker flag was set\n${buildLog(20_000, [])}`;
-  const at = (s: number) => new Date(Date.UTC(2026, 5, 1, 9, 0, s)).toISOString();
-  const lines = [
-    { type: 'user', uuid: 'u0', sessionId: id, cwd: '/w', timestamp: at(0), message: { role: 'user', content: 'why does qzxcheck fail in the nightly build' } },
-    {
-      type: 'assistant',
-      uuid: 'a0',
-      sessionId: id,
-      cwd: '/w',
-      timestamp: at(1),
-      message: { id: 'm0', role: 'assistant', content: [{ type: 'tool_use', id: 't0', name: 'Bash', input: { command: 'make nightly' } }] },
-    },
-    {
-      type: 'user',
-      uuid: 'u1',
-      sessionId: id,
-      cwd: '/w',
-      timestamp: at(2),
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't0', content: output }] },
-    },
-  ];
-  mkdirSync(join(root, 'p'), { recursive: true });
-  writeFileSync(join(root, 'p', `${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  writeToolSession(root, id, 'why does qzxcheck fail in the nightly build', 'make nightly', output);
   const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await library.load();
   const groups: WorkspaceAnswer[] = [];
