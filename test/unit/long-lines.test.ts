@@ -39,7 +39,7 @@ test('property: a long line cut short still parses, with the same structure, eve
         } else if (a && typeof a === 'object') {
           assert.deepEqual(Object.keys(b as object), Object.keys(a));
           for (const k of Object.keys(a)) same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]);
-        } else assert.deepEqual(b, a);
+        } else assert.equal(JSON.stringify(b), JSON.stringify(a)); // as JSON carries it (-0 is written 0)
       };
       same({ v: value, pad: 'é😀\\"'.repeat(20) }, parsed);
     }),
