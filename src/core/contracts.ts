@@ -59,12 +59,20 @@ export const searchResultSchema = z.object({
   date: z.string().describe("ISO timestamp of the session's start."),
   file: z.string().describe('Path of the transcript file.'),
   size: z.number().describe('Bytes of the transcript.'),
-  relevanceScore: z.number().describe('0-1; topic matches weigh most.'),
+  relevanceScore: z
+    .number()
+    .describe(
+      'The 0-1 score results are sorted by (then newest first). Lexical: the share of the query it holds, topic x3 > content x2 > tool messages x1; hybrid: the fused rank of the words, what was asked and meaning.',
+    ),
   matchedSnippets: z.array(z.string()).describe('Up to 3 snippets around the matches.'),
   snippetTurnIds: z.array(z.string()).describe('The turn (a docid for read_session) each snippet came from.'),
   snippetHighlights: z.array(z.array(range)).describe('Per snippet, the [start, end) character ranges that matched.'),
   topicHighlights: z.array(range).describe('The [start, end) ranges of the topic that matched.'),
-  matchCount: z.number().describe('How many query terms the session holds.'),
+  matchCount: z.number().describe('How many times the query terms occur in the session (0: found by meaning, see foundBy).'),
+  foundBy: z
+    .literal('meaning')
+    .optional()
+    .describe('Present when the session holds none of the query words: the semantic leg found it by what it is about.'),
   sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript; the session comes from the archive.'),
   parentId: z.string().optional().describe('A sub-agent session: the session that started it (get_session it for the whole task).'),
   resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),

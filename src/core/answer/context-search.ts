@@ -82,7 +82,7 @@ export function contextCandidates(
   ranked.slice(0, SESSIONS_EXAMINED).forEach((hit, rank) => {
     const sessionShare = Math.min(1, hit.relevance / best);
     const reciprocalRank = 1 / (rank + 1);
-    if (calibratedScore({ coverage: 1, sessionShare, reciprocalRank, conversation: 1 }) < threshold) return;
+    if (calibratedScore({ coverage: 1, sessionShare, reciprocalRank, conversation: 1 }) < threshold - 0.0005) return; // (scores are shown, and held to it, rounded)
     const s = lib.sessions.get(hit.key)!;
     for (const turn of s.turns) {
       if (options.types?.length && !options.types.includes(turn.kind)) continue;
@@ -120,8 +120,9 @@ export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRa
   const started = performance.now();
   const blocks: ContextBlock[] = [];
   for (const { block, features } of contextCandidates(lib, query, range, options, options.threshold)) {
-    const score = calibratedScore(features);
-    if (score >= options.threshold) blocks.push({ ...block, score: Math.round(score * 1000) / 1000 });
+    // the score as shown is the one the threshold is held to
+    const score = Math.round(calibratedScore(features) * 1000) / 1000;
+    if (score >= options.threshold) blocks.push({ ...block, score });
   }
   blocks.sort((a, b) => b.score - a.score || (a.createdAt < b.createdAt ? 1 : -1));
   return { results: blocks.slice(0, options.limit), totalMatches: blocks.length, searchTime: Math.round(performance.now() - started) };

@@ -43,7 +43,12 @@ export function semanticWeight(knownShare: number): number {
 /** A lexical first result this many times as relevant as the second is kept first: the words found what was meant. */
 export const CLEAR_WINNER = 2;
 
-/** The lists fused, best first, at most `limit`. */
+/**
+ * The lists fused, best first, at most `limit`. Each hit's `relevance` becomes its fused score, the one it is sorted by:
+ * the weighted reciprocal ranks it earned over the most a session first in every list earns (0–1). A first result the
+ * words found far ahead of the rest, or first by both the words and what was asked, scores 1: rank fusion sees
+ * positions, not gaps, and meaning alone does not overrule the two.
+ */
 export function fuse(
   lexical: Scored[],
   semantic: { key: string; similarity: number }[],
@@ -66,21 +71,20 @@ export function fuse(
     score.set(key, (score.get(key) ?? 0) + ASKED_WEIGHT / (RRF_K + rank + 1));
     if (!hits.has(key)) hits.set(key, hitWithoutWords(key, s / asked[0].score));
   });
-  // rank fusion sees positions, not gaps: a first result far ahead by words (a known item typed by its rare words) stays
+  const most = ((lexical.length ? 1 : 0) + (semantic.length ? weight : 0) + (asked.length ? ASKED_WEIGHT : 0)) / (RRF_K + 1);
   const clear = lexical.length > 0 && (lexical.length === 1 || lexical[0].relevance >= CLEAR_WINNER * lexical[1].relevance);
-  // and so does one first both by the words and by what was asked: meaning alone does not overrule the two
   const agreed = lexical.length > 0 && asked[0]?.key === lexical[0].key;
-  if (clear || agreed) score.set(lexical[0].key, Infinity);
-  const fused = [...score].sort((a, b) => b[1] - a[1]).map(([key]) => hits.get(key)!);
-  // nor is it put below a result the words found far less well (ranked up by meaning alone)
-  if (lexical.length && fused[0] !== lexical[0] && lexical[0].relevance >= CLEAR_WINNER * fused[0].relevance) {
-    fused.splice(fused.indexOf(lexical[0]), 1);
-    fused.unshift(lexical[0]);
-  }
+  if (clear || agreed) score.set(lexical[0].key, most);
+  const order = [...score].sort((a, b) => b[1] - a[1]);
+  // nor is the first by words put below a result the words found far less well (ranked up by meaning alone)
+  if (lexical.length && order[0][0] !== lexical[0].key && lexical[0].relevance >= CLEAR_WINNER * hits.get(order[0][0])!.relevance) score.set(lexical[0].key, most);
+  const fused = [...score]
+    .map(([key, s]) => ({ ...hits.get(key)!, relevance: most > 0 ? Math.min(1, s / most) : 0 }))
+    .sort((a, b) => b.relevance - a.relevance);
   return limit === undefined ? fused : fused.slice(0, limit);
 }
 
 /** The semantic leg alone, as scored hits. */
 export function semanticOnly(semantic: { key: string; similarity: number }[]): Scored[] {
-  return semantic.map(({ key, similarity }) => hitWithoutWords(key, similarity));
+  return semantic.map(({ key, similarity }) => ({ ...hitWithoutWords(key, similarity), relevance: Math.max(0, Math.min(1, similarity)) }));
 }

@@ -60,9 +60,10 @@ const LITERAL_WINDOW = 20;
 const LITERAL_DEPTH = 100;
 
 /**
- * The best candidates reordered so that sessions holding more of the query's literal words come first, and among
- * those, sessions whose user typed them (in a prompt or the title): an identifier is looked for where it was asked
- * about, not where a log or a file read printed it (stable otherwise).
+ * The best candidates scored so that sessions holding more of the query's literal words come first, and among those,
+ * sessions whose user typed them (in a prompt or the title): an identifier is looked for where it was asked about, not
+ * where a log or a file read printed it. Each such rank is a band of the relevance, the words' score placing a session
+ * inside its band.
  */
 function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit: number): Scored[] {
   const literals = plan.query.literals.map((word) => ({ matcher: literalMatcher(word), needle: jsonNeedle(word), words: literalWords(word) }));
@@ -93,7 +94,9 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit:
   } finally {
     for (const raw of opened.values()) raw?.close();
   }
-  return [...hits].sort((a, b) => (rank.get(b.key) ?? 0) - (rank.get(a.key) ?? 0));
+  // the rank is a band of the score: a session in a higher band scores above every one in a lower band
+  const bands = all * (all + 1) + all + 1;
+  return hits.map((h) => ({ ...h, relevance: ((rank.get(h.key) ?? 0) + 0.999 * h.relevance) / bands }));
 }
 
 /** The words of a literal the asked stems keep. */
@@ -168,22 +171,49 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
       return !!s && (!meta || meta(s)) && (!check || check(s));
     };
     const similar = lib.semantic.search(plan.query.terms.join(' '), FUSION_DEPTH, accept);
-    if (mode === 'semantic') return semanticOnly(similar).slice(0, limit);
-    const lexical = rankChecked(lib, plan, Math.max(limit ?? 0, FUSION_DEPTH));
+    if (mode === 'semantic') return inScoreOrder(lib, semanticOnly(similar)).slice(0, limit);
+    // with no limit, every session holding a word is fused (the answer is all matches); with one, the best of them
+    const lexical = rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, FUSION_DEPTH));
     const idf = plan.query.terms.map((t) => lib.index.idf(t));
     const total = idf.reduce((a, b) => a + b, 0);
     const known = plan.query.terms.reduce((sum, t, i) => sum + (lib.semantic.knows(t) ? idf[i] : 0), 0);
     const asked = lib.semantic.searchAsked(plan.slots, FUSION_DEPTH, accept);
-    return fuse(lexical, similar, limit, semanticWeight(total ? known / total : 0), asked);
+    const fused = inScoreOrder(lib, fuse(lexical, similar, undefined, semanticWeight(total ? known / total : 0), asked)).slice(0, limit);
+    return limit === undefined ? fused : withWordCounts(lib, plan, fused);
   }
-  if (!plan.query.literals.length || limit === undefined) return rankChecked(lib, plan, limit);
+  if (!plan.query.literals.length || limit === undefined) return inScoreOrder(lib, rankChecked(lib, plan, limit));
   // further down, a session whose user asked every word of a literal (by its asked stems: no turn read) is looked at too
   const parts = plan.query.literals.map(literalWords);
   const depth = contentCheck(plan) ? LITERAL_WINDOW : LITERAL_DEPTH; // (phrase and role checks read each candidate's turns)
   const hits = rankChecked(lib, plan, Math.max(limit, depth)).filter(
     (h, i) => i < LITERAL_WINDOW || parts.some((words) => words.length > 0 && lib.semantic.asksAll(h.key, words)),
   );
-  return literalsFirst(lib, plan, hits, limit).slice(0, limit);
+  return inScoreOrder(lib, literalsFirst(lib, plan, hits, limit)).slice(0, limit);
+}
+
+/**
+ * Hits the fusion took from meaning or what was asked, below the depth the words' ranking was cut at, may hold the words
+ * too: their counts are looked up, so that `matchCount: 0` always means none of the words.
+ */
+function withWordCounts(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Scored[] {
+  const unknown = new Set(hits.filter((h) => h.matchCount === 0).map((h) => h.key));
+  if (!unknown.size) return hits;
+  const counted = new Map(lib.index.score(plan.slots, { accept: (key) => unknown.has(key) }).map((h) => [h.key, h]));
+  return hits.map((h) => {
+    const c = counted.get(h.key);
+    return c ? { ...h, matchCount: c.matchCount, matchedTerms: c.matchedTerms } : h;
+  });
+}
+
+/**
+ * Hits in the order of the score they show: relevance rounded as answers show it (three decimals), highest first, then
+ * the newest session first (the seed's order).
+ */
+function inScoreOrder(lib: LibraryView, hits: Scored[]): Scored[] {
+  const updated = (key: string): number => Date.parse(lib.sessions.get(key)?.updated ?? '') || 0;
+  return hits
+    .map((h) => ({ ...h, relevance: Math.round(h.relevance * 1000) / 1000 }))
+    .sort((a, b) => b.relevance - a.relevance || updated(b.key) - updated(a.key));
 }
 
 function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined): Scored[] {
@@ -275,6 +305,7 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
       topicHighlights: plan.matcher ? highlightRanges(s.topic, plan.matcher) : [],
       matchCount: hit.matchCount,
     };
+    if (hit.matchCount === 0) result.foundBy = 'meaning';
     if (s.project) result.project = s.project;
     if (s.branch) result.branch = s.branch;
     if (s.sourceDeleted) result.sourceDeleted = true;
