@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { SearchIndex } from '../../src/core/index/engine.js';
 import { topK } from '../../src/core/index/top-k.js';
-import { tokenize } from '../../src/core/index/tokenize.js';
+import { forEachToken, tokenize } from '../../src/core/index/tokenize.js';
 import { excluder } from '../../src/core/ingest/exclude.js';
 
 test('top-k returns exactly the first k of a full ranking', () => {
@@ -96,7 +96,26 @@ test('fields are weighted: topic 3, content 2, messages 1', () => {
 });
 
 test('tokens: letters and digits of any script, lower-cased; punctuation and underscores split; long runs dropped', () => {
-  assert.deepEqual(tokenize('Привет МИР, 日本語 and 𝒜bc max_map_tokens ünïcødé'), ['привет', 'мир', '日本語', '𝒜bc', 'max', 'map', 'tokens', 'ünïcødé']);
+  // text written without spaces is cut into overlapping pairs (a lone character alone), as Lucene's CJK analyzer does
+  assert.deepEqual(tokenize('Привет МИР, 日本語 and 𝒜bc max_map_tokens ünïcødé 한국어 分'), [
+    'привет',
+    'мир',
+    '日本',
+    '本語',
+    '𝒜bc',
+    'max',
+    'map',
+    'tokens',
+    'ünïcødé',
+    '한국',
+    '국어',
+    '分',
+  ]);
+  assert.deepEqual(tokenize('Node.jsの設定'), ['node', 'js', 'の設', '設定'], 'a script change ends a word');
+  // the index also holds an identifier joined by `_` or `-` whole; numbers, dates and hex are not joined
+  const indexed: string[] = [];
+  forEachToken('web_socket web-socket 2024-08-19 e5f6-a1b2 v2_api', (t) => indexed.push(t), false, true);
+  assert.deepEqual(indexed, ['web', 'socket', 'websocket', 'web', 'socket', 'websocket', '2024', '08', '19', 'e5f6', 'a1b2', 'v2', 'api', 'v2api']);
   assert.deepEqual(tokenize(`short ${'x'.repeat(41)} end`), ['short', 'end']);
   assert.deepEqual(tokenize('the fix for the bug'), ['fix', 'bug'], 'stop words are not indexed');
   assert.deepEqual(tokenize('the fix', true), ['the', 'fix']);

@@ -43,10 +43,10 @@ export interface QueryPlan {
 }
 
 export function planQuery(vocabulary: Vocabulary, query: ParsedQuery, options: SearchOptions, range: DayRange): QueryPlan {
-  const { slots, alsoMatched } = expandTerms(query.terms, vocabulary);
+  const { slots, alsoMatched } = expandTerms(query.terms, vocabulary, query.parts);
   // the words as typed are shown too: one no session's index holds may still stand past the indexed first page of a
   // long output, where the workspace view and the reader find it
-  const shown = { ...query, terms: [...new Set([...query.terms, ...slots.flatMap((s) => s.alts.map((a) => a.term))])] };
+  const shown = { ...query, terms: [...new Set([...query.terms, ...slots.flatMap((s) => s.alts.flatMap((a) => a.all ?? a.term))])] };
   const required = [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))];
   return { query, slots, alsoMatched, shown, required, matcher: matcherFor(shown), options, range };
 }
@@ -65,7 +65,7 @@ const LITERAL_DEPTH = 100;
  * where a log or a file read printed it. Each such rank is a band of the relevance, the words' score placing a session
  * inside its band.
  */
-function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit: number): Scored[] {
+function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit: number, looked: (h: Scored, i: number) => boolean): Scored[] {
   const literals = plan.query.literals.map((word) => ({ matcher: literalMatcher(word), needle: jsonNeedle(word), words: literalWords(word) }));
   // each candidate's archive line is opened once, for its prompts and then its body, and closed at the end
   const opened = new Map<Session, RawSession | undefined>();
@@ -82,9 +82,10 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit:
   const all = literals.length;
   const rank = new Map<string, number>();
   try {
-    const typed = new Map(hits.map((h) => [h.key, count(lib.sessions.get(h.key)!, true)]));
+    const candidates = hits.filter(looked);
+    const typed = new Map(candidates.map((h) => [h.key, count(lib.sessions.get(h.key)!, true)]));
     let full = [...typed.values()].filter((t) => t === all).length;
-    for (const h of hits) {
+    for (const h of candidates) {
       const t = typed.get(h.key)!;
       if (t === 0 && full >= limit) continue;
       const held = t === all ? all : count(lib.sessions.get(h.key)!, false);
@@ -181,14 +182,15 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
     const fused = inScoreOrder(lib, fuse(lexical, similar, undefined, semanticWeight(total ? known / total : 0), asked)).slice(0, limit);
     return limit === undefined ? fused : withWordCounts(lib, plan, fused);
   }
-  if (!plan.query.literals.length || limit === undefined) return inScoreOrder(lib, rankChecked(lib, plan, limit));
-  // further down, a session whose user asked every word of a literal (by its asked stems: no turn read) is looked at too
+  if (!plan.query.literals.length) return inScoreOrder(lib, rankChecked(lib, plan, limit));
+  // the best by words are looked at for the literals, and further down, a session whose user asked every word of a
+  // literal (by its asked stems: no turn read); the others keep their place below those that hold them
   const parts = plan.query.literals.map(literalWords);
   const depth = contentCheck(plan) ? LITERAL_WINDOW : LITERAL_DEPTH; // (phrase and role checks read each candidate's turns)
-  const hits = rankChecked(lib, plan, Math.max(limit, depth)).filter(
-    (h, i) => i < LITERAL_WINDOW || parts.some((words) => words.length > 0 && lib.semantic.asksAll(h.key, words)),
-  );
-  return inScoreOrder(lib, literalsFirst(lib, plan, hits, limit)).slice(0, limit);
+  const hits = rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, depth));
+  const looked = (h: Scored, i: number): boolean =>
+    i < LITERAL_WINDOW || (i < depth && parts.some((words) => words.length > 0 && lib.semantic.asksAll(h.key, words)));
+  return inScoreOrder(lib, literalsFirst(lib, plan, hits, limit ?? Infinity, looked)).slice(0, limit);
 }
 
 /**

@@ -24,6 +24,12 @@ import { keepCandidates, QueryScratch } from './scratch.js';
 export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type QuerySlot, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
 export type { ChunkedArray, IndexState, RestoredState } from './state.js';
 
+/** One alternative's documents, visited with their per-field frequencies. */
+interface Postings {
+  idf: number;
+  each(visit: (doc: number, t0: number, t1: number, t2: number) => void): void;
+}
+
 export class SearchIndex {
   private readonly dict = new Map<string, number>();
   private readonly store = new PostingStore();
@@ -145,7 +151,9 @@ export class SearchIndex {
    */
   private countTokens(text: string, field: number, touched: number[], lengths: number[]): void {
     let n = 0;
-    scanWords(text.toLowerCase(), (token) => {
+    scanWords(
+      text.toLowerCase(),
+      (token) => {
       if (token.length > MAX_TOKEN_LENGTH) return;
       let id = this.dict.get(token);
       if (id === undefined) id = this.termId(token);
@@ -155,7 +163,7 @@ export class SearchIndex {
       if (s[at] === 0 && s[at + 1] === 0 && s[at + 2] === 0) touched.push(id);
       s[at + field]++;
       n++;
-    });
+    }, true);
     lengths[field] += n;
   }
 
@@ -330,32 +338,22 @@ export class SearchIndex {
     const slotTouched: number[] = [];
     for (const slot of uniqueSlots(query)) {
       let slotMax = 0;
-      for (const { term, weight } of slot.alts) {
-        const id = this.lookup(term);
-        if (id === undefined || !this.df[id]) continue;
-        const idf = (options.idf?.(term) ?? this.idfOf(id)) * weight;
+      for (const alt of slot.alts) {
+        const postings = alt.all ? this.conjunction(alt.all, options.idf) : this.postingsOf(alt.term, options.idf);
+        if (!postings) continue;
+        const idf = postings.idf * alt.weight;
         slotMax = Math.max(slotMax, idf);
-        for (const seg of this.store.segments) {
-          if (id >= seg.terms) continue;
-          const { docs: segDocs, freqs: segFreqs, from, to } = termPostings(seg, id);
-          for (let i = from; i < to; i++) {
-            const doc = segDocs[i];
-            if (this.keys[doc] === undefined) continue;
-            const packed = segFreqs[i];
-            const t0 = packed & 0xff;
-            const t1 = (packed >>> 8) & 0xfff;
-            const t2 = packed >>> 20;
-            const tf = t0 * factors[doc * 3] + t1 * factors[doc * 3 + 1] + t2 * factors[doc * 3 + 2];
-            if (slotsHeld[doc] === 0 && matches[doc] === 0) {
-              touched[touchedCount++] = doc;
-              scores[doc] = 0;
-              cover[doc] = 0;
-            }
-            if (best[doc] === 0) slotTouched.push(doc);
-            best[doc] = Math.max(best[doc], (idf * tf * (k1 + 1)) / (k1 + tf));
-            matches[doc] += t0 + t1 + t2;
+        postings.each((doc, t0, t1, t2) => {
+          const tf = t0 * factors[doc * 3] + t1 * factors[doc * 3 + 1] + t2 * factors[doc * 3 + 2];
+          if (slotsHeld[doc] === 0 && matches[doc] === 0) {
+            touched[touchedCount++] = doc;
+            scores[doc] = 0;
+            cover[doc] = 0;
           }
-        }
+          if (best[doc] === 0) slotTouched.push(doc);
+          best[doc] = Math.max(best[doc], (idf * tf * (k1 + 1)) / (k1 + tf));
+          matches[doc] += t0 + t1 + t2;
+        });
       }
       if (!slotMax) continue;
       maxScore += slotMax * (k1 + 1);
@@ -383,6 +381,56 @@ export class SearchIndex {
     }));
     for (let i = 0; i < touchedCount; i++) slotsHeld[touched[i]] = matches[touched[i]] = 0;
     return results;
+  }
+
+  /** A term's live postings with its IDF, field by field; undefined when no document holds it. */
+  private postingsOf(term: string, idfOf?: (term: string) => number | undefined): Postings | undefined {
+    const id = this.lookup(term);
+    if (id === undefined || !this.df[id]) return undefined;
+    return {
+      idf: idfOf?.(term) ?? this.idfOf(id),
+      each: (visit) => {
+        for (const seg of this.store.segments) {
+          if (id >= seg.terms) continue;
+          const { docs, freqs, from, to } = termPostings(seg, id);
+          for (let i = from; i < to; i++) {
+            const doc = docs[i];
+            if (this.keys[doc] === undefined) continue;
+            const packed = freqs[i];
+            visit(doc, packed & 0xff, (packed >>> 8) & 0xfff, packed >>> 20);
+          }
+        }
+      },
+    };
+  }
+
+  /**
+   * The documents holding every one of `terms` (an identifier's parts apart: `web` and `socket` for `web_socket`), each
+   * with the mean of its parts' frequencies, at the IDF of the rarest part.
+   */
+  private conjunction(terms: string[], idfOf?: (term: string) => number | undefined): Postings | undefined {
+    const parts = terms.map((t) => this.postingsOf(t, idfOf)).filter((p) => p !== undefined);
+    if (!parts.length || parts.length < terms.length) return undefined;
+    const held = new Map<number, number[]>();
+    parts.forEach((p, k) =>
+      p.each((doc, t0, t1, t2) => {
+        let f = held.get(doc);
+        if (!f && k > 0) return;
+        if (!f) held.set(doc, (f = [0, 0, 0, 0]));
+        if (f[3] !== k) return;
+        f[0] += t0;
+        f[1] += t1;
+        f[2] += t2;
+        f[3] = k + 1;
+      }),
+    );
+    const n = parts.length;
+    return {
+      idf: Math.max(...parts.map((p) => p.idf)),
+      each: (visit) => {
+        for (const [doc, f] of held) if (f[3] === n) visit(doc, Math.round(f[0] / n), Math.round(f[1] / n), Math.round(f[2] / n));
+      },
+    };
   }
 
   /** Drops candidates that hold an excluded term, miss a required one, or fail `accept`. */

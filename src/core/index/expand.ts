@@ -92,13 +92,18 @@ const QUESTION_WORDS = new Set(
 );
 export const QUESTION_WORD_WEIGHT = 0.25;
 
-export function expandTerms(terms: string[], vocab: Vocabulary): Expanded {
+/** What an identifier's parts weigh, found apart in a session that holds them all (not written as the identifier). */
+export const PARTS_WEIGHT = 0.5;
+
+export function expandTerms(terms: string[], vocab: Vocabulary, parts: Record<string, string[]> = {}): Expanded {
   const near = nearSpellings(terms, vocab);
   const alsoMatched: string[] = [];
   const asking = terms.some((t) => !QUESTION_WORDS.has(t));
   const slots = terms.map((term) => {
     const weight = asking && QUESTION_WORDS.has(term) ? QUESTION_WORD_WEIGHT : 1;
-    const alts = [{ term, weight }, ...forms(term, vocab).map((form) => ({ term: form, weight: FORM_WEIGHT * weight }))];
+    const alts: QuerySlot['alts'] = [{ term, weight }, ...forms(term, vocab).map((form) => ({ term: form, weight: FORM_WEIGHT * weight }))];
+    const apart = parts[term];
+    if (apart) alts.push({ term: apart.join(' '), weight: PARTS_WEIGHT * weight, all: apart });
     for (const n of near.get(term) ?? []) {
       alts.push({ term: n.term, weight: NEAR_WEIGHT[n.distance] });
       alsoMatched.push(n.term);

@@ -2,9 +2,10 @@
  * Query syntax: words (any may match; more matches rank higher), "quoted phrases" (must appear), -exclusions (a dash
  * after a space and before a letter: `--flag`, `a-b` and `-1` are words). A word joined by punctuation (a flag, a path,
  * an identifier, a dotted name, an error code) is also kept whole, so sessions holding it literally rank first; so is a
- * query of one camelCase or PascalCase word (a class or function name).
+ * query of one word. An identifier (`web_socket`, `web-socket`, `WebSocket`, `websocket`) is one term, as the index
+ * holds it whole; its parts found apart match it less (`parts`). Text written without spaces is looked for as typed.
  */
-import { tokenize } from './tokenize.js';
+import { hasCjk, isCjk, queryTerms, tokenize } from './tokenize.js';
 
 export interface ParsedQuery {
   /** Every positive term, in query order, without duplicates: ranked with BM25F. */
@@ -17,6 +18,8 @@ export interface ParsedQuery {
   excludedPhrases: string[][];
   /** Words joined by punctuation (`--map-tokens`, `aider/io.py`, `get_user`), as typed: sessions holding them rank first. */
   literals: string[];
+  /** An identifier term's parts (`websocket` typed `web_socket`: web, socket): a session holding all of them matches it less. */
+  parts: Record<string, string[]>;
 }
 
 const PART = /(-?)"([^"]*)"?|(\S+)/g;
@@ -24,7 +27,7 @@ const PART = /(-?)"([^"]*)"?|(\S+)/g;
 const JOINED = /^(?:-*[\p{L}\p{N}]+(?:[-_./\\:]+[\p{L}\p{N}]+)+|--\p{L}[\p{L}\p{N}]*)$/u;
 
 export function parseQuery(query: string): ParsedQuery {
-  const parsed: ParsedQuery = { terms: [], phrases: [], excluded: [], excludedPhrases: [], literals: [] };
+  const parsed: ParsedQuery = { terms: [], phrases: [], excluded: [], excludedPhrases: [], literals: [], parts: {} };
   const seen = new Set<string>();
   const addTerms = (tokens: string[]): void => {
     for (const t of tokens) {
@@ -36,28 +39,31 @@ export function parseQuery(query: string): ParsedQuery {
   };
   for (const m of query.matchAll(PART)) {
     if (m[2] !== undefined) {
-      const words = tokenize(m[2], true);
+      const words = phraseWords(m[2]);
       if (!words.length) continue;
       if (m[1] === '-') parsed.excludedPhrases.push(words);
       else {
-        if (words.length > 1) parsed.phrases.push(words);
+        if (words.length > 1 || hasCjk(words[0])) parsed.phrases.push(words);
         addTerms(tokenize(m[2]));
       }
     } else if (m[3] !== undefined) {
       const word = m[3];
-      if (/^-\p{L}/u.test(word)) parsed.excluded.push(...tokenize(word.slice(1)));
+      if (/^-\p{L}/u.test(word)) parsed.excluded.push(...queryTerms(word.slice(1)).map((w) => w.term));
       else {
         const literal = word.replace(/^[("'`]+|[)"'`,;:!?.]+$/g, '');
         if (JOINED.test(literal) && !parsed.literals.includes(literal)) parsed.literals.push(literal);
-        addTerms(tokenize(word));
-        // getUserSession also finds get_user_session and "get the user session"
-        if (/\p{Ll}\p{Lu}/u.test(word)) addTerms(tokenize(word.replace(/(\p{Ll}|\p{N})(?=\p{Lu})|(\p{Lu})(?=\p{Lu}\p{Ll})/gu, '$1$2 ')));
+        // text written without spaces: the run itself is looked for as typed (its pairs rank)
+        for (const run of cjkRuns(literal)) if (!parsed.literals.includes(run)) parsed.literals.push(run);
+        const words = queryTerms(word);
+        for (const w of words) if (w.parts && w.parts.length > 1) parsed.parts[w.term] ??= w.parts;
+        addTerms(words.map((w) => w.term));
       }
     }
   }
-  // a lone word in camelCase or PascalCase (`getUserSession`, `EditBlockCoder`) is an identifier: looked for as typed
+  // a word typed alone (`getUserSession`, `EditBlockCoder`, `websocket`) is looked for as typed, case ignored: sessions
+  // whose user typed it come first. Whatever its capitalisation: `websocket` is the same query as `WebSocket`
   const lone = query.trim().replace(/^[("'`]+|[)"'`,;:!?.]+$/g, '');
-  if (/^[\p{L}\p{N}]+$/u.test(lone) && /\p{Ll}\p{Lu}/u.test(lone) && !parsed.literals.includes(lone)) parsed.literals.push(lone);
+  if (/^[\p{L}\p{N}]+$/u.test(lone) && !parsed.literals.includes(lone)) parsed.literals.push(lone);
   // an error message or a line of code typed whole ("SyntaxError: Unexpected number '182'"): sessions holding it go first
   const whole = query.trim().replace(/\s+/g, ' ');
   if (whole.includes(' ') && !whole.includes('"') && !/(^| )-\p{L}/u.test(whole) && CODE_LIKE.test(whole) && parsed.terms.length > 1)
@@ -66,6 +72,32 @@ export function parseQuery(query: string): ParsedQuery {
 }
 
 /** Punctuation that makes a query of several words read as an error message or code rather than a description. */
+/** A quoted phrase's words in order: words as `tokenize` cuts them, stop words kept, and runs of text without spaces whole. */
+export function phraseWords(text: string): string[] {
+  const words: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    let piece = '';
+    let cjk = false;
+    const flush = (): void => {
+      if (piece) words.push(...(cjk ? [piece.toLowerCase()] : tokenize(piece, true)));
+      piece = '';
+    };
+    for (const ch of m[0]) {
+      const c = isCjk(ch.codePointAt(0)!);
+      if (c !== cjk) flush();
+      cjk = c;
+      piece += ch;
+    }
+    flush();
+  }
+  return words;
+}
+
+/** The runs of a word written in a script without spaces (`最新の状態`), lower-cased. */
+function cjkRuns(word: string): string[] {
+  return [...word.toLowerCase().matchAll(/[^\s\p{P}\p{S}a-z0-9]+/gu)].map((m) => m[0]).filter(hasCjk);
+}
+
 const CODE_LIKE = /[:()[\]{}=<>]|(^|\s)'[^'\s][^']*'/;
 
 export function isEmptyQuery(q: ParsedQuery): boolean {

@@ -54,7 +54,8 @@ export interface ScoreOptions {
 
 /** One word of a query with its alternatives (the word itself at weight 1, other forms and near spellings below). */
 export interface QuerySlot {
-  alts: { term: string; weight: number }[];
+  /** `all`: the alternative is every one of these terms (anywhere in the document); `term` then names it. */
+  alts: { term: string; weight: number; all?: string[] }[];
 }
 
 /** A query's slots, words given alone becoming slots of one; a word given twice counts once. */

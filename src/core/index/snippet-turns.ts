@@ -7,7 +7,8 @@
  */
 import type { Role, TurnKind } from '../model.js';
 import type { ParsedQuery } from './query.js';
-import { tokenize } from './tokenize.js';
+import { isCjk, tokenize } from './tokenize.js';
+import { matchedTerm, termSource } from './term-source.js';
 import { escapeRegExp } from '../regexp.js';
 
 /** At most this many snippets per result. */
@@ -86,9 +87,14 @@ export function chooseSnippetTurns(
   ];
   if (!words.length) return [];
   const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
-  const pattern = new RegExp(words.map(escapeRegExp).join('|'), ascii ? 'gi' : 'giu');
+  const pattern = new RegExp(words.map((w, k) => (k < literals.length ? escapeRegExp(w) : termSource(w))).join('|'), ascii ? 'gi' : 'giu');
   const weights = words.map((w, k) => (k < literals.length ? literalWeight(literals[k], options.weight) : options.weight?.(w) || 1));
   const index = new Map(words.map((w, k) => [w, k]));
+  const known = new Set(words);
+  // text written without spaces has no word edges: a match there stands wherever it starts or ends
+  const edged = (text: string, at: number, length: number): boolean =>
+    (isCjk(text.codePointAt(at)!) || separates(text, at - 1, source.escaped, true)) &&
+    (isCjk(text.codePointAt(at + length - 1)!) || isCjk(text.codePointAt(at + length - 2)!) || separates(text, at + length, source.escaped, false));
   const all = weights.reduce((a, b) => a + b, 0);
   const scored: { index: number; score: number }[] = [];
   const seen = new Set<number>();
@@ -105,8 +111,10 @@ export function chooseSnippetTurns(
     pattern.lastIndex = 0;
     let examined = 0;
     for (let m = pattern.exec(text); m && examined < MATCHES_EXAMINED_PER_TURN && found.size < words.length; m = pattern.exec(text), examined++) {
-      if (separates(text, m.index - 1, source.escaped, true) && separates(text, m.index + m[0].length, source.escaped, false))
-        found.add(index.get(m[0].toLowerCase())!);
+      if (edged(text, m.index, m[0].length)) {
+        const k = index.get(matchedTerm(m[0], known));
+        if (k !== undefined) found.add(k);
+      }
     }
     if (!found.size) return;
     let score = source.kind(i) === 'conversation' ? 0.01 : 0;

@@ -2,6 +2,8 @@
 import type { Role, Turn, TurnKind } from '../model.js';
 import type { ParsedQuery } from './query.js';
 import { escapeRegExp } from '../regexp.js';
+import { isCjk } from './tokenize.js';
+import { matchedTerm, termSource } from './term-source.js';
 import { chooseSnippetTurns, literalWeight, MAX_SNIPPETS, type TurnSource } from './snippet-turns.js';
 
 export const SNIPPET_CONTEXT = 150;
@@ -9,19 +11,32 @@ export const SNIPPET_CONTEXT = 150;
 const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}])';
 const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}])';
 
+const firstCjk = (w: string): boolean => w.length > 0 && isCjk(w.codePointAt(0)!);
+const lastCjk = (w: string): boolean => w.length > 0 && isCjk([...w].at(-1)!.codePointAt(0)!);
+
+/** A pattern held to word edges, except where it starts or ends in text written without spaces (any substring counts). */
+function bounded(source: string, first: string, last: string, after = NOT_WORD_AFTER): string {
+  return `${firstCjk(first) ? '' : NOT_WORD_BEFORE}${source}${lastCjk(last) ? '' : after}`;
+}
+
+/** Phrase words in order, separated as text separates them (text written without spaces needs no separator). */
+function phraseSource(words: string[]): string {
+  return words.map((w, i) => (i === 0 ? '' : lastCjk(words[i - 1]) || firstCjk(w) ? '[^\\p{L}\\p{N}]*' : '[^\\p{L}\\p{N}]+') + escapeRegExp(w)).join('');
+}
+
 /** A case-insensitive pattern matching any literal, phrase or term of the query as whole words (literals first). */
 export function matcherFor(query: ParsedQuery): RegExp | undefined {
   const alternatives = [
-    ...query.literals.map(escapeRegExp),
-    ...query.phrases.map((words) => words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')),
-    ...query.terms.map(escapeRegExp),
+    ...query.literals.map((l) => bounded(escapeRegExp(l), l, l)),
+    ...query.phrases.map((words) => bounded(phraseSource(words), words[0], words.at(-1)!)),
+    ...query.terms.map((t) => bounded(termSource(t), t, t)),
   ];
   if (!alternatives.length) return undefined;
-  return new RegExp(`${NOT_WORD_BEFORE}(?:${alternatives.join('|')})${NOT_WORD_AFTER}`, 'giu');
+  return new RegExp(`(?:${alternatives.join('|')})`, 'giu');
 }
 
 export function phraseMatcher(words: string[]): RegExp {
-  return new RegExp(`${NOT_WORD_BEFORE}${words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')}${NOT_WORD_AFTER}`, 'iu');
+  return new RegExp(bounded(phraseSource(words), words[0], words.at(-1)!), 'iu');
 }
 
 /**
@@ -29,7 +44,7 @@ export function phraseMatcher(words: string[]): RegExp {
  * flag (`--read` is not found in `--read-only`; a sentence's punctuation may follow it).
  */
 export function literalMatcher(word: string): RegExp {
-  return new RegExp(`${NOT_WORD_BEFORE}${escapeRegExp(word)}(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])`, 'iu');
+  return new RegExp(bounded(escapeRegExp(word), word, word, '(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])'), 'iu');
 }
 
 export interface Snippet {
@@ -71,6 +86,7 @@ export function findSnippets(
   if (!matcher) return [];
   const max = options.max ?? MAX_SNIPPETS;
   const literals = new Set(query.literals.map((l) => l.toLowerCase()));
+  const terms = new Set(query.terms);
   const weight = (term: string): number => (literals.has(term) ? literalWeight(term, options.weight) : (options.weight ?? (() => 1))(term));
   const candidates: { turn: Turn; score: number; index: number; length: number; order: number }[] = [];
   const scan = (turn: Turn, order: number): void => {
@@ -79,7 +95,7 @@ export function findSnippets(
     const seen = new Map<string, { index: number; length: number; weight: number; rarity: number }>();
     let examined = 0;
     for (let m = matcher.exec(turn.text); m && examined < MATCHES_EXAMINED_PER_TURN; m = matcher.exec(turn.text), examined++) {
-      const term = m[0].toLowerCase();
+      const term = matchedTerm(m[0], terms);
       if (seen.has(term)) continue;
       const w = weight(term);
       // where to cut: the rarest word, a literal counting as 1.5 times its rarest part

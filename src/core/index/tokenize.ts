@@ -1,6 +1,10 @@
 /**
  * One tokenizer for indexing and querying: lower-cased runs of letters and digits. Underscores and punctuation split
- * words, so `max_map_tokens` is found by `map tokens`. Very long runs (base64, hashes) are not words anyone types.
+ * words, so `max_map_tokens` is found by `map tokens`; for the index, an identifier joined by `_` or `-` is also a word
+ * whole (`web_socket` and `web-socket` are found by `websocket`, as `WebSocket` is). Text in scripts written without
+ * spaces (Chinese, Japanese) and Korean is cut into overlapping pairs of characters, as Lucene's CJK analyzer does, so
+ * any substring of two characters or more is found by the pairs it is made of. Very long runs (base64, hashes) are not
+ * words anyone types.
  */
 
 export const MAX_TOKEN_LENGTH = 40;
@@ -12,51 +16,133 @@ const STOP_WORDS = new Set(
 );
 
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]+$/u;
+/** Letters, then digits if any: a part of an identifier (`socket`, `v2`), not a number, date or hex (`2024`, `e5f6`). */
+const NAME_PART = /^\p{L}+\p{N}*$/u;
 
 export function isStopWord(term: string): boolean {
   return STOP_WORDS.has(term);
 }
 
-/**
- * Calls `onToken` for every run of letters and digits in already lower-cased text (tokens longer than
- * MAX_TOKEN_LENGTH included; callers filter). A hand-written scan: indexing spends most of its time here, and this
- * allocates one string per token where a regular expression also allocates a match object.
- */
-export function scanWords(lower: string, onToken: (token: string) => void): void {
-  const n = lower.length;
-  let start = -1;
-  for (let i = 0; i <= n; i++) {
-    let word = false;
-    if (i < n) {
-      const c = lower.charCodeAt(i);
-      if (c < 128) word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
-      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-        word = LETTER_OR_DIGIT.test(lower.slice(i, i + 2));
-        if (word) {
-          if (start < 0) start = i;
-          i++;
-          continue;
-        }
-      } else word = LETTER_OR_DIGIT.test(lower[i]);
-    }
-    if (word) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      onToken(lower.slice(start, i));
-      start = -1;
-    }
-  }
+/** Whether a code point is written without spaces between words (Han, kana) or is Hangul: cut into pairs. */
+export function isCjk(c: number): boolean {
+  return (
+    (c >= 0x3040 && c <= 0x30ff) || // hiragana, katakana
+    (c >= 0x3400 && c <= 0x4dbf) || // Han extension A
+    (c >= 0x4e00 && c <= 0x9fff) || // Han
+    (c >= 0xac00 && c <= 0xd7af) || // Hangul syllables
+    (c >= 0x1100 && c <= 0x11ff) || // Hangul jamo
+    (c >= 0x3130 && c <= 0x318f) || // Hangul compatibility jamo
+    (c >= 0x31f0 && c <= 0x31ff) || // katakana phonetic extensions
+    (c >= 0xf900 && c <= 0xfaff) || // Han compatibility
+    (c >= 0xff66 && c <= 0xff9f) || // half-width katakana
+    (c >= 0x3005 && c <= 0x3007) || // 々 〆 〇
+    (c >= 0x20000 && c <= 0x3ffff) // Han extensions B and on
+  );
 }
 
-/** Calls `onToken` for every indexable token of `text`, in order. */
-export function forEachToken(text: string, onToken: (token: string) => void, keepStopWords = false): void {
-  scanWords(text.toLowerCase(), (token) => {
-    if (token.length <= MAX_TOKEN_LENGTH && (keepStopWords || !STOP_WORDS.has(token))) onToken(token);
-  });
+/** Whether a string holds a character that is cut into pairs. */
+export function hasCjk(text: string): boolean {
+  for (const ch of text) if (isCjk(ch.codePointAt(0)!)) return true;
+  return false;
+}
+
+/** 0: not part of a word; 1: a letter or digit of a spaced script; 2: a character cut into pairs; +4 for a pair of UTF-16 units. */
+function classAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) ? 1 : 0;
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const pair = text.slice(i, i + 2);
+    if (!LETTER_OR_DIGIT.test(pair)) return 4;
+    return isCjk(pair.codePointAt(0)!) ? 6 : 5;
+  }
+  if (isCjk(c)) return 2;
+  return LETTER_OR_DIGIT.test(text[i]) ? 1 : 0;
+}
+
+/**
+ * Calls `onToken` for every run of letters and digits in already lower-cased text (tokens longer than
+ * MAX_TOKEN_LENGTH included; callers filter), each run of paired characters as its pairs (a lone one alone), and, with
+ * `joined`, an identifier's parts joined after its last part. A hand-written scan: indexing spends most of its time
+ * here, and this allocates one string per token where a regular expression also allocates a match object.
+ */
+export function scanWords(lower: string, onToken: (token: string, parts: number) => void, joined = false): void {
+  const n = lower.length;
+  let start = -1;
+  let cjkStart = -1;
+  // the identifier being read: its parts so far, and whether each is a name part
+  let parts: string[] = [];
+  let named = true;
+  const endWord = (i: number): void => {
+    const word = lower.slice(start, i);
+    onToken(word, 0);
+    start = -1;
+    if (!joined) return;
+    parts.push(word);
+    if (named && !NAME_PART.test(word)) named = false;
+    // a single `_` or `-` between two words joins them into one identifier
+    const c = lower.charCodeAt(i);
+    if (i + 1 < n && (c === 95 || c === 45) && (classAt(lower, i + 1) & 3) === 1) return;
+    if (parts.length > 1 && named) {
+      const whole = parts.join('');
+      if (whole.length <= MAX_TOKEN_LENGTH) onToken(whole, parts.length);
+    }
+    parts = [];
+    named = true;
+  };
+  const endPairs = (i: number): void => {
+    const run = lower.slice(cjkStart, i);
+    cjkStart = -1;
+    const chars = [...run];
+    if (chars.length === 1) onToken(run, 0);
+    for (let k = 0; k + 1 < chars.length; k++) onToken(chars[k] + chars[k + 1], 0);
+  };
+  for (let i = 0; i < n; ) {
+    const cls = classAt(lower, i);
+    const kind = cls & 3;
+    if (kind !== 1 && start >= 0) endWord(i);
+    if (kind !== 2 && cjkStart >= 0) endPairs(i);
+    if (kind === 1 && start < 0) start = i;
+    else if (kind === 2 && cjkStart < 0) cjkStart = i;
+    i += cls & 4 ? 2 : 1;
+  }
+  if (start >= 0) endWord(n);
+  if (cjkStart >= 0) endPairs(n);
+}
+
+/** Calls `onToken` for every indexable token of `text`, in order (with `joined`, identifiers whole too, as indexed). */
+export function forEachToken(text: string, onToken: (token: string) => void, keepStopWords = false, joined = false): void {
+  scanWords(
+    text.toLowerCase(),
+    (token) => {
+      if (token.length <= MAX_TOKEN_LENGTH && (keepStopWords || !STOP_WORDS.has(token))) onToken(token);
+    },
+    joined,
+  );
 }
 
 export function tokenize(text: string, keepStopWords = false): string[] {
   const tokens: string[] = [];
   forEachToken(text, (t) => tokens.push(t), keepStopWords);
   return tokens;
+}
+
+/**
+ * A query word's terms, by the index's own rule: an identifier joined by `_` or `-` (`web_socket`) is the one term the
+ * index holds it whole as, with its parts (`parts`), never its parts apart; `WebSocket` and `websocket` are that term
+ * already; other words as `tokenize` cuts them.
+ */
+export function queryTerms(text: string): { term: string; parts?: string[] }[] {
+  const out: { term: string; parts?: string[] }[] = [];
+  scanWords(
+    text.toLowerCase(),
+    (token, parts) => {
+      // the parts an identifier joins were the last `parts` words
+      if (parts > 0) out.push({ term: token, parts: out.splice(out.length - parts, parts).map((o) => o.term) });
+      else out.push({ term: token });
+    },
+    true,
+  );
+  return out
+    .filter((o) => o.term.length <= MAX_TOKEN_LENGTH && !STOP_WORDS.has(o.term))
+    .map((o) => (o.parts ? { term: o.term, parts: o.parts.filter((p) => !STOP_WORDS.has(p)) } : { term: o.term }));
 }
