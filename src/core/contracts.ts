@@ -69,10 +69,7 @@ export const searchResultSchema = z.object({
   snippetHighlights: z.array(z.array(range)).describe('Per snippet, the [start, end) character ranges that matched.'),
   topicHighlights: z.array(range).describe('The [start, end) ranges of the topic that matched.'),
   matchCount: z.number().describe('How many times the query terms occur in the session (0: found by meaning, see foundBy).'),
-  foundBy: z
-    .literal('meaning')
-    .optional()
-    .describe('Present when the session holds none of the query words: the semantic leg found it by what it is about.'),
+  foundBy: z.literal('meaning').optional().describe('Present when the session holds none of the query words: the semantic leg found it by what it is about.'),
   sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript; the session comes from the archive.'),
   parentId: z.string().optional().describe('A sub-agent session: the session that started it (get_session it for the whole task).'),
   resumeCommand: z.string().optional().describe("The tool's command that reopens the session (run it in `project`), where the tool has one."),

@@ -77,7 +77,8 @@ export function fuse(
   if (clear || agreed) score.set(lexical[0].key, most);
   const order = [...score].sort((a, b) => b[1] - a[1]);
   // nor is the first by words put below a result the words found far less well (ranked up by meaning alone)
-  if (lexical.length && order[0][0] !== lexical[0].key && lexical[0].relevance >= CLEAR_WINNER * hits.get(order[0][0])!.relevance) score.set(lexical[0].key, most);
+  if (lexical.length && order[0][0] !== lexical[0].key && lexical[0].relevance >= CLEAR_WINNER * hits.get(order[0][0])!.relevance)
+    score.set(lexical[0].key, most);
   const fused = [...score]
     .map(([key, s]) => ({ ...hits.get(key)!, relevance: most > 0 ? Math.min(1, s / most) : 0 }))
     .sort((a, b) => b.relevance - a.relevance);

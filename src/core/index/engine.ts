@@ -153,17 +153,19 @@ export class SearchIndex {
     let n = 0;
     scanWords(
       text.toLowerCase(),
-      (token) => {
-      if (token.length > MAX_TOKEN_LENGTH) return;
-      let id = this.dict.get(token);
-      if (id === undefined) id = this.termId(token);
-      if (id < 0) return;
-      const s = this.scratch;
-      const at = id * 3;
-      if (s[at] === 0 && s[at + 1] === 0 && s[at + 2] === 0) touched.push(id);
-      s[at + field]++;
-      n++;
-    }, true);
+      (token, parts) => {
+        if (token.length > MAX_TOKEN_LENGTH) return;
+        let id = this.dict.get(token);
+        if (id === undefined) id = this.termId(token);
+        if (id < 0) return;
+        const s = this.scratch;
+        const at = id * 3;
+        if (s[at] === 0 && s[at + 1] === 0 && s[at + 2] === 0) touched.push(id);
+        s[at + field]++;
+        if (!parts) n++; // (an identifier whole is not one more word of the field's length)
+      },
+      true,
+    );
     lengths[field] += n;
   }
 

@@ -94,6 +94,8 @@ export const QUESTION_WORD_WEIGHT = 0.25;
 
 /** What an identifier's parts weigh, found apart in a session that holds them all (not written as the identifier). */
 export const PARTS_WEIGHT = 0.5;
+/** What two query words written as one weigh (fitted on the tuning split). */
+export const JOINED_WEIGHT = 0.5;
 
 export function expandTerms(terms: string[], vocab: Vocabulary, parts: Record<string, string[]> = {}): Expanded {
   const near = nearSpellings(terms, vocab);
@@ -110,10 +112,11 @@ export function expandTerms(terms: string[], vocab: Vocabulary, parts: Record<st
     }
     return { alts };
   });
-  // two words written as one in the sessions ("repo map" → "repomap", "web socket" → "websocket")
+  // two words written as one in the sessions ("repo map" → "repomap", "web socket" → "websocket", `web_socket`); at
+  // half weight: the index holds every `run_tests` of code as `runtests`, and "run the tests" is not about it
   for (let i = 0; i + 1 < terms.length; i++) {
     const joined = terms[i] + terms[i + 1];
-    if (vocab.docFrequency(joined) > 0) slots.push({ alts: [{ term: joined, weight: 1 }] });
+    if (vocab.docFrequency(joined) > 0) slots.push({ alts: [{ term: joined, weight: JOINED_WEIGHT }] });
   }
   return { slots, alsoMatched };
 }

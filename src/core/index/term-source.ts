@@ -17,4 +17,3 @@ export function matchedTerm(text: string, terms: ReadonlySet<string>): string {
   const whole = lower.replace(/(?<=[\p{L}\p{N}])[-_](?=[\p{L}\p{N}])/gu, '');
   return terms.has(whole) ? whole : lower;
 }
-

@@ -96,7 +96,7 @@ export function scanWords(lower: string, onToken: (token: string, parts: number)
     if (chars.length === 1) onToken(run, 0);
     for (let k = 0; k + 1 < chars.length; k++) onToken(chars[k] + chars[k + 1], 0);
   };
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const cls = classAt(lower, i);
     const kind = cls & 3;
     if (kind !== 1 && start >= 0) endWord(i);

@@ -33,7 +33,9 @@ interface CandidateRow extends SessionRow {
  */
 export async function searchTeam(db: TeamDatabase, query: string, options: SearchOptions, vocabulary?: Vocabulary & GlobalStats): Promise<SearchResult[]> {
   const parsed = parseQuery(query);
-  const expanded = vocabulary ? expandTerms(parsed.terms, vocabulary, parsed.parts).slots.flatMap((slot) => slot.alts.flatMap((a) => a.all ?? a.term)) : parsed.terms;
+  const expanded = vocabulary
+    ? expandTerms(parsed.terms, vocabulary, parsed.parts).slots.flatMap((slot) => slot.alts.flatMap((a) => a.all ?? a.term))
+    : parsed.terms;
   const words = [...new Set([...parsed.terms, ...expanded, ...parsed.literals])].slice(0, MAX_WORDS);
   if (!words.length) return [];
   const range = dayRange(options);
