@@ -41,10 +41,11 @@ export function phraseMatcher(words: string[]): RegExp {
 
 /**
  * A word as typed (a flag, a path, an identifier), case ignored, not inside a longer word nor at the start of a longer
- * flag (`--read` is not found in `--read-only`; a sentence's punctuation may follow it).
+ * flag (`--read` is not found in `--read-only`; a sentence's punctuation may follow it), `auth` is in `auth-flow`.
  */
 export function literalMatcher(word: string): RegExp {
-  return new RegExp(bounded(escapeRegExp(word), word, word, '(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])'), 'iu');
+  const after = word.startsWith('-') ? '(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])' : NOT_WORD_AFTER;
+  return new RegExp(bounded(escapeRegExp(word), word, word, after), 'iu');
 }
 
 export interface Snippet {
