@@ -90,13 +90,15 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit:
       if (t === 0 && full >= limit) continue;
       const held = t === all ? all : count(lib.sessions.get(h.key)!, false);
       if (held === all && t < all) full++;
-      rank.set(h.key, held * (all + 1) + t);
+      // a literal in the title counts above one typed in a prompt: a topic match outranks a content match
+      const titled = literals.filter((l) => l.matcher.test(lib.sessions.get(h.key)!.topic)).length;
+      rank.set(h.key, (held * (all + 1) + titled) * (all + 1) + t);
     }
   } finally {
     for (const raw of opened.values()) raw?.close();
   }
   // the rank is a band of the score: a session in a higher band scores above every one in a lower band
-  const bands = all * (all + 1) + all + 1;
+  const bands = (all + 1) ** 3;
   return hits.map((h) => ({ ...h, relevance: ((rank.get(h.key) ?? 0) + 0.999 * h.relevance) / bands }));
 }
 
