@@ -12,8 +12,10 @@ export interface PanelFilters {
   dateTo?: string;
   /** How results are ranked (hybrid when absent). */
   mode?: SearchMode;
-  /** Only sessions carrying all these tags. */
+  /** Only sessions carrying any of these tags (more of them first). */
   tags?: string[];
+  /** Only sessions carrying all of `tags`. */
+  allTags?: boolean;
   /** team: the team archive too. */
   scope?: 'local' | 'team';
 }

@@ -39,6 +39,18 @@ const modeSelect = (): Field =>
     search,
   );
 
+/** Several tags: sessions carrying any of them (more of them first), or only those carrying all. */
+const tagMatchSelect = (): Field =>
+  choice(
+    'tagMatch',
+    'Tags to match',
+    [
+      ['', 'Any of the tags'],
+      ['all', 'All of the tags'],
+    ],
+    search,
+  );
+
 /** Where to search, when a team archive is configured: this machine, or this machine and the team. */
 const scopeSelect = (): Field =>
   choice(
@@ -135,6 +147,7 @@ function currentFilters(): PanelFilters {
       ?.split(',')
       .map((t) => t.trim())
       .filter(Boolean),
+    allTags: value('tagMatch') === 'all' || undefined,
   };
 }
 
@@ -359,6 +372,7 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
       textfield('project', 'Project folder', schedule),
       textfield('branch', 'Git branch', schedule),
       textfield('tags', 'Tags, comma-separated', schedule),
+      tagMatchSelect(),
       textfield('from', 'From YYYY-MM-DD', schedule),
       textfield('to', 'To YYYY-MM-DD', schedule),
       modeSelect(),

@@ -53,8 +53,9 @@ Options:
   --exact                  With --project: only that folder (and inside it), not the repository's other worktrees
   --repo                   With --project: the whole repository, every git worktree of it (the default)
   --branch NAME            Only sessions recorded on this git branch
-  --tag TAG                Only sessions carrying TAG (repeatable: all of them): one you gave, or a topic
-                           (database, testing, …), the source, the project folder name or the branch
+  --tag TAG                Only sessions carrying TAG (repeatable: any of them, more of them first): one you
+                           gave, or a topic (database, testing, …), the source, the project folder name or the branch
+  --all-tags               With --tag: only sessions carrying every one of them
   --role ROLE              search: only matches in turns of user, assistant, tool or system
   --mode MODE              search: hybrid (default: the words, what each session's user asked and the meaning,
                            fused), lexical (the words as typed and their forms) or semantic (by meaning only;
@@ -87,6 +88,8 @@ export interface CliOptions {
   role?: string;
   branch?: string;
   tags?: string[];
+  /** --all-tags: every --tag, not any of them. */
+  allTags?: boolean;
   projectScope?: 'repo' | 'exact';
   mode?: SearchMode;
   run?: boolean;
@@ -187,6 +190,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       role: { type: 'string' },
       branch: { type: 'string' },
       tag: { type: 'string', multiple: true },
+      'all-tags': { type: 'boolean', default: false },
       exact: { type: 'boolean', default: false },
       repo: { type: 'boolean', default: false },
       mode: { type: 'string' },
@@ -256,6 +260,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     role: values.role,
     branch: values.branch,
     tags: values.tag,
+    allTags: values['all-tags'],
     projectScope: values.exact ? 'exact' : 'repo',
     mode: values.mode as SearchMode | undefined,
     roots,

@@ -6,7 +6,7 @@ import { editDistance } from '../core/index/expand.js';
 import { USAGE } from './args.js';
 
 /** The filters search and list share, and where sessions are read from. */
-const FILTERS = ['limit', 'date', 'from', 'to', 'source', 'project', 'exact', 'repo', 'branch', 'tag'];
+const FILTERS = ['limit', 'date', 'from', 'to', 'source', 'project', 'exact', 'repo', 'branch', 'tag', 'all-tags'];
 const READ = ['root', 'data', 'no-archive'];
 
 /** The options each command reads (the rest of USAGE's options do nothing for it). */

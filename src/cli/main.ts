@@ -63,9 +63,11 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
 class Interrupted extends Error {}
 
 /** The filters search and list share: dates, source, project (and how far it reaches), branch, tags. */
-function sessionFilters(options: CliOptions): Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'source' | 'project' | 'branch' | 'projectScope' | 'tags'> {
-  const { date, dateFrom, dateTo, source, project, branch, projectScope, tags } = options;
-  return { date, dateFrom, dateTo, source, project, branch, projectScope, tags };
+function sessionFilters(
+  options: CliOptions,
+): Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'source' | 'project' | 'branch' | 'projectScope' | 'tags' | 'allTags'> {
+  const { date, dateFrom, dateTo, source, project, branch, projectScope, tags, allTags } = options;
+  return { date, dateFrom, dateTo, source, project, branch, projectScope, tags, allTags };
 }
 
 function print(options: CliOptions, value: unknown, human: () => string): void {

@@ -24,8 +24,10 @@ export interface SearchOptions {
   kind?: TurnKind;
   /** lexical: the words as typed (and their forms); semantic: by meaning only; hybrid (default): both, fused. */
   mode?: SearchMode;
-  /** Only sessions carrying all these tags (given by a person, or derived: topic, source, project folder, branch). */
+  /** Only sessions carrying any of these tags (given by a person, or derived: topic, source, project folder, branch), more of them first. */
   tags?: string[];
+  /** With `tags`: only sessions carrying every one of them. */
+  allTags?: boolean;
   /** workspace: the answer also groups matching turns by workspace (the archive's search view). */
   groupBy?: 'workspace';
 }

@@ -50,8 +50,10 @@ export const tagsFilterField = z
   .max(50)
   .optional()
   .describe(
-    'Only sessions carrying all these tags: ones a person gave (tag_session) or derived (a topic such as database or testing, the source id, the project folder name, the branch).',
+    'Only sessions carrying any of these tags, those carrying more of them first: ones a person gave (tag_session) or derived (a topic such as database or testing, the source id, the project folder name, the branch). allTags: true for every one of them.',
   );
+
+export const allTagsField = z.boolean().optional().describe('With tags: only what carries every one of the tags (default: any of them).');
 /** Tags to add or remove. */
 export const tagListField = z
   .array(z.string().max(200))

@@ -60,10 +60,20 @@ test('tags given to a session filter search and list, survive a rebuild, and rea
     [pool.id],
   );
   assert.deepEqual(
-    a.list({ tags: ['infra', 'database'] }).sessions.map((s) => s.id),
+    a.list({ tags: ['infra', 'database'], allTags: true }).sessions.map((s) => s.id),
     [pool.id],
   );
-  assert.equal(a.list({ tags: ['infra', 'testing'] }).count, 0, 'all tags must be carried');
+  assert.equal(a.list({ tags: ['infra', 'testing'], allTags: true }).count, 0, 'with allTags, every tag must be carried');
+  // as the seed reads tags: any of them, and the more of them a session carries, the higher it ranks
+  const anyOf = a.list({ tags: ['infra', 'testing'] }).sessions.map((s) => s.filename);
+  assert.ok(anyOf.includes('pool-sizing') && anyOf.includes('flaky-dates'), anyOf.join());
+  const ranked = a.search('connections OR tests OR dates', { tags: ['decision', 'infra', 'testing'] }).results;
+  assert.equal(ranked[0].id, pool.id, 'two of the tags rank above one');
+  assert.ok(ranked.length > 1 && ranked.every((r, i) => i === 0 || r.relevanceScore <= ranked[i - 1].relevanceScore));
+  // the seed's own example: blocks tagged database answer tags ["database", "architecture"]
+  const blocks = a.searchContext('pgbouncer pool', { tags: ['database', 'architecture'], limit: 10, threshold: 0 }).results;
+  assert.ok(blocks.length > 0 && blocks.every((b) => b.tags.includes('database') || b.tags.includes('architecture')));
+  assert.equal(a.searchContext('pgbouncer pool', { tags: ['database', 'architecture'], allTags: true, limit: 10, threshold: 0 }).results.length, 0);
   assert.ok(
     a.list({ tags: ['testing'] }).sessions.some((s) => s.filename === 'flaky-dates'),
     'a derived topic filters too',

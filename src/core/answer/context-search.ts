@@ -17,6 +17,8 @@ import { sessionTags, tagFilter } from './tags.js';
 export interface ContextQuery {
   sessions?: string[];
   tags?: string[];
+  /** With `tags`: only blocks of sessions carrying every one of them (any of them otherwise). */
+  allTags?: boolean;
   types?: TurnKind[];
   limit: number;
   threshold: number;
@@ -65,7 +67,7 @@ export function contextCandidates(
   threshold = 0,
 ): { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] {
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
-  const byTags = tagFilter(lib, options.tags);
+  const byTags = tagFilter(lib, options.tags, options.allTags);
   const ranked = rankSessions(lib, planQuery(lib.index, query, { source: options.source, project: options.project, mode: options.mode }, range)).filter(
     (hit) => {
       const s = lib.sessions.get(hit.key)!;
@@ -119,9 +121,12 @@ export function contextCandidates(
 export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRange, options: ContextQuery): ContextResponse {
   const started = performance.now();
   const blocks: ContextBlock[] = [];
+  // several tags, any of them: a block carrying more of them scores higher (a quarter of its score is that share)
+  const wanted = new Set((options.tags ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '-')).filter(Boolean));
+  const tagged = (tags: string[]): number => (wanted.size < 2 || options.allTags ? 1 : 0.75 + (0.25 * tags.filter((t) => wanted.has(t)).length) / wanted.size);
   for (const { block, features } of contextCandidates(lib, query, range, options, options.threshold)) {
     // the score as shown is the one the threshold is held to
-    const score = Math.round(calibratedScore(features) * 1000) / 1000;
+    const score = Math.round(calibratedScore(features) * tagged(block.tags) * 1000) / 1000;
     if (score >= options.threshold) blocks.push({ ...block, score });
   }
   blocks.sort((a, b) => b.score - a.score || (a.createdAt < b.createdAt ? 1 : -1));

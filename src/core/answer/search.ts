@@ -14,7 +14,7 @@ import { tokenize } from '../index/tokenize.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
-import { sessionTags, tagFilter } from './tags.js';
+import { sessionTags, tagFilter, tagShare } from './tags.js';
 import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw, rawTurnsHold, type RawSession } from '../store/session-layout.js';
@@ -128,7 +128,7 @@ function holdsLiteral(s: Session, literal: { matcher: RegExp; needle: RegExp }, 
 /** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
 function metadataFilter(plan: QueryPlan, lib: LibraryView): ((s: Session) => boolean) | undefined {
   const { options, range } = plan;
-  const byTags = tagFilter(lib, options.tags);
+  const byTags = tagFilter(lib, options.tags, options.allTags);
   if (!options.source && !options.project && !options.branch && !range.from && !range.to && !byTags) return undefined;
   return (s) =>
     (!options.source || s.source === options.source) &&
@@ -164,6 +164,18 @@ const FIRST_WINDOW = 20;
  * candidates only, in order, asking the engine for four times as many each round until `limit` pass or none are left.
  */
 export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
+  const share = tagShare(lib, plan.options.tags, plan.options.allTags);
+  if (!share) return rankByQuery(lib, plan);
+  // several tags, any of them: a session carrying more of them ranks above all that carry fewer (a band of the score)
+  const n = new Set(plan.options.tags).size;
+  const hits = rankByQuery(lib, { ...plan, options: { ...plan.options, limit: undefined } }).map((h) => {
+    const carried = Math.max(1, Math.round(share(lib.sessions.get(h.key)!) * n));
+    return { ...h, relevance: (carried - 1 + 0.999 * h.relevance) / n };
+  });
+  return inScoreOrder(lib, hits).slice(0, plan.options.limit);
+}
+
+function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
   const limit = plan.options.limit;
   const mode = effectiveMode(plan.options.mode, plan.query, lib.semantic);
   if (mode !== 'lexical') {

@@ -128,13 +128,22 @@ export function sessionInfo(s: Session): SessionInfo {
 
 export function listSessions(
   lib: LibraryView,
-  options: { limit?: number; source?: string; project?: string; projectScope?: 'repo' | 'exact'; branch?: string; tags?: string[]; format?: OutputFormat },
+  options: {
+    limit?: number;
+    source?: string;
+    project?: string;
+    projectScope?: 'repo' | 'exact';
+    branch?: string;
+    tags?: string[];
+    allTags?: boolean;
+    format?: OutputFormat;
+  },
   inRange: (s: Session) => boolean,
 ): ListResponse {
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
     throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
   }
-  const byTags = tagFilter(lib, options.tags);
+  const byTags = tagFilter(lib, options.tags, options.allTags);
   const chosen = [...lib.sessions.values()]
     .filter(
       (s) =>

@@ -5,7 +5,7 @@ import type { TeamArchive } from '../../core/team/archive.js';
 import type { TurnKind } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { contextResponseSchema } from '../../core/contracts.js';
-import { dateField, kindField, limitField, modeField, projectField, queryField, sourceField, tagsFilterField } from '../schemas.js';
+import { dateField, kindField, limitField, modeField, projectField, queryField, sourceField, allTagsField, tagsFilterField } from '../schemas.js';
 
 export function registerSearchContext(server: McpServer, ready: Promise<SessionLibrary>, team?: TeamArchive): void {
   server.registerTool(
@@ -23,6 +23,7 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
         query: queryField('A question or keywords.'),
         sessions: z.array(z.string().max(1024)).max(1000).optional().describe('Only these session ids. Omit to search all.'),
         tags: tagsFilterField,
+        allTags: allTagsField,
         types: z.array(kindField).optional().describe('Only these block types: conversation, file, diff, note, tool, thinking.'),
         limit: limitField('Maximum results. Default 10.'),
         threshold: z.number().min(0).max(1).default(0.7).describe('Minimum score (0-1). Default 0.7.'),
@@ -41,6 +42,7 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
         const options = {
           sessions: args.sessions,
           tags: args.tags,
+          allTags: args.allTags,
           types: args.types as TurnKind[] | undefined,
           limit: args.limit ?? 10,
           threshold: args.threshold,

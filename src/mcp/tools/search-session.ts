@@ -15,6 +15,7 @@ import {
   queryField,
   roleField,
   sourceField,
+  allTagsField,
   tagsFilterField,
 } from '../schemas.js';
 
@@ -42,6 +43,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
         role: roleField,
         mode: modeField,
         tags: tagsFilterField,
+        allTags: allTagsField,
         groupBy: z
           .enum(['workspace'])
           .optional()
@@ -67,6 +69,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
           role: args.role as Role | undefined,
           mode: args.mode,
           tags: args.tags,
+          allTags: args.allTags,
           groupBy: args.groupBy,
         };
         const local = args.groupBy ? await library.searchGrouped(args.query ?? '', options) : library.search(args.query ?? '', options);
