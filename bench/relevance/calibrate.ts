@@ -6,6 +6,7 @@
  * with the weights in the code (seed 003's table: ≥ 0.9 highly relevant, 0.8–0.9 relevant, 0.7–0.8 somewhat) beside the
  * old score (the IDF share of the query a block holds, times how well its session ranks).
  */
+import { ShortForms } from '../../src/core/index/short-forms.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calibratedScore, CALIBRATION, contextCandidates, type BlockFeatures } from '../../src/core/answer/context-search.js';
@@ -20,6 +21,7 @@ import { loadCorpus, RELEVANCE_DIR, type RelevanceFile } from './corpus.js';
 const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
 const library = await loadCorpus();
+const sessions = [...library.sessions.values()];
 const view: LibraryView = {
   sessions: library.sessions,
   index: library.index,
@@ -31,6 +33,7 @@ const view: LibraryView = {
   titles: () => {
     throw new Error('not used');
   },
+  shortForms: () => new ShortForms(sessions.flatMap((s) => s.acronyms ?? [])),
 };
 
 type Sample = { f: BlockFeatures; relevant: boolean };

@@ -6,6 +6,7 @@
  * back, parsed records kept for live appends, worktree roots) are this library's own: two libraries in one process
  * never share state, and `close` lets them go.
  */
+import { ShortForms } from './index/short-forms.js';
 import { createAnswers, type Answers } from './answer/answers.js';
 import type { SearchIndex } from './index/engine.js';
 import { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
@@ -119,6 +120,8 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
   );
   const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);
   const load = new Loader({ options, catalog, snapshots, archive, persistence, turnHooks, parsedFiles });
+  // rebuilt when the index changed (sessions added or removed)
+  let shortForms: { at: number; forms: ShortForms } | undefined;
   const view: LibraryView = {
     sessions: catalog.sessions,
     get index() {
@@ -128,6 +131,11 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     worktrees,
     semantic: catalog.semantic,
     titles: () => catalog.titles(),
+    shortForms: () => {
+      const at = catalog.index.changeCount;
+      if (shortForms?.at !== at) shortForms = { at, forms: new ShortForms([...catalog.sessions.values()].flatMap((s) => s.acronyms ?? [])) };
+      return shortForms.forms;
+    },
     tags: new TagStore(dataDir),
     preferences: new PreferenceStore(dataDir),
   };

@@ -82,6 +82,8 @@ export interface Session {
   unreadLines?: { count: number; reasons: string[] };
   /** What it is about (ingest/topics.ts), found when it was read: derived tags. */
   topics?: string[];
+  /** Acronyms its conversation defines, [short, long] lower-cased (index/short-forms.ts): a query's short forms. */
+  acronyms?: [string, string][];
   /** What it shows about how its person likes to work (ingest/preference-evidence.ts), found when it was read. */
   preferences?: PreferenceEvidence[];
   turns: Turn[];

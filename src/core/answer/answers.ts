@@ -55,7 +55,7 @@ export function createAnswers(view: LibraryView) {
     search(query: string, options: SearchOptions = {}): SearchResponse {
       checkSearch(query, options);
       if (options.groupBy) throw new SessionSearchError('INVALID_ARGUMENT', 'groupBy is answered by searchGrouped (it reads every workspace).');
-      return searchSessions(view, planQuery(view.index, parseQuery(query), options, dayRange(options)), query);
+      return searchSessions(view, planQuery(view.index, parseQuery(query), options, dayRange(options), view.shortForms()), query);
     },
 
     /**
@@ -64,7 +64,7 @@ export function createAnswers(view: LibraryView) {
      */
     searchGrouped(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
       checkSearch(query, { ...options, groupBy: 'workspace' });
-      const plan = planQuery(view.index, parseQuery(query), { ...options, groupBy: undefined }, dayRange(options));
+      const plan = planQuery(view.index, parseQuery(query), { ...options, groupBy: undefined }, dayRange(options), view.shortForms());
       const response = searchSessions(view, plan, query);
       const answers: WorkspaceAnswer[] = [];
       return scanWorkspaces(view, plan, (a) => answers.push(a)).then((summary) => ({ ...response, ...groupedView(answers, summary) }));
@@ -76,7 +76,7 @@ export function createAnswers(view: LibraryView) {
      */
     searchWorkspaces(query: string, options: SearchOptions, onAnswer: (answer: WorkspaceAnswer) => void, signal?: AbortSignal): Promise<WorkspaceSummary> {
       checkSearch(query, { ...options, groupBy: 'workspace' });
-      return scanWorkspaces(view, planQuery(view.index, parseQuery(query), options, dayRange(options)), onAnswer, signal);
+      return scanWorkspaces(view, planQuery(view.index, parseQuery(query), options, dayRange(options), view.shortForms()), onAnswer, signal);
     },
 
     get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {
@@ -84,7 +84,7 @@ export function createAnswers(view: LibraryView) {
     },
 
     list(
-      options: Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'limit' | 'source' | 'project' | 'projectScope' | 'branch' | 'tags'> & {
+      options: Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'limit' | 'source' | 'project' | 'projectScope' | 'branch' | 'tags' | 'allTags'> & {
         format?: OutputFormat;
       } = {},
     ): ListResponse {

@@ -68,13 +68,14 @@ export function contextCandidates(
 ): { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] {
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const byTags = tagFilter(lib, options.tags, options.allTags);
-  const ranked = rankSessions(lib, planQuery(lib.index, query, { source: options.source, project: options.project, mode: options.mode }, range)).filter(
-    (hit) => {
-      const s = lib.sessions.get(hit.key)!;
-      if (wanted && !wanted.has(s.id) && !wanted.has(s.nativeId)) return false;
-      return !byTags || byTags(s);
-    },
-  );
+  const ranked = rankSessions(
+    lib,
+    planQuery(lib.index, query, { source: options.source, project: options.project, mode: options.mode }, range, lib.shortForms()),
+  ).filter((hit) => {
+    const s = lib.sessions.get(hit.key)!;
+    if (wanted && !wanted.has(s.id) && !wanted.has(s.nativeId)) return false;
+    return !byTags || byTags(s);
+  });
   const weights = new Map(query.terms.map((t) => [t, lib.index.idf(t)]));
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const matcher = matcherFor(query);
@@ -91,7 +92,7 @@ export function contextCandidates(
       matcher.lastIndex = 0;
       if (!matcher.test(turn.text)) continue;
       const present = new Set<string>();
-      forEachToken(turn.text, (tok) => weights.has(tok) && present.add(tok));
+      forEachToken(turn.text, (tok) => weights.has(tok) && present.add(tok), false, true);
       let covered = 0;
       for (const t of present) covered += weights.get(t)!;
       const features = {

@@ -58,7 +58,12 @@ export function fuse(
 ): Scored[] {
   const score = new Map<string, number>();
   const hits = new Map<string, Scored>();
+  // every word match counts at its rank, so that a limit keeps the best of the same ranking; only the first `limit`
+  // found by words alone can be among the best `limit`, beside those another list found
+  const others = new Set([...semantic.map((s) => s.key), ...asked.map((a) => a.key)]);
+  const kept = limit === undefined ? lexical.length : limit + others.size;
   lexical.forEach((hit, rank) => {
+    if (rank >= kept && !others.has(hit.key)) return;
     score.set(hit.key, 1 / (RRF_K + rank + 1));
     hits.set(hit.key, hit);
   });

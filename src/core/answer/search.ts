@@ -8,9 +8,10 @@ import { overlaps, type DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
 import { highlightRanges, literalMatcher, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
 import { expandTerms, type Vocabulary } from '../index/expand.js';
+import type { ShortForms } from '../index/short-forms.js';
 import { jsonText } from '../index/snippet-turns.js';
 import { escapeRegExp } from '../regexp.js';
-import { tokenize } from '../index/tokenize.js';
+import { hasCjk, tokenize } from '../index/tokenize.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import type { LibraryView } from './view.js';
@@ -42,12 +43,13 @@ export interface QueryPlan {
   range: DayRange;
 }
 
-export function planQuery(vocabulary: Vocabulary, query: ParsedQuery, options: SearchOptions, range: DayRange): QueryPlan {
-  const { slots, alsoMatched } = expandTerms(query.terms, vocabulary, query.parts);
+export function planQuery(vocabulary: Vocabulary, query: ParsedQuery, options: SearchOptions, range: DayRange, shortForms?: ShortForms): QueryPlan {
+  const { slots, alsoMatched } = expandTerms(query.terms, vocabulary, query.parts, shortForms);
   // the words as typed are shown too: one no session's index holds may still stand past the indexed first page of a
   // long output, where the workspace view and the reader find it
   const shown = { ...query, terms: [...new Set([...query.terms, ...slots.flatMap((s) => s.alts.flatMap((a) => a.all ?? a.term))])] };
-  const required = [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))];
+  // (a lone character of a script without spaces is held only inside the pairs the index keeps: not required as such)
+  const required = [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))].filter((t) => [...t].length > 1 || !hasCjk(t));
   return { query, slots, alsoMatched, shown, required, matcher: matcherFor(shown), options, range };
 }
 
@@ -65,7 +67,7 @@ const LITERAL_DEPTH = 100;
  * where a log or a file read printed it. Each such rank is a band of the relevance, the words' score placing a session
  * inside its band.
  */
-function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit: number, looked: (h: Scored, i: number) => boolean): Scored[] {
+function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked: (h: Scored, i: number) => boolean): Scored[] {
   const literals = plan.query.literals.map((word) => ({ matcher: literalMatcher(word), needle: jsonNeedle(word), words: literalWords(word) }));
   // each candidate's archive line is opened once, for its prompts and then its body, and closed at the end
   const opened = new Map<Session, RawSession | undefined>();
@@ -76,20 +78,15 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], limit:
   // a prompt is read for a literal only when the session's asked stems hold its every word (no turn read to tell)
   const count = (s: Session, promptsOnly: boolean): number =>
     literals.filter((l) => (!promptsOnly || lib.semantic.asksAll(s.id, l.words)) && holdsLiteral(s, l, promptsOnly, rawOf)).length;
-  // rank: literals held first, then literals typed, then the words' order. Prompts are read first (they are small);
-  // a session whose user typed every literal holds them all. The others are read only until the sessions holding
-  // every literal fill the answer: one read later could only hold them too, untyped, and so rank below all of those
+  // rank: literals held first, then in the title, then typed, then the words' score. Prompts are read first (they are
+  // small); a session whose user typed every literal holds them all. Every candidate looked at is ranked whatever the
+  // limit, so that a limit keeps the best of the same ranking (ties go to the newest session, not the first read)
   const all = literals.length;
   const rank = new Map<string, number>();
   try {
-    const candidates = hits.filter(looked);
-    const typed = new Map(candidates.map((h) => [h.key, count(lib.sessions.get(h.key)!, true)]));
-    let full = [...typed.values()].filter((t) => t === all).length;
-    for (const h of candidates) {
-      const t = typed.get(h.key)!;
-      if (t === 0 && full >= limit) continue;
+    for (const h of hits.filter(looked)) {
+      const t = count(lib.sessions.get(h.key)!, true);
       const held = t === all ? all : count(lib.sessions.get(h.key)!, false);
-      if (held === all && t < all) full++;
       // a literal in the title counts above one typed in a prompt: a topic match outranks a content match
       const titled = literals.filter((l) => l.matcher.test(lib.sessions.get(h.key)!.topic)).length;
       rank.set(h.key, (held * (all + 1) + titled) * (all + 1) + t);
@@ -187,13 +184,18 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
     };
     const similar = lib.semantic.search(plan.query.terms.join(' '), FUSION_DEPTH, accept);
     if (mode === 'semantic') return inScoreOrder(lib, semanticOnly(similar)).slice(0, limit);
-    // with no limit, every session holding a word is fused (the answer is all matches); with one, the best of them
-    const lexical = rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, FUSION_DEPTH));
+    // every session holding a word is fused at its rank (with no limit the answer is all matches; a limit keeps the best
+    // of the same ranking); where turns must be read to check a candidate, only the best are
+    const lexical = rankChecked(lib, plan, check ? (limit === undefined ? undefined : Math.max(limit, FUSION_DEPTH)) : undefined);
     const idf = plan.query.terms.map((t) => lib.index.idf(t));
     const total = idf.reduce((a, b) => a + b, 0);
     const known = plan.query.terms.reduce((sum, t, i) => sum + (lib.semantic.knows(t) ? idf[i] : 0), 0);
     const asked = lib.semantic.searchAsked(plan.slots, FUSION_DEPTH, accept);
-    const fused = inScoreOrder(lib, fuse(lexical, similar, undefined, semanticWeight(total ? known / total : 0), asked)).slice(0, limit);
+    // (a few beyond the limit, so that ties of the shown score at its edge are broken by date as without one)
+    const fused = inScoreOrder(
+      lib,
+      fuse(lexical, similar, limit === undefined ? undefined : limit + 20, semanticWeight(total ? known / total : 0), asked),
+    ).slice(0, limit);
     return limit === undefined ? fused : withWordCounts(lib, plan, fused);
   }
   if (!plan.query.literals.length) return inScoreOrder(lib, rankChecked(lib, plan, limit));
@@ -204,7 +206,7 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
   const hits = rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, depth));
   const looked = (h: Scored, i: number): boolean =>
     i < LITERAL_WINDOW || (i < depth && parts.some((words) => words.length > 0 && lib.semantic.asksAll(h.key, words)));
-  return inScoreOrder(lib, literalsFirst(lib, plan, hits, limit ?? Infinity, looked)).slice(0, limit);
+  return inScoreOrder(lib, literalsFirst(lib, plan, hits, looked)).slice(0, limit);
 }
 
 /**
@@ -223,13 +225,11 @@ function withWordCounts(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Scor
 
 /**
  * Hits in the order of the score they show: relevance rounded as answers show it (three decimals), highest first, then
- * the newest session first (the seed's order).
+ * the session started last first (the seed's "then by date", the `date` answers show).
  */
 function inScoreOrder(lib: LibraryView, hits: Scored[]): Scored[] {
-  const updated = (key: string): number => Date.parse(lib.sessions.get(key)?.updated ?? '') || 0;
-  return hits
-    .map((h) => ({ ...h, relevance: Math.round(h.relevance * 1000) / 1000 }))
-    .sort((a, b) => b.relevance - a.relevance || updated(b.key) - updated(a.key));
+  const date = (key: string): number => Date.parse(lib.sessions.get(key)?.created ?? '') || 0;
+  return hits.map((h) => ({ ...h, relevance: Math.round(h.relevance * 1000) / 1000 })).sort((a, b) => b.relevance - a.relevance || date(b.key) - date(a.key));
 }
 
 function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined): Scored[] {

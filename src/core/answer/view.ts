@@ -7,6 +7,7 @@ import type { WorktreeRoots } from './worktrees.js';
 import type { SemanticIndex } from '../semantic/semantic-index.js';
 import type { TagStore } from '../store/tags.js';
 import type { PreferenceStore } from '../store/preferences.js';
+import type { ShortForms } from '../index/short-forms.js';
 
 export interface LibraryView {
   readonly sessions: Map<string, Session>;
@@ -20,6 +21,8 @@ export interface LibraryView {
   titles(): TitleIndex;
   /** The tags people gave sessions. */
   readonly tags: TagStore;
+  /** The short forms queries expand with: the common ones and the acronyms the sessions define. */
+  shortForms(): ShortForms;
   /** Preferences set by hand. */
   readonly preferences: PreferenceStore;
   /** Where the view holds only candidates (the team archive's), the inverse document frequencies to rank with. */

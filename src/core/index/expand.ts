@@ -6,6 +6,7 @@
  */
 import { stemmer } from 'stemmer';
 import type { QuerySlot } from './ranking.js';
+import type { ShortForms } from './short-forms.js';
 
 /** What expansion looks words up in: the index's own terms. */
 export interface Vocabulary {
@@ -96,14 +97,25 @@ export const QUESTION_WORD_WEIGHT = 0.25;
 export const PARTS_WEIGHT = 0.5;
 /** What two query words written as one weigh (fitted on the tuning split). */
 export const JOINED_WEIGHT = 0.5;
+/** What a short or long form of a word weighs (`postgres` for `postgresql`, `json web token` for `jwt`). */
+export const SHORT_FORM_WEIGHT = 0.6;
 
-export function expandTerms(terms: string[], vocab: Vocabulary, parts: Record<string, string[]> = {}): Expanded {
+export function expandTerms(terms: string[], vocab: Vocabulary, parts: Record<string, string[]> = {}, shortForms?: ShortForms): Expanded {
   const near = nearSpellings(terms, vocab);
+  const short = shortForms?.alternatives(terms, (t) => vocab.docFrequency(t) > 0) ?? new Map();
   const alsoMatched: string[] = [];
   const asking = terms.some((t) => !QUESTION_WORDS.has(t));
-  const slots = terms.map((term) => {
+  const slots = terms.map((term, i) => {
     const weight = asking && QUESTION_WORDS.has(term) ? QUESTION_WORD_WEIGHT : 1;
     const alts: QuerySlot['alts'] = [{ term, weight }, ...forms(term, vocab).map((form) => ({ term: form, weight: FORM_WEIGHT * weight }))];
+    for (const other of short.get(i) ?? []) {
+      alts.push(
+        other.words.length === 1
+          ? { term: other.words[0], weight: SHORT_FORM_WEIGHT * weight }
+          : { term: other.text, weight: SHORT_FORM_WEIGHT * weight, all: other.words },
+      );
+      alsoMatched.push(other.text);
+    }
     const apart = parts[term];
     if (apart) alts.push({ term: apart.join(' '), weight: PARTS_WEIGHT * weight, all: apart });
     for (const n of near.get(term) ?? []) {

@@ -75,7 +75,7 @@ export function parseQuery(query: string): ParsedQuery {
 /** A quoted phrase's words in order: words as `tokenize` cuts them, stop words kept, and runs of text without spaces whole. */
 export function phraseWords(text: string): string[] {
   const words: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const m of text.matchAll(WORD_OR_PAIRED)) {
     let piece = '';
     let cjk = false;
     const flush = (): void => {
@@ -93,9 +93,22 @@ export function phraseWords(text: string): string[] {
   return words;
 }
 
-/** The runs of a word written in a script without spaces (`最新の状態`), lower-cased. */
+/** Letters and digits, and the characters of scripts written without spaces (some are punctuation, as `・`). */
+const WORD_OR_PAIRED = /(?:[\p{L}\p{N}]|[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f])+/gu;
+
+/** The runs of a word written in a script without spaces (`最新の状態`), lower-cased, as the index pairs them. */
 function cjkRuns(word: string): string[] {
-  return [...word.toLowerCase().matchAll(/[^\s\p{P}\p{S}a-z0-9]+/gu)].map((m) => m[0]).filter(hasCjk);
+  const runs: string[] = [];
+  let run = '';
+  for (const ch of word.toLowerCase()) {
+    if (isCjk(ch.codePointAt(0)!)) run += ch;
+    else if (run) {
+      runs.push(run);
+      run = '';
+    }
+  }
+  if (run) runs.push(run);
+  return runs;
 }
 
 const CODE_LIKE = /[:()[\]{}=<>]|(^|\s)'[^'\s][^']*'/;

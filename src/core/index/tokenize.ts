@@ -62,7 +62,8 @@ function classAt(text: string, i: number): number {
 /**
  * Calls `onToken` for every run of letters and digits in already lower-cased text (tokens longer than
  * MAX_TOKEN_LENGTH included; callers filter), each run of paired characters as its pairs (a lone one alone), and, with
- * `joined`, an identifier's parts joined after its last part. A hand-written scan: indexing spends most of its time
+ * `joined` (the index), an identifier's parts joined after its last part (`parts` > 0) and each paired character alone
+ * (`parts` -1): tokens that are not one more word of the text's length. A hand-written scan: indexing spends most of its time
  * here, and this allocates one string per token where a regular expression also allocates a match object.
  */
 export function scanWords(lower: string, onToken: (token: string, parts: number) => void, joined = false): void {
@@ -95,6 +96,8 @@ export function scanWords(lower: string, onToken: (token: string, parts: number)
     const chars = [...run];
     if (chars.length === 1) onToken(run, 0);
     for (let k = 0; k + 1 < chars.length; k++) onToken(chars[k] + chars[k + 1], 0);
+    // the index also holds each character, so that one typed alone (a word of one character, 型) is found
+    if (joined && chars.length > 1) for (const c of chars) onToken(c, -1);
   };
   for (let i = 0; i < n;) {
     const cls = classAt(lower, i);
@@ -136,6 +139,7 @@ export function queryTerms(text: string): { term: string; parts?: string[] }[] {
   scanWords(
     text.toLowerCase(),
     (token, parts) => {
+      if (parts < 0) return;
       // the parts an identifier joins were the last `parts` words
       if (parts > 0) out.push({ term: token, parts: out.splice(out.length - parts, parts).map((o) => o.term) });
       else out.push({ term: token });

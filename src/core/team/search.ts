@@ -74,7 +74,13 @@ export async function searchTeam(db: TeamDatabase, query: string, options: Searc
   });
   const view = teamView(sessions, (s) => ({ content: [byId.get(s.id)!.conversation], messages: [byId.get(s.id)!.messages] }), vocabulary);
   // project, tags and modes are the local library's concerns: the project was matched by name above
-  const plan = planQuery(view.index, parsed, { limit: options.limit, source: options.source, branch: options.branch, mode: 'lexical' }, range);
+  const plan = planQuery(
+    view.index,
+    parsed,
+    { limit: options.limit, source: options.source, branch: options.branch, mode: 'lexical' },
+    range,
+    view.shortForms(),
+  );
   return searchSessions(view, plan, query).results.map((result) => {
     const row = byId.get(result.id)!;
     const team: SearchResult = { ...result, file: '', owner: row.owner, machine: row.machine };

@@ -2,6 +2,7 @@
  * Team sessions as a small library view of their own, so that the answers the local library gives (ranking,
  * snippets with their ranges, get, read) are given the same way over sessions fetched from the team archive.
  */
+import { ShortForms } from '../index/short-forms.js';
 import { SearchIndex } from '../index/engine.js';
 import { TitleIndex } from '../index/title-index.js';
 import { WorktreeRoots } from '../answer/worktrees.js';
@@ -124,6 +125,7 @@ export function teamView(sessions: Session[], fields: (s: Session) => { content:
     index.add(s.id, { topic: s.topic, ...fields(s) }, Date.parse(s.updated) || 0);
   }
   let titles: TitleIndex | undefined;
+  let forms: ShortForms | undefined;
   return {
     sessions: map,
     index,
@@ -137,6 +139,7 @@ export function teamView(sessions: Session[], fields: (s: Session) => { content:
       }
       return titles;
     },
+    shortForms: () => (forms ??= new ShortForms(sessions.flatMap((s) => s.acronyms ?? []))),
     tags: new TagStore(undefined),
     preferences: new PreferenceStore(undefined),
     ...(stats ? { idf: (term: string) => globalIdf(stats, term, index.docFrequency(term)) } : {}),

@@ -1,4 +1,5 @@
 /** Turns an adapter's raw turns into a masked, normalised Session. */
+import { definedAcronyms } from '../../index/short-forms.js';
 import { isPrompt, localDay, type Session, type SourceId, type Turn } from '../../model.js';
 import { maskText } from '../../mask.js';
 import { sessionTopics } from '../topics.js';
@@ -93,6 +94,8 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
   if (raw.parentId) session.parentId = raw.parentId;
   const topics = sessionTopics(topic, turns);
   if (topics.length) session.topics = topics;
+  const acronyms = definedAcronyms(turns);
+  if (acronyms.length) session.acronyms = acronyms;
   const preferences = preferenceEvidence(turns);
   if (preferences.length) session.preferences = preferences;
   return session;

@@ -1,0 +1,173 @@
+/**
+ * Properties every answer must have, whatever the query: the same answer in any capitalisation; with no limit, every
+ * session holding a query word; in the order of the score shown (ties newest first); `count` the results; each result
+ * holding a query word or saying why it is there; any substring of text written without spaces finds its session.
+ * Queries are drawn from the sessions' own words (real transcripts of the sample, and sessions written here with
+ * identifiers in every form).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import { loadCorpus } from '../../bench/relevance/corpus.js';
+import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import type { SearchResponse } from '../../src/core/contracts.js';
+import { CORPUS, tempDir, writeCodeArchitect } from '../helpers.js';
+
+let library: SessionLibrary;
+let words: string[] = [];
+before(async () => {
+  library = await loadCorpus();
+  // words the sessions hold, common and rare (every 7th of the vocabulary, letters only)
+  const all: string[] = [];
+  library.index.forEachTerm((t, df) => {
+    if (/^[a-z]{3,12}$/.test(t) && df >= 1) all.push(t);
+  });
+  words = all.filter((_, i) => i % 7 === 0);
+});
+after(() => library.close());
+
+const NUM_RUNS = 60;
+const query = (): fc.Arbitrary<string> =>
+  fc
+    .array(
+      fc.integer({ min: 0, max: 1 << 30 }).map((i) => words[i % words.length]),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((ws) => ws.join(' '));
+const flipCase = (q: string, seed: number): string => [...q].map((c, i) => ((seed >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase())).join('');
+const shape = (r: SearchResponse) => r.results.map((x) => `${x.id} ${x.relevanceScore} ${x.matchCount}`);
+
+test('any capitalisation of a query gives the same sessions in the same order, with the same scores', () => {
+  fc.assert(
+    fc.property(query(), fc.integer(), fc.constantFrom('hybrid' as const, 'lexical' as const), (q, seed, mode) => {
+      const a = library.search(q, { mode, limit: 20 });
+      const b = library.search(flipCase(q, seed), { mode, limit: 20 });
+      assert.deepEqual(shape(b), shape(a), `${q} / ${flipCase(q, seed)}`);
+      assert.equal(b.mode, a.mode);
+    }),
+    { numRuns: NUM_RUNS },
+  );
+});
+
+test('with no limit every session holding a query word is in the answer, count is the results, and each says why it is there', () => {
+  fc.assert(
+    fc.property(query(), (q) => {
+      const lexical = library.search(q, { mode: 'lexical' });
+      const answer = library.search(q);
+      const ids = new Set(answer.results.map((r) => r.id));
+      for (const r of lexical.results) assert.ok(ids.has(r.id), `${q}: ${r.id} holds a query word but is missing`);
+      for (const r of [lexical, answer]) assert.equal(r.count, r.results.length);
+      for (const r of answer.results) assert.ok(r.matchCount > 0 || r.foundBy === 'meaning', `${q}: ${r.id} holds no word and says nothing`);
+      for (const r of lexical.results) assert.ok(r.matchCount > 0, `${q}: lexical ${r.id} holds no word`);
+      // a limit keeps the best of the same ranking
+      const top = library.search(q, { limit: 5 }).results.map((r) => r.id);
+      assert.deepEqual(
+        top,
+        answer.results.slice(0, top.length).map((r) => r.id),
+        `${q}: limit 5`,
+      );
+    }),
+    { numRuns: NUM_RUNS },
+  );
+});
+
+test('results are in the order of the score they show, ties newest first, in every mode', () => {
+  fc.assert(
+    fc.property(
+      query(),
+      fc.constantFrom('hybrid' as const, 'lexical' as const, 'semantic' as const),
+      fc.option(fc.integer({ min: 1, max: 30 })),
+      (q, mode, limit) => {
+        const results = library.search(q, { mode, limit: limit ?? undefined }).results;
+        results.forEach((r, i) => {
+          assert.ok(r.relevanceScore >= 0 && r.relevanceScore <= 1, `${q}: ${r.relevanceScore}`);
+          if (i === 0) return;
+          const prev = results[i - 1];
+          assert.ok(prev.relevanceScore >= r.relevanceScore, `${q} (${mode}): ${prev.relevanceScore} before ${r.relevanceScore} at ${i}`);
+          if (prev.relevanceScore === r.relevanceScore) assert.ok(prev.date >= r.date, `${q} (${mode}): a tie at ${i} not newest first`);
+        });
+      },
+    ),
+    { numRuns: NUM_RUNS },
+  );
+});
+
+test('any substring of Japanese text finds its session, with snippets and highlights on it', () => {
+  const japanese = [...library.sessions.values()].find((s) => /最新の状態/.test(s.topic));
+  assert.ok(japanese, 'the sample holds a Japanese session');
+  const runs = japanese.turns.flatMap((t) => t.text.match(/[\u3040-\u30ff\u4e00-\u9fff]{4,}/g) ?? []).slice(0, 200);
+  assert.ok(runs.length > 3);
+  fc.assert(
+    fc.property(fc.constantFrom(...runs), fc.nat(), fc.integer({ min: 2, max: 8 }), (run, at, length) => {
+      const start = at % (run.length - 1);
+      const piece = run.slice(start, start + length);
+      if ([...piece].length < 2) return;
+      const answer = library.search(piece, { limit: 1000 });
+      const hit = answer.results.find((r) => r.id === japanese.id);
+      assert.ok(hit, `${piece} does not find the session`);
+      const quoted = library.search(`"${piece}"`, { limit: 1000 });
+      assert.ok(
+        quoted.results.some((r) => r.id === japanese.id),
+        `"${piece}" does not find it`,
+      );
+    }),
+    { numRuns: NUM_RUNS },
+  );
+  const exact = library.search('最新の状態にアップデートしてください');
+  assert.equal(exact.results[0]?.id, japanese.id);
+  const snippet = exact.results[0].matchedSnippets.findIndex((s) => s.includes('最新の状態にアップデートしてください'));
+  assert.ok(snippet >= 0, exact.results[0].matchedSnippets.join(' | '));
+  const [from, to] = exact.results[0].snippetHighlights[snippet][0];
+  assert.equal(exact.results[0].matchedSnippets[snippet].slice(from, to), '最新の状態にアップデートしてください');
+  assert.ok(exact.results[0].topicHighlights.length > 0, 'the title is highlighted');
+  for (const q of ['最新', 'アップデート', '分析']) assert.ok(library.search(q).count > 0, q);
+});
+
+test('an identifier in any form finds the others, the form typed first; its parts alone are not a match', async () => {
+  const root = tempDir();
+  // identifiers drawn at random, each written in one session per form; and a session holding only its first part
+  const names = fc.sample(fc.tuple(fc.stringMatching(/^[a-z]{4,7}$/), fc.stringMatching(/^[a-z]{4,7}$/)), { numRuns: 8, seed: 33 });
+  const forms = (a: string, b: string): Record<string, string> => ({
+    snake: `${a}_${b}`,
+    kebab: `${a}-${b}`,
+    camel: `${a}${b[0].toUpperCase()}${b.slice(1)}`,
+    pascal: `${a[0].toUpperCase()}${a.slice(1)}${b[0].toUpperCase()}${b.slice(1)}`,
+    joined: `${a}${b}`,
+  });
+  names.forEach(([a, b], n) => {
+    for (const [form, text] of Object.entries(forms(a, b)))
+      writeCodeArchitect(root, '2026-01-01', `s${n}-${form}`, [{ role: 'user', content: `please look at ${text} in the handler` }]);
+    writeCodeArchitect(root, '2026-01-01', `s${n}-part`, [{ role: 'user', content: `the ${a} is fine` }]);
+  });
+  // Russian from a real transcript of the sample, Chinese and Korean written here
+  const russian = readFileSync(join(CORPUS, 'copilot-chat', 'export', 'in-progress-chat.export.json'), 'utf8').match(
+    /[\u0400-\u04ff]+(?: [\u0400-\u04ff]+){3,}/,
+  )![0];
+  writeCodeArchitect(root, '2026-01-02', 'russian', [{ role: 'user', content: russian }]);
+  writeCodeArchitect(root, '2026-01-02', 'chinese', [{ role: 'user', content: '我们应该使用数据库连接池来处理高并发请求。' }]);
+  writeCodeArchitect(root, '2026-01-02', 'korean', [{ role: 'user', content: '데이터베이스 연결 풀을 사용합시다' }]);
+  const lib = createLibrary({ roots: [{ source: 'codearchitect', path: root }], logger: new MemoryLogger(), env: {}, parseThreads: 0 });
+  await lib.load();
+  try {
+    const only = (q: string): string[] => lib.search(q).results.map((r) => r.topic);
+    for (const word of russian.split(' ').filter((w) => w.length > 3)) assert.deepEqual(only(word.toUpperCase()), ['russian'], word);
+    for (const q of ['数据库', '连接池', '高并发请求', '"数据库连接池"', '使用数据']) assert.deepEqual(only(q), ['chinese'], q);
+    for (const q of ['데이터베이스', '연결', '사용']) assert.deepEqual(only(q), ['korean'], q);
+    names.forEach(([a, b], n) => {
+      const every = Object.keys(forms(a, b)).map((f) => `s${n}-${f}`);
+      for (const [form, typed] of Object.entries(forms(a, b))) {
+        const answer = lib.search(typed);
+        const topics = answer.results.map((r) => r.topic);
+        assert.deepEqual([...topics].sort(), [...every].sort(), `${typed}: ${topics.join()}`);
+        // as typed first (camel, pascal and joined are one word to a case-blind reader: any of them first)
+        if (form === 'snake' || form === 'kebab') assert.equal(topics[0], `s${n}-${form}`, `${typed} first`);
+        assert.deepEqual(shape(lib.search(typed.toUpperCase())), shape(answer), `${typed} upper-cased`);
+      }
+    });
+  } finally {
+    await lib.close();
+  }
+});
