@@ -96,7 +96,8 @@ export function findSnippets(
     const seen = new Map<string, { index: number; length: number; weight: number; rarity: number }>();
     let examined = 0;
     for (let m = matcher.exec(turn.text); m && examined < MATCHES_EXAMINED_PER_TURN; m = matcher.exec(turn.text), examined++) {
-      const term = matchedTerm(m[0], terms);
+      const lower = m[0].toLowerCase();
+      const term = literals.has(lower) ? lower : matchedTerm(m[0], terms);
       if (seen.has(term)) continue;
       const w = weight(term);
       // where to cut: the rarest word, a literal counting as 1.5 times its rarest part
