@@ -78,7 +78,7 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked
   // a prompt is read for a literal only when the session's asked stems hold its every word (no turn read to tell)
   const count = (s: Session, promptsOnly: boolean): number =>
     literals.filter((l) => (!promptsOnly || lib.semantic.asksAll(s.id, l.words)) && holdsLiteral(s, l, promptsOnly, rawOf)).length;
-  // rank: literals held first, then in the title, then typed, then the words' score. Prompts are read first (they are
+  // rank: literals held first, then typed (in a prompt or the title), then the words' score (topic x3 among them). Prompts are read first (they are
   // small); a session whose user typed every literal holds them all. Every candidate looked at is ranked whatever the
   // limit, so that a limit keeps the best of the same ranking (ties go to the newest session, not the first read)
   const all = literals.length;
@@ -87,15 +87,13 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked
     for (const h of hits.filter(looked)) {
       const t = count(lib.sessions.get(h.key)!, true);
       const held = t === all ? all : count(lib.sessions.get(h.key)!, false);
-      // a literal in the title counts above one typed in a prompt: a topic match outranks a content match
-      const titled = literals.filter((l) => l.matcher.test(lib.sessions.get(h.key)!.topic)).length;
-      rank.set(h.key, (held * (all + 1) + titled) * (all + 1) + t);
+      rank.set(h.key, held * (all + 1) + t);
     }
   } finally {
     for (const raw of opened.values()) raw?.close();
   }
   // the rank is a band of the score: a session in a higher band scores above every one in a lower band
-  const bands = (all + 1) ** 3;
+  const bands = (all + 1) ** 2;
   return hits.map((h) => ({ ...h, relevance: ((rank.get(h.key) ?? 0) + 0.999 * h.relevance) / bands }));
 }
 
