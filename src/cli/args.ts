@@ -29,6 +29,8 @@ Commands:
                            then on (never extracted or written) and archived like any other session
   mcp                      Run the MCP server on stdio (for Claude Code, VS Code and other MCP clients)
   archive [size|purge]     Report the size of the masked archive in the data folder, or delete it
+  learn                    Learn the model that ranks by meaning now (a search starts this in the background
+                           when the data folder has none; until it is written, answers rank by words)
   mcp-config               Print the \`claude mcp add\` line and a .mcp.json entry for this install
   tag <name-or-id> <tag>…  Tag a session (kept in the data folder, never in the transcript); find it with --tag
   untag <name-or-id> <tag>…  Remove tags you gave a session

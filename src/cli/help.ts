@@ -20,6 +20,7 @@ const COMMAND_OPTIONS: Record<string, string[]> = {
   import: ['json', 'toon', 'data', 'verbose'],
   mcp: [...READ, 'db', 'verbose'],
   archive: ['json', 'toon', 'data'],
+  learn: ['json', 'toon', ...READ, 'verbose'],
   'mcp-config': ['root'],
   tag: ['json', 'toon', 'root', 'data'],
   untag: ['json', 'toon', 'root', 'data'],

@@ -123,6 +123,19 @@ async function run(argv: string[]): Promise<number> {
       print(options, answer, () =>
         library.sessions.size || !library.indexing.complete || answer.results.length ? renderSearch(answer, color) : nothingOnDisk(describeRoots(options)),
       );
+      // no model to rank by meaning yet: one is learned in the background for the next searches
+      const { learnInBackground } = await import('./learn.js');
+      if (learnInBackground(library, options)) stderrLogger(options.verbose).info('learning the model that ranks by meaning in the background');
+      return 0;
+    }
+    case 'learn': {
+      const { learnNow } = await import('./learn.js');
+      const value = await learnNow(await openLibrary(options), options);
+      print(options, value, () =>
+        value.status === 'ready'
+          ? `Learned the model over ${value.sessions} sessions.\n`
+          : `No model learned: ${value.sessions} sessions (at least 20 are needed).\n`,
+      );
       return 0;
     }
     case 'team': {

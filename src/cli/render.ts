@@ -23,7 +23,7 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
   const line = indexingLine(response);
   const notice = response.teamNotice ? style(color, ANSI.dim, `team archive: ${printable(response.teamNotice)}\n`) : '';
   const partial = notice + (line && style(color, ANSI.dim, line));
-  if (response.note) return `${partial}${printable(response.note)}\n`;
+  if (response.note && !response.results.length) return `${partial}${printable(response.note)}\n`;
   if (!response.results.length) return `${partial}No sessions match "${printable(response.query)}".\n`;
   // the engine's ranges are marked as they are; cleaning control characters keeps every offset
   const mark = (text: string, ranges: [number, number][] = [], base = ''): string => {
@@ -58,7 +58,8 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
     ? ` · ${response.mode === 'lexical' ? 'ranked by words' : response.mode === 'hybrid' ? 'ranked by words and meaning' : 'ranked by meaning'}`
     : '';
   lines.push(`${response.count} result${response.count === 1 ? '' : 's'}${also}${how}`);
-  return `${partial}${lines.join('\n')}\n`;
+  const note = response.note ? style(color, ANSI.dim, `${printable(response.note)}\n`) : '';
+  return `${partial}${note}${lines.join('\n')}\n`;
 }
 
 export function renderList(response: ListResponse, color: boolean): string {

@@ -128,7 +128,12 @@ export const searchResponseSchema = z.object({
   results: z.array(searchResultSchema).describe('Sessions, best first (then newest).'),
   count: z.number().describe('Number of results.'),
   query: z.string().describe('The query as given.'),
-  note: z.string().optional().describe('Why the answer is empty when the query could not be searched (only common words).'),
+  note: z
+    .string()
+    .optional()
+    .describe(
+      'Said when the answer is not what was asked: empty because the query is only common words, or ranked by words where meaning was asked for (no model yet, or exact text).',
+    ),
   alsoMatched: z
     .array(z.string())
     .optional()

@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CORPUS, ROOT, tempDir, writeSessionCopies } from '../helpers.js';
+import { decodeSemantic } from '../../src/core/semantic/semantic-file.js';
 
 const CA_ROOT = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
 /** An empty home (no default roots) and a data folder of the tests' own: the user's folders are never touched. */
@@ -231,4 +232,33 @@ test('--partial answers at once from what is indexed so far and says so; without
   const full = JSON.parse(whole.stdout) as { count: number; indexing?: unknown };
   assert.equal(full.indexing, undefined);
   assert.equal(full.count, 120);
+});
+
+test('the command line ranks by meaning too: a first search learns the model in the background, and says so until then', async () => {
+  const home = tempDir();
+  const data = tempDir();
+  const run = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--root', CA_ROOT, '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home, SESSION_SEARCH_HOME: data },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { mode: string; note?: string; results: unknown[] };
+  };
+  // no model in a new data folder: ranked by words, and --mode semantic says why instead of ranking by words in silence
+  const first = run('search', 'caching the repository map', '--mode', 'semantic');
+  assert.equal(first.mode, 'lexical');
+  assert.match(first.note ?? '', /meaning is not ready/);
+  // the search that found no model started a learner; it writes the model and ends
+  const learned = (): boolean => {
+    try {
+      return decodeSemantic(readFileSync(join(data, 'index', 'semantic.bin')))?.model !== undefined && !existsSync(join(data, 'semantic.learning'));
+    } catch {
+      return false;
+    }
+  };
+  await eventually(learned, 'the model written', { timeoutMs: 60_000 });
+  const later = run('search', 'caching the repository map');
+  assert.equal(later.mode, 'hybrid');
+  assert.equal(run('search', 'caching the repository map', '--mode', 'semantic').note, undefined);
 });

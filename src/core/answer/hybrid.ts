@@ -19,10 +19,24 @@ export const FUSION_DEPTH = 50;
 
 /** The mode a query runs in: the one asked for (hybrid by default), lexical while no model is ready or for exact queries. */
 export function effectiveMode(asked: SearchMode | undefined, query: ParsedQuery, semantic: SemanticIndex): SearchMode {
+  return whyLexical(asked, query, semantic) ? 'lexical' : (asked ?? 'hybrid');
+}
+
+/** A word of letters or digits only: looked for as typed when typed alone, but meaning may still rank it when asked to. */
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
+
+/**
+ * Why a query asked to rank by meaning (`semantic`, or `hybrid` by default) ranks by words: no model yet, or it asks for
+ * exact text. Undefined when it ranks as asked.
+ */
+export function whyLexical(asked: SearchMode | undefined, query: ParsedQuery, semantic: SemanticIndex): 'not-ready' | 'exact' | undefined {
   const mode = asked ?? 'hybrid';
-  if (mode === 'lexical' || semantic.state.status !== 'ready' || !query.terms.length) return 'lexical';
-  if (query.phrases.length || query.excluded.length || query.excludedPhrases.length || query.literals.length) return 'lexical';
-  return mode;
+  if (mode === 'lexical' || !query.terms.length) return undefined;
+  if (query.phrases.length || query.excluded.length || query.excludedPhrases.length) return 'exact';
+  // a word typed alone is a literal; asked for by meaning alone, it is ranked by meaning
+  if (query.literals.some((l) => mode !== 'semantic' || !PLAIN_WORD.test(l))) return 'exact';
+  if (semantic.state.status !== 'ready') return 'not-ready';
+  return undefined;
 }
 
 /**

@@ -20,7 +20,7 @@ import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './works
 import { rawArchived } from '../store/turns.js';
 import { findSnippetsRaw, rawTurnsHold, type RawSession } from '../store/session-layout.js';
 import { keptWord } from '../semantic/asked-index.js';
-import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight } from './hybrid.js';
+import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight, whyLexical } from './hybrid.js';
 import { firstPrompt } from '../model.js';
 import { resumeCommand } from '../resume.js';
 
@@ -332,6 +332,11 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
   });
   const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic) };
   if (plan.alsoMatched.length) response.alsoMatched = plan.alsoMatched;
+  // asked to rank by meaning and not doing it: said plainly, not in silence
+  const why = options.mode === 'semantic' ? whyLexical(options.mode, plan.query, lib.semantic) : undefined;
+  if (why === 'not-ready')
+    response.note = `Ranking by meaning is not ready yet: the model is ${lib.semantic.state.status === 'building' ? 'being learned' : 'learned in the background once enough sessions are indexed'}; this answer ranks by words.`;
+  if (why === 'exact') response.note = 'The query asks for exact text (a phrase, an exclusion, a flag, a path or code): it ranks by words.';
   if (!plan.query.terms.length && !plan.query.phrases.length)
     response.note = `"${raw.trim()}" is only common words, which are not indexed: add a word that says what to look for.`;
   return response;
