@@ -200,6 +200,15 @@ function codeArchitectFile(p: Planned): { full: string; summary: string; topic: 
   return { full, summary: `# ${topic}\n\n**Date:** ${at(p, 0)}\n\n## Short Summary\n\nWork on ${p.project}.\n`, topic };
 }
 
+/**
+ * What a person types to find a planted session again: 1 to 6 words (in turn) mixing one or both of its codenames with
+ * everyday words of its prompt, always one word its decoy lacks (the second codename or the second everyday word).
+ */
+function rememberedQuery([c1, c2, w1, w2]: string[], n: number): string {
+  const shapes = [[c2], [c1, w2], [c1, c2, w1], [c1, w1, w2, 'service'], [c2, w1, w2, 'service', 'client'], [c1, c2, w1, w2, 'service', 'release']];
+  return shapes[n % shapes.length].join(' ');
+}
+
 /** Writes the corpus (when `write`), and returns where it is and what to ask of it. */
 export async function realCorpus(dir: string, sessions: number, write = true, options: { projects?: number } = {}): Promise<RealCorpus> {
   const projects = PROJECTS.slice(0, options.projects ?? PROJECTS.length);
@@ -214,6 +223,8 @@ export async function realCorpus(dir: string, sessions: number, write = true, op
   const known: RealCorpus['known'] = [];
   let bytes = 0;
   const every = Math.max(10, Math.floor(sessions / 100));
+  let decoy: string | undefined;
+  let planting = 0;
   for (let i = 0; i < sessions; i++) {
     let planted: string | undefined;
     let words: string[] = [];
@@ -221,9 +232,14 @@ export async function realCorpus(dir: string, sessions: number, write = true, op
       // What a person remembers of a session: a codename or two only it mentions, and a couple of everyday words.
       words = [codename(r), codename(r), pick(r, pool.words), pick(r, pool.words)];
       planted = `Remember this one: the ${words[0]} service and the ${words[1]} client need to ${words[2]} the ${words[3]} before the release.`;
+      // and a decoy, the next session: the same first codename, everyday word and phrasing, without the rest
+      decoy = `Remember this one: the ${words[0]} service and the ${codename(r)} client need to ${words[2]} the ${pick(r, pool.words)} before the release.`;
+    } else if (decoy) {
+      planted = decoy;
+      decoy = undefined;
     }
     const p = plan(i, r, pool, planted, projects);
-    if (planted) known.push({ query: words.slice(0, 3).join(' '), id: p.source === 'codearchitect' ? '' : p.id });
+    if (words.length) known.push({ query: rememberedQuery(words, planting++), id: p.source === 'codearchitect' ? '' : p.id });
     if (!write) continue;
     const last = new Date(p.start.getTime() + p.turns.length * 20_000);
     let file: string;
