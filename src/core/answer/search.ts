@@ -180,7 +180,7 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
       const s = lib.sessions.get(key);
       return !!s && (!meta || meta(s)) && (!check || check(s));
     };
-    const similar = lib.semantic.search(plan.query.terms.join(' '), FUSION_DEPTH, accept);
+    const similar = lib.semantic.search(plan.query.terms, FUSION_DEPTH, accept);
     if (mode === 'semantic') return inScoreOrder(lib, semanticOnly(similar)).slice(0, limit);
     // every session holding a word is fused at its rank (with no limit the answer is all matches; a limit keeps the best
     // of the same ranking); where turns must be read to check a candidate, only the best are

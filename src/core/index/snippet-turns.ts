@@ -70,6 +70,27 @@ function separates(text: string, i: number, escaped: boolean, before: boolean): 
   return i >= 5 && text[i - 4] === 'u' && HEX.test(text.slice(i - 3, i + 1)) && slashesBefore(i - 4) % 2 === 1;
 }
 
+/** What the chooser looks for, compiled once per query and text form (plain, or as JSON escapes it). */
+const compiled = new WeakMap<ParsedQuery, Map<boolean, { literals: string[]; words: string[]; pattern: RegExp }>>();
+
+function wordsOf(query: ParsedQuery, escaped: boolean): { literals: string[]; words: string[]; pattern: RegExp } {
+  let forms = compiled.get(query);
+  if (!forms) compiled.set(query, (forms = new Map()));
+  const known = forms.get(escaped);
+  if (known) return known;
+  // literals first (a match there is not also counted as its words), as the text holds them (JSON-escaped in raw text)
+  const literals = query.literals.map((l) => l.toLowerCase());
+  const words = [
+    ...literals.map((l) => (escaped ? jsonText(l) : l)),
+    ...snippetWords(query).filter((w) => !literals.includes(w)), // `MockRepoMap` is a literal and a term: once
+  ];
+  const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
+  const pattern = new RegExp(words.map((w, k) => (k < literals.length ? escapeRegExp(w) : termSource(w))).join('|') || '(?!)', ascii ? 'gi' : 'giu');
+  const made = { literals, words, pattern };
+  forms.set(escaped, made);
+  return made;
+}
+
 /**
  * The indices (in order) of the turns snippets are cut from: up to 2 × MAX_SNIPPETS turns, best first by the summed
  * weight of the words they hold (a conversation turn wins a tie). Undefined when a turn that had to be read could not be.
@@ -79,15 +100,8 @@ export function chooseSnippetTurns(
   query: ParsedQuery,
   options: { role?: Role; kind?: TurnKind; weight?: (term: string) => number } = {},
 ): number[] | undefined {
-  // literals first (a match there is not also counted as its words), as the text holds them (JSON-escaped in raw text)
-  const literals = query.literals.map((l) => l.toLowerCase());
-  const words = [
-    ...literals.map((l) => (source.escaped ? jsonText(l) : l)),
-    ...snippetWords(query).filter((w) => !literals.includes(w)), // `MockRepoMap` is a literal and a term: once
-  ];
+  const { literals, words, pattern } = wordsOf(query, source.escaped);
   if (!words.length) return [];
-  const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
-  const pattern = new RegExp(words.map((w, k) => (k < literals.length ? escapeRegExp(w) : termSource(w))).join('|'), ascii ? 'gi' : 'giu');
   const weights = words.map((w, k) => (k < literals.length ? literalWeight(literals[k], options.weight) : options.weight?.(w) || 1));
   const index = new Map(words.map((w, k) => [w, k]));
   const known = new Set(words);

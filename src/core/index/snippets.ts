@@ -24,8 +24,21 @@ function phraseSource(words: string[]): string {
   return words.map((w, i) => (i === 0 ? '' : lastCjk(words[i - 1]) || firstCjk(w) ? '[^\\p{L}\\p{N}]*' : '[^\\p{L}\\p{N}]+') + escapeRegExp(w)).join('');
 }
 
-/** A case-insensitive pattern matching any literal, phrase or term of the query as whole words (literals first). */
+/** Patterns compiled once per query (one query's hits all use the same). */
+const compiled = new WeakMap<ParsedQuery, RegExp | undefined>();
+
+/**
+ * A case-insensitive pattern matching any literal, phrase or term of the query as whole words (literals first),
+ * compiled once per query object; callers reset `lastIndex` before each use.
+ */
 export function matcherFor(query: ParsedQuery): RegExp | undefined {
+  if (compiled.has(query)) return compiled.get(query);
+  const matcher = compileMatcher(query);
+  compiled.set(query, matcher);
+  return matcher;
+}
+
+function compileMatcher(query: ParsedQuery): RegExp | undefined {
   const alternatives = [
     ...query.literals.map((l) => bounded(escapeRegExp(l), l, l)),
     ...query.phrases.map((words) => bounded(phraseSource(words), words[0], words.at(-1)!)),

@@ -143,11 +143,10 @@ export class SemanticIndex {
   }
 
   /** Sessions by similarity to the query's words, best first (at most `limit`, only those `accept` takes). */
-  search(query: string, limit: number, accept?: (key: string) => boolean): { key: string; similarity: number }[] {
+  search(query: string | readonly string[], limit: number, accept?: (key: string) => boolean): { key: string; similarity: number }[] {
     if (!this.model) return [];
-    const words = tokenize(query)
-      .map((w) => this.words.get(stemOf(w)))
-      .filter((id): id is number => id !== undefined);
+    // a query's terms as its plan holds them, or a text to cut into words
+    const words = (typeof query === 'string' ? tokenize(query) : query).map((w) => this.words.get(stemOf(w))).filter((id): id is number => id !== undefined);
     const q = this.vectorOf({ terms: Uint32Array.from(words), counts: new Uint16Array(words.length).fill(1) });
     if (!q) return [];
     const best: { key: string; similarity: number }[] = [];
