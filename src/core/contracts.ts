@@ -71,6 +71,10 @@ export const searchResultSchema = z.object({
   snippetHighlights: z.array(z.array(range)).describe('Per snippet, the [start, end) character ranges that matched.'),
   topicHighlights: z.array(range).describe('The [start, end) ranges of the topic that matched.'),
   matchCount: z.number().describe('How many times the query terms occur in the session (0: found by meaning, see foundBy).'),
+  matchedTerms: z
+    .array(z.string())
+    .optional()
+    .describe('The query words the session holds, as searched (a word with its forms, an identifier whole, two words written as one).'),
   foundBy: z.literal('meaning').optional().describe('Present when the session holds none of the query words: the semantic leg found it by what it is about.'),
   sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript; the session comes from the archive.'),
   parentId: z.string().optional().describe('A sub-agent session: the session that started it (get_session it for the whole task).'),

@@ -60,7 +60,11 @@ test('with no limit every session holding a query word is in the answer, count i
       const ids = new Set(answer.results.map((r) => r.id));
       for (const r of lexical.results) assert.ok(ids.has(r.id), `${q}: ${r.id} holds a query word but is missing`);
       for (const r of [lexical, answer]) assert.equal(r.count, r.results.length);
-      for (const r of answer.results) assert.ok(r.matchCount > 0 || r.foundBy === 'meaning', `${q}: ${r.id} holds no word and says nothing`);
+      for (const r of answer.results) {
+        assert.ok(r.matchCount > 0 || r.foundBy === 'meaning', `${q}: ${r.id} holds no word and says nothing`);
+        // the words it holds are named
+        if (r.matchCount > 0) assert.ok(r.matchedTerms?.length, `${q}: ${r.id} holds words but names none`);
+      }
       for (const r of lexical.results) assert.ok(r.matchCount > 0, `${q}: lexical ${r.id} holds no word`);
       // a limit keeps the best of the same ranking
       const top = library.search(q, { limit: 5 }).results.map((r) => r.id);

@@ -14,6 +14,7 @@ import { escapeRegExp } from '../regexp.js';
 import { hasCjk, tokenize } from '../index/tokenize.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
+import { heldTerms } from '../index/ranking.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter, tagShare } from './tags.js';
 import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
@@ -151,12 +152,9 @@ function contentCheck(plan: QueryPlan): ((s: Session) => boolean) | undefined {
     (!byTurn || turnsMatch(s.turns, plan.shown, options.role, options.kind));
 }
 
-/** The first candidates asked of the engine when the best ones must pass a check that reads turns. */
-const FIRST_WINDOW = 20;
-
 /**
- * The ranked sessions of a plan. Metadata filters run inside the engine; checks that read turns run on the best
- * candidates only, in order, asking the engine for four times as many each round until `limit` pass or none are left.
+ * The ranked sessions of a plan. Metadata filters run inside the engine; checks that read turns run on the ranked
+ * candidates in order until `limit` pass or none are left (the ranking is made once, not again for each widening).
  */
 export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
   const share = tagShare(lib, plan.options.tags, plan.options.allTags);
@@ -217,7 +215,7 @@ function withWordCounts(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Scor
   const counted = new Map(lib.index.score(plan.slots, { accept: (key) => unknown.has(key) }).map((h) => [h.key, h]));
   return hits.map((h) => {
     const c = counted.get(h.key);
-    return c ? { ...h, matchCount: c.matchCount, matchedTerms: c.matchedTerms } : h;
+    return c ? { ...h, matchCount: c.matchCount, matchedTerms: c.matchedTerms, held: c.held } : h;
   });
 }
 
@@ -247,22 +245,14 @@ function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefine
     });
   const check = contentCheck(plan);
   if (!check) return score(limit);
-  const verdicts = new Map<string, boolean>();
-  const passes = (hit: Scored): boolean => {
-    let ok = verdicts.get(hit.key);
-    if (ok === undefined) verdicts.set(hit.key, (ok = check(lib.sessions.get(hit.key)!)));
-    return ok;
-  };
-  for (let window = Math.max(FIRST_WINDOW, 2 * (limit ?? 0)); ; window *= 4) {
-    const candidates = score(limit === undefined ? undefined : window);
-    const out: Scored[] = [];
-    for (const hit of candidates) {
-      if (!passes(hit)) continue;
-      out.push(hit);
-      if (out.length === limit) return out;
-    }
-    if (limit === undefined || candidates.length < window) return out;
+  // ranked once, every candidate; checked in that order until `limit` pass (each check reads the session's turns)
+  const out: Scored[] = [];
+  for (const hit of score(undefined)) {
+    if (!check(lib.sessions.get(hit.key)!)) continue;
+    out.push(hit);
+    if (out.length === limit) break;
   }
+  return out;
 }
 
 /**
@@ -319,6 +309,8 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
       topicHighlights: plan.matcher ? highlightRanges(s.topic, plan.matcher) : [],
       matchCount: hit.matchCount,
     };
+    const held = heldTerms(plan.slots, hit.held);
+    if (held.length) result.matchedTerms = held;
     if (hit.matchCount === 0) result.foundBy = 'meaning';
     if (s.project) result.project = s.project;
     if (s.branch) result.branch = s.branch;

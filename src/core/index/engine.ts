@@ -333,12 +333,15 @@ export class SearchIndex {
     this.ensureBuffers();
     const { k1, coordination } = this.params;
     const factors = this.fieldFactors;
-    const { scores, matches, slotsHeld, touched, best, cover } = this.perQuery;
+    const { scores, matches, slotsHeld, heldSlots, touched, best, cover } = this.perQuery;
     let touchedCount = 0;
     let maxScore = 0;
     let totalWeight = 0;
     const slotTouched: number[] = [];
-    for (const slot of uniqueSlots(query)) {
+    const slots = uniqueSlots(query);
+    for (let s = 0; s < slots.length; s++) {
+      const slot = slots[s];
+      const bit = s < 32 ? 1 << s : 0;
       let slotMax = 0;
       for (const alt of slot.alts) {
         const postings = alt.all ? this.conjunction(alt.all, options.idf) : this.postingsOf(alt.term, options.idf);
@@ -364,6 +367,7 @@ export class SearchIndex {
         scores[doc] += best[doc];
         cover[doc] += slotMax;
         slotsHeld[doc]++;
+        heldSlots[doc] |= bit;
         best[doc] = 0;
       }
       slotTouched.length = 0;
@@ -380,8 +384,9 @@ export class SearchIndex {
       relevance: maxScore > 0 ? Math.min(1, scores[doc] / maxScore) : 0,
       matchCount: matches[doc],
       matchedTerms: slotsHeld[doc],
+      held: heldSlots[doc],
     }));
-    for (let i = 0; i < touchedCount; i++) slotsHeld[touched[i]] = matches[touched[i]] = 0;
+    for (let i = 0; i < touchedCount; i++) slotsHeld[touched[i]] = matches[touched[i]] = heldSlots[touched[i]] = 0;
     return results;
   }
 

@@ -38,6 +38,14 @@ export interface Scored {
   relevance: number;
   matchCount: number;
   matchedTerms: number;
+  /** Which of the query's (first 32, unique) slots it holds, one bit each: `heldTerms` names them. */
+  held?: number;
+}
+
+/** The words of the slots a hit holds (each slot's first word: the term as typed, whichever of its forms matched). */
+export function heldTerms(query: (string | QuerySlot)[], held: number | undefined): string[] {
+  if (!held) return [];
+  return uniqueSlots(query).flatMap((slot, s) => (s < 32 && held & (1 << s) ? [slot.alts[0].term] : []));
 }
 
 export interface ScoreOptions {

@@ -6,6 +6,8 @@ export class QueryScratch {
   matches = new Uint32Array(0);
   /** Query slots held. */
   slotsHeld = new Uint16Array(0);
+  /** Which of the first 32 slots each document holds, one bit per slot. */
+  heldSlots = new Uint32Array(0);
   /** Documents touched by this query, in the order first seen. */
   touched = new Int32Array(0);
   /** Best alternative's score within the slot being scored. */
@@ -19,6 +21,7 @@ export class QueryScratch {
     this.scores = new Float64Array(n);
     this.matches = new Uint32Array(n);
     this.slotsHeld = new Uint16Array(n);
+    this.heldSlots = new Uint32Array(n);
     this.touched = new Int32Array(n);
     this.best = new Float64Array(n);
     this.cover = new Float64Array(n);
