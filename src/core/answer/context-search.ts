@@ -68,17 +68,21 @@ export function contextCandidates(
 ): { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] {
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const byTags = tagFilter(lib, options.tags, options.allTags);
-  const ranked = rankSessions(
-    lib,
-    planQuery(lib.index, query, { source: options.source, project: options.project, mode: options.mode }, range, lib.shortForms()),
-  ).filter((hit) => {
+  const plan = planQuery(lib.index, query, { source: options.source, project: options.project, mode: options.mode }, range, lib.shortForms());
+  const ranked = rankSessions(lib, plan).filter((hit) => {
     const s = lib.sessions.get(hit.key)!;
     if (wanted && !wanted.has(s.id) && !wanted.has(s.nativeId)) return false;
     return !byTags || byTags(s);
   });
-  const weights = new Map(query.terms.map((t) => [t, lib.index.idf(t)]));
-  const total = [...weights.values()].reduce((a, b) => a + b, 0);
-  const matcher = matcherFor(query);
+  // a block covers a query word when it holds it or one of its forms (another word form, a short form, an identifier's
+  // parts all), at that form's weight: what the block itself holds, whatever its session
+  const idf = (t: string): number => lib.index.idf(t);
+  const slots = plan.slots
+    .filter((slot) => query.terms.includes(slot.alts[0].term))
+    .map((slot) => ({ alts: slot.alts, weight: Math.max(...slot.alts.map((a) => Math.max(...(a.all ?? [a.term]).map(idf)))) }));
+  const total = slots.reduce((a, s) => a + s.weight, 0);
+  const needed = new Set(slots.flatMap((s) => s.alts.flatMap((a) => a.all ?? [a.term])));
+  const matcher = matcherFor(plan.shown);
   const out: { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] = [];
   if (!total || !matcher) return out;
   const best = ranked[0]?.relevance || 1;
@@ -92,16 +96,20 @@ export function contextCandidates(
       matcher.lastIndex = 0;
       if (!matcher.test(turn.text)) continue;
       const present = new Set<string>();
-      forEachToken(turn.text, (tok) => weights.has(tok) && present.add(tok), false, true);
+      forEachToken(turn.text, (tok) => needed.has(tok) && present.add(tok), false, true);
       let covered = 0;
-      for (const t of present) covered += weights.get(t)!;
+      for (const slot of slots) {
+        const held = slot.alts.filter((a) => (a.all ?? [a.term]).every((t) => present.has(t)));
+        // (relative to the word itself: a question word is not discounted here, its IDF already is low)
+        covered += slot.weight * Math.min(1, Math.max(0, ...held.map((a) => a.weight / slot.alts[0].weight)));
+      }
       const features = {
         coverage: covered / total,
         sessionShare,
         reciprocalRank,
         conversation: turn.kind === 'conversation' ? 1 : 0,
       };
-      const snippet = findSnippets([turn], query, { max: 1 })[0]?.text ?? turn.text.slice(0, 300);
+      const snippet = findSnippets([turn], plan.shown, { max: 1 })[0]?.text ?? turn.text.slice(0, 300);
       out.push({
         block: {
           blockId: turn.id,

@@ -134,8 +134,13 @@ export class ShortForms {
    */
   alternatives(terms: string[], has: (term: string) => boolean): Map<number, ShortFormAlternative[]> {
     const out = new Map<number, ShortFormAlternative[]>();
-    const push = (i: number, words: string[]): void => {
-      if (!words.every(has) || words.join(' ') === terms[i]) return;
+    // a long form's words as the sessions write them: the plural or the singular will do (`json web tokens`)
+    const held = (w: string): string | undefined => (has(w) ? w : has(`${w}s`) ? `${w}s` : w.endsWith('s') && has(w.slice(0, -1)) ? w.slice(0, -1) : undefined);
+    const push = (i: number, wanted: string[]): void => {
+      const found = wanted.map(held);
+      if (found.some((w) => w === undefined)) return;
+      const words = found as string[];
+      if (words.join(' ') === terms[i]) return;
       const list = out.get(i) ?? [];
       if (list.some((a) => a.text === words.join(' '))) return;
       list.push({ words, text: words.join(' ') });
