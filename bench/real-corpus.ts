@@ -205,7 +205,8 @@ function codeArchitectFile(p: Planned): { full: string; summary: string; topic: 
  * everyday words of its prompt, always one word its decoy lacks (the second codename or the second everyday word).
  */
 function rememberedQuery([c1, c2, w1, w2]: string[], n: number): string {
-  const shapes = [[c2], [c1, w2], [c1, c2, w1], [c1, w1, w2, 'service'], [c2, w1, w2, 'service', 'client'], [c1, c2, w1, w2, 'service', 'release']];
+  // (the first of three words: a query the semantic leg ranks, which the benchmark waits on to say the model is ready)
+  const shapes = [[c1, c2, w1], [c1, w1, w2, 'service'], [c2, w1, w2, 'service', 'client'], [c1, c2, w1, w2, 'service', 'release'], [c2], [c1, w2]];
   return shapes[n % shapes.length].join(' ');
 }
 
