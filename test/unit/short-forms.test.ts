@@ -11,7 +11,7 @@ import { MemoryLogger } from '../../src/core/log.js';
 import type { Turn } from '../../src/core/model.js';
 import { tempDir, writeCodeArchitect } from '../helpers.js';
 
-const turn = (text: string, kind: Turn['kind'] = 'conversation'): Turn => ({ id: 't', index: 0, role: 'user', kind, text });
+const turn = (text: string, kind: Turn['kind'] = 'conversation'): Turn => ({ id: 't', role: 'user', kind, text });
 
 test('acronyms defined in either order are found; initials must spell them; tool output is not read', () => {
   assert.deepEqual(definedAcronyms([turn('We sign JSON Web Tokens (JWT) for the API.')]), [['jwt', 'json web tokens']]);

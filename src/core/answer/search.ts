@@ -14,7 +14,7 @@ import { escapeRegExp } from '../regexp.js';
 import { hasCjk, tokenize } from '../index/tokenize.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
-import { heldTerms } from '../index/ranking.js';
+import { heldTerms, uniqueSlots } from '../index/ranking.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter, tagShare } from './tags.js';
 import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
@@ -48,12 +48,14 @@ export function planQuery(vocabulary: Vocabulary, query: ParsedQuery, options: S
   const { slots, alsoMatched } = expandTerms(query.terms, vocabulary, query.parts, shortForms);
   // the words as typed are shown too: one no session's index holds may still stand past the indexed first page of a
   // long output, where the workspace view and the reader find it
-  const shown = { ...query, terms: [...new Set([...query.terms, ...slots.flatMap((s) => s.alts.flatMap((a) => a.all ?? a.term))])] };
+  const shown = { ...query, typed: query.terms, terms: [...new Set([...query.terms, ...slots.flatMap((s) => s.alts.flatMap((a) => a.all ?? a.term))])] };
   // (a lone character of a script without spaces is held only inside the pairs the index keeps: not required as such)
   const required = [...new Set(query.phrases.flatMap((words) => tokenize(words.join(' '))))].filter((t) => [...t].length > 1 || !hasCjk(t));
   return { query, slots, alsoMatched, shown, required, matcher: matcherFor(shown), options, range };
 }
 
+/** Sessions holding every literal after which the others' bodies are not read for them (whatever the limit). */
+const FILLED = 20;
 /** Candidates looked at for words typed as one (flags, paths, identifiers): those holding them go first. */
 const LITERAL_WINDOW = 20;
 /**
@@ -69,7 +71,15 @@ const LITERAL_DEPTH = 100;
  * inside its band.
  */
 function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked: (h: Scored, i: number) => boolean): Scored[] {
-  const literals = plan.query.literals.map((word) => ({ matcher: literalMatcher(word), needle: jsonNeedle(word), words: literalWords(word) }));
+  // a plain word (letters and digits, no script without spaces) is held by whoever holds its term: no body is read for it
+  const slotOf = (word: string): number => uniqueSlots(plan.slots).findIndex((slot) => slot.alts[0].term === word.toLowerCase());
+  const literals = plan.query.literals.map((word) => ({
+    matcher: literalMatcher(word),
+    needle: jsonNeedle(word),
+    words: literalWords(word),
+    slot: /^[\p{L}\p{N}]+$/u.test(word) && !hasCjk(word) ? slotOf(word) : -1,
+  }));
+  const indexHolds = (h: Scored, l: (typeof literals)[number]): boolean => l.slot >= 0 && l.slot < 32 && ((h.held ?? 0) & (1 << l.slot)) !== 0;
   // each candidate's archive line is opened once, for its prompts and then its body, and closed at the end
   const opened = new Map<Session, RawSession | undefined>();
   const rawOf = (s: Session): RawSession | undefined => {
@@ -77,17 +87,26 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked
     return opened.get(s);
   };
   // a prompt is read for a literal only when the session's asked stems hold its every word (no turn read to tell)
+  // (a plain word is typed where its stem was asked: the asked stems say so without a prompt read)
   const count = (s: Session, promptsOnly: boolean): number =>
-    literals.filter((l) => (!promptsOnly || lib.semantic.asksAll(s.id, l.words)) && holdsLiteral(s, l, promptsOnly, rawOf)).length;
-  // rank: literals held first, then typed (in a prompt or the title), then the words' score (topic x3 among them). Prompts are read first (they are
-  // small); a session whose user typed every literal holds them all. Every candidate looked at is ranked whatever the
-  // limit, so that a limit keeps the best of the same ranking (ties go to the newest session, not the first read)
+    literals.filter(
+      (l) =>
+        (!promptsOnly || lib.semantic.asksAll(s.id, l.words)) && ((promptsOnly && l.slot >= 0 && l.words.length > 0) || holdsLiteral(s, l, promptsOnly, rawOf)),
+    ).length;
+  // rank: literals held first, then typed (in a prompt or the title), then the words' score (topic x3 among them).
+  // Prompts are read first (they are small); a session whose user typed every literal holds them all. Bodies are read
+  // until FILLED sessions hold every literal, a number that does not depend on the limit, so that a limit keeps the
+  // best of the same ranking; past it, a session no prompt of which holds a literal is not read (ranked as holding none)
   const all = literals.length;
   const rank = new Map<string, number>();
+  let full = 0;
   try {
     for (const h of hits.filter(looked)) {
-      const t = count(lib.sessions.get(h.key)!, true);
-      const held = t === all ? all : count(lib.sessions.get(h.key)!, false);
+      const s = lib.sessions.get(h.key)!;
+      const t = count(s, true);
+      let held = t;
+      if (t < all && (t > 0 || full < FILLED)) held = literals.filter((l) => indexHolds(h, l) || holdsLiteral(s, l, false, rawOf)).length;
+      if (held === all) full++;
       rank.set(h.key, held * (all + 1) + t);
     }
   } finally {

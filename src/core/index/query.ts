@@ -18,6 +18,8 @@ export interface ParsedQuery {
   excludedPhrases: string[][];
   /** Words joined by punctuation (`--map-tokens`, `aider/io.py`, `get_user`), as typed: sessions holding them rank first. */
   literals: string[];
+  /** In a query widened with other forms (a plan's `shown`), the terms as typed: what "every word" means for snippets. */
+  typed?: string[];
   /** An identifier term's parts (`websocket` typed `web_socket`: web, socket): a session holding all of them matches it less. */
   parts: Record<string, string[]>;
 }

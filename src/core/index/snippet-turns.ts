@@ -85,7 +85,10 @@ function wordsOf(query: ParsedQuery, escaped: boolean): { literals: string[]; wo
     ...snippetWords(query).filter((w) => !literals.includes(w)), // `MockRepoMap` is a literal and a term: once
   ];
   const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
-  const pattern = new RegExp(words.map((w, k) => (k < literals.length ? escapeRegExp(w) : termSource(w))).join('|') || '(?!)', ascii ? 'gi' : 'giu');
+  const pattern = new RegExp(
+    words.map((w, k) => (k < literals.length ? escapeRegExp(w) : termSource(w, query.parts?.[w]))).join('|') || '(?!)',
+    ascii ? 'gi' : 'giu',
+  );
   const made = { literals, words, pattern };
   forms.set(escaped, made);
   return made;
@@ -109,7 +112,12 @@ export function chooseSnippetTurns(
   const edged = (text: string, at: number, length: number): boolean =>
     (isCjk(text.codePointAt(at)!) || separates(text, at - 1, source.escaped, true)) &&
     (isCjk(text.codePointAt(at + length - 1)!) || isCjk(text.codePointAt(at + length - 2)!) || separates(text, at + length, source.escaped, false));
-  const all = weights.reduce((a, b) => a + b, 0);
+  // what "every word" means for stopping: the literals and the words typed, not their other forms (a form no turn holds
+  // would otherwise have every result's tool output scanned to its first MB for nothing)
+  const typed = query.typed ? new Set(query.typed) : undefined;
+  const needed = words.map((w, k) => k < literals.length || !typed || typed.has(w));
+  const neededCount = needed.filter(Boolean).length;
+  const all = weights.reduce((a, b, k) => a + (needed[k] ? b : 0), 0);
   const scored: { index: number; score: number }[] = [];
   const seen = new Set<number>();
   let complete = 0;
@@ -132,17 +140,21 @@ export function chooseSnippetTurns(
     }
     if (!found.size) return;
     let score = source.kind(i) === 'conversation' ? 0.01 : 0;
+    let held = 0;
     for (const k of found) {
       score += weights[k];
-      seen.add(k);
+      if (needed[k]) {
+        seen.add(k);
+        held += weights[k];
+      }
     }
-    if (score >= all) complete++;
+    if (held >= all) complete++;
     scored.push({ index: i, score });
   };
   for (let i = 0; i < source.count && !unreadable; i++) if (source.kind(i) === 'conversation') scan(i);
   let budget = OTHER_CHARS_SCANNED;
   let i = 0;
-  const enough = (): boolean => complete >= MAX_SNIPPETS || (seen.size === words.length && scored.length >= MAX_SNIPPETS);
+  const enough = (): boolean => complete >= MAX_SNIPPETS || (seen.size === neededCount && scored.length >= MAX_SNIPPETS);
   for (; i < source.count && budget > 0 && !enough() && !unreadable; i++) {
     if (source.kind(i) === 'conversation') continue;
     scan(i);

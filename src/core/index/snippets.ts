@@ -42,7 +42,7 @@ function compileMatcher(query: ParsedQuery): RegExp | undefined {
   const alternatives = [
     ...query.literals.map((l) => bounded(escapeRegExp(l), l, l)),
     ...query.phrases.map((words) => bounded(phraseSource(words), words[0], words.at(-1)!)),
-    ...query.terms.map((t) => bounded(termSource(t), t, t)),
+    ...query.terms.map((t) => bounded(termSource(t, query.parts?.[t]), t, t)),
   ];
   if (!alternatives.length) return undefined;
   return new RegExp(`(?:${alternatives.join('|')})`, 'giu');

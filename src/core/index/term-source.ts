@@ -2,13 +2,13 @@
 import { escapeRegExp } from '../regexp.js';
 
 /**
- * A term as text holds it: a word of letters long enough to be an identifier whole (`websocket`) is also found written
- * with `_` or `-` inside (`web_socket`, `web-socket`), as the index holds those whole too.
+ * A term as text holds it: an identifier typed with its parts (`web_socket`, `web-socket`: `parts` given) is also found
+ * written with `_` or `-` between them or none (`websocket`, `WebSocket`), as the index holds those whole too. (Not
+ * every long word: a separator allowed between every letter made the snippet scan several times slower.)
  */
-export function termSource(term: string): string {
-  return IDENTIFIER_WHOLE.test(term) ? [...term].join('[-_]?') : escapeRegExp(term);
+export function termSource(term: string, parts?: readonly string[]): string {
+  return parts && parts.length > 1 ? parts.map(escapeRegExp).join('[-_]?') : escapeRegExp(term);
 }
-const IDENTIFIER_WHOLE = /^[a-z]{6,40}$/;
 
 /** The term of the query a match stands for: its text lower-cased, or without the `_` and `-` an identifier was written with. */
 export function matchedTerm(text: string, terms: ReadonlySet<string>): string {
