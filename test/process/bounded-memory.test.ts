@@ -59,8 +59,10 @@ test(`a first load of ~${SESSIONS} real-shaped sessions completes in a ${HEAP_MB
 
 test(`a first load killed with SIGKILL halfway resumes from what it committed, in the same ${HEAP_MB} MB heap`, async () => {
   const c = await corpus();
+  // the known items whose query names both of the planted session's codenames: no decoy holds both, so each is first
+  const named = c.known.filter((k) => [3, 6].includes(k.query.split(' ').length));
   const data = tempDir();
-  const child = spawn(process.execPath, cliArgs(c, data, 'search', c.known[1].query, '--json'), {
+  const child = spawn(process.execPath, cliArgs(c, data, 'search', named[1].query, '--json'), {
     env: { ...process.env, HOME: c.home },
     stdio: 'ignore',
   });
@@ -75,18 +77,18 @@ test(`a first load killed with SIGKILL halfway resumes from what it committed, i
   child.kill('SIGKILL');
   await exited;
 
-  const r = run(c, data, 'search', c.known[1].query, '--json', '--verbose');
+  const r = run(c, data, 'search', named[1].query, '--json', '--verbose');
   assert.equal(r.code, 0, `exit ${r.code} ${r.signal ?? ''}: ${r.stderr.slice(-2000)}`);
   const answer = JSON.parse(r.stdout) as Answer;
   assert.equal(answer.indexing, undefined);
-  assert.equal(answer.results[0]?.id, c.known[1].id);
+  assert.equal(answer.results[0]?.id, named[1].id);
   const summary = /indexed (\d+) sessions: (\d+) files read, (\d+) unchanged since the snapshot/.exec(r.stderr);
   assert.ok(summary, r.stderr.slice(-2000));
   const [, sessions, read, unchanged] = summary.map(Number);
   assert.equal(sessions, c.sessions, 'every session, once');
   assert.ok(unchanged > 0 && read > 0, `resumed: ${unchanged} files from the snapshot, ${read} read again`);
   // and nothing was lost or doubled: a search for every known item finds it first
-  for (const k of c.known.slice(0, 5)) {
+  for (const k of named.slice(0, 5)) {
     const again = JSON.parse(run(c, data, 'search', k.query, '--json', '--limit', '1').stdout) as Answer;
     assert.equal(again.results[0]?.id, k.id, k.query);
   }
