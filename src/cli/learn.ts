@@ -10,6 +10,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionLibrary } from '../core/library.js';
 import type { CliOptions } from './args.js';
+import { running } from '../core/store/lock.js';
 
 /** Set in the learner's environment: it never starts another. */
 const LEARNER_ENV = 'SESSION_SEARCH_LEARNER';
@@ -18,20 +19,11 @@ const MIN_SESSIONS = 20;
 
 const markerOf = (dataDir: string): string => join(dataDir, 'semantic.learning');
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether a learner runs for this data folder now. */
 function learning(dataDir: string): boolean {
   try {
     const pid = Number(readFileSync(markerOf(dataDir), 'utf8'));
-    return Number.isInteger(pid) && pid > 0 && alive(pid);
+    return Number.isInteger(pid) && pid > 0 && running(pid);
   } catch {
     return false;
   }

@@ -5,7 +5,7 @@
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
-import { docsHolding, packFields, PostingStore, SEAL_THRESHOLD, termPostings, type PagedArray, type Segment } from './postings.js';
+import { conjoin, docsHolding, packFields, PostingStore, SEAL_THRESHOLD, termPostings, type PagedArray, type Postings, type Segment } from './postings.js';
 import {
   DEFAULT_RANKING,
   FIELD_WEIGHTS,
@@ -23,12 +23,6 @@ import { keepCandidates, QueryScratch } from './scratch.js';
 
 export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type QuerySlot, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
 export type { ChunkedArray, IndexState, RestoredState } from './state.js';
-
-/** One alternative's documents, visited with their per-field frequencies. */
-interface Postings {
-  idf: number;
-  each(visit: (doc: number, t0: number, t1: number, t2: number) => void): void;
-}
 
 export class SearchIndex {
   private readonly dict = new Map<string, number>();
@@ -411,33 +405,10 @@ export class SearchIndex {
     };
   }
 
-  /**
-   * The documents holding every one of `terms` (an identifier's parts apart: `web` and `socket` for `web_socket`), each
-   * with the mean of its parts' frequencies, at the IDF of the rarest part.
-   */
+  /** The documents holding every one of `terms` (an identifier's parts apart), as one alternative. */
   private conjunction(terms: string[], idfOf?: (term: string) => number | undefined): Postings | undefined {
-    const parts = terms.map((t) => this.postingsOf(t, idfOf)).filter((p) => p !== undefined);
-    if (!parts.length || parts.length < terms.length) return undefined;
-    const held = new Map<number, number[]>();
-    parts.forEach((p, k) =>
-      p.each((doc, t0, t1, t2) => {
-        let f = held.get(doc);
-        if (!f && k > 0) return;
-        if (!f) held.set(doc, (f = [0, 0, 0, 0]));
-        if (f[3] !== k) return;
-        f[0] += t0;
-        f[1] += t1;
-        f[2] += t2;
-        f[3] = k + 1;
-      }),
-    );
-    const n = parts.length;
-    return {
-      idf: Math.max(...parts.map((p) => p.idf)),
-      each: (visit) => {
-        for (const [doc, f] of held) if (f[3] === n) visit(doc, Math.round(f[0] / n), Math.round(f[1] / n), Math.round(f[2] / n));
-      },
-    };
+    const parts = terms.map((t) => this.postingsOf(t, idfOf));
+    return parts.every((p) => p !== undefined) ? conjoin(parts as Postings[]) : undefined;
   }
 
   /** Drops candidates that hold an excluded term, miss a required one, or fail `accept`. */

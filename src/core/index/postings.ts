@@ -190,3 +190,37 @@ export function docsHolding(segments: readonly Segment[], id: number | undefined
   }
   return set;
 }
+
+/** One query alternative's documents, visited with their per-field frequencies, at its IDF. */
+export interface Postings {
+  idf: number;
+  each(visit: (doc: number, t0: number, t1: number, t2: number) => void): void;
+}
+
+/**
+ * The documents every one of `parts` holds (an identifier's parts apart: `web` and `socket` for `web_socket`), each
+ * with the mean of its parts' frequencies, at the IDF of the rarest part.
+ */
+export function conjoin(parts: Postings[]): Postings | undefined {
+  if (!parts.length) return undefined;
+  const held = new Map<number, number[]>();
+  parts.forEach((p, k) =>
+    p.each((doc, t0, t1, t2) => {
+      let f = held.get(doc);
+      if (!f && k > 0) return;
+      if (!f) held.set(doc, (f = [0, 0, 0, 0]));
+      if (f[3] !== k) return;
+      f[0] += t0;
+      f[1] += t1;
+      f[2] += t2;
+      f[3] = k + 1;
+    }),
+  );
+  const n = parts.length;
+  return {
+    idf: Math.max(...parts.map((p) => p.idf)),
+    each: (visit) => {
+      for (const [doc, f] of held) if (f[3] === n) visit(doc, Math.round(f[0] / n), Math.round(f[1] / n), Math.round(f[2] / n));
+    },
+  };
+}

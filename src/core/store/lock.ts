@@ -86,7 +86,8 @@ async function ownerOf(lock: string): Promise<{ pid: number; host: string } | un
   }
 }
 
-function running(pid: number): boolean {
+/** Whether a process of this machine runs under `pid` (one of another user's counts). */
+export function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
