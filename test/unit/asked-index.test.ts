@@ -148,3 +148,20 @@ test('fusion: a session first by the words and first by what was asked stays fir
     ['planted', 'other'],
   );
 });
+
+test('fusion: keywords all held by the first by words keep it above one that lacks a word, whatever meaning and asking say', () => {
+  const hit = (key: string, relevance: number, held: number) => ({ doc: 0, key, score: relevance, relevance, matchCount: 1, matchedTerms: 1, held });
+  // three keywords: "planted" holds all three (bits 0-2), the decoy two of them
+  const lexical = [hit('planted', 0.6, 0b111), hit('decoy', 0.53, 0b011)];
+  const semantic = [{ key: 'decoy', similarity: 0.4 }];
+  const asked = [{ key: 'decoy', score: 2 }];
+  assert.equal(fuse(lexical, semantic, 2, 0.5, asked)[0].key, 'decoy', 'a sentence (no slot count given): meaning and asking decide');
+  const fused = fuse(lexical, semantic, 2, 0.5, asked, 3);
+  assert.deepEqual(
+    fused.map((h) => h.key),
+    ['planted', 'decoy'],
+  );
+  assert.ok(fused[0].relevance > fused[1].relevance, 'the order is the score shown');
+  // when the second holds every keyword too, the fusion decides as before
+  assert.equal(fuse([hit('planted', 0.6, 0b111), hit('decoy', 0.53, 0b111)], semantic, 2, 0.5, asked, 3)[0].key, 'decoy');
+});

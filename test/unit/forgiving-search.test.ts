@@ -36,6 +36,10 @@ test('a dash is an exclusion only after a space and before a letter; flags, path
   assert.deepEqual(parseQuery('TypeScript build errors').literals, [], 'a product name in a sentence is a word');
   assert.deepEqual(parseQuery('--verbose').literals, ['--verbose'], 'a flag of one word');
   assert.deepEqual(parseQuery('retry -verbose').literals, []);
+  // keywords (each word chosen) against a sentence: the fusion keeps a session holding every keyword first
+  assert.equal(parseQuery('retry spinner Printed').terse, true);
+  assert.equal(parseQuery('how do we retry the spinner').terse, undefined, 'a stop word: a sentence');
+  assert.equal(parseQuery('spinner').terse, undefined, 'one word is a literal, not keywords');
 });
 
 test('expansion adds other forms of a word, near spellings of a word no session holds, and words written together', () => {
@@ -91,6 +95,11 @@ test('judged queries: an identifier printed by many logs and file reads finds th
   // flags of common words, printed by the help text and logs of a hundred sessions ranked above the one that added them
   bestFirst('y02', '--edit-format');
   bestFirst('y01', '--read');
+  // an identifier held inside a longer one (`simple_send_with_retries`) holds it: every judged session (each says it in
+  // a longer identifier) comes before those holding its words apart, though the index keeps the longer one whole
+  const judged = Object.keys(judgments.y18);
+  const top = library.search('send_with_retries', { limit: judged.length }).results.map((r) => r.id);
+  assert.deepEqual([...top].sort(), [...judged].sort());
   // and their snippets show the flag, not the words it is made of
   for (const [query, shown] of [
     ['--read', /--read\b/],

@@ -69,6 +69,8 @@ export function fuse(
   limit: number | undefined,
   weight = SEMANTIC_WEIGHT,
   asked: { key: string; score: number }[] = [],
+  /** Keywords: how many slots the query has (0 for a sentence): the first by words holding them all is kept first. */
+  slots = 0,
 ): Scored[] {
   const score = new Map<string, number>();
   const hits = new Map<string, Scored>();
@@ -93,7 +95,11 @@ export function fuse(
   const most = ((lexical.length ? 1 : 0) + (semantic.length ? weight : 0) + (asked.length ? ASKED_WEIGHT : 0)) / (RRF_K + 1);
   const clear = lexical.length > 0 && (lexical.length === 1 || lexical[0].relevance >= CLEAR_WINNER * lexical[1].relevance);
   const agreed = lexical.length > 0 && asked[0]?.key === lexical[0].key;
-  if (clear || agreed) score.set(lexical[0].key, most);
+  // keywords (no stop word typed): the first by words holds every one of them and the second lacks one
+  const full = slots > 0 && slots <= 32 ? 2 ** slots - 1 : -1;
+  const complete = (hit: Scored | undefined): boolean => full >= 0 && (hit?.held ?? 0) === full;
+  const covers = lexical.length > 0 && complete(lexical[0]) && !complete(lexical[1]);
+  if (clear || agreed || covers) score.set(lexical[0].key, most);
   const order = [...score].sort((a, b) => b[1] - a[1]);
   // nor is the first by words put below a result the words found far less well (ranked up by meaning alone)
   if (lexical.length && order[0][0] !== lexical[0].key && lexical[0].relevance >= CLEAR_WINNER * hits.get(order[0][0])!.relevance)

@@ -11,7 +11,7 @@ import { expandTerms, type Vocabulary } from '../index/expand.js';
 import type { ShortForms } from '../index/short-forms.js';
 import { jsonText } from '../index/snippet-turns.js';
 import { escapeRegExp } from '../regexp.js';
-import { hasCjk, tokenize } from '../index/tokenize.js';
+import { hasCjk, queryTerms, tokenize } from '../index/tokenize.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import { heldTerms, uniqueSlots } from '../index/ranking.js';
@@ -63,6 +63,10 @@ const LITERAL_WINDOW = 20;
  * common words (`--read`, `--edit-format`) is printed by the help text and logs of many sessions that rank above it.
  */
 const LITERAL_DEPTH = 100;
+/** Archive bytes read for literals per query, past which bodies are not read (transcript sizes are what is counted). */
+const BODY_BYTES = 16 * 1024 * 1024;
+/** A word of letters or digits only. */
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
 
 /**
  * The best candidates scored so that sessions holding more of the query's literal words come first, and among those,
@@ -71,15 +75,28 @@ const LITERAL_DEPTH = 100;
  * inside its band.
  */
 function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked: (h: Scored, i: number) => boolean): Scored[] {
-  // a plain word (letters and digits, no script without spaces) is held by whoever holds its term: no body is read for it
-  const slotOf = (word: string): number => uniqueSlots(plan.slots).findIndex((slot) => slot.alts[0].term === word.toLowerCase());
-  const literals = plan.query.literals.map((word) => ({
-    matcher: literalMatcher(word),
-    needle: jsonNeedle(word),
-    words: literalWords(word),
-    slot: /^[\p{L}\p{N}]+$/u.test(word) && !hasCjk(word) ? slotOf(word) : -1,
-  }));
-  const indexHolds = (h: Scored, l: (typeof literals)[number]): boolean => l.slot >= 0 && l.slot < 32 && ((h.held ?? 0) & (1 << l.slot)) !== 0;
+  const slots = uniqueSlots(plan.slots);
+  const slotOf = (term: string | undefined): number => (term === undefined ? -1 : slots.findIndex((slot) => slot.alts[0].term === term));
+  const literals = plan.query.literals.map((word) => {
+    const terms = queryTerms(word);
+    const one = terms.length === 1 ? terms[0] : undefined;
+    return {
+      matcher: literalMatcher(word),
+      needle: jsonNeedle(word),
+      words: literalWords(word),
+      // a plain word (letters and digits, no script without spaces) is held by whoever holds its term: no body is read
+      plain: PLAIN_WORD.test(word) && !hasCjk(word),
+      // an identifier joined by `_` or `-` is indexed whole: a session whose index holds it in no identifier
+      // (`send_with_retries` in `simple_send_with_retries` too) does not hold it, bar the tail of a tool output past its
+      // indexed first page: no body is read to tell
+      holders: one?.parts && one.parts.length > 1 ? lib.index.holdersWithin(one.term) : undefined,
+      slot: slotOf(one?.term),
+    };
+  });
+  type Literal = (typeof literals)[number];
+  const bit = (h: Scored, l: Literal): boolean | undefined => (l.slot >= 0 && l.slot < 32 ? ((h.held ?? 0) & (1 << l.slot)) !== 0 : undefined);
+  const indexHolds = (h: Scored, l: Literal): boolean => l.plain && bit(h, l) === true;
+  const indexLacks = (h: Scored, l: Literal): boolean => !!l.holders && !l.holders.has(h.key);
   // each candidate's archive line is opened once, for its prompts and then its body, and closed at the end
   const opened = new Map<Session, RawSession | undefined>();
   const rawOf = (s: Session): RawSession | undefined => {
@@ -88,24 +105,31 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked
   };
   // a prompt is read for a literal only when the session's asked stems hold its every word (no turn read to tell)
   // (a plain word is typed where its stem was asked: the asked stems say so without a prompt read)
-  const count = (s: Session, promptsOnly: boolean): number =>
+  const typed = (h: Scored, s: Session): number =>
     literals.filter(
-      (l) =>
-        (!promptsOnly || lib.semantic.asksAll(s.id, l.words)) && ((promptsOnly && l.slot >= 0 && l.words.length > 0) || holdsLiteral(s, l, promptsOnly, rawOf)),
+      (l) => !indexLacks(h, l) && lib.semantic.asksAll(s.id, l.words) && ((l.plain && l.slot >= 0 && l.words.length > 0) || holdsLiteral(s, l, true, rawOf)),
     ).length;
   // rank: literals held first, then typed (in a prompt or the title), then the words' score (topic x3 among them).
   // Prompts are read first (they are small); a session whose user typed every literal holds them all. Bodies are read
-  // until FILLED sessions hold every literal, a number that does not depend on the limit, so that a limit keeps the
-  // best of the same ranking; past it, a session no prompt of which holds a literal is not read (ranked as holding none)
+  // until FILLED sessions hold every literal or BODY_BYTES were read, bounds that do not depend on the limit, so that a
+  // limit keeps the best of the same ranking; past them, a session no prompt of which holds a literal is ranked by what
+  // its index says
   const all = literals.length;
   const rank = new Map<string, number>();
   let full = 0;
+  let read = 0;
+  const readBody = (h: Scored, s: Session, l: Literal): boolean => {
+    if (indexHolds(h, l)) return true;
+    if (indexLacks(h, l) || read >= BODY_BYTES) return false;
+    read += s.size;
+    return holdsLiteral(s, l, false, rawOf);
+  };
   try {
     for (const h of hits.filter(looked)) {
       const s = lib.sessions.get(h.key)!;
-      const t = count(s, true);
+      const t = typed(h, s);
       let held = t;
-      if (t < all && (t > 0 || full < FILLED)) held = literals.filter((l) => indexHolds(h, l) || holdsLiteral(s, l, false, rawOf)).length;
+      if (t < all && (t > 0 || full < FILLED)) held = literals.filter((l) => readBody(h, s, l)).length;
       if (held === all) full++;
       rank.set(h.key, held * (all + 1) + t);
     }
@@ -209,7 +233,14 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
     // (a few beyond the limit, so that ties of the shown score at its edge are broken by date as without one)
     const fused = inScoreOrder(
       lib,
-      fuse(lexical, similar, limit === undefined ? undefined : limit + 20, semanticWeight(total ? known / total : 0), asked),
+      fuse(
+        lexical,
+        similar,
+        limit === undefined ? undefined : limit + 20,
+        semanticWeight(total ? known / total : 0),
+        asked,
+        plan.query.terse ? uniqueSlots(plan.slots).length : 0,
+      ),
     ).slice(0, limit);
     return limit === undefined ? fused : withWordCounts(lib, plan, fused);
   }

@@ -280,6 +280,13 @@ export class SearchIndex {
     return id === undefined ? 0 : this.df[id];
   }
 
+  /** The keys of the documents holding a term, or a longer one that contains it (`simplesendwithretries`). */
+  holdersWithin(term: string): Set<string> {
+    const keys = new Set<string>();
+    for (const [t, id] of this.dict) if (id >= 0 && this.df[id] && t.includes(term)) this.postingsOf(t)?.each((doc) => keys.add(this.keys[doc]!));
+    return keys;
+  }
+
   /** Every term some document holds, with its document frequency (near spellings are looked for among them). */
   forEachTerm(visit: (term: string, df: number) => void): void {
     for (const [term, id] of this.dict) if (id >= 0 && this.df[id]) visit(term, this.df[id]);

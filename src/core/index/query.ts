@@ -5,7 +5,7 @@
  * query of one word. An identifier (`web_socket`, `web-socket`, `WebSocket`, `websocket`) is one term, as the index
  * holds it whole; its parts found apart match it less (`parts`). Text written without spaces is looked for as typed.
  */
-import { hasCjk, isCjk, queryTerms, tokenize } from './tokenize.js';
+import { hasCjk, isCjk, isStopWord, queryTerms, tokenize } from './tokenize.js';
 
 export interface ParsedQuery {
   /** Every positive term, in query order, without duplicates: ranked with BM25F. */
@@ -22,6 +22,8 @@ export interface ParsedQuery {
   typed?: string[];
   /** An identifier term's parts (`websocket` typed `web_socket`: web, socket): a session holding all of them matches it less. */
   parts: Record<string, string[]>;
+  /** Keywords: no word typed is a stop word (`retry spinner printed`, not a sentence): each word was chosen. */
+  terse?: boolean;
 }
 
 const PART = /(-?)"([^"]*)"?|(\S+)/g;
@@ -66,6 +68,7 @@ export function parseQuery(query: string): ParsedQuery {
   // whose user typed it come first. Whatever its capitalisation: `websocket` is the same query as `WebSocket`
   const lone = query.trim().replace(/^[("'`]+|[)"'`,;:!?.]+$/g, '');
   if (/^[\p{L}\p{N}]+$/u.test(lone) && !parsed.literals.includes(lone)) parsed.literals.push(lone);
+  if (parsed.terms.length > 1 && !query.split(/\s+/).some((w) => isStopWord(w.toLowerCase().replace(/^\W+|\W+$/gu, '')))) parsed.terse = true;
   // an error message or a line of code typed whole ("SyntaxError: Unexpected number '182'"): sessions holding it go first
   const whole = query.trim().replace(/\s+/g, ' ');
   if (whole.includes(' ') && !whole.includes('"') && !/(^| )-\p{L}/u.test(whole) && CODE_LIKE.test(whole) && parsed.terms.length > 1)
