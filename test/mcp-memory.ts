@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
+import { inProcess } from '../src/engine/api.js';
 import { createServer } from '../src/mcp/server.js';
 import { writeCodeArchitect, writeFile } from './helpers.js';
 
@@ -38,7 +39,7 @@ export async function serveInMemory(
     logger: new MemoryLogger(),
     env: {},
   });
-  const server = createServer(library.load().then(() => library));
+  const server = createServer(library.load().then(() => inProcess(library)));
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1.0.0' });
   await Promise.all([server.connect(a), client.connect(b)]);

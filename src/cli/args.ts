@@ -28,6 +28,9 @@ Commands:
                            Google Takeout zip (Gemini Apps), a Copilot Chat export or a SpecStory .md; read from
                            then on (never extracted or written) and archived like any other session
   mcp                      Run the MCP server on stdio (for Claude Code, VS Code and other MCP clients)
+  serve                    Run the engine of the data folder: one warm index every window, agent and command
+                           shares (started by the first that needs it, gone after 15 idle minutes;
+                           SESSION_SEARCH_ENGINE=off answers in each process instead)
   archive [size|purge]     Report the size of the masked archive in the data folder, or delete it
   learn                    Learn the model that ranks by meaning now (a search starts this in the background
                            when the data folder has none; until it is written, answers rank by words)

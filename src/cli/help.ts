@@ -19,6 +19,7 @@ const COMMAND_OPTIONS: Record<string, string[]> = {
   sources: ['json', 'toon', 'root', 'data', 'verbose'],
   import: ['json', 'toon', 'data', 'verbose'],
   mcp: [...READ, 'db', 'verbose'],
+  serve: [...READ, 'db', 'machine', 'verbose'],
   archive: ['json', 'toon', 'data'],
   learn: ['json', 'toon', ...READ, 'verbose'],
   'mcp-config': ['root'],

@@ -14,6 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { resumeArgs } from '../core/resume.js';
+import { connected, openAnswers } from './engine.js';
 
 const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALID_ARGUMENT']);
 
@@ -103,29 +104,20 @@ async function run(argv: string[]): Promise<number> {
     case 'search': {
       const query = options.positionals.join(' ');
       if (!query.trim()) throw new UsageError('search needs words to look for, e.g. session-search search "flaky date test"');
-      const library = await openLibrary(options);
-      const response = library.search(query, {
+      const { engine, library } = await openAnswers(options, openLibrary);
+      const answer = await engine.search(query, {
         ...sessionFilters(options),
         limit: options.limit ?? (options.json || options.toon ? undefined : 10),
         role: options.role as Role | undefined,
         mode: options.mode,
       });
-      let answer = response;
-      if (options.team) {
-        const { teamArchive } = await import('./team.js');
-        const team = teamArchive(options);
-        try {
-          answer = await team.search(response, query, { ...options, role: options.role as Role | undefined, limit: options.limit ?? 10 }, library.index);
-        } finally {
-          await team.close();
-        }
-      }
-      print(options, answer, () =>
-        library.sessions.size || !library.indexing.complete || answer.results.length ? renderSearch(answer, color) : nothingOnDisk(describeRoots(options)),
-      );
-      // no model to rank by meaning yet: one is learned in the background for the next searches
+      // nothing found and nothing indexed: say where sessions were looked for
+      const empty = !answer.results.length && !answer.indexing && !(await engine.list({ limit: 1 })).count;
+      print(options, answer, () => (empty ? nothingOnDisk(describeRoots(options)) : renderSearch(answer, color)));
+      // in process with no model to rank by meaning yet: one is learned in the background for the next searches (an
+      // engine learns its own once its load is over)
       const { learnInBackground } = await import('./learn.js');
-      if (learnInBackground(library, options)) stderrLogger(options.verbose).info('learning the model that ranks by meaning in the background');
+      if (library && learnInBackground(library, options)) stderrLogger(options.verbose).info('learning the model that ranks by meaning in the background');
       return 0;
     }
     case 'learn': {
@@ -189,24 +181,22 @@ async function run(argv: string[]): Promise<number> {
       if (!name) throw new UsageError('get needs a session name or id; find one with `session-search list` or `search`.');
       const { isTeamId } = await import('../core/team/view.js');
       let response;
-      if (isTeamId(name)) {
+      if (isTeamId(name) && !options.team) {
         const { teamArchive } = await import('./team.js');
         const team = teamArchive(options);
         response = await team.get(name, options.toon ? 'toon' : 'json').finally(() => team.close());
-      } else response = await (await openLibrary(options)).get(name, { format: options.toon ? 'toon' : 'json' });
+      } else response = await (await openAnswers(options, openLibrary)).engine.get(name, options.toon ? 'toon' : 'json');
       print(options, response, () => renderGet(response));
       return 0;
     }
     case 'list': {
-      const library = await openLibrary(options);
-      const response = library.list({
+      const { engine } = await openAnswers(options, openLibrary);
+      const response = await engine.list({
         ...sessionFilters(options),
         limit: options.limit ?? (options.json || options.toon ? undefined : 50),
         format: options.toon ? 'toon' : 'auto',
       });
-      print(options, response, () =>
-        library.sessions.size || !library.indexing.complete ? renderList(response, color) : nothingOnDisk(describeRoots(options)),
-      );
+      print(options, response, () => (response.count || response.indexing ? renderList(response, color) : nothingOnDisk(describeRoots(options))));
       return 0;
     }
     case 'archive': {
@@ -297,6 +287,19 @@ async function run(argv: string[]): Promise<number> {
       });
       return -1;
     }
+    case 'serve': {
+      const { serveEngine } = await import('../engine/serve.js');
+      const { PRODUCT_VERSION } = await import('../version.js');
+      const { productVersion } = await import('../engine/client.js');
+      await serveEngine({
+        roots: options.roots,
+        dataDir: options.dataDir,
+        archive: options.archive,
+        verbose: options.verbose,
+        version: productVersion(PRODUCT_VERSION),
+      });
+      return 0;
+    }
     default:
       throw new UsageError(`Unknown command "${options.command}".`);
   }
@@ -307,6 +310,7 @@ run(process.argv.slice(2))
     for (const { stop } of running) stop.abort();
     await Promise.all(running.map((r) => r.done));
     await Promise.all(opened.map((l) => l.close()));
+    await Promise.all(connected.map((e) => e.close()));
   })
   .then(
     (code) => {

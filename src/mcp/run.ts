@@ -1,13 +1,20 @@
-/** Runs the MCP server on stdio. stdout carries protocol messages only; logs go to stderr. */
+/**
+ * Runs the MCP server on stdio. stdout carries protocol messages only; logs go to stderr. The answers come from the
+ * data folder's resident engine (started if none runs); where none can serve, from a library in this process, which
+ * then owns the live updates and the shutdown order itself.
+ */
 import { errorMessage } from '../core/errors.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createLibrary } from '../core/library.js';
-import { stderrLogger } from '../core/log.js';
+import { stderrLogger, type Logger } from '../core/log.js';
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import { createServer } from './server.js';
 import { LiveUpdates } from '../core/ingest/live.js';
+import { inProcess, type Engine } from '../engine/api.js';
+import { engineEntry, openEngine } from '../engine/client.js';
+import { PRODUCT_VERSION } from '../version.js';
 
-export async function runStdioServer(options: {
+export interface StdioOptions {
   roots: SourceRoot[];
   dataDir: string;
   archive: boolean;
@@ -15,8 +22,11 @@ export async function runStdioServer(options: {
   /** The team database's URL (--db or SESSION_SEARCH_TEAM_DB): searches answer over both archives. */
   teamDb?: string;
   machine?: string;
-}): Promise<void> {
-  const logger = stderrLogger(options.verbose);
+}
+
+/** A library in this process, loading and then watching; answers from the snapshot at once. */
+async function libraryHere(options: StdioOptions, logger: Logger, reason: string): Promise<Engine> {
+  logger.info(`answering in this process: ${reason}`);
   const library = createLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
   const live = new LiveUpdates(library, { logger });
   const loaded = library.load().then(
@@ -26,20 +36,31 @@ export async function runStdioServer(options: {
     },
     (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
   );
-  // Tools answer from the snapshot at once; what changed since it was written is read behind them.
-  const ready = library.ready().then(() => library);
   // the PostgreSQL driver is loaded only when a team database is configured
   const teamModule = options.teamDb ? await import('../core/team/archive.js') : undefined;
   const team = options.teamDb && teamModule ? new teamModule.TeamArchive(options.teamDb, teamModule.machineName(options.machine, process.env)) : undefined;
-  const server = createServer(ready, { team });
-  const transport = new StdioServerTransport();
-  let closing: Promise<void> | undefined;
+  await library.ready();
   // Closing writes the snapshot (if something changed) and frees the data folder for the next writer.
-  const shutdown = (): Promise<void> =>
-    (closing ??= loaded
+  const close = (): Promise<void> =>
+    loaded
       .then(() => live.close())
       .then(() => team?.close())
-      .then(() => library.close()));
+      .then(() => library.close());
+  return inProcess(library, { team, reason, close });
+}
+
+export async function runStdioServer(options: StdioOptions): Promise<void> {
+  const logger = stderrLogger(options.verbose);
+  const ready = openEngine({ ...options, version: PRODUCT_VERSION, entry: engineEntry() }).then((opened) => {
+    if ('reason' in opened) return libraryHere(options, logger, opened.reason);
+    logger.info(`answering from the engine (pid ${opened.engine.where.kind === 'engine' ? opened.engine.where.pid : '?'})`);
+    return opened.engine;
+  });
+  // Tools wait for it; the server connects at once.
+  const server = createServer(ready);
+  const transport = new StdioServerTransport();
+  let closing: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => (closing ??= ready.then((engine) => engine.close()));
   transport.onclose = () => void shutdown();
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown().finally(() => process.exit(0)));
   process.stdin.once('end', () => void shutdown());

@@ -1,6 +1,6 @@
 /** createServer: the MCP server over one SessionLibrary, transport-agnostic (stdio in production, in-memory in tests). */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { SessionLibrary } from '../core/library.js';
+import type { Engine } from '../engine/api.js';
 import { registerGetSession } from './tools/get-session.js';
 import { registerReadSession } from './tools/read-session.js';
 import { registerSearchContext } from './tools/search-context.js';
@@ -10,17 +10,17 @@ import { registerTagSession } from './tools/tag-session.js';
 import { registerGetPreferences } from './tools/get-preferences.js';
 import { registerUpdatePreferences } from './tools/update-preferences.js';
 import { registerUntagSession } from './tools/untag-session.js';
-import type { TeamArchive } from '../core/team/archive.js';
+import { PRODUCT_VERSION } from '../version.js';
 
 export const SERVER_NAME = 'session-search';
-export const SERVER_VERSION = '0.1.0';
+export const SERVER_VERSION = PRODUCT_VERSION;
 
 /**
- * `ready` resolves once the library has read its roots; tools wait for it, so the server can connect at once. With a
- * `team` archive, search_session and search_context answer over both, and get_session and read_session read team
- * sessions by their ids.
+ * `ready` resolves to the answers (the engine, or a library in this process) once they can be given; tools wait for it,
+ * so the server can connect at once. With a team archive, search_session and search_context answer over both, and
+ * get_session and read_session read team sessions by their ids.
  */
-export function createServer(ready: Promise<SessionLibrary>, options: { team?: TeamArchive } = {}): McpServer {
+export function createServer(ready: Promise<Engine>): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -28,10 +28,10 @@ export function createServer(ready: Promise<SessionLibrary>, options: { team?: T
         "Search and read the developer's past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session; tag what is worth finding again with tag_session; get_preferences says how the developer likes to work.",
     },
   );
-  registerSearchSession(server, ready, options.team);
-  registerGetSession(server, ready, options.team);
-  registerReadSession(server, ready, options.team);
-  registerSearchContext(server, ready, options.team);
+  registerSearchSession(server, ready);
+  registerGetSession(server, ready);
+  registerReadSession(server, ready);
+  registerSearchContext(server, ready);
   registerStoreSession(server, ready);
   registerTagSession(server, ready);
   registerUntagSession(server, ready);

@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { SessionLibrary } from '../../core/library.js';
+import type { Engine } from '../../engine/api.js';
 import { preferencesResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 import { projectField } from '../schemas.js';
 
-export function registerGetPreferences(server: McpServer, ready: Promise<SessionLibrary>): void {
+export function registerGetPreferences(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'get_preferences',
     {
@@ -19,8 +19,8 @@ export function registerGetPreferences(server: McpServer, ready: Promise<Session
     },
     (args) =>
       answer(async () => {
-        const library = await ready;
-        return ok(library.preferences({ project: args.project }), 'json');
+        const engine = await ready;
+        return ok(await engine.preferences(args.project), 'json');
       }),
   );
 }

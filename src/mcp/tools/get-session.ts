@@ -1,13 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { SessionLibrary } from '../../core/library.js';
-import type { TeamArchive } from '../../core/team/archive.js';
-import { isTeamId } from '../../core/team/view.js';
+import type { Engine } from '../../engine/api.js';
 import { answer, ok } from '../respond.js';
 import { getResponseSchema, listResponseSchema } from '../../core/contracts.js';
 import { branchField, dateField, limitField, projectField, projectScopeField, sourceField } from '../schemas.js';
 
-export function registerGetSession(server: McpServer, ready: Promise<SessionLibrary>, team?: TeamArchive): void {
+export function registerGetSession(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'get_session',
     {
@@ -38,16 +36,15 @@ export function registerGetSession(server: McpServer, ready: Promise<SessionLibr
     },
     (args) =>
       answer(async () => {
-        const library = await ready;
+        const engine = await ready;
         if (args.filename !== undefined) {
-          const response =
-            team && isTeamId(args.filename) ? await team.get(args.filename, args.format) : await library.get(args.filename, { format: args.format });
+          const response = await engine.get(args.filename, args.format);
           // The text answer carries the content once: in TOON mode the messages are already in `content`.
           const text = response.session.format === 'toon' ? { ...response, session: { ...response.session, messages: undefined } } : response;
           const result = ok(text, args.format === 'json' ? 'json' : 'auto');
           return { ...result, structuredContent: response as unknown as Record<string, unknown> };
         }
-        const list = library.list({
+        const list = await engine.list({
           date: args.date,
           limit: args.limit,
           source: args.source,

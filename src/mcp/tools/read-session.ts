@@ -1,13 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { SessionLibrary } from '../../core/library.js';
-import type { TeamArchive } from '../../core/team/archive.js';
-import { isTeamId } from '../../core/team/view.js';
+import type { Engine } from '../../engine/api.js';
 import { PAGE_BYTES } from '../../core/answer/sessions.js';
 import { readResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 
-export function registerReadSession(server: McpServer, ready: Promise<SessionLibrary>, team?: TeamArchive): void {
+export function registerReadSession(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'read_session',
     {
@@ -25,9 +23,8 @@ export function registerReadSession(server: McpServer, ready: Promise<SessionLib
     },
     (args) =>
       answer(async () => {
-        const library = await ready;
-        const read = team && isTeamId(args.docid) ? team.read(args.docid, args.offset ?? 0) : library.read(args.docid, args.offset ?? 0);
-        return ok(await read, 'json');
+        const engine = await ready;
+        return ok(await engine.read(args.docid, args.offset ?? 0), 'json');
       }),
   );
 }

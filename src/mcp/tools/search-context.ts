@@ -1,13 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { SessionLibrary } from '../../core/library.js';
-import type { TeamArchive } from '../../core/team/archive.js';
+import type { Engine } from '../../engine/api.js';
 import type { TurnKind } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { contextResponseSchema } from '../../core/contracts.js';
 import { dateField, kindField, limitField, modeField, projectField, queryField, sourceField, allTagsField, tagsFilterField } from '../schemas.js';
 
-export function registerSearchContext(server: McpServer, ready: Promise<SessionLibrary>, team?: TeamArchive): void {
+export function registerSearchContext(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'search_context',
     {
@@ -38,7 +37,7 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
     },
     (args) =>
       answer(async () => {
-        const library = await ready;
+        const engine = await ready;
         const options = {
           sessions: args.sessions,
           tags: args.tags,
@@ -52,8 +51,7 @@ export function registerSearchContext(server: McpServer, ready: Promise<SessionL
           project: args.project,
           mode: args.mode,
         };
-        const local = library.searchContext(args.query ?? '', options);
-        return ok(team ? await team.searchContext(local, args.query ?? '', options, library.index) : local);
+        return ok(await engine.searchContext(args.query ?? '', options));
       }),
   );
 }

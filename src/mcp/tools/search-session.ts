@@ -1,9 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { SessionLibrary } from '../../core/library.js';
+import type { Engine } from '../../engine/api.js';
 import type { Role, SourceId } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
-import type { TeamArchive } from '../../core/team/archive.js';
 import { searchResponseSchema } from '../../core/contracts.js';
 import {
   dateField,
@@ -19,7 +18,7 @@ import {
   tagsFilterField,
 } from '../schemas.js';
 
-export function registerSearchSession(server: McpServer, ready: Promise<SessionLibrary>, team?: TeamArchive): void {
+export function registerSearchSession(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'search_session',
     {
@@ -56,7 +55,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
     },
     (args) =>
       answer(async () => {
-        const library = await ready;
+        const engine = await ready;
         const options = {
           date: args.date,
           dateFrom: args.dateFrom,
@@ -72,8 +71,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<SessionL
           allTags: args.allTags,
           groupBy: args.groupBy,
         };
-        const local = args.groupBy ? await library.searchGrouped(args.query ?? '', options) : library.search(args.query ?? '', options);
-        return ok(team && !args.groupBy ? await team.search(local, args.query ?? '', options, library.index) : local);
+        return ok(await engine.search(args.query ?? '', options));
       }),
   );
 }

@@ -1,13 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { SessionLibrary } from '../../core/library.js';
+import type { Engine } from '../../engine/api.js';
 import { basename } from 'node:path';
 import { messagesFromPlain, slugify } from '../../core/store/codearchitect-store.js';
 import { answer, ok } from '../respond.js';
 
 const message = z.object({ role: z.string().max(40).describe('user, assistant or system'), content: z.string().describe('The message text') });
 
-export function registerStoreSession(server: McpServer, ready: Promise<SessionLibrary>): void {
+export function registerStoreSession(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'store_session',
     {
@@ -39,13 +39,13 @@ export function registerStoreSession(server: McpServer, ready: Promise<SessionLi
     },
     (args) =>
       answer(async () => {
-        const library = await ready;
+        const engine = await ready;
         let messages;
         if (Array.isArray(args.conversation)) messages = args.conversation;
         else if (args.format === 'messages') messages = z.array(message).parse(JSON.parse(args.conversation));
         else messages = messagesFromPlain(args.conversation);
         const now = new Date();
-        const stored = await library.store({ messages, topic: args.topic, projectDir: args.projectDir }, now);
+        const stored = await engine.store({ messages, topic: args.topic, projectDir: args.projectDir }, now.toISOString());
         const filename = basename(stored.dir);
         const asked = args.topic !== undefined ? slugify(args.topic) : undefined;
         return ok(

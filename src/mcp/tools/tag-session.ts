@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { SessionLibrary } from '../../core/library.js';
+import type { Engine } from '../../engine/api.js';
 import { tagResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 import { sessionNameField, tagListField } from '../schemas.js';
 
-export function registerTagSession(server: McpServer, ready: Promise<SessionLibrary>): void {
+export function registerTagSession(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'tag_session',
     {
@@ -18,8 +18,8 @@ export function registerTagSession(server: McpServer, ready: Promise<SessionLibr
     },
     (args) =>
       answer(async () => {
-        const library = await ready;
-        return ok(await library.tag(args.id, args.tags), 'json');
+        const engine = await ready;
+        return ok(await engine.tag(args.id, args.tags), 'json');
       }),
   );
 }

@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { SessionLibrary } from '../../core/library.js';
+import type { Engine } from '../../engine/api.js';
 import { preferencesResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 
-export function registerUpdatePreferences(server: McpServer, ready: Promise<SessionLibrary>): void {
+export function registerUpdatePreferences(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'update_preferences',
     {
@@ -22,8 +22,8 @@ export function registerUpdatePreferences(server: McpServer, ready: Promise<Sess
     },
     (args) =>
       answer(async () => {
-        const library = await ready;
-        return ok(await library.updatePreferences(args.preferences), 'json');
+        const engine = await ready;
+        return ok(await engine.updatePreferences(args.preferences), 'json');
       }),
   );
 }

@@ -1,0 +1,71 @@
+/**
+ * The questions every front end asks (the CLI, the MCP server, the engine's clients), as one narrow facade of async
+ * methods: answered in process over a SessionLibrary (`inProcess`), or by the resident engine over its socket
+ * (client.ts). The team overlay is part of the answer: a configured team archive is searched beside the local one.
+ */
+import type {
+  ContextResponse,
+  GetResponse,
+  ListResponse,
+  PreferencesResponse,
+  ReadResponse,
+  SearchOptions,
+  SearchResponse,
+  TagResponse,
+} from '../core/contracts.js';
+import type { ContextQuery } from '../core/answer/context-search.js';
+import type { OutputFormat } from '../core/format.js';
+import type { SessionLibrary } from '../core/library.js';
+import type { StoreInput } from '../core/library/store-conversation.js';
+import type { TeamArchive } from '../core/team/archive.js';
+import { isTeamId } from '../core/team/view.js';
+
+export type ListOptions = Parameters<SessionLibrary['list']>[0];
+export type ContextOptions = ContextQuery & { dateFrom?: string; dateTo?: string };
+export type StoreResult = Awaited<ReturnType<SessionLibrary['store']>>;
+
+/** What a client learns of where its answers come from. */
+export type EngineWhere = { kind: 'engine'; pid: number; version: string } | { kind: 'in-process'; reason: string };
+
+export interface Engine {
+  readonly where: EngineWhere;
+  /** search_session: with `groupBy`, the workspaces too; with a team archive, its sessions beside the local ones. */
+  search(query: string, options: SearchOptions): Promise<SearchResponse>;
+  searchContext(query: string, options: ContextOptions): Promise<ContextResponse>;
+  get(name: string, format?: OutputFormat): Promise<GetResponse>;
+  list(options: ListOptions): Promise<ListResponse>;
+  read(docid: string, offset: number): Promise<ReadResponse>;
+  store(input: StoreInput, now?: string): Promise<StoreResult>;
+  tag(id: string, tags: string[]): Promise<TagResponse>;
+  untag(id: string, tags: string[]): Promise<TagResponse>;
+  preferences(project?: string): Promise<PreferencesResponse>;
+  updatePreferences(changes: Record<string, unknown>): Promise<PreferencesResponse & { updated: true }>;
+  /** Lets go of the engine (a client) or closes the library (in process: snapshot written, writer lock released). */
+  close(): Promise<void>;
+}
+
+/** The facade over a library in this process; `close` is the owner's to give (the engine's clients must not close it). */
+export function inProcess(library: SessionLibrary, options: { team?: TeamArchive; reason?: string; close?: () => Promise<void> } = {}): Engine {
+  const { team } = options;
+  return {
+    where: { kind: 'in-process', reason: options.reason ?? 'asked to run in process' },
+    async search(query, searchOptions) {
+      if (searchOptions.groupBy) return library.searchGrouped(query, searchOptions);
+      const local = library.search(query, searchOptions);
+      return team ? team.search(local, query, searchOptions, library.index) : local;
+    },
+    async searchContext(query, contextOptions) {
+      const local = library.searchContext(query, contextOptions);
+      return team ? team.searchContext(local, query, contextOptions, library.index) : local;
+    },
+    get: (name, format) => (team && isTeamId(name) ? team.get(name, format) : library.get(name, { format })),
+    list: async (listOptions) => library.list(listOptions),
+    read: async (docid, offset) => (team && isTeamId(docid) ? team.read(docid, offset) : library.read(docid, offset)),
+    store: (input, now) => library.store(input, now ? new Date(now) : undefined),
+    tag: (id, tags) => library.tag(id, tags),
+    untag: (id, tags) => library.untag(id, tags),
+    preferences: async (project) => library.preferences({ project }),
+    updatePreferences: (changes) => library.updatePreferences(changes),
+    close: options.close ?? (async () => undefined),
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * A client of the resident engine: connects to the data folder's engine, starting it when none runs (a detached
+ * `session-search serve`), asks one of another version to hand over, and notices a crash (the next request starts it
+ * again). Where no engine can serve (SESSION_SEARCH_ENGINE=off, a folder where no socket can be made, an engine that
+ * reads other folders), it says why and the caller answers in process.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { existsSync, openSync, closeSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import {
+  createMessageConnection,
+  ResponseError,
+  SocketMessageReader,
+  SocketMessageWriter,
+  type MessageConnection,
+  type RequestType,
+} from 'vscode-jsonrpc/node';
+import { SessionSearchError, errorMessage, type ErrorCode } from '../core/errors.js';
+import type { SourceRoot } from '../core/ingest/sources/registry.js';
+import type { Engine } from './api.js';
+import { engineConfig, enginePaths, privateFolder } from './paths.js';
+import { connectSocket } from './socket.js';
+import {
+  ENGINE_PROTOCOL,
+  EngineGetRequest,
+  EngineListRequest,
+  EnginePreferencesRequest,
+  EngineReadRequest,
+  EngineSearchContextRequest,
+  EngineSearchRequest,
+  EngineStoreRequest,
+  EngineTagRequest,
+  EngineUpdatePreferencesRequest,
+  HandOverRequest,
+  HelloRequest,
+  type EngineErrorData,
+  type HelloResult,
+  type TeamRef,
+} from './protocol.js';
+
+export interface EngineClientOptions {
+  roots: SourceRoot[];
+  dataDir: string;
+  archive: boolean;
+  /** The team archive searched beside the local one (the engine opens it when first named). */
+  teamDb?: string;
+  machine?: string;
+  version: string;
+  /** The CLI bundle that runs `serve` (dist/cli.js); without it no engine is started. */
+  entry: string | undefined;
+  /** Answer search and list once the first load is complete (the CLI without --partial). */
+  complete?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The CLI bundle beside this one (dist/cli.js runs `serve`); undefined when running from source. */
+export function engineEntry(): string | undefined {
+  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  const entry = join(here, 'cli.js');
+  return existsSync(entry) ? entry : undefined;
+}
+
+/** How long a client waits for an engine it started to listen, and for one handing over to go. */
+const START_MS = 20_000;
+
+/** The version a process reports (SESSION_SEARCH_ENGINE_VERSION stands in for another build, to test a hand-over). */
+export function productVersion(version: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.SESSION_SEARCH_ENGINE_VERSION?.trim() || version;
+}
+
+/** A pause; `unref`'d, it does not keep the process alive (a deadline raced against an answer). */
+const sleep = (ms: number, unref = false): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (unref) timer.unref();
+  });
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, ms: number): Promise<T | undefined> {
+  const end = Date.now() + ms;
+  for (let wait = 20; Date.now() < end; wait = Math.min(200, wait * 2)) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await sleep(wait);
+  }
+  return undefined;
+}
+
+/** Starts `session-search serve` for the data folder, detached: it outlives this client. */
+function startEngine(options: EngineClientOptions, log: string): void {
+  const args = [options.entry!, 'serve', '--data', options.dataDir, ...options.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`])];
+  if (!options.archive) args.push('--no-archive');
+  const out = openSync(log, 'a', 0o600);
+  try {
+    spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: options.env ?? process.env, windowsHide: true }).unref();
+  } finally {
+    closeSync(out);
+  }
+}
+
+interface Connected {
+  connection: MessageConnection;
+  socket: Socket;
+  hello: HelloResult;
+  /** Rejects when the socket closes: a request pending then is not answered by this engine. */
+  closed: Promise<never>;
+}
+
+async function hello(socket: Socket): Promise<Connected> {
+  const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  connection.listen();
+  const closed = new Promise<never>((_, reject) => socket.once('close', () => reject(new Error('the engine closed the connection'))));
+  closed.catch(() => undefined);
+  const answer = await Promise.race([connection.sendRequest(HelloRequest, { version: '', protocol: ENGINE_PROTOCOL }), closed]);
+  return { connection, socket, hello: answer, closed };
+}
+
+/**
+ * The engine for these options, started if need be; or the reason answers come from this process instead.
+ * Never throws: whatever goes wrong is a reason to answer in process.
+ */
+export async function openEngine(options: EngineClientOptions): Promise<{ engine: Engine } | { reason: string }> {
+  const env = options.env ?? process.env;
+  if (env.SESSION_SEARCH_ENGINE === 'off') return { reason: 'SESSION_SEARCH_ENGINE=off' };
+  if (!options.entry || !existsSync(options.entry)) return { reason: 'no engine to start beside this program' };
+  const paths = enginePaths(options.dataDir);
+  const version = productVersion(options.version, env);
+  const config = engineConfig(options);
+  try {
+    privateFolder(paths.dir);
+  } catch (err) {
+    return { reason: `no socket can be made in the data folder (${errorMessage(err)})` };
+  }
+  const connectOnce = async (): Promise<Connected | { reason: string }> => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let socket = await connectSocket(paths.socket);
+      if (!socket) {
+        startEngine(options, paths.log);
+        socket = await waitFor(() => connectSocket(paths.socket, 1_000), START_MS);
+        if (!socket) return { reason: `the engine did not start (see ${paths.log})` };
+      }
+      const connected = await hello(socket);
+      if (connected.hello.version === version && connected.hello.protocol === ENGINE_PROTOCOL) {
+        if (connected.hello.config !== config) {
+          connected.connection.dispose();
+          socket.destroy();
+          return { reason: 'the engine of this data folder reads other folders or another team archive' };
+        }
+        return connected;
+      }
+      // another version: it hands over (its snapshot written, its lock released), then this client starts its own
+      // (the engine may close before its answer arrives: the socket closing is the answer too)
+      await Promise.race([connected.connection.sendRequest(HandOverRequest).catch(() => undefined), new Promise((resolve) => socket.once('close', resolve)), sleep(START_MS, true)]);
+      connected.connection.dispose();
+      socket.destroy();
+      await waitFor(async () => ((await connectSocket(paths.socket, 500).then((s) => (s?.destroy(), s))) ? undefined : true), START_MS);
+    }
+    return { reason: 'the engine of this data folder did not hand over' };
+  };
+  try {
+    const first = await connectOnce();
+    if ('reason' in first) return first;
+    const team = options.teamDb ? { url: options.teamDb, machine: options.machine } : undefined;
+    return { engine: remoteEngine(first, connectOnce, { complete: options.complete, team }) };
+  } catch (err) {
+    return { reason: `the engine did not answer (${errorMessage(err)})` };
+  }
+}
+
+/** An error the engine answered with, as the error the library would have thrown here. */
+function localError(err: unknown): unknown {
+  if (err instanceof ResponseError) {
+    const code = (err.data as EngineErrorData | undefined)?.code;
+    return new SessionSearchError((code ?? 'UNKNOWN_ERROR') as ErrorCode, err.message);
+  }
+  return err;
+}
+
+function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { reason: string }>, asked: { complete?: boolean; team?: TeamRef }): Engine {
+  const { complete, team } = asked;
+  let current: Promise<Connected> = Promise.resolve(first);
+  const watch = (c: Connected): void => {
+    c.socket.once('close', () => {
+      // the engine went away (a crash, a hand-over): the next request starts or finds the next one
+      current = reconnect().then((next) => {
+        if ('reason' in next) throw new SessionSearchError('READ_ERROR', `the engine went away: ${next.reason}`);
+        watch(next);
+        return next;
+      });
+      current.catch(() => undefined);
+    });
+  };
+  watch(first);
+  const call = async <P, R>(type: RequestType<P, R, void>, params: P, retry = true): Promise<R> => {
+    const c = await current;
+    try {
+      return await Promise.race([c.connection.sendRequest(type, params as never), c.closed]);
+    } catch (err) {
+      if (err instanceof ResponseError || !retry) throw localError(err);
+      // the connection closed under the request: asked once more of the engine found or started next
+      await sleep(50);
+      return call(type, params, false);
+    }
+  };
+  return {
+    where: { kind: 'engine', pid: first.hello.pid, version: first.hello.version },
+    search: (query, options) => call(EngineSearchRequest, { query, options, complete, team }),
+    searchContext: (query, options) => call(EngineSearchContextRequest, { query, options, complete, team }),
+    get: (name, format) => call(EngineGetRequest, { name, format, team }),
+    list: (options) => call(EngineListRequest, { options, complete }),
+    read: (docid, offset) => call(EngineReadRequest, { docid, offset, team }),
+    // a conversation is stored once: not asked again when the connection closes under it
+    store: (input, now) => call(EngineStoreRequest, { input, now }, false),
+    tag: (id, tags) => call(EngineTagRequest, { id, tags }),
+    untag: (id, tags) => call(EngineTagRequest, { id, tags, remove: true }),
+    preferences: (project) => call(EnginePreferencesRequest, { project }),
+    updatePreferences: (changes) => call(EngineUpdatePreferencesRequest, { changes }),
+    close: async () => {
+      const c = await current.catch(() => undefined);
+      if (!c) return;
+      c.socket.removeAllListeners('close');
+      c.connection.dispose();
+      c.socket.end();
+    },
+  };
+}

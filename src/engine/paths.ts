@@ -1,0 +1,53 @@
+/**
+ * Where the engine of a data folder listens, and how a client tells that it reads what the client would. The socket
+ * is in a folder only its user may enter (0700, created so and checked), the socket itself 0600: no other user's
+ * process can connect. On Windows a named pipe derived from the data folder (its default access: the user and
+ * administrators).
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { SourceRoot } from '../core/ingest/sources/registry.js';
+
+/** A Unix socket's path must fit in sockaddr_un (104 bytes on macOS, 108 on Linux). */
+const MAX_SOCKET_PATH = 100;
+
+export interface EnginePaths {
+  /** The folder only the user may enter, holding the socket. */
+  dir: string;
+  socket: string;
+  /** The pid of the engine running (or starting) for this data folder. */
+  pidFile: string;
+  log: string;
+}
+
+export function enginePaths(dataDir: string): EnginePaths {
+  const data = resolve(dataDir);
+  const dir = join(data, 'engine');
+  const hash = createHash('sha256').update(data).digest('hex').slice(0, 16);
+  let socket = join(dir, 'sock');
+  if (process.platform === 'win32') socket = `\\\\.\\pipe\\session-search-${hash}`;
+  // a data folder with a long path: the socket goes to a private folder of the temp dir, named after the data folder
+  else if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) socket = join(tmpdir(), `session-search-${process.getuid?.() ?? 0}`, `${hash}.sock`);
+  return { dir, socket, pidFile: join(dir, 'pid'), log: join(dir, 'engine.log') };
+}
+
+/**
+ * Makes `dir` a folder only this user may enter, or says why it is not one (another owner, a link): the engine does not
+ * listen where someone else could reach it.
+ */
+export function privateFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  const info = lstatSync(dir);
+  if (!info.isDirectory()) throw new Error(`${dir} is not a folder`);
+  if (process.getuid && info.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
+  if ((info.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/** What an engine reads, as one string: clients reading the same compare equal. */
+export function engineConfig(config: { roots: readonly SourceRoot[]; archive: boolean }): string {
+  const roots = [...new Set(config.roots.map((r) => `${r.source}=${resolve(r.path)}`))].sort();
+  return JSON.stringify({ roots, archive: config.archive });
+}

@@ -1,0 +1,74 @@
+/**
+ * The typed protocol between the resident engine and its clients, over the engine's local socket (JSON-RPC framed by
+ * vscode-jsonrpc). A client says hello first: the engine answers with its version and what it reads, and the client
+ * decides whether to use it, ask it to hand over (another version), or answer in process (other folders read).
+ * Every other request is one method of the facade (api.ts), its params named.
+ */
+import { RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type {
+  ContextResponse,
+  GetResponse,
+  ListResponse,
+  PreferencesResponse,
+  ReadResponse,
+  SearchOptions,
+  SearchResponse,
+  TagResponse,
+} from '../core/contracts.js';
+import type { OutputFormat } from '../core/format.js';
+import type { StoreInput } from '../core/library/store-conversation.js';
+import type { ContextOptions, ListOptions, StoreResult } from './api.js';
+
+/** Bumped when a request or its answer changes shape; also the product's version (a new build hands over). */
+export const ENGINE_PROTOCOL = 1;
+
+export interface HelloParams {
+  /** The client's product version and protocol. */
+  version: string;
+  protocol: number;
+}
+export interface HelloResult {
+  version: string;
+  protocol: number;
+  pid: number;
+  dataDir: string;
+  /** What the engine reads (roots, archive): a client reading other folders answers in process. */
+  config: string;
+}
+export const HelloRequest = new RequestType<HelloParams, HelloResult, void>('engine/hello');
+/** Asked by a client of another version: the engine closes its library (snapshot written, lock released) and exits. */
+export const HandOverRequest = new RequestType0<void, void>('engine/handOver');
+
+/** The team archive a client searches beside the local one (its own setting): the engine opens it once and keeps it. */
+export interface TeamRef {
+  url: string;
+  machine?: string;
+}
+
+export interface EngineSearchParams {
+  query: string;
+  team?: TeamRef;
+  options: SearchOptions;
+  /** Answer once the first load is complete (the CLI without --partial); otherwise at once, marked partial. */
+  complete?: boolean;
+}
+export const EngineSearchRequest = new RequestType<EngineSearchParams, SearchResponse, void>('engine/search');
+export const EngineSearchContextRequest = new RequestType<
+  { query: string; options: ContextOptions; complete?: boolean; team?: TeamRef },
+  ContextResponse,
+  void
+>('engine/searchContext');
+export const EngineGetRequest = new RequestType<{ name: string; format?: OutputFormat; team?: TeamRef }, GetResponse, void>('engine/get');
+export const EngineListRequest = new RequestType<{ options: ListOptions; complete?: boolean }, ListResponse, void>('engine/list');
+export const EngineReadRequest = new RequestType<{ docid: string; offset: number; team?: TeamRef }, ReadResponse, void>('engine/read');
+export const EngineStoreRequest = new RequestType<{ input: StoreInput; now?: string }, StoreResult, void>('engine/store');
+export const EngineTagRequest = new RequestType<{ id: string; tags: string[]; remove?: boolean }, TagResponse, void>('engine/tag');
+export const EnginePreferencesRequest = new RequestType<{ project?: string }, PreferencesResponse, void>('engine/preferences');
+export const EngineUpdatePreferencesRequest = new RequestType<{ changes: Record<string, unknown> }, PreferencesResponse & { updated: true }, void>(
+  'engine/updatePreferences',
+);
+
+/** An error answered over the socket carries the product's error code, so that a client rethrows the same error. */
+export interface EngineErrorData {
+  code: string;
+}

@@ -1,0 +1,207 @@
+/**
+ * `session-search serve`: the resident engine of one data folder. It owns the library (load, watchers, writer lock,
+ * snapshot), the team overlay and the shutdown order, and answers every client over a local socket that only its user
+ * can reach (paths.ts). Started by the first client that needs it; gone once no client has been connected and no query
+ * asked for IDLE_MS (SESSION_SEARCH_ENGINE_IDLE_MS overrides it), or when a client of another version asks it to hand
+ * over. Its log goes to engine/engine.log in the data folder. A team archive is opened when a client first names it.
+ */
+import { appendFileSync, chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import {
+  createMessageConnection,
+  ResponseError,
+  SocketMessageReader,
+  SocketMessageWriter,
+  type MessageConnection,
+  type RequestType,
+} from 'vscode-jsonrpc/node';
+import { errorCode, errorMessage } from '../core/errors.js';
+import { LiveUpdates } from '../core/ingest/live.js';
+import type { SourceRoot } from '../core/ingest/sources/registry.js';
+import { createLibrary } from '../core/library.js';
+import type { Logger } from '../core/log.js';
+import { running } from '../core/store/lock.js';
+import { inProcess, type Engine } from './api.js';
+import type { TeamArchive } from '../core/team/archive.js';
+import { engineConfig, enginePaths, privateFolder } from './paths.js';
+import { canConnect } from './socket.js';
+import {
+  ENGINE_PROTOCOL,
+  EngineGetRequest,
+  EngineListRequest,
+  EnginePreferencesRequest,
+  EngineReadRequest,
+  EngineSearchContextRequest,
+  EngineSearchRequest,
+  EngineStoreRequest,
+  EngineTagRequest,
+  EngineUpdatePreferencesRequest,
+  HandOverRequest,
+  HelloRequest,
+  type EngineErrorData,
+  type TeamRef,
+} from './protocol.js';
+
+/** How long an engine with no client and no query stays up: long enough that a terminal session's commands share it. */
+export const IDLE_MS = 15 * 60_000;
+
+export interface ServeOptions {
+  roots: SourceRoot[];
+  dataDir: string;
+  archive: boolean;
+  verbose: boolean;
+  version: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Claims the data folder's engine pid file; false when a live engine holds it. */
+function claim(pidFile: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(pidFile, String(process.pid), { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(readFileSync(pidFile, 'utf8').trim());
+      if (pid && pid !== process.pid && running(pid)) return false;
+      rmSync(pidFile, { force: true });
+    }
+  }
+  return false;
+}
+
+function fileLogger(path: string, verbose: boolean): Logger {
+  const write = (level: string, message: string): void => {
+    const line = `${new Date().toISOString()} ${level}: ${message}\n`;
+    try {
+      appendFileSync(path, line, { mode: 0o600 });
+    } catch {
+      // a log that cannot be written is not a reason to stop answering
+    }
+    if (verbose) process.stderr.write(`[session-search engine] ${line}`);
+  };
+  return { info: (m) => write('info', m), warn: (m) => write('warn', m), error: (m) => write('error', m) };
+}
+
+/** Runs the engine until it is idle, asked to hand over, or signalled. Resolves once everything is closed. */
+export async function serveEngine(options: ServeOptions): Promise<void> {
+  const env = options.env ?? process.env;
+  const paths = enginePaths(options.dataDir);
+  privateFolder(paths.dir);
+  if (dirname(paths.socket) !== paths.dir && process.platform !== 'win32') privateFolder(dirname(paths.socket));
+  const logger = fileLogger(paths.log, options.verbose);
+  if (!claim(paths.pidFile) || (await canConnect(paths.socket))) {
+    logger.info(`another engine serves ${options.dataDir}: this one (pid ${process.pid}) stops`);
+    return;
+  }
+  const idleMs = Number(env.SESSION_SEARCH_ENGINE_IDLE_MS) || IDLE_MS;
+  const config = engineConfig(options);
+  logger.info(`engine ${options.version} (pid ${process.pid}) serving ${options.dataDir}`);
+
+  const library = createLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive, env });
+  const live = new LiveUpdates(library, { logger });
+  const loaded = library.load().then(
+    () => live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`)),
+    (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
+  );
+  // the answers without a team archive, and with each one a client named (opened once, kept until the engine stops)
+  const local = inProcess(library);
+  const teams = new Map<string, Promise<{ archive: TeamArchive; answers: Engine }>>();
+  const withTeam = async (team: TeamRef | undefined): Promise<Engine> => {
+    if (!team) return local;
+    const key = JSON.stringify([team.url, team.machine ?? null]);
+    let opened = teams.get(key);
+    if (!opened) {
+      opened = import('../core/team/archive.js').then((m) => {
+        const archive = new m.TeamArchive(team.url, m.machineName(team.machine, env));
+        return { archive, answers: inProcess(library, { team: archive }) };
+      });
+      teams.set(key, opened);
+    }
+    return (await opened).answers;
+  };
+
+  const connections = new Set<MessageConnection>();
+  let lastActivity = Date.now();
+  let stopping: Promise<void> | undefined;
+  // (connections are served once it listens, below)
+  const server: Server = createServer((socket) => serveConnection(socket));
+  const stop = (why: string): Promise<void> =>
+    (stopping ??= (async () => {
+      logger.info(`engine stops: ${why}`);
+      server.close();
+      for (const c of connections) c.dispose();
+      await loaded;
+      await live.close();
+      for (const team of teams.values()) await (await team.catch(() => undefined))?.archive.close();
+      await library.close();
+      if (process.platform !== 'win32') rmSync(paths.socket, { force: true });
+      rmSync(paths.pidFile, { force: true });
+    })());
+
+  // every answer waits for the library to be answerable (a restored snapshot), `complete` ones for the whole load
+  const answer = async <P, R>(params: P, run: (params: P) => Promise<R>): Promise<R> => {
+    lastActivity = Date.now();
+    try {
+      await library.ready();
+      if ((params as { complete?: boolean }).complete) await library.loaded;
+      return await run(params);
+    } catch (err) {
+      throw new ResponseError<EngineErrorData>(1, errorMessage(err), { code: errorCode(err) });
+    } finally {
+      lastActivity = Date.now();
+    }
+  };
+  const serveConnection = (socket: Socket): void => {
+    const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    connections.add(connection);
+    lastActivity = Date.now();
+    socket.on('close', () => {
+      connections.delete(connection);
+      connection.dispose();
+      lastActivity = Date.now();
+    });
+    socket.on('error', () => undefined);
+    connection.onRequest(HelloRequest, () => ({ version: options.version, protocol: ENGINE_PROTOCOL, pid: process.pid, dataDir: options.dataDir, config }));
+    connection.onRequest(HandOverRequest, () => {
+      // answered first, then closed: the client waits for the socket to go before it starts its own engine
+      setImmediate(() => void stop('a client of another version asked to hand over').finally(() => process.exit(0)));
+    });
+    const on = <P, R>(type: RequestType<P, R, void>, run: (params: P) => Promise<R>): void => {
+      connection.onRequest(type, ((params: P) => answer(params, run)) as never);
+    };
+    on(EngineSearchRequest, async (p) => (await withTeam(p.team)).search(p.query, p.options));
+    on(EngineSearchContextRequest, async (p) => (await withTeam(p.team)).searchContext(p.query, p.options));
+    on(EngineGetRequest, async (p) => (await withTeam(p.team)).get(p.name, p.format));
+    on(EngineListRequest, (p) => local.list(p.options));
+    on(EngineReadRequest, async (p) => (await withTeam(p.team)).read(p.docid, p.offset));
+    on(EngineStoreRequest, (p) => local.store(p.input, p.now));
+    on(EngineTagRequest, (p) => (p.remove ? local.untag(p.id, p.tags) : local.tag(p.id, p.tags)));
+    on(EnginePreferencesRequest, (p) => local.preferences(p.project));
+    on(EngineUpdatePreferencesRequest, (p) => local.updatePreferences(p.changes));
+    connection.listen();
+  };
+
+  if (process.platform !== 'win32') rmSync(paths.socket, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(paths.socket, () => resolve());
+  });
+  if (process.platform !== 'win32') chmodSync(paths.socket, 0o600);
+  const idle = setInterval(
+    () => {
+      // its socket (or the whole data folder) removed: nothing can reach it, and nothing of it is to be written there
+      if (process.platform !== 'win32' && !existsSync(paths.socket)) {
+        logger.info('engine stops: its socket was removed');
+        process.exit(0);
+      }
+      if (!connections.size && Date.now() - lastActivity >= idleMs) void stop(`idle for ${Math.round(idleMs / 1000)} s`).finally(() => process.exit(0));
+    },
+    Math.min(idleMs, 5_000),
+  );
+  idle.unref();
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void stop(signal).finally(() => process.exit(0)));
+  await new Promise<void>((resolve) => server.once('close', resolve));
+  await stopping;
+}

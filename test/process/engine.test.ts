@@ -1,0 +1,196 @@
+/**
+ * One engine per data folder, as users meet it: the built CLI and MCP server start it when none runs and share it,
+ * a killed engine is started again by its next client, a client of another version takes over, and where no engine
+ * can serve the answers come from the process itself. Only the user who owns the data folder can reach its socket.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { eventually } from '../eventually.js';
+import { CORPUS, ROOT, tempDir, writeCodeArchitect } from '../helpers.js';
+import { running } from '../../src/core/store/lock.js';
+
+const HOME_DIR = tempDir();
+
+function setup(): { data: string; root: string; cli: (args: string[], env?: NodeJS.ProcessEnv) => { code: number | null; stdout: string; stderr: string } } {
+  const data = tempDir();
+  const root = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--root', root, '--data', data], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: HOME_DIR, ...env },
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  return { data, root, cli };
+}
+
+const enginePid = (data: string): number => Number(readFileSync(join(data, 'engine', 'pid'), 'utf8'));
+type Found = { structuredContent: { results: { id: string }[] } };
+const searchTool = async (client: Client, limit: number): Promise<string> =>
+  ((await client.callTool({ name: 'search_session', arguments: { query: 'MockRepoMap max_map_tokens', limit } })) as unknown as Found).structuredContent
+    .results[0].id;
+const firstId = (stdout: string): string => (JSON.parse(stdout) as { results: { id: string }[] }).results[0]?.id;
+const QUERY = ['MockRepoMap', 'max_map_tokens', '--json'];
+
+async function stopEngine(data: string): Promise<void> {
+  if (!existsSync(join(data, 'engine', 'pid'))) return;
+  const pid = enginePid(data);
+  if (running(pid)) process.kill(pid, 'SIGTERM');
+  await eventually(() => !running(pid), `engine ${pid} stopped`);
+}
+
+test('CLI commands and an MCP server on one data folder share one engine, started by the first of them', async () => {
+  const { data, root, cli } = setup();
+  const first = cli(['search', ...QUERY]);
+  assert.equal(first.code, 0, first.stderr);
+  const pid = enginePid(data);
+  assert.ok(running(pid), 'the engine outlives the command that started it');
+  const again = cli(['search', ...QUERY, '--verbose']);
+  assert.equal(firstId(again.stdout), firstId(first.stdout));
+  assert.doesNotMatch(again.stderr, /answering in this process/);
+  assert.equal(enginePid(data), pid, 'the second command found the same engine');
+  const listed = JSON.parse(cli(['list', '--json', '--limit', '3']).stdout) as { count: number };
+  assert.equal(listed.count, 3);
+
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'dist', 'mcp.js'), '--root', root, '--data', data, '--verbose'],
+    env: { ...(process.env as Record<string, string>), HOME: HOME_DIR },
+    stderr: 'pipe',
+  });
+  let log = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const client = new Client({ name: 'engine-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    assert.equal(await searchTool(client, 3), firstId(first.stdout));
+    assert.match(log, new RegExp(`answering from the engine \\(pid ${pid}\\)`));
+  } finally {
+    await client.close();
+  }
+  assert.equal(enginePid(data), pid);
+  await stopEngine(data);
+});
+
+test('a session written while the engine runs is found by every client without one reading it again', async () => {
+  const dir = tempDir();
+  const ca = join(dir, 'ca');
+  writeCodeArchitect(ca, '2025-11-20', 'notes', [{ role: 'user', content: 'how do we cache the build?' }]);
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--root', `codearchitect=${ca}`, '--data', join(dir, 'd'), '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: HOME_DIR },
+    });
+  assert.equal((JSON.parse(run(['search', 'cache']).stdout) as { count: number }).count, 1);
+  writeCodeArchitect(ca, '2025-11-21', 'keys', [{ role: 'user', content: 'rotate the zqxvexample signing keys' }]);
+  // the engine's watcher reads it: the next command answers with it, no command reads the file itself
+  await eventually(() => (JSON.parse(run(['search', 'zqxvexample']).stdout) as { count: number }).count === 1, 'the new session is found');
+  await stopEngine(join(dir, 'd'));
+});
+
+test('a killed engine is started again by its next client, and a connected MCP server carries on', async () => {
+  const { data, root, cli } = setup();
+  assert.equal(cli(['search', ...QUERY]).code, 0);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'dist', 'mcp.js'), '--root', root, '--data', data],
+    env: { ...(process.env as Record<string, string>), HOME: HOME_DIR },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'engine-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const ask = (): Promise<string> => searchTool(client, 1);
+    const expected = await ask();
+    const pid = enginePid(data);
+    process.kill(pid, 'SIGKILL');
+    await eventually(() => !running(pid), 'the engine died');
+    // the MCP server notices, starts the next engine and answers the same
+    assert.equal(await ask(), expected);
+    const next = enginePid(data);
+    assert.notEqual(next, pid);
+    assert.ok(running(next));
+    // and the CLI finds that one
+    const r = cli(['search', ...QUERY]);
+    assert.equal(firstId(r.stdout), expected);
+    assert.equal(enginePid(data), next);
+  } finally {
+    await client.close();
+  }
+  await stopEngine(data);
+});
+
+test('a client of another version asks the engine to hand over and starts its own', async () => {
+  const { data, cli } = setup();
+  const expected = firstId(cli(['search', ...QUERY]).stdout);
+  const old = enginePid(data);
+  const r = cli(['search', ...QUERY], { SESSION_SEARCH_ENGINE_VERSION: '99.0.0-next' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(firstId(r.stdout), expected);
+  await eventually(() => !running(old), 'the old engine handed over and exited');
+  const next = enginePid(data);
+  assert.notEqual(next, old);
+  assert.match(readFileSync(join(data, 'engine', 'engine.log'), 'utf8'), /engine 99\.0\.0-next \(pid \d+\) serving/);
+  await stopEngine(data);
+});
+
+test('where no engine can serve, the command answers in its own process and says why', async () => {
+  const { data, cli } = setup();
+  const off = cli(['search', ...QUERY, '--verbose'], { SESSION_SEARCH_ENGINE: 'off' });
+  assert.equal(off.code, 0, off.stderr);
+  assert.match(off.stderr, /answering in this process: SESSION_SEARCH_ENGINE=off/);
+  assert.ok(!existsSync(join(data, 'engine', 'pid')), 'no engine was started');
+  // a data folder where no socket folder can be made (its place taken by a file)
+  const blocked = tempDir();
+  writeFileSync(join(blocked, 'engine'), 'not a folder');
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'search', ...QUERY, '--verbose', '--root', setup().root, '--data', blocked], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: HOME_DIR },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /answering in this process: no socket can be made in the data folder/);
+  assert.equal(firstId(r.stdout), firstId(off.stdout));
+});
+
+test('an engine with no client stops once idle; its socket and folder admit only their owner', async () => {
+  const { data, cli } = setup();
+  assert.equal(cli(['search', ...QUERY], { SESSION_SEARCH_ENGINE_IDLE_MS: '1500' }).code, 0);
+  const pid = enginePid(data);
+  const socket = join(data, 'engine', 'sock');
+  assert.equal(statSync(join(data, 'engine')).mode & 0o777, 0o700);
+  assert.equal(statSync(socket).mode & 0o777, 0o600);
+  if (process.getuid?.() === 0) {
+    // another user's process (nobody) is refused by the folder's permissions
+    const probe = `require('node:net').connect(${JSON.stringify(socket)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); });`;
+    const other = spawn(process.execPath, ['-e', probe], { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    other.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    await new Promise((resolve) => other.once('exit', resolve));
+    assert.equal(out.trim(), 'EACCES');
+  }
+  await eventually(() => !running(pid), 'the idle engine stopped', { timeoutMs: 20_000 });
+  assert.ok(!existsSync(socket), 'and removed its socket');
+});
+
+test('an engine whose data folder is removed stops instead of writing there', async () => {
+  const data = tempDir();
+  writeCodeArchitect(join(data, 'ca'), '2025-11-20', 'notes', [{ role: 'user', content: 'a session of its own' }]);
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'dist', 'cli.js'), 'search', 'session', '--root', `codearchitect=${join(data, 'ca')}`, '--data', join(data, 'd')],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: HOME_DIR },
+    },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const pid = enginePid(join(data, 'd'));
+  spawnSync('rm', ['-rf', join(data, 'd')]);
+  await eventually(() => !running(pid), 'the engine stopped', { timeoutMs: 15_000 });
+  assert.ok(!existsSync(join(data, 'd')), 'nothing was written back');
+});
