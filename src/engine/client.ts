@@ -151,7 +151,11 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
       }
       // another version: it hands over (its snapshot written, its lock released), then this client starts its own
       // (the engine may close before its answer arrives: the socket closing is the answer too)
-      await Promise.race([connected.connection.sendRequest(HandOverRequest).catch(() => undefined), new Promise((resolve) => socket.once('close', resolve)), sleep(START_MS, true)]);
+      await Promise.race([
+        connected.connection.sendRequest(HandOverRequest).catch(() => undefined),
+        new Promise((resolve) => socket.once('close', resolve)),
+        sleep(START_MS, true),
+      ]);
       connected.connection.dispose();
       socket.destroy();
       await waitFor(async () => ((await connectSocket(paths.socket, 500).then((s) => (s?.destroy(), s))) ? undefined : true), START_MS);
