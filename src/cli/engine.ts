@@ -29,8 +29,9 @@ export async function openAnswers(
     complete: !options.partial,
   });
   if ('engine' in opened) {
-    connected.push(opened.engine);
-    return { engine: opened.engine };
+    const engine = options.partial ? opened.engine : whileIndexing(opened.engine, options);
+    connected.push(engine);
+    return { engine };
   }
   stderrLogger(options.verbose).info(`answering in this process: ${opened.reason}`);
   const library = await openLibrary(options);
@@ -38,4 +39,56 @@ export async function openAnswers(
   const engine = inProcess(library, { team, reason: opened.reason, close: async () => team?.close() });
   connected.push(engine);
   return { engine, library };
+}
+
+/**
+ * An engine asked for complete answers while its first load runs: the load's progress on a terminal, and Ctrl-C ends
+ * the command (exit 130) while the engine goes on indexing for the next one.
+ */
+function whileIndexing(engine: Engine, options: CliOptions): Engine {
+  const showProgress = process.stderr.isTTY && !options.json && !options.toon;
+  let shown = false;
+  const timer = setInterval(() => {
+    void engine.status().then(
+      (s) => {
+        if (s.complete || !showProgress) return;
+        shown = true;
+        process.stderr.write(
+          `\rindexing ${s.filesDone}/${s.filesTotal} files, ${(s.bytesDone / 1048576).toFixed(1)}/${(s.bytesTotal / 1048576).toFixed(1)} MB (Ctrl-C ends this command; the engine goes on)…`,
+        );
+      },
+      () => undefined,
+    );
+  }, 200);
+  timer.unref();
+  const onInterrupt = (): void => {
+    void engine
+      .status()
+      .then(
+        (s) =>
+          `indexing goes on in the engine: ${s.filesDone} of ${s.filesTotal} files read so far; the next command answers over what is indexed by then (--partial answers at once)`,
+        () => 'interrupted',
+      )
+      .then((message) => {
+        process.stderr.write(`${shown ? '\r\x1b[K' : ''}session-search: ${message}\n`);
+        process.exit(130);
+      });
+  };
+  process.once('SIGINT', onInterrupt);
+  // the progress line goes before the answer is printed
+  const settle = (): void => {
+    clearInterval(timer);
+    process.removeListener('SIGINT', onInterrupt);
+    if (shown) process.stderr.write('\r\x1b[K');
+    shown = false;
+  };
+  return {
+    ...engine,
+    search: (query, searchOptions) => engine.search(query, searchOptions).finally(settle),
+    list: (listOptions) => engine.list(listOptions).finally(settle),
+    close: async () => {
+      settle();
+      await engine.close();
+    },
+  };
 }

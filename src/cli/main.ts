@@ -204,6 +204,8 @@ async function run(argv: string[]): Promise<number> {
       const archive = new Archive(options.dataDir, stderrLogger(options.verbose));
       const action = options.positionals[0] ?? 'size';
       if (action === 'purge') {
+        // the engine lets go of the data folder first (its index holds what is purged): the next command starts a new one
+        await (await import('../engine/client.js')).handOver(options.dataDir);
         await archive.purge();
         const { Persistence } = await import('../core/store/persistence.js');
         await Persistence.discard(options.dataDir);
@@ -235,6 +237,8 @@ async function run(argv: string[]): Promise<number> {
       const { importExports } = await import('./sources.js');
       const { text, value } = await importExports(options.dataDir, path);
       if (value.added.length) {
+        // an engine reads the folders it started with: it lets go, and the next command starts one reading the exports
+        await (await import('../engine/client.js')).handOver(options.dataDir);
         const library = await openLibrary(options);
         const counts = value.added.map((r) => [...library.sessions.values()].filter((s) => s.file === r.path).length);
         print(
@@ -253,13 +257,13 @@ async function run(argv: string[]): Promise<number> {
     case 'tag':
     case 'untag': {
       const { tagCommand } = await import('./personal.js');
-      const { value, text } = await tagCommand(await openLibrary(options), options.command, options.positionals);
+      const { value, text } = await tagCommand((await openAnswers(options, openLibrary)).engine, options.command, options.positionals);
       print(options, value, () => text);
       return 0;
     }
     case 'preferences': {
       const { preferencesCommand } = await import('./personal.js');
-      const { value, text } = await preferencesCommand(await openLibrary(options), options.positionals, options.project);
+      const { value, text } = await preferencesCommand((await openAnswers(options, openLibrary)).engine, options.positionals, options.project);
       print(options, value, () => text);
       return 0;
     }

@@ -4,13 +4,14 @@
  */
 import type { PreferencesResponse, TagResponse } from '../core/contracts.js';
 import type { SessionLibrary } from '../core/library.js';
+import type { Engine } from '../engine/api.js';
 import { UsageError } from './args.js';
 
-export async function tagCommand(library: SessionLibrary, command: 'tag' | 'untag', positionals: string[]): Promise<{ value: TagResponse; text: string }> {
+export async function tagCommand(engine: Engine, command: 'tag' | 'untag', positionals: string[]): Promise<{ value: TagResponse; text: string }> {
   const [name, ...tags] = positionals;
   if (!name || !tags.length)
     throw new UsageError(`${command} needs a session name or id and at least one tag, e.g. session-search ${command} claude-code:1a2b decision`);
-  const value = command === 'tag' ? await library.tag(name, tags) : await library.untag(name, tags);
+  const value = command === 'tag' ? await engine.tag(name, tags) : await engine.untag(name, tags);
   const given = value.tags.length ? value.tags.join(', ') : '(none)';
   return { value, text: `${value.id}\n  tags: ${given}\n  derived: ${value.derived.join(', ')}\n` };
 }
@@ -25,7 +26,7 @@ export function tagsList(library: SessionLibrary): { value: { tags: { tag: strin
 
 /** `preferences` (what was learned, with evidence), `preferences set <category> <value…>`, `preferences clear <category>`. */
 export async function preferencesCommand(
-  library: SessionLibrary,
+  engine: Engine,
   positionals: string[],
   project: string | undefined,
 ): Promise<{ value: PreferencesResponse; text: string }> {
@@ -35,7 +36,7 @@ export async function preferencesCommand(
     if (!category || (action === 'set' && !words.length))
       throw new UsageError('preferences set <category> <value…> or preferences clear <category>, e.g. preferences set testing Vitest');
     if (action === 'clear') {
-      const now = library.preferences();
+      const now = await engine.preferences();
       if (!(category in now.preferences) && !now.manual.includes(category)) {
         const known = Object.keys(now.preferences);
         throw new UsageError(
@@ -43,9 +44,9 @@ export async function preferencesCommand(
         );
       }
     }
-    value = await library.updatePreferences({ [category]: action === 'set' ? words.join(' ') : null });
+    value = await engine.updatePreferences({ [category]: action === 'set' ? words.join(' ') : null });
   } else if (action) throw new UsageError(`preferences takes set or clear, not "${action}".`);
-  else value = library.preferences({ project });
+  else value = await engine.preferences(project);
   const lines = Object.entries(value.preferences).map(([k, v]) => `${k}${value.manual.includes(k) ? ' (set by hand)' : ''}: ${v}`);
   const text = lines.length
     ? `${lines.join('\n')}\n\nfrom ${value.extractedFrom} session${value.extractedFrom === 1 ? '' : 's'}; --json shows the evidence (sessions and turns)\n`

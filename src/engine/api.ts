@@ -6,6 +6,7 @@
 import type {
   ContextResponse,
   GetResponse,
+  IndexingState,
   ListResponse,
   PreferencesResponse,
   ReadResponse,
@@ -27,6 +28,8 @@ export type StoreResult = Awaited<ReturnType<SessionLibrary['store']>>;
 /** What a client learns of where its answers come from. */
 export type EngineWhere = { kind: 'engine'; pid: number; version: string } | { kind: 'in-process'; reason: string };
 
+export type EngineStatus = IndexingState & { sessions: number };
+
 export interface Engine {
   readonly where: EngineWhere;
   /** search_session: with `groupBy`, the workspaces too; with a team archive, its sessions beside the local ones. */
@@ -40,6 +43,8 @@ export interface Engine {
   untag(id: string, tags: string[]): Promise<TagResponse>;
   preferences(project?: string): Promise<PreferencesResponse>;
   updatePreferences(changes: Record<string, unknown>): Promise<PreferencesResponse & { updated: true }>;
+  /** How far the load is, and how many sessions are searchable: answered at once, even while a snapshot is restored. */
+  status(): Promise<EngineStatus>;
   /** Lets go of the engine (a client) or closes the library (in process: snapshot written, writer lock released). */
   close(): Promise<void>;
 }
@@ -66,6 +71,7 @@ export function inProcess(library: SessionLibrary, options: { team?: TeamArchive
     untag: (id, tags) => library.untag(id, tags),
     preferences: async (project) => library.preferences({ project }),
     updatePreferences: (changes) => library.updatePreferences(changes),
+    status: async () => ({ ...library.indexing, sessions: library.sessions.size }),
     close: options.close ?? (async () => undefined),
   };
 }

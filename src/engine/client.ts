@@ -22,6 +22,7 @@ import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import type { Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { connectSocket } from './socket.js';
+import { running } from '../core/store/lock.js';
 import {
   ENGINE_PROTOCOL,
   EngineGetRequest,
@@ -30,6 +31,7 @@ import {
   EngineReadRequest,
   EngineSearchContextRequest,
   EngineSearchRequest,
+  EngineStatusRequest,
   EngineStoreRequest,
   EngineTagRequest,
   EngineUpdatePreferencesRequest,
@@ -145,20 +147,12 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
         if (connected.hello.config !== config) {
           connected.connection.dispose();
           socket.destroy();
-          return { reason: 'the engine of this data folder reads other folders or another team archive' };
+          return { reason: 'the engine of this data folder reads other folders' };
         }
         return connected;
       }
       // another version: it hands over (its snapshot written, its lock released), then this client starts its own
-      // (the engine may close before its answer arrives: the socket closing is the answer too)
-      await Promise.race([
-        connected.connection.sendRequest(HandOverRequest).catch(() => undefined),
-        new Promise((resolve) => socket.once('close', resolve)),
-        sleep(START_MS, true),
-      ]);
-      connected.connection.dispose();
-      socket.destroy();
-      await waitFor(async () => ((await connectSocket(paths.socket, 500).then((s) => (s?.destroy(), s))) ? undefined : true), START_MS);
+      await askToGo(connected, socket);
     }
     return { reason: 'the engine of this data folder did not hand over' };
   };
@@ -170,6 +164,33 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
   } catch (err) {
     return { reason: `the engine did not answer (${errorMessage(err)})` };
   }
+}
+
+/**
+ * Asks the engine of a data folder, if one runs, to let go of it (its snapshot written, its lock released) and waits
+ * until it has: for commands that change what it holds from outside it (an archive purged, exports imported).
+ */
+export async function handOver(dataDir: string): Promise<void> {
+  const paths = enginePaths(dataDir);
+  const socket = await connectSocket(paths.socket);
+  if (!socket) return;
+  await askToGo(await hello(socket).catch(() => undefined), socket);
+}
+
+/** Sends an engine the hand-over and waits until its process is gone (its snapshot written, its lock released). */
+async function askToGo(connected: Connected | undefined, socket: Socket): Promise<void> {
+  if (connected) {
+    // (the engine may close before its answer arrives: the socket closing is the answer too)
+    await Promise.race([
+      connected.connection.sendRequest(HandOverRequest).catch(() => undefined),
+      connected.closed.catch(() => undefined),
+      sleep(START_MS, true),
+    ]);
+    connected.connection.dispose();
+  }
+  socket.destroy();
+  const pid = connected?.hello.pid;
+  if (pid) await waitFor(async () => (running(pid) ? undefined : true), START_MS);
 }
 
 /** An error the engine answered with, as the error the library would have thrown here. */
@@ -220,6 +241,7 @@ function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { r
     untag: (id, tags) => call(EngineTagRequest, { id, tags, remove: true }),
     preferences: (project) => call(EnginePreferencesRequest, { project }),
     updatePreferences: (changes) => call(EngineUpdatePreferencesRequest, { changes }),
+    status: async () => (await current).connection.sendRequest(EngineStatusRequest),
     close: async () => {
       const c = await current.catch(() => undefined);
       if (!c) return;

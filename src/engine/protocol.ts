@@ -17,7 +17,7 @@ import type {
 } from '../core/contracts.js';
 import type { OutputFormat } from '../core/format.js';
 import type { StoreInput } from '../core/library/store-conversation.js';
-import type { ContextOptions, ListOptions, StoreResult } from './api.js';
+import type { ContextOptions, EngineStatus, ListOptions, StoreResult } from './api.js';
 
 /** Bumped when a request or its answer changes shape; also the product's version (a new build hands over). */
 export const ENGINE_PROTOCOL = 1;
@@ -67,6 +67,9 @@ export const EnginePreferencesRequest = new RequestType<{ project?: string }, Pr
 export const EngineUpdatePreferencesRequest = new RequestType<{ changes: Record<string, unknown> }, PreferencesResponse & { updated: true }, void>(
   'engine/updatePreferences',
 );
+
+/** How far the engine's load is (answered at once, not after the library is answerable). */
+export const EngineStatusRequest = new RequestType0<EngineStatus, void>('engine/status');
 
 /** An error answered over the socket carries the product's error code, so that a client rethrows the same error. */
 export interface EngineErrorData {

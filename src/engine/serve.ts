@@ -34,6 +34,7 @@ import {
   EngineReadRequest,
   EngineSearchContextRequest,
   EngineSearchRequest,
+  EngineStatusRequest,
   EngineStoreRequest,
   EngineTagRequest,
   EngineUpdatePreferencesRequest,
@@ -171,6 +172,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     const on = <P, R>(type: RequestType<P, R, void>, run: (params: P) => Promise<R>): void => {
       connection.onRequest(type, ((params: P) => answer(params, run)) as never);
     };
+    connection.onRequest(EngineStatusRequest, () => local.status());
     on(EngineSearchRequest, async (p) => (await withTeam(p.team)).search(p.query, p.options));
     on(EngineSearchContextRequest, async (p) => (await withTeam(p.team)).searchContext(p.query, p.options));
     on(EngineGetRequest, async (p) => (await withTeam(p.team)).get(p.name, p.format));

@@ -169,10 +169,9 @@ test('the archive keeps a deleted transcript searchable from the CLI; archive si
   assert.equal((JSON.parse(cli('search', 'languages', '--root', `codex=${root}`, '--data', data, '--json').stdout) as { count: number }).count, 0);
 });
 
-test('Ctrl-C while indexing stops between files, keeps what was read, exits 130; the next run reads the rest', async () => {
+/** Sessions enough that a first load takes seconds. */
+function manySessions(n: number): string {
   const root = tempDir();
-  const data = tempDir();
-  const n = 3000;
   for (let i = 0; i < n; i++) {
     const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     const dir = join(root, `p${i % 10}`);
@@ -189,8 +188,17 @@ test('Ctrl-C while indexing stops between files, keeps what was read, exits 130;
     );
     writeFileSync(join(dir, `${id}.jsonl`), `${lines.join('\n')}\n`);
   }
+  return root;
+}
+
+test('Ctrl-C while indexing in process stops between files, keeps what was read, exits 130; the next run reads the rest', async () => {
+  const n = 3000;
+  const root = manySessions(n);
+  const data = tempDir();
+  const env = { ...process.env, SESSION_SEARCH_ENGINE: 'off' };
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--root', `claude-code=${root}`, '--data', data], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -206,11 +214,43 @@ test('Ctrl-C while indexing stops between files, keeps what was read, exits 130;
   const next = spawnSync(
     process.execPath,
     [join(ROOT, 'dist', 'cli.js'), 'list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data, '--verbose'],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env },
   );
   assert.equal(next.status, 0, next.stderr);
   assert.equal((JSON.parse(next.stdout) as { sessions: unknown[] }).sessions.length, n);
   assert.match(next.stderr, new RegExp(`: ${n - Number(stopped![1])} files read, ${stopped![1]} unchanged since the snapshot`));
+});
+
+test('Ctrl-C while the engine indexes ends the command (exit 130), says how far it is, and the engine goes on for the next one', async () => {
+  const n = 3000;
+  const root = manySessions(n);
+  const data = tempDir();
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--root', `claude-code=${root}`, '--data', data], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const archive = join(data, 'archive', 'v1');
+  await eventually(() => existsSync(archive) && readdirSync(archive).length > 0, 'the first group of files is archived', { timeoutMs: 60_000 });
+  child.kill('SIGINT');
+  assert.equal(await exited, 130, stderr);
+  const going = /indexing goes on in the engine: (\d+) of (\d+) files read so far/.exec(stderr);
+  assert.ok(going && Number(going[2]) === n, stderr);
+  // the next command gets every session, from the engine that kept reading
+  const next = spawnSync(
+    process.execPath,
+    [join(ROOT, 'dist', 'cli.js'), 'list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  assert.equal(next.status, 0, next.stderr);
+  assert.equal((JSON.parse(next.stdout) as { sessions: unknown[] }).sessions.length, n);
+  const pid = Number(readFileSync(join(data, 'engine', 'pid'), 'utf8'));
+  process.kill(pid, 'SIGTERM');
+  await eventually(() => !existsSync(join(data, 'engine', 'pid')), 'the engine stopped');
 });
 
 test('--partial answers at once from what is indexed so far and says so; without it the answer waits for the whole history', async () => {
