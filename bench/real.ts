@@ -60,13 +60,17 @@ async function corpus(size: number): Promise<RealCorpus> {
   return made;
 }
 
-/** Our MCP server over stdio, as an agent starts it. */
+/**
+ * Our MCP server over stdio, as an agent starts it, with its library in its own process (SESSION_SEARCH_ENGINE=off):
+ * each phase here (cold, warm) is one process whose memory and start are measured; the shared engine is measured by
+ * bench/machine.ts.
+ */
 async function mcpServer(c: RealCorpus, data: string): Promise<{ client: Client; pid: number; close: () => Promise<void> }> {
   const args = [join(ROOT, 'dist', 'mcp.js'), ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
-    env: { ...process.env, HOME: c.home } as Record<string, string>,
+    env: { ...process.env, HOME: c.home, SESSION_SEARCH_ENGINE: 'off' } as Record<string, string>,
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench-real', version: '1' });

@@ -91,7 +91,9 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, ms: number): Prom
 
 /** Starts `session-search serve` for the data folder, detached: it outlives this client. */
 function startEngine(options: EngineClientOptions, log: string): void {
-  const args = [options.entry!, 'serve', '--data', options.dataDir, ...options.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`])];
+  // a heap limit given to this process is the engine's too (the engine does the loading it would have done)
+  const heap = process.execArgv.filter((a) => /^--max-(old|semi)-space-size/.test(a));
+  const args = [...heap, options.entry!, 'serve', '--data', options.dataDir, ...options.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`])];
   if (!options.archive) args.push('--no-archive');
   const out = openSync(log, 'a', 0o600);
   try {

@@ -2,7 +2,8 @@
  * A heavy history's first load in a small heap: the built CLI, run under `--max-old-space-size` well below what a load
  * of the whole folder would hold, indexes several hundred MB of real-shaped sessions (most of them in one project
  * folder, as a heavy user's are) to a complete answer; killed with SIGKILL halfway, it resumes from what it had
- * committed under the same limit and completes.
+ * committed under the same limit and completes. The library runs in the command's own process here
+ * (SESSION_SEARCH_ENGINE=off), so that the heap limit and the kill are the load's; an engine runs the same library.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -34,7 +35,11 @@ function cliArgs(c: RealCorpus, data: string, ...args: string[]): string[] {
 }
 
 function run(c: RealCorpus, data: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, cliArgs(c, data, ...args), { encoding: 'utf8', env: { ...process.env, HOME: c.home }, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, cliArgs(c, data, ...args), {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: c.home, SESSION_SEARCH_ENGINE: 'off' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -63,7 +68,7 @@ test(`a first load killed with SIGKILL halfway resumes from what it committed, i
   const named = c.known.filter((k) => [3, 6].includes(k.query.split(' ').length));
   const data = tempDir();
   const child = spawn(process.execPath, cliArgs(c, data, 'search', named[1].query, '--json'), {
-    env: { ...process.env, HOME: c.home },
+    env: { ...process.env, HOME: c.home, SESSION_SEARCH_ENGINE: 'off' },
     stdio: 'ignore',
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
