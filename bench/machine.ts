@@ -1,0 +1,148 @@
+/**
+ * `npm run bench:machine [-- --size 10000] [--quiet 60]`: one engine per machine, as a developer's day uses it, on the
+ * corpus bench:real writes (bench/.out/real/<size>, made by `npm run bench:real -- --sizes <size>` first). In one run:
+ * - warm start: the engine stopped, a CLI search until its complete answer (the engine started and its snapshot read);
+ * - CLI `search` wall time with the engine running, p50/p95, beside node's own start and beside a search in process;
+ * - two MCP servers and a loop of CLI searches on the data folder: the sum of every process's memory against the engine's;
+ * - the engine's inotify watches, and its CPU over a quiet minute (no client, no query).
+ * The first run builds the data folder (bench/.out/real/<size>/data-engine) cold and reports that build too.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ROOT } from '../test/helpers.js';
+import type { RealCorpus } from './real-corpus.js';
+
+const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, quiet: { type: 'string', default: '60' } } });
+const dir = join(ROOT, 'bench', '.out', 'real', values.size!);
+if (!existsSync(join(dir, 'corpus.json'))) throw new Error(`no corpus of ${values.size} sessions: run npm run bench:real -- --sizes ${values.size} first`);
+const c = JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')) as RealCorpus;
+const data = join(dir, 'data-engine');
+const rootArgs = c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]);
+const env = { ...process.env, HOME: c.home };
+const queries = c.known.map((k) => k.query);
+const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
+const f0 = (n: number): string => n.toFixed(0);
+
+/** A CLI command's wall time (ms) and peak resident memory (MB). */
+function timed(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { ms: number; peakMb: number; stdout: string } {
+  const t = performance.now();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+    env: { ...env, ...extraEnv },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${r.status}: ${r.stderr.slice(-500)}`);
+  return { ms, peakMb: Number(r.stderr.trim().split('\n').pop()) / 1024, stdout: r.stdout };
+}
+const search = (query: string, extraEnv: NodeJS.ProcessEnv = {}) =>
+  timed([join(ROOT, 'dist', 'cli.js'), 'search', query, '--json', '--limit', '10', ...rootArgs, '--data', data], extraEnv);
+
+const enginePid = (): number | undefined => {
+  const file = join(data, 'engine', 'pid');
+  return existsSync(file) ? Number(readFileSync(file, 'utf8')) : undefined;
+};
+const alive = (pid: number): boolean => existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
+  return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
+}
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+function watches(pid: number): number {
+  let n = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fdinfo`)) {
+    try {
+      n += (readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').match(/^inotify wd:/gm) ?? []).length;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
+}
+async function stopEngine(): Promise<void> {
+  const pid = enginePid();
+  if (!pid || !alive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+async function mcpClient(): Promise<{ client: Client; pid: number }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'dist', 'mcp.js'), ...rootArgs, '--data', data],
+    env: env as Record<string, string>,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench-machine', version: '1' });
+  await client.connect(transport);
+  return { client, pid: transport.pid! };
+}
+
+await stopEngine();
+let cold = '—';
+if (!existsSync(join(data, 'index'))) {
+  const first = search(queries[0]);
+  cold = `${(first.ms / 1000).toFixed(1)} s`;
+  console.error(`${values.size}: cold build to a complete answer through the CLI: ${cold}`);
+}
+// warm start: the engine stopped, then the first CLI command starts it and answers over every session
+await stopEngine();
+const warm = search(queries[0]);
+const engine = enginePid()!;
+console.error(`${values.size}: warm start of the engine to a complete answer (CLI command included): ${f0(warm.ms)} ms`);
+
+const nodeStart = Array.from({ length: 10 }, () => timed(['-e', '0']).ms);
+const cliMs = queries.slice(0, 30).map((q) => search(q).ms);
+const inProcess = queries.slice(0, 3).map((q) => search(q, { SESSION_SEARCH_ENGINE: 'off' }));
+console.error(
+  `${values.size}: CLI search with the engine p50 ${f0(pct(cliMs, 0.5))} ms (node -e 0: ${f0(pct(nodeStart, 0.5))} ms); in process ${f0(
+    pct(
+      inProcess.map((r) => r.ms),
+      0.5,
+    ),
+  )} ms`,
+);
+
+// two MCP servers and a loop of CLI searches at once, on the one engine
+const servers = [await mcpClient(), await mcpClient()];
+let cliPeak = 0;
+for (let round = 0; round < 10; round++) {
+  await Promise.all(servers.map(({ client }) => client.callTool({ name: 'search_session', arguments: { query: queries[round + 1], limit: 10 } })));
+  cliPeak = Math.max(cliPeak, search(queries[round + 2]).peakMb);
+}
+const engineRss = status(engine, 'VmRSS');
+const serversRss = servers.map(({ pid }) => status(pid, 'VmRSS'));
+const sum = engineRss + serversRss.reduce((a, b) => a + b, 0) + cliPeak;
+const watched = watches(engine);
+for (const { client } of servers) await client.close();
+
+// a quiet minute: no client, no query
+await new Promise((resolve) => setTimeout(resolve, 3_000));
+const quietMs = Number(values.quiet) * 1000;
+const before = cpuTicks(engine);
+await new Promise((resolve) => setTimeout(resolve, quietMs));
+const idleCpu = ((cpuTicks(engine) - before) / 100 / (quietMs / 1000)) * 100;
+const peak = status(engine, 'VmHWM');
+await stopEngine();
+
+console.log(
+  '| sessions | cold build (CLI, to complete) | warm start to complete answer ms | CLI search p50 / p95 ms (node start p50) | CLI search in process p50 ms | engine + 2 MCP + CLI RSS MB (÷ engine) | engine watches | idle CPU % of a core | engine peak / serving RSS MB |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|');
+console.log(
+  `| ${values.size} | ${cold} | ${f0(warm.ms)} | ${f0(pct(cliMs, 0.5))} / ${f0(pct(cliMs, 0.95))} (${f0(pct(nodeStart, 0.5))}) | ${f0(
+    pct(
+      inProcess.map((r) => r.ms),
+      0.5,
+    ),
+  )} | ${f0(engineRss)} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
+);
