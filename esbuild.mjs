@@ -1,6 +1,13 @@
 // One build for every bundle. Each entry point is its own file so that no bundle inlines another's start-up code.
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
+
+// The build's identity (a hash of its sources): an engine of another build hands over to a client of this one.
+const sources = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : [join(dir, e.name)]));
+const buildId = createHash('sha256');
+for (const file of sources('src').sort()) buildId.update(file).update(readFileSync(file));
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -16,6 +23,7 @@ const common = {
   logOverride: { 'empty-import-meta': 'silent' },
   // the PostgreSQL driver's optional native binding and edge-runtime socket: never used here (pure JavaScript protocol)
   external: ['pg-native', 'pg-cloudflare'],
+  define: { SESSION_SEARCH_BUILD: JSON.stringify(buildId.digest('hex').slice(0, 12)) },
 };
 
 // ESM bundles still contain CommonJS dependencies that call require(): give them one.

@@ -1,2 +1,11 @@
-/** The product's version: what the MCP server reports, and what an engine and its clients compare (a new build hands over). */
+/** The product's version: what the MCP server reports. */
 export const PRODUCT_VERSION = '0.1.0';
+
+declare const SESSION_SEARCH_BUILD: string | undefined;
+
+/**
+ * This build's identity, compared by an engine and its clients: the version and a hash of the sources the bundles were
+ * built from (set by esbuild.mjs; "source" when running from TypeScript), so that a new build takes over from the
+ * engine an older one started.
+ */
+export const ENGINE_VERSION = `${PRODUCT_VERSION}+${typeof SESSION_SEARCH_BUILD === 'string' ? SESSION_SEARCH_BUILD : 'source'}`;

@@ -6,7 +6,7 @@ import { inProcess, type Engine } from '../engine/api.js';
 import { engineEntry, openEngine } from '../engine/client.js';
 import type { SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
-import { PRODUCT_VERSION } from '../version.js';
+import { ENGINE_VERSION } from '../version.js';
 import type { CliOptions } from './args.js';
 
 /** Engines this command connected to: let go of before the process ends. */
@@ -23,7 +23,7 @@ export async function openAnswers(
     // (the team module, and the PostgreSQL driver with it, load only for --team)
     teamDb: options.team ? (await import('../core/team/connection.js')).teamUrl(options.db, process.env) : undefined,
     machine: options.machine,
-    version: PRODUCT_VERSION,
+    version: ENGINE_VERSION,
     entry: engineEntry(),
     // without --partial a command answers over every session, as in process
     complete: !options.partial,

@@ -293,14 +293,14 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'serve': {
       const { serveEngine } = await import('../engine/serve.js');
-      const { PRODUCT_VERSION } = await import('../version.js');
+      const { ENGINE_VERSION } = await import('../version.js');
       const { productVersion } = await import('../engine/client.js');
       await serveEngine({
         roots: options.roots,
         dataDir: options.dataDir,
         archive: options.archive,
         verbose: options.verbose,
-        version: productVersion(PRODUCT_VERSION),
+        version: productVersion(ENGINE_VERSION),
       });
       return 0;
     }

@@ -5,7 +5,7 @@
  * asked for IDLE_MS (SESSION_SEARCH_ENGINE_IDLE_MS overrides it), or when a client of another version asks it to hand
  * over. Its log goes to engine/engine.log in the data folder. A team archive is opened when a client first names it.
  */
-import { appendFileSync, chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import {
@@ -46,6 +46,9 @@ import {
 
 /** How long an engine with no client and no query stays up: long enough that a terminal session's commands share it. */
 export const IDLE_MS = 15 * 60_000;
+
+/** An engine's log past this size at its start is kept as engine.log.1 and a new one begun. */
+const LOG_BYTES = 1024 * 1024;
 
 export interface ServeOptions {
   roots: SourceRoot[];
@@ -91,6 +94,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   const paths = enginePaths(options.dataDir);
   privateFolder(paths.dir);
   if (dirname(paths.socket) !== paths.dir && process.platform !== 'win32') privateFolder(dirname(paths.socket));
+  // the log is kept to its last two megabytes or so: the previous one is engine.log.1
+  if (existsSync(paths.log) && statSync(paths.log).size > LOG_BYTES) renameSync(paths.log, `${paths.log}.1`);
   const logger = fileLogger(paths.log, options.verbose);
   if (!claim(paths.pidFile) || (await canConnect(paths.socket))) {
     logger.info(`another engine serves ${options.dataDir}: this one (pid ${process.pid}) stops`);

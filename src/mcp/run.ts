@@ -12,7 +12,7 @@ import { createServer } from './server.js';
 import { LiveUpdates } from '../core/ingest/live.js';
 import { inProcess, type Engine } from '../engine/api.js';
 import { engineEntry, openEngine } from '../engine/client.js';
-import { PRODUCT_VERSION } from '../version.js';
+import { ENGINE_VERSION } from '../version.js';
 
 export interface StdioOptions {
   roots: SourceRoot[];
@@ -51,7 +51,7 @@ async function libraryHere(options: StdioOptions, logger: Logger, reason: string
 
 export async function runStdioServer(options: StdioOptions): Promise<void> {
   const logger = stderrLogger(options.verbose);
-  const ready = openEngine({ ...options, version: PRODUCT_VERSION, entry: engineEntry() }).then((opened) => {
+  const ready = openEngine({ ...options, version: ENGINE_VERSION, entry: engineEntry() }).then((opened) => {
     if ('reason' in opened) return libraryHere(options, logger, opened.reason);
     logger.info(`answering from the engine (pid ${opened.engine.where.kind === 'engine' ? opened.engine.where.pid : '?'})`);
     return opened.engine;
