@@ -5,7 +5,7 @@
  * - CLI `search` wall time with the engine running, p50/p95, beside node's own start and beside a search in process;
  * - two MCP servers and a loop of CLI searches on the data folder: the sum of every process's memory against the engine's;
  * - the engine's inotify watches, and its CPU over a quiet minute (no client, no query).
- * The first run builds the data folder (bench/.out/real/<size>/data-engine) cold and reports that build too.
+ * It uses bench:real's data folder (warm); where there is none yet it builds it cold and reports that build too.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ const { values } = parseArgs({ options: { size: { type: 'string', default: '1000
 const dir = join(ROOT, 'bench', '.out', 'real', values.size!);
 if (!existsSync(join(dir, 'corpus.json'))) throw new Error(`no corpus of ${values.size} sessions: run npm run bench:real -- --sizes ${values.size} first`);
 const c = JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')) as RealCorpus;
-const data = join(dir, 'data-engine');
+const data = join(dir, 'data'); // bench:real's data folder, warm: its snapshot is the engine's
 const rootArgs = c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]);
 const env = { ...process.env, HOME: c.home };
 const queries = c.known.map((k) => k.query);

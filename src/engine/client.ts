@@ -116,7 +116,10 @@ async function hello(socket: Socket): Promise<Connected> {
   connection.listen();
   const closed = new Promise<never>((_, reject) => socket.once('close', () => reject(new Error('the engine closed the connection'))));
   closed.catch(() => undefined);
-  const answer = await Promise.race([connection.sendRequest(HelloRequest, { version: '', protocol: ENGINE_PROTOCOL }), closed]);
+  // an engine that does not say hello within START_MS (stuck) is not used
+  const stuck = sleep(START_MS, true).then(() => Promise.reject(new Error('the engine did not answer hello')));
+  stuck.catch(() => undefined);
+  const answer = await Promise.race([connection.sendRequest(HelloRequest, { version: '', protocol: ENGINE_PROTOCOL }), closed, stuck]);
   return { connection, socket, hello: answer, closed };
 }
 
@@ -137,14 +140,21 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
     return { reason: `no socket can be made in the data folder (${errorMessage(err)})` };
   }
   const connectOnce = async (): Promise<Connected | { reason: string }> => {
-    for (let attempt = 0; attempt < 2; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       let socket = await connectSocket(paths.socket);
       if (!socket) {
         startEngine(options, paths.log);
         socket = await waitFor(() => connectSocket(paths.socket, 1_000), START_MS);
         if (!socket) return { reason: `the engine did not start (see ${paths.log})` };
       }
-      const connected = await hello(socket);
+      // an engine dying as it is reached (its listening socket closed just after this connection was queued) does not
+      // answer hello: the next attempt finds nothing listening and starts one
+      const connected = await hello(socket).catch(() => undefined);
+      if (!connected) {
+        socket.destroy();
+        await sleep(100);
+        continue;
+      }
       if (connected.hello.version === version && connected.hello.protocol === ENGINE_PROTOCOL) {
         if (connected.hello.config !== config) {
           connected.connection.dispose();

@@ -97,9 +97,11 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   // the log is kept to its last two megabytes or so: the previous one is engine.log.1
   if (existsSync(paths.log) && statSync(paths.log).size > LOG_BYTES) renameSync(paths.log, `${paths.log}.1`);
   const logger = fileLogger(paths.log, options.verbose);
-  if (!claim(paths.pidFile) || (await canConnect(paths.socket))) {
-    logger.info(`another engine serves ${options.dataDir}: this one (pid ${process.pid}) stops`);
-    return;
+  const another = (): void => logger.info(`another engine serves ${options.dataDir}: this one (pid ${process.pid}) stops`);
+  if (!claim(paths.pidFile)) return another();
+  if (await canConnect(paths.socket)) {
+    rmSync(paths.pidFile, { force: true });
+    return another();
   }
   const idleMs = Number(env.SESSION_SEARCH_ENGINE_IDLE_MS) || IDLE_MS;
   const config = engineConfig(options);
@@ -129,6 +131,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   };
 
   const connections = new Set<MessageConnection>();
+  const sockets = new Set<Socket>();
   let lastActivity = Date.now();
   let stopping: Promise<void> | undefined;
   // (connections are served once it listens, below)
@@ -138,6 +141,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       logger.info(`engine stops: ${why}`);
       server.close();
       for (const c of connections) c.dispose();
+      // its clients notice at once, and start or find the next engine
+      for (const socket of sockets) socket.destroy();
       await loaded;
       await live.close();
       for (const team of teams.values()) await (await team.catch(() => undefined))?.archive.close();
@@ -162,9 +167,11 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   const serveConnection = (socket: Socket): void => {
     const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
     connections.add(connection);
+    sockets.add(socket);
     lastActivity = Date.now();
     socket.on('close', () => {
       connections.delete(connection);
+      sockets.delete(socket);
       connection.dispose();
       lastActivity = Date.now();
     });

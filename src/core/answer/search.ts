@@ -274,8 +274,12 @@ function withWordCounts(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Scor
  * the session started last first (the seed's "then by date", the `date` answers show).
  */
 function inScoreOrder(lib: LibraryView, hits: Scored[]): Scored[] {
-  const date = (key: string): number => Date.parse(lib.sessions.get(key)?.created ?? '') || 0;
-  return hits.map((h) => ({ ...h, relevance: Math.round(h.relevance * 1000) / 1000 })).sort((a, b) => b.relevance - a.relevance || date(b.key) - date(a.key));
+  // (each date parsed once, not at every comparison: a common word's matches are thousands)
+  const dated = hits.map((h) => ({
+    hit: { ...h, relevance: Math.round(h.relevance * 1000) / 1000 },
+    date: Date.parse(lib.sessions.get(h.key)?.created ?? '') || 0,
+  }));
+  return dated.sort((a, b) => b.hit.relevance - a.hit.relevance || b.date - a.date).map((d) => d.hit);
 }
 
 function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined): Scored[] {
