@@ -171,6 +171,19 @@ export const UpdatePreferencesRequest = new RequestType<{ preferences: Record<st
   'sessions/updatePreferences',
 );
 
+/** Session titles starting with (or holding) the words typed: Go to Symbol in Workspace. */
+export interface TitlesParams {
+  query: string;
+  limit: number;
+}
+export interface TitleMatch {
+  id: string;
+  topic: string;
+  source: string;
+  created: string;
+}
+export const TitlesRequest = new RequestType<TitlesParams, TitleMatch[], void>('sessions/titles');
+
 /** Pushes this machine's sessions of sessionSearch.team.projects to the team archive (team push). */
 export const TeamPushRequest = new RequestType0<PushResult, void>('sessions/teamPush');
 

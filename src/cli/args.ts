@@ -66,8 +66,11 @@ Options:
                            fused), lexical (the words as typed and their forms) or semantic (by meaning only;
                            once the model is learned)
   --root SOURCE=PATH       Read this folder for SOURCE (repeatable); when given, only these roots are read
+  --no-default-roots       Read only the folders given with --root (none without one), not the tools' defaults
   --data DIR               The product's own data folder (default ~/.session-search, or SESSION_SEARCH_HOME)
   --no-archive             Do not keep or read the masked archive of sessions in the data folder
+  --exclude GLOB           Never read transcript files matching GLOB (repeatable), as sessionSearch.exclude
+  --max-file-mb N          Skip transcript files larger than N MB (default 512), as sessionSearch.maxFileSizeMB
   --partial                Answer at once from what is indexed so far (a first run indexes newest first) instead
                            of waiting for the whole history; the answer says how far indexing had got
   --team                   search, get: also the team archive (sessions others shared with you)
@@ -106,6 +109,10 @@ export interface CliOptions {
   rootsGiven: boolean;
   dataDir: string;
   archive: boolean;
+  /** --exclude: glob patterns of transcript files never to read. */
+  exclude: string[];
+  /** --max-file-mb, in bytes: larger transcript files are skipped (undefined: the library's default). */
+  maxFileBytes?: number;
   verbose: boolean;
   /** Answer from what is indexed so far instead of waiting for the whole load. */
   partial: boolean;
@@ -119,6 +126,13 @@ export interface CliOptions {
   watch: boolean;
   /** Seconds between pushes with --watch. */
   interval?: number;
+}
+
+function maxFileBytes(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 1) throw new UsageError(`--max-file-mb expects a number of megabytes (at least 1), got "${value}".`);
+  return n * 1024 * 1024;
 }
 
 function interval(value: string | undefined): number | undefined {
@@ -200,8 +214,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       repo: { type: 'boolean', default: false },
       mode: { type: 'string' },
       root: { type: 'string', multiple: true },
+      'no-default-roots': { type: 'boolean', default: false },
       data: { type: 'string' },
       'no-archive': { type: 'boolean', default: false },
+      exclude: { type: 'string', multiple: true },
+      'max-file-mb': { type: 'string' },
       verbose: { type: 'boolean', default: false },
       partial: { type: 'boolean', default: false },
       run: { type: 'boolean', default: false },
@@ -242,10 +259,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
   }
   if (values.exact && values.repo) throw new UsageError('Choose one of --exact and --repo.');
   if (values.json && values.toon) throw new UsageError('Choose one of --json and --toon.');
-  const roots = values.root?.length ? values.root.map(parseRoot) : defaultRoots(env);
-  // a folder given by hand that is not there is a mistake (the default folders of tools never used are not)
-  for (const r of values.root?.length ? roots : []) if (!existsSync(r.path)) throw new UsageError(`--root ${r.source}=${r.path}: no such file or folder.`);
   const command = positionals[0] ?? '';
+  const given = values.root?.length || values['no-default-roots'];
+  const roots = given ? (values.root ?? []).map(parseRoot) : defaultRoots(env);
+  // a folder given by hand that is not there is a mistake (the default folders of tools never used are not); an engine
+  // started by a client is given that client's folders, which may not exist yet (it reads them once they do)
+  if (command !== 'serve')
+    for (const r of values.root?.length ? roots : []) if (!existsSync(r.path)) throw new UsageError(`--root ${r.source}=${r.path}: no such file or folder.`);
   if (command && !COMMANDS.includes(command)) {
     const meant = didYouMean(command, COMMANDS);
     throw new UsageError(`Unknown command "${command}".${meant ? ` Did you mean ${meant}?` : ''}`);
@@ -269,9 +289,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     projectScope: values.exact ? 'exact' : 'repo',
     mode: values.mode as SearchMode | undefined,
     roots,
-    rootsGiven: !!values.root?.length,
+    rootsGiven: !!given,
     dataDir: dataDirFrom(values.data, env),
     archive: !values['no-archive'],
+    exclude: values.exclude ?? [],
+    maxFileBytes: maxFileBytes(values['max-file-mb']),
     verbose: values.verbose,
     run: values.run,
     format: values.format as ExportFormat | undefined,

@@ -20,6 +20,8 @@ export async function openAnswers(
     roots: options.roots,
     dataDir: options.dataDir,
     archive: options.archive,
+    exclude: options.exclude,
+    maxFileBytes: options.maxFileBytes,
     // (the team module, and the PostgreSQL driver with it, load only for --team)
     teamDb: options.team ? (await import('../core/team/connection.js')).teamUrl(options.db, process.env) : undefined,
     machine: options.machine,

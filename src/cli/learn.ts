@@ -33,7 +33,7 @@ function learning(dataDir: string): boolean {
 function sameHistory(options: CliOptions): string[] {
   const args = ['learn'];
   if (options.dataDir) args.push('--data', options.dataDir);
-  if (options.rootsGiven) for (const r of options.roots) args.push('--root', `${r.source}=${r.path}`);
+  if (options.rootsGiven) args.push('--no-default-roots', ...options.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]));
   if (!options.archive) args.push('--no-archive');
   return args;
 }

@@ -25,7 +25,8 @@ const running: { stop: AbortController; done: Promise<void> }[] = [];
 
 async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   const logger = stderrLogger(options.verbose);
-  const library = createLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
+  const { roots, dataDir, archive, exclude, maxFileBytes } = options;
+  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes });
   opened.push(library);
   const showProgress = process.stderr.isTTY && !options.json && !options.toon;
   let last = 0;
@@ -285,6 +286,8 @@ async function run(argv: string[]): Promise<number> {
         roots: options.roots,
         dataDir: options.dataDir,
         archive: options.archive,
+        exclude: options.exclude,
+        maxFileBytes: options.maxFileBytes,
         verbose: options.verbose,
         teamDb: teamUrl(options.db, process.env),
         machine: options.machine,
@@ -299,6 +302,8 @@ async function run(argv: string[]): Promise<number> {
         roots: options.roots,
         dataDir: options.dataDir,
         archive: options.archive,
+        exclude: options.exclude,
+        maxFileBytes: options.maxFileBytes,
         verbose: options.verbose,
         version: productVersion(ENGINE_VERSION),
       });

@@ -9,7 +9,7 @@
 import { ShortForms } from './index/short-forms.js';
 import { createAnswers, type Answers } from './answer/answers.js';
 import type { SearchIndex } from './index/engine.js';
-import { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
+import { DEFAULT_MAX_FILE_BYTES, INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 import { SessionCatalog } from './library/catalog.js';
 import { Loader } from './library/loader.js';
 import { storeConversation, type StoreInput } from './library/store-conversation.js';
@@ -33,6 +33,7 @@ import type { LibraryView } from './answer/view.js';
 import type { SemanticIndex } from './semantic/semantic-index.js';
 import { exportSession, type ExportFormat, type ExportOptions } from './export.js';
 import { WorktreeRoots } from './answer/worktrees.js';
+import { addRoot } from './library/added-roots.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 
@@ -76,7 +77,17 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   filesUnder(folder: string): string[];
   accepts(adapter: SourceAdapter, file: string, root: string): boolean;
   store(input: StoreInput, now?: Date): ReturnType<typeof storeConversation>;
+  /**
+   * Reads a root added while the library runs (a window's workspace folder), once the first load is done, and keeps it
+   * among `roots` until `dropRoot`; the caller watches it. Undefined when it does not exist; the root already read when
+   * it is one.
+   */
+  addRoot(root: SourceRoot): Promise<SourceRoot | undefined>;
+  /** No longer reads a root added by `addRoot`; its sessions stay (the archive keeps them) until a restart. */
+  dropRoot(root: SourceRoot): void;
   purgeArchive(): Promise<void>;
+  /** Discards the snapshot and reads every root again (through the archive); answers go on from what is read. */
+  rebuild(): Promise<void>;
   /** Writes the snapshot now (when this process is the writer). */
   saveSnapshot(): Promise<void>;
   /** Writes pending changes, gives up the writer lock and open files, and lets the caches go. */
@@ -85,7 +96,7 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
 
 export function createLibrary(given: LibraryOptions): SessionLibrary {
   // Every line the engine logs is made safe once, here: no parser snippet of a transcript, secrets masked.
-  const options: LibraryOptions = { ...given, logger: safeLogger(given.logger) };
+  const options: LibraryOptions = { ...given, maxFileBytes: given.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, logger: safeLogger(given.logger) };
   const { logger, dataDir } = options;
   const turnCache = new TurnCache();
   const parsedFiles = new ParsedFiles();
@@ -212,7 +223,13 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     filesUnder: (folder) => catalog.filesUnder(folder),
     accepts: (adapter, file, root) => load.accepts(adapter, file, root),
     store: (input, now) => storeConversation(options, load, catalog, input, now),
+    addRoot: (root) => addRoot(load, catalog, root, logger),
+    dropRoot: (root) => {
+      const at = load.roots.indexOf(root);
+      if (at >= 0) load.roots.splice(at, 1);
+    },
     purgeArchive: () => load.purgeArchive(),
+    rebuild: () => load.rebuild('asked to rebuild'),
     saveSnapshot: () => snapshots.saveNow(),
     async close() {
       closed = true;

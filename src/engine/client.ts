@@ -18,7 +18,7 @@ import {
   type RequestType,
 } from 'vscode-jsonrpc/node';
 import { SessionSearchError, errorMessage, type ErrorCode } from '../core/errors.js';
-import type { SourceRoot } from '../core/ingest/sources/registry.js';
+import { splitRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
 import type { Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { connectSocket } from './socket.js';
@@ -29,6 +29,7 @@ import {
   EngineListRequest,
   EnginePreferencesRequest,
   EngineReadRequest,
+  EngineJoinRequest,
   EngineSearchContextRequest,
   EngineSearchRequest,
   EngineStatusRequest,
@@ -46,6 +47,12 @@ export interface EngineClientOptions {
   roots: SourceRoot[];
   dataDir: string;
   archive: boolean;
+  exclude?: string[];
+  maxFileBytes?: number;
+  /** Keep the workspace roots (SpecStory, Aider) watched while connected: a window or an MCP server, not a command. */
+  watchWorkspace?: boolean;
+  /** A window's team archive, for the requests of src/protocol.ts it relays. */
+  windowTeam?: TeamRef & { projects: string[] };
   /** The team archive searched beside the local one (the engine opens it when first named). */
   teamDb?: string;
   machine?: string;
@@ -93,8 +100,20 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, ms: number): Prom
 function startEngine(options: EngineClientOptions, log: string): void {
   // a heap limit given to this process is the engine's too (the engine does the loading it would have done)
   const heap = process.execArgv.filter((a) => /^--max-(old|semi)-space-size/.test(a));
-  const args = [...heap, options.entry!, 'serve', '--data', options.dataDir, ...options.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`])];
+  // the machine's roots only: this client's workspace roots are registered once it is connected
+  const roots = splitRoots(options.roots).machine;
+  const args = [
+    ...heap,
+    options.entry!,
+    'serve',
+    '--data',
+    options.dataDir,
+    '--no-default-roots',
+    ...roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]),
+  ];
   if (!options.archive) args.push('--no-archive');
+  for (const glob of options.exclude ?? []) args.push('--exclude', glob);
+  if (options.maxFileBytes !== undefined) args.push('--max-file-mb', String(options.maxFileBytes / 1048576));
   const out = openSync(log, 'a', 0o600);
   try {
     spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: options.env ?? process.env, windowsHide: true }).unref();
@@ -111,7 +130,7 @@ interface Connected {
   closed: Promise<never>;
 }
 
-async function hello(socket: Socket): Promise<Connected> {
+async function hello(socket: Socket, version: string): Promise<Connected> {
   const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
   connection.listen();
   const closed = new Promise<never>((_, reject) => socket.once('close', () => reject(new Error('the engine closed the connection'))));
@@ -119,7 +138,7 @@ async function hello(socket: Socket): Promise<Connected> {
   // an engine that does not say hello within START_MS (stuck) is not used
   const stuck = sleep(START_MS, true).then(() => Promise.reject(new Error('the engine did not answer hello')));
   stuck.catch(() => undefined);
-  const answer = await Promise.race([connection.sendRequest(HelloRequest, { version: '', protocol: ENGINE_PROTOCOL }), closed, stuck]);
+  const answer = await Promise.race([connection.sendRequest(HelloRequest, { version, protocol: ENGINE_PROTOCOL }), closed, stuck]);
   return { connection, socket, hello: answer, closed };
 }
 
@@ -127,13 +146,14 @@ async function hello(socket: Socket): Promise<Connected> {
  * The engine for these options, started if need be; or the reason answers come from this process instead.
  * Never throws: whatever goes wrong is a reason to answer in process.
  */
-export async function openEngine(options: EngineClientOptions): Promise<{ engine: Engine } | { reason: string }> {
+export async function openEngine(options: EngineClientOptions): Promise<{ engine: RemoteEngine } | { reason: string }> {
   const env = options.env ?? process.env;
   if (env.SESSION_SEARCH_ENGINE === 'off') return { reason: 'SESSION_SEARCH_ENGINE=off' };
   if (!options.entry || !existsSync(options.entry)) return { reason: 'no engine to start beside this program' };
   const paths = enginePaths(options.dataDir);
   const version = productVersion(options.version, env);
   const config = engineConfig(options);
+  const { workspace } = splitRoots(options.roots);
   try {
     privateFolder(paths.dir);
   } catch (err) {
@@ -149,7 +169,7 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
       }
       // an engine dying as it is reached (its listening socket closed just after this connection was queued) does not
       // answer hello: the next attempt finds nothing listening and starts one
-      const connected = await hello(socket).catch(() => undefined);
+      const connected = await hello(socket, version).catch(() => undefined);
       if (!connected) {
         socket.destroy();
         await sleep(100);
@@ -161,6 +181,9 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
           socket.destroy();
           return { reason: 'the engine of this data folder reads other folders' };
         }
+        // this client's workspace histories, read before its first answer (and watched while it stays connected)
+        if (workspace.length || options.windowTeam)
+          await connected.connection.sendRequest(EngineJoinRequest, { roots: workspace, watch: options.watchWorkspace === true, team: options.windowTeam });
         return connected;
       }
       // another version: it hands over (its snapshot written, its lock released), then this client starts its own
@@ -186,7 +209,7 @@ export async function handOver(dataDir: string): Promise<void> {
   const paths = enginePaths(dataDir);
   const socket = await connectSocket(paths.socket);
   if (!socket) return;
-  await askToGo(await hello(socket).catch(() => undefined), socket);
+  await askToGo(await hello(socket, '').catch(() => undefined), socket);
 }
 
 /** Sends an engine the hand-over and waits until its process is gone (its snapshot written, its lock released). */
@@ -214,10 +237,23 @@ function localError(err: unknown): unknown {
   return err;
 }
 
-function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { reason: string }>, asked: { complete?: boolean; team?: TeamRef }): Engine {
+/** The engine as a client sees it: the facade, and the window's requests and notifications relayed by method. */
+export interface RemoteEngine extends Engine {
+  /** A request of src/protocol.ts, asked of the engine as the window asked it. */
+  request(method: string, params: unknown): Promise<unknown>;
+  /** Notifications of src/protocol.ts the engine sends (from this engine and the next one, after a restart). */
+  onNotification(method: string, handler: (params: unknown) => void): void;
+}
+
+function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { reason: string }>, asked: { complete?: boolean; team?: TeamRef }): RemoteEngine {
   const { complete, team } = asked;
   let current: Promise<Connected> = Promise.resolve(first);
+  const notifications = new Map<string, (params: unknown) => void>();
+  const listen = (c: Connected): void => {
+    for (const [method, handler] of notifications) c.connection.onNotification(method, handler);
+  };
   const watch = (c: Connected): void => {
+    listen(c);
     c.socket.once('close', () => {
       // the engine went away (a crash, a hand-over): the next request starts or finds the next one
       current = reconnect().then((next) => {
@@ -229,18 +265,24 @@ function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { r
     });
   };
   watch(first);
-  const call = async <P, R>(type: RequestType<P, R, void>, params: P, retry = true): Promise<R> => {
+  const send = async <R>(ask: (c: MessageConnection) => Promise<R>, retry = true): Promise<R> => {
     const c = await current;
     try {
-      return await Promise.race([c.connection.sendRequest(type, params as never), c.closed]);
+      return await Promise.race([ask(c.connection), c.closed]);
     } catch (err) {
       if (err instanceof ResponseError || !retry) throw localError(err);
       // the connection closed under the request: asked once more of the engine found or started next
       await sleep(50);
-      return call(type, params, false);
+      return send(ask, false);
     }
   };
+  const call = <P, R>(type: RequestType<P, R, void>, params: P, retry = true): Promise<R> => send((c) => c.sendRequest(type, params as never), retry);
   return {
+    request: (method, params) => send((c) => c.sendRequest(method, params)),
+    onNotification: (method, handler) => {
+      notifications.set(method, handler);
+      void current.then((c) => c.connection.onNotification(method, handler)).catch(() => undefined);
+    },
     where: { kind: 'engine', pid: first.hello.pid, version: first.hello.version },
     search: (query, options) => call(EngineSearchRequest, { query, options, complete, team }),
     searchContext: (query, options) => call(EngineSearchContextRequest, { query, options, complete, team }),

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { SourceRoot } from '../core/ingest/sources/registry.js';
+import { splitRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../core/library/options.js';
 
 /** A Unix socket's path must fit in sockaddr_un (104 bytes on macOS, 108 on Linux). */
 const MAX_SOCKET_PATH = 100;
@@ -46,8 +47,18 @@ export function privateFolder(dir: string): void {
   if ((info.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
+/** How an engine reads: what its clients must agree on to share it. */
+export interface ReadConfig {
+  /** The machine's roots (splitRoots): a workspace's are registered by each client, not compared. */
+  roots: readonly SourceRoot[];
+  archive: boolean;
+  exclude?: readonly string[];
+  maxFileBytes?: number;
+}
+
 /** What an engine reads, as one string: clients reading the same compare equal. */
-export function engineConfig(config: { roots: readonly SourceRoot[]; archive: boolean }): string {
-  const roots = [...new Set(config.roots.map((r) => `${r.source}=${resolve(r.path)}`))].sort();
-  return JSON.stringify({ roots, archive: config.archive });
+export function engineConfig(config: ReadConfig): string {
+  const roots = [...new Set(splitRoots(config.roots).machine.map((r) => `${r.source}=${resolve(r.path)}`))].sort();
+  const exclude = [...new Set(config.exclude ?? [])].sort();
+  return JSON.stringify({ roots, archive: config.archive, exclude, maxFileBytes: config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
 }

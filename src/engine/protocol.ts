@@ -16,6 +16,7 @@ import type {
   TagResponse,
 } from '../core/contracts.js';
 import type { OutputFormat } from '../core/format.js';
+import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import type { StoreInput } from '../core/library/store-conversation.js';
 import type { ContextOptions, EngineStatus, ListOptions, StoreResult } from './api.js';
 
@@ -23,7 +24,7 @@ import type { ContextOptions, EngineStatus, ListOptions, StoreResult } from './a
 export const ENGINE_PROTOCOL = 1;
 
 export interface HelloParams {
-  /** The client's product version and protocol. */
+  /** The client's product version (empty from a command that only asks the engine to hand over) and protocol. */
   version: string;
   protocol: number;
 }
@@ -38,6 +39,18 @@ export interface HelloResult {
 export const HelloRequest = new RequestType<HelloParams, HelloResult, void>('engine/hello');
 /** Asked by a client of another version: the engine closes its library (snapshot written, lock released) and exits. */
 export const HandOverRequest = new RequestType0<void, void>('engine/handOver');
+
+/**
+ * Sent by every client after hello. `roots`: its workspace roots (SpecStory and Aider histories of a window's folders, a
+ * command's working folder), read by the engine before the answer, and while `watch` is set, watched, until the
+ * client's connection closes. `team`: a window's team archive, for its requests of src/protocol.ts.
+ */
+export interface JoinParams {
+  roots: SourceRoot[];
+  watch: boolean;
+  team?: TeamRef & { projects: string[] };
+}
+export const EngineJoinRequest = new RequestType<JoinParams, { roots: number }, void>('engine/join');
 
 /** The team archive a client searches beside the local one (its own setting): the engine opens it once and keeps it. */
 export interface TeamRef {

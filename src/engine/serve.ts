@@ -18,7 +18,9 @@ import {
 } from 'vscode-jsonrpc/node';
 import { errorCode, errorMessage } from '../core/errors.js';
 import { LiveUpdates } from '../core/ingest/live.js';
-import type { SourceRoot } from '../core/ingest/sources/registry.js';
+import { splitRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
+import { WorkspaceRoots } from './workspace-roots.js';
+import { EngineWindows } from './windows.js';
 import { createLibrary } from '../core/library.js';
 import type { Logger } from '../core/log.js';
 import { running } from '../core/store/lock.js';
@@ -32,6 +34,7 @@ import {
   EngineListRequest,
   EnginePreferencesRequest,
   EngineReadRequest,
+  EngineJoinRequest,
   EngineSearchContextRequest,
   EngineSearchRequest,
   EngineStatusRequest,
@@ -54,6 +57,8 @@ export interface ServeOptions {
   roots: SourceRoot[];
   dataDir: string;
   archive: boolean;
+  exclude?: string[];
+  maxFileBytes?: number;
   verbose: boolean;
   version: string;
   env?: NodeJS.ProcessEnv;
@@ -107,17 +112,17 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   const config = engineConfig(options);
   logger.info(`engine ${options.version} (pid ${process.pid}) serving ${options.dataDir}`);
 
-  const library = createLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive, env });
-  const live = new LiveUpdates(library, { logger });
-  const loaded = library.load().then(
-    () => live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`)),
-    (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
-  );
+  // the machine's roots are read for everyone; a workspace's, for the clients that name them (engine/roots)
+  const roots = splitRoots(options.roots).machine;
+  const { exclude, maxFileBytes } = options;
+  const library = createLibrary({ roots, logger, dataDir: options.dataDir, archive: options.archive, exclude, maxFileBytes, env });
+  // (every window connected refreshes when sessions change)
+  const live = new LiveUpdates(library, { logger, onChange: (files) => windows.changed(files) });
+  const workspaces = new WorkspaceRoots(library, live, logger);
   // the answers without a team archive, and with each one a client named (opened once, kept until the engine stops)
   const local = inProcess(library);
   const teams = new Map<string, Promise<{ archive: TeamArchive; answers: Engine }>>();
-  const withTeam = async (team: TeamRef | undefined): Promise<Engine> => {
-    if (!team) return local;
+  const openTeam = (team: TeamRef): Promise<{ archive: TeamArchive; answers: Engine }> => {
     const key = JSON.stringify([team.url, team.machine ?? null]);
     let opened = teams.get(key);
     if (!opened) {
@@ -127,8 +132,17 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       });
       teams.set(key, opened);
     }
-    return (await opened).answers;
+    return opened;
   };
+  const withTeam = async (team: TeamRef | undefined): Promise<Engine> => (team ? (await openTeam(team)).answers : local);
+  const windows = new EngineWindows(library, { dataDir: options.dataDir, logger, teamArchive: async (team) => (await openTeam(team)).archive });
+  const loaded = library.load(windows.progress, windows.loading.signal).then(
+    () => {
+      windows.finished();
+      return live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
+    },
+    (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
+  );
 
   const connections = new Set<MessageConnection>();
   const sockets = new Set<Socket>();
@@ -170,6 +184,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     sockets.add(socket);
     lastActivity = Date.now();
     socket.on('close', () => {
+      void workspaces.release(connection);
+      windows.release(connection);
       connections.delete(connection);
       sockets.delete(socket);
       connection.dispose();
@@ -185,6 +201,11 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       connection.onRequest(type, ((params: P) => answer(params, run)) as never);
     };
     connection.onRequest(EngineStatusRequest, () => local.status());
+    on(EngineJoinRequest, async (p) => {
+      windows.joined(connection, p.team);
+      return { roots: await workspaces.register(connection, p.roots, p.watch) };
+    });
+    windows.serve(connection);
     on(EngineSearchRequest, async (p) => (await withTeam(p.team)).search(p.query, p.options));
     on(EngineSearchContextRequest, async (p) => (await withTeam(p.team)).searchContext(p.query, p.options));
     on(EngineGetRequest, async (p) => (await withTeam(p.team)).get(p.name, p.format));

@@ -18,6 +18,8 @@ export interface StdioOptions {
   roots: SourceRoot[];
   dataDir: string;
   archive: boolean;
+  exclude?: string[];
+  maxFileBytes?: number;
   verbose: boolean;
   /** The team database's URL (--db or SESSION_SEARCH_TEAM_DB): searches answer over both archives. */
   teamDb?: string;
@@ -27,7 +29,8 @@ export interface StdioOptions {
 /** A library in this process, loading and then watching; answers from the snapshot at once. */
 async function libraryHere(options: StdioOptions, logger: Logger, reason: string): Promise<Engine> {
   logger.info(`answering in this process: ${reason}`);
-  const library = createLibrary({ roots: options.roots, logger, dataDir: options.dataDir, archive: options.archive });
+  const { roots, dataDir, archive, exclude, maxFileBytes } = options;
+  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes });
   const live = new LiveUpdates(library, { logger });
   const loaded = library.load().then(
     () => {
@@ -51,7 +54,7 @@ async function libraryHere(options: StdioOptions, logger: Logger, reason: string
 
 export async function runStdioServer(options: StdioOptions): Promise<void> {
   const logger = stderrLogger(options.verbose);
-  const ready = openEngine({ ...options, version: ENGINE_VERSION, entry: engineEntry() }).then((opened) => {
+  const ready = openEngine({ ...options, watchWorkspace: true, version: ENGINE_VERSION, entry: engineEntry() }).then((opened) => {
     if ('reason' in opened) return libraryHere(options, logger, opened.reason);
     logger.info(`answering from the engine (pid ${opened.engine.where.kind === 'engine' ? opened.engine.where.pid : '?'})`);
     return opened.engine;

@@ -56,6 +56,8 @@ export const chokidarFactory: WatchFactory = (root, accepts) =>
 
 export class LiveUpdates {
   private readonly watchers = new Map<SourceRoot, Watcher>();
+  /** Roots being watched or polled, claimed before their watcher is ready (start and watch may overlap). */
+  private readonly claimed = new Set<SourceRoot>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly verifiers = new Set<NodeJS.Timeout>();
   private queue: Promise<void> = Promise.resolve();
@@ -86,12 +88,31 @@ export class LiveUpdates {
 
   /** Starts watching every root the library read; resolves once the watchers are ready. */
   async start(): Promise<void> {
-    await Promise.all(this.library.roots.map((root) => this.watchRoot(root)));
+    const roots = this.library.roots.filter((root) => !this.claimed.has(root));
+    for (const root of roots) this.claimed.add(root);
+    await Promise.all(roots.map((root) => this.watchRoot(root)));
     await Promise.all(this.firstScans);
     // Whatever changed between the library's load and the watchers' start.
     for (const file of await this.library.changedFiles()) this.schedule(file);
     this.rootChecker = setInterval(() => void this.checkRoots(), this.options.rootCheckMs ?? 10_000);
     this.rootChecker.unref();
+  }
+
+  /** Watches a root added to the library after `start` (library.addRoot). */
+  async watch(root: SourceRoot): Promise<void> {
+    if (this.closed || this.claimed.has(root)) return;
+    this.claimed.add(root);
+    await this.watchRoot(root);
+  }
+
+  /** Stops watching a root the library no longer reads (library.dropRoot). */
+  async unwatch(root: SourceRoot): Promise<void> {
+    this.claimed.delete(root);
+    const watcher = this.watchers.get(root);
+    this.watchers.delete(root);
+    this.polled.delete(root);
+    this.missing.delete(root);
+    await watcher?.close().catch(() => undefined);
   }
 
   private async watchRoot(root: SourceRoot): Promise<void> {

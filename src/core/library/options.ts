@@ -29,6 +29,9 @@ export const CHECKPOINT_BYTES = 256 * 1024 * 1024;
  */
 export const INDEXED_CHARS_PER_TOOL_TURN = 512_000;
 
+/** Transcript files larger than this are skipped with a logged reason unless told otherwise (sessionSearch.maxFileSizeMB). */
+export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024;
+
 export interface LibraryOptions {
   roots: SourceRoot[];
   logger: Logger;
@@ -39,7 +42,7 @@ export interface LibraryOptions {
   archive?: boolean;
   /** Glob patterns of transcript files never to read. */
   exclude?: string[];
-  /** Files larger than this are skipped with a logged reason. */
+  /** Files larger than this are skipped with a logged reason (default DEFAULT_MAX_FILE_BYTES). */
   maxFileBytes?: number;
   /** Keep an index snapshot in the data folder for a fast start (default on when there is a data folder). */
   snapshot?: boolean;

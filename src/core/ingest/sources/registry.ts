@@ -72,6 +72,15 @@ export function defaultRoots(env: NodeJS.ProcessEnv): SourceRoot[] {
 /** Sources whose default folder is the open workspace (not a tool's home). */
 const WORKSPACE_SOURCES = new Set<SourceId>(['specstory', 'aider']);
 
+/**
+ * A client's roots split in two: the machine's (tools' homes, editors' storage: what an engine of the data folder reads
+ * for everyone) and the workspace's (SpecStory and Aider histories in a window's folders or a command's working folder:
+ * read for the clients that name them, while they are connected).
+ */
+export function splitRoots(roots: readonly SourceRoot[]): { machine: SourceRoot[]; workspace: SourceRoot[] } {
+  return { machine: roots.filter((r) => !WORKSPACE_SOURCES.has(r.source)), workspace: roots.filter((r) => WORKSPACE_SOURCES.has(r.source)) };
+}
+
 export interface SourceSetting {
   id: SourceId;
   enabled: boolean;

@@ -1,0 +1,68 @@
+/**
+ * The workspace roots the engine's clients registered (engine/roots): each read once and, for a client that asked,
+ * watched, while at least one connection that named it is open. A root the engine reads for everyone is left alone.
+ */
+import { realpath } from 'node:fs/promises';
+import type { LiveUpdates } from '../core/ingest/live.js';
+import type { SourceRoot } from '../core/ingest/sources/registry.js';
+import type { SessionLibrary } from '../core/library.js';
+import type { Logger } from '../core/log.js';
+
+interface Held {
+  /** The root as the library reads it, once it has been read (undefined: it does not exist). */
+  added: Promise<SourceRoot | undefined>;
+  holders: Set<object>;
+  watchers: Set<object>;
+}
+
+export class WorkspaceRoots {
+  private readonly held = new Map<string, Held>();
+
+  constructor(
+    private readonly library: SessionLibrary,
+    private readonly live: LiveUpdates,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Reads (and with `watch`, watches) `roots` for `holder`; resolves once they are read. */
+  async register(holder: object, roots: readonly SourceRoot[], watch: boolean): Promise<number> {
+    let count = 0;
+    for (const root of roots) {
+      const real = await realpath(root.path).catch(() => undefined);
+      if (!real) continue;
+      const key = `${root.source}=${real}`;
+      let held = this.held.get(key);
+      if (!held) {
+        // a root the engine reads for everyone (given to `serve`) is not a client's to drop
+        if (this.library.roots.some((r) => r.source === root.source && r.path === real)) continue;
+        held = { added: this.library.addRoot({ source: root.source, path: real }), holders: new Set(), watchers: new Set() };
+        this.held.set(key, held);
+      }
+      held.holders.add(holder);
+      const added = await held.added.catch((err: unknown) => {
+        this.logger.warn(`${real}: not read (${err instanceof Error ? err.message : String(err)})`);
+        return undefined;
+      });
+      if (!added) continue;
+      count++;
+      if (watch && !held.watchers.size && held.holders.has(holder)) {
+        held.watchers.add(holder);
+        await this.live.watch(added);
+      } else if (watch) held.watchers.add(holder);
+    }
+    return count;
+  }
+
+  /** A client's connection closed: the roots no other client holds are no longer read or watched. */
+  async release(holder: object): Promise<void> {
+    for (const [key, held] of [...this.held]) {
+      if (!held.holders.delete(holder)) continue;
+      held.watchers.delete(holder);
+      const added = await held.added.catch(() => undefined);
+      if (added && !held.watchers.size) await this.live.unwatch(added);
+      if (held.holders.size) continue;
+      this.held.delete(key);
+      if (added) this.library.dropRoot(added);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * VS Code windows as the engine's clients: each window's index server (the built dist/server.cjs, spoken to over LSP as
+ * vscode-languageclient does) relays its requests to the one engine of the data folder. A window's SpecStory folder is
+ * read and watched by the engine while that window is open, and what it holds is found from every window; a window
+ * configured to read other sources than the engine answers from a library of its own, and says why.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { SOURCE_IDS } from '../../src/core/model.js';
+import { running } from '../../src/core/store/lock.js';
+import type { IndexProgress, ServerSettings, TreeSession } from '../../src/protocol.js';
+import { eventually } from '../eventually.js';
+import { CORPUS, ROOT, tempDir } from '../helpers.js';
+
+const HOME_DIR = tempDir();
+const DATA = tempDir();
+const CODEARCHITECT = join(CORPUS, 'codearchitect', 'sessions');
+const HISTORY = join(CORPUS, 'specstory', 'specstory-cli', 'history');
+
+interface Window {
+  connection: MessageConnection;
+  child: ChildProcess;
+  log: string[];
+  progress: IndexProgress[];
+}
+
+function settings(workspaceFolders: string[], sources: Partial<Record<string, boolean>> = {}): ServerSettings {
+  return {
+    sources: SOURCE_IDS.map((id) => ({ id, enabled: sources[id] !== false, folders: id === 'codearchitect' ? [CODEARCHITECT] : [] })),
+    workspaceFolders,
+    dataDir: DATA,
+    archive: true,
+    workspaceSymbols: true,
+    exclude: [],
+    maxFileBytes: 512 * 1024 * 1024,
+  };
+}
+
+const windows: Window[] = [];
+
+/** An index server as a window starts it: initialize with the window's settings, then initialized. */
+async function openWindow(options: ServerSettings): Promise<Window> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'server.cjs'), '--stdio'], {
+    env: { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_ENGINE_IDLE_MS: '60000' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const window: Window = { connection, child, log: [], progress: [] };
+  connection.onNotification('window/logMessage', (p: { message: string }) => void window.log.push(p.message));
+  connection.onNotification('sessions/indexProgress', (p: IndexProgress) => void window.progress.push(p));
+  connection.listen();
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: options });
+  await connection.sendNotification('initialized', {});
+  windows.push(window);
+  return window;
+}
+
+async function closeWindow(window: Window): Promise<void> {
+  await window.connection.sendRequest('shutdown').catch(() => undefined);
+  await window.connection.sendNotification('exit').catch(() => undefined);
+  window.connection.dispose();
+  await eventually(() => window.child.exitCode !== null || window.child.signalCode !== null, 'the index server exited').catch(() => window.child.kill());
+}
+
+const ready = (w: Window): Promise<void> =>
+  eventually(() => w.progress.some((p) => p.state === 'ready'), 'the window was told the index is ready', { timeoutMs: 60_000, debug: () => w.log.join('\n') });
+const tree = (w: Window): Promise<TreeSession[]> => w.connection.sendRequest('sessions/tree', {});
+const enginePid = (): number => Number(readFileSync(join(DATA, 'engine', 'pid'), 'utf8'));
+
+after(async () => {
+  for (const w of windows) await closeWindow(w);
+  if (existsSync(join(DATA, 'engine', 'pid'))) {
+    const pid = enginePid();
+    if (running(pid)) process.kill(pid, 'SIGTERM');
+    await eventually(() => !running(pid), 'the engine stopped');
+  }
+});
+
+test('two windows share one engine; a window’s SpecStory folder is read and watched by it while the window is open', async () => {
+  const workspace = tempDir();
+  const history = join(workspace, '.specstory', 'history');
+  mkdirSync(history, { recursive: true });
+  copyFileSync(join(HISTORY, '2026-01-29_14-35-22Z-already-done-the-test.md'), join(history, '2026-01-29_14-35-22Z-already-done-the-test.md'));
+  const first = await openWindow(settings([workspace]));
+  const second = await openWindow(settings([]));
+  await ready(first);
+  await ready(second);
+
+  const pid = enginePid();
+  assert.ok(running(pid), 'an engine serves the data folder');
+  for (const w of [first, second])
+    assert.ok(
+      w.log.some((m) => m.includes(`answering from the engine of ${DATA} (pid ${pid})`)),
+      w.log.join('\n'),
+    );
+
+  // the first window's workspace history is in the engine, so in the second window's answers too
+  await eventually(async () => (await tree(second)).some((s) => s.source === 'specstory'), 'the SpecStory session of the first window is in the tree', {
+    timeoutMs: 30_000,
+  });
+  const sessions = await tree(second);
+  assert.ok(
+    sessions.some((s) => s.source === 'codearchitect'),
+    'the machine’s sources are read for every window',
+  );
+
+  // a history written while the first window is open is read once, by the engine, and found from the second window
+  copyFileSync(join(HISTORY, '2026-01-29_16-26-43Z-the-test-inversions-have.md'), join(history, '2026-01-29_16-26-43Z-the-test-inversions-have.md'));
+  await eventually(async () => (await tree(second)).filter((s) => s.source === 'specstory').length === 2, 'the new SpecStory history is found', {
+    timeoutMs: 30_000,
+  });
+  const found = (await second.connection.sendRequest('sessions/search', { query: 'inversions', limit: 5 })) as { results: { source: string }[] };
+  assert.ok(
+    found.results.some((r) => r.source === 'specstory'),
+    JSON.stringify(found),
+  );
+  const titles = (await first.connection.sendRequest('workspace/symbol', { query: 'test' })) as { name: string }[];
+  assert.ok(titles.length > 0, 'Go to Symbol in Workspace answers from the engine');
+});
+
+test('a window reading other sources than the engine answers from a library of its own, and says why', async () => {
+  const own = await openWindow(settings([], { codearchitect: false }));
+  await ready(own);
+  assert.ok(
+    own.log.some((m) => m.includes('answering in this window’s own process') || m.includes("answering in this window's own process")),
+    own.log.join('\n'),
+  );
+  assert.ok(!(await tree(own)).some((s) => s.source === 'codearchitect'), 'it reads what it was configured to read');
+});
