@@ -3,9 +3,11 @@
  * corpus bench:real writes (bench/.out/real/<size>, made by `npm run bench:real -- --sizes <size>` first). In one run:
  * - warm start: the engine stopped, a CLI search until its complete answer (the engine started and its snapshot read);
  * - CLI `search` wall time with the engine running, p50/p95, beside node's own start and beside a search in process;
- * - two MCP servers and a loop of CLI searches on the data folder: the sum of every process's memory against the engine's;
+ * - three VS Code windows' index servers (dist/server.cjs over LSP, as vscode-languageclient starts them), two MCP
+ *   servers and a loop of CLI searches on the data folder: the sum of every process's memory against the engine's;
  * - the engine's inotify watches, and its CPU over a quiet minute (no client, no query).
- * It uses bench:real's data folder (warm); where there is none yet it builds it cold and reports that build too.
+ * It uses bench:real's data folder (warm); where there is none yet it builds it cold and reports that build too. Every
+ * client reads the tools' default folders under bench:real's home, as a developer's would (no --root).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -15,13 +17,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ROOT } from '../test/helpers.js';
 import type { RealCorpus } from './real-corpus.js';
+import { spawn } from 'node:child_process';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { SOURCE_IDS } from '../src/core/model.js';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, quiet: { type: 'string', default: '60' } } });
 const dir = join(ROOT, 'bench', '.out', 'real', values.size!);
 if (!existsSync(join(dir, 'corpus.json'))) throw new Error(`no corpus of ${values.size} sessions: run npm run bench:real -- --sizes ${values.size} first`);
 const c = JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')) as RealCorpus;
 const data = join(dir, 'data'); // bench:real's data folder, warm: its snapshot is the engine's
-const rootArgs = c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]);
+// the defaults under bench:real's home, as every client of a developer's machine reads them
+const rootArgs: string[] = [];
 const env = { ...process.env, HOME: c.home };
 const queries = c.known.map((k) => k.query);
 const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
@@ -87,6 +93,31 @@ async function mcpClient(): Promise<{ client: Client; pid: number }> {
   return { client, pid: transport.pid! };
 }
 
+/** A window's index server, started and initialised as vscode-languageclient does; resolves once it showed its tree. */
+async function windowClient(): Promise<{ pid: number; search: (q: string) => Promise<unknown>; close: () => void }> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'server.cjs'), '--stdio'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  let own = '';
+  connection.onNotification('window/logMessage', (p: { message: string }) => {
+    if (p.message.includes('own process')) own = p.message;
+  });
+  connection.listen();
+  const sources = SOURCE_IDS.map((id) => ({ id, enabled: true, folders: [] }));
+  const initializationOptions = { sources, workspaceFolders: [], dataDir: data, archive: true, workspaceSymbols: false, exclude: [], maxFileBytes: 512 * 1024 * 1024 };
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions });
+  await connection.sendNotification('initialized', {});
+  await connection.sendRequest('sessions/tree', { limit: 500 });
+  if (own) throw new Error(`a window did not use the engine: ${own}`);
+  return {
+    pid: child.pid!,
+    search: (query) => connection.sendRequest('sessions/search', { query, limit: 10 }),
+    close: () => {
+      connection.dispose();
+      child.kill();
+    },
+  };
+}
+
 await stopEngine();
 let cold = '—';
 if (!existsSync(join(data, 'index'))) {
@@ -112,17 +143,24 @@ console.error(
   )} ms`,
 );
 
-// two MCP servers and a loop of CLI searches at once, on the one engine
+// three windows, two MCP servers and a loop of CLI searches at once, on the one engine
+const windows = [await windowClient(), await windowClient(), await windowClient()];
 const servers = [await mcpClient(), await mcpClient()];
 let cliPeak = 0;
 for (let round = 0; round < 10; round++) {
-  await Promise.all(servers.map(({ client }) => client.callTool({ name: 'search_session', arguments: { query: queries[round + 1], limit: 10 } })));
+  await Promise.all([
+    ...windows.map((w) => w.search(queries[round + 1])),
+    ...servers.map(({ client }) => client.callTool({ name: 'search_session', arguments: { query: queries[round + 1], limit: 10 } })),
+  ]);
   cliPeak = Math.max(cliPeak, search(queries[round + 2]).peakMb);
 }
+if (enginePid() !== engine) throw new Error('the clients did not share the engine');
 const engineRss = status(engine, 'VmRSS');
+const windowsRss = windows.map(({ pid }) => status(pid, 'VmRSS'));
 const serversRss = servers.map(({ pid }) => status(pid, 'VmRSS'));
-const sum = engineRss + serversRss.reduce((a, b) => a + b, 0) + cliPeak;
+const sum = engineRss + [...windowsRss, ...serversRss].reduce((a, b) => a + b, 0) + cliPeak;
 const watched = watches(engine);
+for (const w of windows) w.close();
 for (const { client } of servers) await client.close();
 
 // a quiet minute: no client, no query
@@ -135,7 +173,7 @@ const peak = status(engine, 'VmHWM');
 await stopEngine();
 
 console.log(
-  '| sessions | cold build (CLI, to complete) | warm start to complete answer ms | CLI search p50 / p95 ms (node start p50) | CLI search in process p50 ms | engine + 2 MCP + CLI RSS MB (÷ engine) | engine watches | idle CPU % of a core | engine peak / serving RSS MB |',
+  '| sessions | cold build (CLI, to complete) | warm start to complete answer ms | CLI search p50 / p95 ms (node start p50) | CLI search in process p50 ms | engine + 3 windows + 2 MCP + CLI RSS MB (÷ engine) | engine watches | idle CPU % of a core | engine peak / serving RSS MB |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|');
 console.log(
@@ -144,5 +182,5 @@ console.log(
       inProcess.map((r) => r.ms),
       0.5,
     ),
-  )} | ${f0(engineRss)} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
+  )} | ${f0(engineRss)} + ${windowsRss.map(f0).join(' + ')} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
 );
