@@ -10,7 +10,8 @@
  * client reads the tools' default folders under bench:real's home, as a developer's would (no --root).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -29,6 +30,9 @@ const data = join(dir, 'data'); // bench:real's data folder, warm: its snapshot 
 // the defaults under bench:real's home, as every client of a developer's machine reads them
 const rootArgs: string[] = [];
 const env = { ...process.env, HOME: c.home };
+// every client runs in a small project folder of its own, as a developer's terminal and agents do (the working folder
+// is where SpecStory and Aider histories are looked for: not this repository, which holds the corpus itself)
+const project = mkdtempSync(join(tmpdir(), 'bench-machine-project-'));
 const queries = c.known.map((k) => k.query);
 const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 const f0 = (n: number): string => n.toFixed(0);
@@ -37,6 +41,7 @@ const f0 = (n: number): string => n.toFixed(0);
 function timed(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { ms: number; peakMb: number; stdout: string } {
   const t = performance.now();
   const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+    cwd: project,
     env: { ...env, ...extraEnv },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
@@ -86,6 +91,7 @@ async function mcpClient(): Promise<{ client: Client; pid: number }> {
     command: process.execPath,
     args: [join(ROOT, 'dist', 'mcp.js'), ...rootArgs, '--data', data],
     env: env as Record<string, string>,
+    cwd: project,
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench-machine', version: '1' });
@@ -95,7 +101,7 @@ async function mcpClient(): Promise<{ client: Client; pid: number }> {
 
 /** A window's index server, started and initialised as vscode-languageclient does; resolves once it showed its tree. */
 async function windowClient(): Promise<{ pid: number; search: (q: string) => Promise<unknown>; close: () => void }> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'server.cjs'), '--stdio'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'server.cjs'), '--stdio'], { env, cwd: project, stdio: ['pipe', 'pipe', 'ignore'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   let own = '';
   connection.onNotification('window/logMessage', (p: { message: string }) => {
@@ -103,7 +109,15 @@ async function windowClient(): Promise<{ pid: number; search: (q: string) => Pro
   });
   connection.listen();
   const sources = SOURCE_IDS.map((id) => ({ id, enabled: true, folders: [] }));
-  const initializationOptions = { sources, workspaceFolders: [], dataDir: data, archive: true, workspaceSymbols: false, exclude: [], maxFileBytes: 512 * 1024 * 1024 };
+  const initializationOptions = {
+    sources,
+    workspaceFolders: [],
+    dataDir: data,
+    archive: true,
+    workspaceSymbols: false,
+    exclude: [],
+    maxFileBytes: 512 * 1024 * 1024,
+  };
   await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions });
   await connection.sendNotification('initialized', {});
   await connection.sendRequest('sessions/tree', { limit: 500 });

@@ -181,9 +181,14 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
           socket.destroy();
           return { reason: 'the engine of this data folder reads other folders' };
         }
-        // this client's workspace histories, read before its first answer (and watched while it stays connected)
-        if (workspace.length || options.windowTeam)
-          await connected.connection.sendRequest(EngineJoinRequest, { roots: workspace, watch: options.watchWorkspace === true, team: options.windowTeam });
+        // this client's workspace histories: a command's are read before its answer; a window's or an MCP server's
+        // become searchable as they are read (and are watched while it stays connected), not holding its first answer
+        if (workspace.length || options.windowTeam) {
+          const watch = options.watchWorkspace === true;
+          const joined = connected.connection.sendRequest(EngineJoinRequest, { roots: workspace, watch, team: options.windowTeam });
+          if (watch) joined.catch(() => undefined);
+          else await joined;
+        }
         return connected;
       }
       // another version: it hands over (its snapshot written, its lock released), then this client starts its own

@@ -201,7 +201,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       connection.onRequest(type, ((params: P) => answer(params, run)) as never);
     };
     connection.onRequest(EngineStatusRequest, () => local.status());
-    on(EngineJoinRequest, async (p) => {
+    // (the team is the window's at once, before any request it sends next; its roots are read after the first load)
+    connection.onRequest(EngineJoinRequest, async (p) => {
       windows.joined(connection, p.team);
       return { roots: await workspaces.register(connection, p.roots, p.watch) };
     });

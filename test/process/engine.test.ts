@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -193,4 +193,33 @@ test('an engine whose data folder is removed stops instead of writing there', as
   spawnSync('rm', ['-rf', join(data, 'd')]);
   await eventually(() => !running(pid), 'the engine stopped', { timeoutMs: 15_000 });
   assert.ok(!existsSync(join(data, 'd')), 'nothing was written back');
+});
+
+test('commands run in different project folders share the engine, each finding its own folder’s SpecStory history', async () => {
+  const { data, cli } = setup();
+  const history = join(CORPUS, 'specstory', 'specstory-cli', 'history');
+  const projects = ['2026-01-29_14-35-22Z-already-done-the-test.md', '2026-01-29_16-26-43Z-the-test-inversions-have.md'].map((name) => {
+    const project = tempDir();
+    mkdirSync(join(project, '.specstory', 'history'), { recursive: true });
+    copyFileSync(join(history, name), join(project, '.specstory', 'history', name));
+    return project;
+  });
+  const inProject = (project: string) => cli(['search', 'test', '--source', 'specstory', '--json', '--verbose', '--root', `specstory=${project}`]);
+  const first = inProject(projects[0]);
+  assert.equal(first.code, 0, first.stderr);
+  const pid = enginePid(data);
+  const second = inProject(projects[1]);
+  assert.equal(second.code, 0, second.stderr);
+  assert.doesNotMatch(second.stderr, /answering in this process/, 'a folder of its own is no reason for an engine of its own');
+  assert.equal(enginePid(data), pid);
+  const files = (stdout: string) => (JSON.parse(stdout) as { results: { file: string }[] }).results.map((r) => r.file);
+  assert.ok(
+    files(first.stdout).some((f) => f.startsWith(projects[0])),
+    first.stdout,
+  );
+  assert.ok(
+    files(second.stdout).some((f) => f.startsWith(projects[1])),
+    second.stdout,
+  );
+  await stopEngine(data);
 });
