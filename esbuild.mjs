@@ -23,7 +23,7 @@ const common = {
   logOverride: { 'empty-import-meta': 'silent' },
   // the PostgreSQL driver's optional native binding and edge-runtime socket: never used here (pure JavaScript protocol)
   external: ['pg-native', 'pg-cloudflare'],
-  define: { SESSION_SEARCH_BUILD: JSON.stringify(buildId.digest('hex').slice(0, 12)) },
+  define: { SESSION_SEARCH_BUILD: JSON.stringify(buildId.digest('hex').slice(0, 12)), SESSION_SEARCH_BUILT: String(Date.now()) },
 };
 
 // ESM bundles still contain CommonJS dependencies that call require(): give them one.

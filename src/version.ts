@@ -9,3 +9,12 @@ declare const SESSION_SEARCH_BUILD: string | undefined;
  * engine an older one started.
  */
 export const ENGINE_VERSION = `${PRODUCT_VERSION}+${typeof SESSION_SEARCH_BUILD === 'string' ? SESSION_SEARCH_BUILD : 'source'}`;
+
+declare const SESSION_SEARCH_BUILT: number | undefined;
+
+/**
+ * When this build was made (ms since 1970; 0 from TypeScript): of two builds, the later one's engine serves. A client of
+ * an older build uses a newer engine (same protocol) rather than evicting it, so that two installs of different
+ * versions on one data folder do not take the engine from each other in turn.
+ */
+export const ENGINE_BUILT = typeof SESSION_SEARCH_BUILT === 'number' ? SESSION_SEARCH_BUILT : 0;

@@ -23,6 +23,7 @@ import type { Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { connectSocket } from './socket.js';
 import { running } from '../core/store/lock.js';
+import { ENGINE_BUILT } from '../version.js';
 import {
   ENGINE_PROTOCOL,
   EngineGetRequest,
@@ -77,6 +78,11 @@ const START_MS = 20_000;
 /** The version a process reports (SESSION_SEARCH_ENGINE_VERSION stands in for another build, to test a hand-over). */
 export function productVersion(version: string, env: NodeJS.ProcessEnv = process.env): string {
   return env.SESSION_SEARCH_ENGINE_VERSION?.trim() || version;
+}
+
+/** When this process's build was made (SESSION_SEARCH_ENGINE_BUILT stands in for another build's, in tests). */
+export function productBuilt(env: NodeJS.ProcessEnv = process.env): number {
+  return Number(env.SESSION_SEARCH_ENGINE_BUILT) || ENGINE_BUILT;
 }
 
 /** A pause; `unref`'d, it does not keep the process alive (a deadline raced against an answer). */
@@ -152,6 +158,7 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
   if (!options.entry || !existsSync(options.entry)) return { reason: 'no engine to start beside this program' };
   const paths = enginePaths(options.dataDir);
   const version = productVersion(options.version, env);
+  const built = productBuilt(env);
   const config = engineConfig(options);
   const { workspace } = splitRoots(options.roots);
   try {
@@ -175,7 +182,14 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
         await sleep(100);
         continue;
       }
-      if (connected.hello.version === version && connected.hello.protocol === ENGINE_PROTOCOL) {
+      // a newer build's engine is used as it is (same protocol), never evicted by an older client
+      const newer = connected.hello.version !== version && connected.hello.built > built;
+      if (newer && connected.hello.protocol !== ENGINE_PROTOCOL) {
+        connected.connection.dispose();
+        socket.destroy();
+        return { reason: `a newer build's engine (${connected.hello.version}) serves this data folder, with another protocol` };
+      }
+      if ((connected.hello.version === version || newer) && connected.hello.protocol === ENGINE_PROTOCOL) {
         if (connected.hello.config !== config) {
           connected.connection.dispose();
           socket.destroy();
@@ -191,7 +205,8 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
         }
         return connected;
       }
-      // another version: it hands over (its snapshot written, its lock released), then this client starts its own
+      // an older build's engine (or one as old): it hands over (its snapshot written, its lock released), then this
+      // client starts its own
       await askToGo(connected, socket);
     }
     return { reason: 'the engine of this data folder did not hand over' };

@@ -30,6 +30,8 @@ export interface HelloParams {
 }
 export interface HelloResult {
   version: string;
+  /** When the engine's build was made (version.ts ENGINE_BUILT): a client of an older build uses it, a newer one takes over. */
+  built: number;
   protocol: number;
   pid: number;
   dataDir: string;

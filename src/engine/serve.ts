@@ -28,6 +28,7 @@ import { inProcess, type Engine } from './api.js';
 import type { TeamArchive } from '../core/team/archive.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { canConnect } from './socket.js';
+import { productBuilt } from './client.js';
 import {
   ENGINE_PROTOCOL,
   EngineGetRequest,
@@ -192,7 +193,14 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       lastActivity = Date.now();
     });
     socket.on('error', () => undefined);
-    connection.onRequest(HelloRequest, () => ({ version: options.version, protocol: ENGINE_PROTOCOL, pid: process.pid, dataDir: options.dataDir, config }));
+    connection.onRequest(HelloRequest, () => ({
+      version: options.version,
+      built: productBuilt(env),
+      protocol: ENGINE_PROTOCOL,
+      pid: process.pid,
+      dataDir: options.dataDir,
+      config,
+    }));
     connection.onRequest(HandOverRequest, () => {
       // answered first, then closed: the client waits for the socket to go before it starts its own engine
       setImmediate(() => void stop('a client of another version asked to hand over').finally(() => process.exit(0)));

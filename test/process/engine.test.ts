@@ -139,6 +139,20 @@ test('a client of another version asks the engine to hand over and starts its ow
   await stopEngine(data);
 });
 
+test('a client of an older build uses a newer build’s engine instead of taking it over', async () => {
+  const { data, cli } = setup();
+  const expected = firstId(cli(['search', ...QUERY]).stdout);
+  const engine = enginePid(data);
+  // an install built long before this one (the same protocol): it asks the running engine, it does not evict it
+  const older = cli(['search', ...QUERY, '--verbose'], { SESSION_SEARCH_ENGINE_VERSION: '0.0.1-old', SESSION_SEARCH_ENGINE_BUILT: '1' });
+  assert.equal(older.code, 0, older.stderr);
+  assert.equal(firstId(older.stdout), expected);
+  assert.doesNotMatch(older.stderr, /answering in this process/);
+  assert.equal(enginePid(data), engine);
+  assert.ok(running(engine), 'the newer engine still serves');
+  await stopEngine(data);
+});
+
 test('where no engine can serve, the command answers in its own process and says why', async () => {
   const { data, cli } = setup();
   const off = cli(['search', ...QUERY, '--verbose'], { SESSION_SEARCH_ENGINE: 'off' });

@@ -38,17 +38,20 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
   }
   // a root that is one file (an imported export) is read alone
   if ((await stat(realRoot).catch(() => undefined))?.isFile()) return options.accept(realRoot) ? [realRoot] : [];
-  const files: string[] = [];
   const maxDepth = options.maxDepth ?? 12;
-  const visit = async (dir: string, depth: number): Promise<void> => {
+  // folders are listed several at a time (a history of 10,000 sessions is thousands of folders, each a round trip to
+  // the disk); the files come out in the same order as one folder after the other
+  const list = limited(WALK_CONCURRENCY);
+  const visit = async (dir: string, depth: number): Promise<string[]> => {
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await list(() => readdir(dir, { withFileTypes: true }));
     } catch (err) {
       options.logger.warn(`${dir}: cannot list (${(err as NodeJS.ErrnoException).code ?? 'error'}), skipped`);
-      return;
+      return [];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const found: (string | Promise<string[]>)[] = [];
     for (const entry of entries) {
       const full = join(dir, entry.name);
       let isDir = entry.isDirectory();
@@ -67,13 +70,37 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
           continue;
         }
       }
-      if (isDir && depth < maxDepth && !NEVER_WALKED.has(entry.name)) await visit(full, depth + 1);
-      else if (isFile && options.accept(full)) files.push(full);
+      if (isDir && depth < maxDepth && !NEVER_WALKED.has(entry.name)) found.push(visit(full, depth + 1));
+      else if (isFile && options.accept(full)) found.push(full);
       else if (!isDir && !isFile && options.accept(full)) options.logger.warn(`${full}: not a regular file (a FIFO, socket or device), never opened`);
     }
+    const files: string[] = [];
+    for (const each of found) {
+      if (typeof each === 'string') files.push(each);
+      else for (const file of await each) files.push(file);
+    }
+    return files;
   };
   const info = await lstat(realRoot).catch(() => undefined);
   if (!info?.isDirectory()) return [];
-  await visit(realRoot, 0);
-  return files;
+  return visit(realRoot, 0);
+}
+
+/** How many folders a walk lists at once. */
+const WALK_CONCURRENCY = 16;
+
+/** Runs at most `n` of the tasks given at a time (only while each runs: a task may start others and wait for them). */
+function limited(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
 }

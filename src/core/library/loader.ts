@@ -93,6 +93,7 @@ export class Loader {
     const restored = await this.parts.persistence?.restore();
     this.restoredPartial = restored?.partial === true;
     await this.resolveRoots();
+    let checked: Promise<unknown> = Promise.resolve();
     if (restored) {
       this.catalog.adopt(restored, (f) =>
         this.isConfigured(f.source, f.file)
@@ -103,27 +104,28 @@ export class Loader {
       // the queries that waited for the restore are answered before the checks below take their turns
       await new Promise((resolve) => setImmediate(resolve));
       this.indexComplete = this.completeRestored();
-      // After answering starts: a damaged entry read before its check is caught by its checksums and repaired.
-      await Promise.all([this.checkArchiveEntries(), this.indexComplete]);
+      // After answering starts: a damaged entry read before its check is caught by its checksums and repaired. The
+      // roots are walked meanwhile; what changed is told apart once both checks are done.
+      checked = Promise.all([this.checkArchiveEntries(), this.indexComplete]);
     }
-    await this.catchUp(onProgress, signal);
+    await this.catchUp(onProgress, signal, checked);
     if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
   }
 
   /** Reads what changed since the catalog was last current: new and modified files, and files that are gone. */
-  private async catchUp(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+  private async catchUp(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal, checked: Promise<unknown> = Promise.resolve()): Promise<void> {
     let scanned!: () => void;
     this.scanned = new Promise<void>((resolve) => (scanned = resolve));
     try {
-      await this.readChanged(scanned, onProgress, signal);
+      await this.readChanged(scanned, onProgress, signal, checked);
     } finally {
       scanned();
       this.scanned = undefined;
     }
   }
 
-  private async readChanged(scanned: () => void, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
-    const { plan, seen } = await scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root));
+  private async readChanged(scanned: () => void, onProgress: ((p: LoadProgress) => void) | undefined, signal: AbortSignal | undefined, checked: Promise<unknown>): Promise<void> {
+    const [{ plan, seen }] = await Promise.all([scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)), checked]);
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
