@@ -124,7 +124,12 @@ export class Loader {
     }
   }
 
-  private async readChanged(scanned: () => void, onProgress: ((p: LoadProgress) => void) | undefined, signal: AbortSignal | undefined, checked: Promise<unknown>): Promise<void> {
+  private async readChanged(
+    scanned: () => void,
+    onProgress: ((p: LoadProgress) => void) | undefined,
+    signal: AbortSignal | undefined,
+    checked: Promise<unknown>,
+  ): Promise<void> {
     const [{ plan, seen }] = await Promise.all([scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)), checked]);
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
