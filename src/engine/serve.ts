@@ -51,6 +51,9 @@ import {
 /** How long an engine with no client and no query stays up: long enough that a terminal session's commands share it. */
 export const IDLE_MS = 15 * 60_000;
 
+/** How long a complete answer waits for changes the watchers saw to be read. */
+const SETTLE_MS = 1_000;
+
 /** An engine's log past this size at its start is kept as engine.log.1 and a new one begun. */
 const LOG_BYTES = 1024 * 1024;
 
@@ -171,7 +174,12 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     lastActivity = Date.now();
     try {
       await library.ready();
-      if ((params as { complete?: boolean }).complete) await library.loaded;
+      if ((params as { complete?: boolean }).complete) {
+        await library.loaded;
+        // a change the watchers saw just before (a transcript deleted, a turn appended) is read first, as a command
+        // loading in its own process would have read it; a file written without pause does not hold the answer long
+        await Promise.race([live.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
+      }
       return await run(params);
     } catch (err) {
       throw new ResponseError<EngineErrorData>(1, errorMessage(err), { code: errorCode(err) });
