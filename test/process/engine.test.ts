@@ -41,7 +41,8 @@ async function stopEngine(data: string): Promise<void> {
   if (!existsSync(join(data, 'engine', 'pid'))) return;
   const pid = enginePid(data);
   if (running(pid)) process.kill(pid, 'SIGTERM');
-  await eventually(() => !running(pid), `engine ${pid} stopped`);
+  // (it writes its snapshot first: on a busy machine that takes a while)
+  await eventually(() => !running(pid), `engine ${pid} stopped`, { timeoutMs: 60_000 });
 }
 
 test('CLI commands and an MCP server on one data folder share one engine, started by the first of them', async () => {
@@ -132,7 +133,7 @@ test('a client of another version asks the engine to hand over and starts its ow
   const r = cli(['search', ...QUERY], { SESSION_SEARCH_ENGINE_VERSION: '99.0.0-next' });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(firstId(r.stdout), expected);
-  await eventually(() => !running(old), 'the old engine handed over and exited');
+  await eventually(() => !running(old), 'the old engine handed over and exited', { timeoutMs: 60_000 });
   const next = enginePid(data);
   assert.notEqual(next, old);
   assert.match(readFileSync(join(data, 'engine', 'engine.log'), 'utf8'), /engine 99\.0\.0-next \(pid \d+\) serving/);
@@ -187,7 +188,7 @@ test('an engine with no client stops once idle; its socket and folder admit only
     await new Promise((resolve) => other.once('exit', resolve));
     assert.equal(out.trim(), 'EACCES');
   }
-  await eventually(() => !running(pid), 'the idle engine stopped', { timeoutMs: 20_000 });
+  await eventually(() => !running(pid), 'the idle engine stopped', { timeoutMs: 60_000 });
   assert.ok(!existsSync(socket), 'and removed its socket');
 });
 

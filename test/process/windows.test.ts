@@ -76,7 +76,7 @@ after(async () => {
   if (existsSync(join(DATA, 'engine', 'pid'))) {
     const pid = enginePid();
     if (running(pid)) process.kill(pid, 'SIGTERM');
-    await eventually(() => !running(pid), 'the engine stopped');
+    await eventually(() => !running(pid), 'the engine stopped', { timeoutMs: 60_000 });
   }
 });
 
