@@ -52,6 +52,8 @@ export interface EngineClientOptions {
   maxFileBytes?: number;
   /** Keep the workspace roots (SpecStory, Aider) watched while connected: a window or an MCP server, not a command. */
   watchWorkspace?: boolean;
+  /** A window's index server, relaying src/protocol.ts: told the engine's progress and changes. */
+  window?: boolean;
   /** A window's team archive, for the requests of src/protocol.ts it relays. */
   windowTeam?: TeamRef & { projects: string[] };
   /** The team archive searched beside the local one (the engine opens it when first named). */
@@ -197,9 +199,9 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
         }
         // this client's workspace histories: a command's are read before its answer; a window's or an MCP server's
         // become searchable as they are read (and are watched while it stays connected), not holding its first answer
-        if (workspace.length || options.windowTeam) {
+        if (workspace.length || options.window) {
           const watch = options.watchWorkspace === true;
-          const joined = connected.connection.sendRequest(EngineJoinRequest, { roots: workspace, watch, team: options.windowTeam });
+          const joined = connected.connection.sendRequest(EngineJoinRequest, { roots: workspace, watch, window: options.window, team: options.windowTeam });
           if (watch) joined.catch(() => undefined);
           else await joined;
         }
@@ -291,8 +293,10 @@ function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { r
       return await Promise.race([ask(c.connection), c.closed]);
     } catch (err) {
       if (err instanceof ResponseError || !retry) throw localError(err);
-      // the connection closed under the request: asked once more of the engine found or started next
-      await sleep(50);
+      // the connection failed under the request (closed, or a write refused before its close is reported): once it is
+      // closed, and the next engine found or started, the request is asked once more
+      c.socket.destroy();
+      await c.closed.catch(() => undefined);
       return send(ask, false);
     }
   };

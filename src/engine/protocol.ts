@@ -50,6 +50,8 @@ export const HandOverRequest = new RequestType0<void, void>('engine/handOver');
 export interface JoinParams {
   roots: SourceRoot[];
   watch: boolean;
+  /** A window's index server: it is told the load's progress and what changed (the notifications of src/protocol.ts). */
+  window?: boolean;
   team?: TeamRef & { projects: string[] };
 }
 export const EngineJoinRequest = new RequestType<JoinParams, { roots: number }, void>('engine/join');

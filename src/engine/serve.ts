@@ -140,13 +140,13 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   };
   const withTeam = async (team: TeamRef | undefined): Promise<Engine> => (team ? (await openTeam(team)).answers : local);
   const windows = new EngineWindows(library, { dataDir: options.dataDir, logger, teamArchive: async (team) => (await openTeam(team)).archive });
-  const loaded = library.load(windows.progress, windows.loading.signal).then(
-    () => {
+  const loaded = library
+    .load(windows.progress, windows.loading.signal)
+    .then(() => {
       windows.finished();
       return live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
-    },
-    (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
-  );
+    })
+    .catch((err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`));
 
   const connections = new Set<MessageConnection>();
   const sockets = new Set<Socket>();
@@ -161,12 +161,18 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       for (const c of connections) c.dispose();
       // its clients notice at once, and start or find the next engine
       for (const socket of sockets) socket.destroy();
-      await loaded;
-      await live.close();
-      for (const team of teams.values()) await (await team.catch(() => undefined))?.archive.close();
-      await library.close();
-      if (process.platform !== 'win32') rmSync(paths.socket, { force: true });
-      rmSync(paths.pidFile, { force: true });
+      try {
+        await loaded;
+        await live.close();
+        for (const team of teams.values()) await (await team.catch(() => undefined))?.archive.close();
+        await library.close();
+      } catch (err) {
+        logger.error(`stopping: ${errorMessage(err)}`);
+      } finally {
+        // whatever happened, the next client finds no engine here and starts one
+        if (process.platform !== 'win32') rmSync(paths.socket, { force: true });
+        rmSync(paths.pidFile, { force: true });
+      }
     })());
 
   // every answer waits for the library to be answerable (a restored snapshot), `complete` ones for the whole load
@@ -219,7 +225,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     connection.onRequest(EngineStatusRequest, () => local.status());
     // (the team is the window's at once, before any request it sends next; its roots are read after the first load)
     connection.onRequest(EngineJoinRequest, async (p) => {
-      windows.joined(connection, p.team);
+      windows.joined(connection, p);
       return { roots: await workspaces.register(connection, p.roots, p.watch) };
     });
     windows.serve(connection);

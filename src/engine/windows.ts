@@ -41,17 +41,18 @@ export class EngineWindows {
   }
 
   changed(files: string[]): void {
-    for (const w of this.windows) void w.sendNotification(ChangedNotification, { files }).catch(() => undefined);
+    for (const w of this.windows) tell(() => w.sendNotification(ChangedNotification, { files }));
   }
 
-  joined(connection: MessageConnection, team: JoinParams['team']): void {
-    this.teams.set(connection, team);
+  /** A client joined: a window is told from now on how the load goes and what changed. */
+  joined(connection: MessageConnection, params: JoinParams): void {
+    this.teams.set(connection, params.team);
+    if (params.window) this.windows.add(connection);
   }
 
   /** Answers a connection's window requests (every connection may ask them; only windows do). */
   serve(connection: MessageConnection): void {
     const { library, options } = this;
-    this.windows.add(connection);
     serveWindow(connection, {
       library: async () => {
         await library.ready();
@@ -65,7 +66,7 @@ export class EngineWindows {
       },
       teamProjects: () => this.teams.get(connection)?.projects ?? [],
       changed: (files) => this.changed(files),
-      workspaceAnswered: (params) => void connection.sendNotification(WorkspaceAnsweredNotification, params).catch(() => undefined),
+      workspaceAnswered: (params) => tell(() => connection.sendNotification(WorkspaceAnsweredNotification, params)),
       importExport: async (path) => {
         const { added, known } = await addImport(options.dataDir, path);
         for (const root of added) await library.addRoot(root);
@@ -93,6 +94,18 @@ export class EngineWindows {
   }
 
   private broadcast(progress: IndexProgress): void {
-    for (const w of this.windows) void w.sendNotification(IndexProgressNotification, progress).catch(() => undefined);
+    for (const w of this.windows) tell(() => w.sendNotification(IndexProgressNotification, progress));
+  }
+}
+
+/**
+ * Sends a window a notification, if it is still there: a connection closing (its client gone) refuses a send at once,
+ * before its socket says it closed, and that must not stop the load or the answer that sent it.
+ */
+function tell(send: () => Promise<void>): void {
+  try {
+    send().catch(() => undefined);
+  } catch {
+    // (its socket's close comes next, and the window is let go then)
   }
 }

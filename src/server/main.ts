@@ -54,6 +54,7 @@ async function connect(s: ServerSettings): Promise<{ engine: RemoteEngine } | { 
     exclude: s.exclude,
     maxFileBytes: s.maxFileBytes,
     watchWorkspace: true,
+    window: true,
     windowTeam: team && { ...team, projects: s.team?.projects ?? [] },
     version: ENGINE_VERSION,
     entry: engineEntry(),

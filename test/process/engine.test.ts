@@ -30,10 +30,12 @@ function setup(): { data: string; root: string; cli: (args: string[], env?: Node
 }
 
 const enginePid = (data: string): number => Number(readFileSync(join(data, 'engine', 'pid'), 'utf8'));
-type Found = { structuredContent: { results: { id: string }[] } };
-const searchTool = async (client: Client, limit: number): Promise<string> =>
-  ((await client.callTool({ name: 'search_session', arguments: { query: 'MockRepoMap max_map_tokens', limit } })) as unknown as Found).structuredContent
-    .results[0].id;
+type Found = { structuredContent?: { results: { id: string }[] }; isError?: boolean; content: { text: string }[] };
+async function searchTool(client: Client, limit: number): Promise<string> {
+  const found = (await client.callTool({ name: 'search_session', arguments: { query: 'MockRepoMap max_map_tokens', limit } })) as unknown as Found;
+  assert.ok(!found.isError && found.structuredContent, JSON.stringify(found.content));
+  return found.structuredContent.results[0].id;
+}
 const firstId = (stdout: string): string => (JSON.parse(stdout) as { results: { id: string }[] }).results[0]?.id;
 const QUERY = ['MockRepoMap', 'max_map_tokens', '--json'];
 
