@@ -97,7 +97,8 @@ export async function scanRoots(
 ): Promise<{ plan: { root: SourceRoot; files: FileState[] }[]; seen: Set<string> }> {
   const plan: { root: SourceRoot; files: FileState[] }[] = [];
   const seen = new Set<string>();
-  for (const root of roots) {
+  // (a copy: a library's roots may change while they are walked, a window's folder added or dropped)
+  for (const root of [...roots]) {
     const adapter = sourceById(root.source)!;
     const files = await statFiles(await walkFiles(root.path, { logger, accept: (f) => accepts(adapter, f, root.path) }));
     for (const f of files) seen.add(f.file);

@@ -227,7 +227,7 @@ export class LiveUpdates {
    * when the archive keeps them). When it comes back it is watched again and its files are read.
    */
   private async checkRoots(): Promise<void> {
-    for (const root of this.library.roots) {
+    for (const root of [...this.library.roots]) {
       const exists = (await stat(root.path).catch(() => undefined))?.isDirectory() ?? false;
       if (!exists && !this.missing.has(root)) {
         this.missing.add(root);

@@ -1,0 +1,40 @@
+/**
+ * Roots added to a running library (a window's workspace folder registered with the engine) and dropped again (the
+ * window closed): read when added, their sessions kept after, and the other roots never missed by a walk that was
+ * under way while one was dropped (a root missed there would have its sessions taken for deleted).
+ */
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createLibrary } from '../../src/core/library.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import { CORPUS, tempDir, writeCodeArchitect } from '../helpers.js';
+
+test('a workspace root added while the library runs is read, and dropping it mid-walk misses no other root', async () => {
+  const machine = tempDir();
+  writeCodeArchitect(machine, '2025-11-20', 'retry-loop', [{ role: 'user', content: 'make the retry loop back off' }]);
+  writeCodeArchitect(machine, '2025-11-21', 'cache-keys', [{ role: 'user', content: 'name the cache keys' }]);
+  const workspace = tempDir();
+  mkdirSync(join(workspace, '.specstory', 'history'), { recursive: true });
+  const name = '2026-01-29_14-35-22Z-already-done-the-test.md';
+  copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', name), join(workspace, '.specstory', 'history', name));
+
+  const library = createLibrary({ roots: [{ source: 'codearchitect', path: machine }], logger: new MemoryLogger(), env: {} });
+  // registered as the load starts (an engine's first client joins while the snapshot is restored): it comes first
+  const added = library.addRoot({ source: 'specstory', path: workspace });
+  await library.load();
+  const root = await added;
+  assert.ok(root, 'the workspace root exists');
+  assert.equal(library.roots[0], root, 'the workspace root is walked before the machine’s');
+  const sources = () => [...library.sessions.values()].map((s) => s.source).sort();
+  assert.deepEqual(sources(), ['codearchitect', 'codearchitect', 'specstory']);
+
+  // the window closes while a walk of every root is under way
+  const walking = library.changedFiles();
+  library.dropRoot(root);
+  assert.deepEqual(await walking, [], 'no file of the roots that stay was missed and taken for changed or deleted');
+  assert.deepEqual(sources(), ['codearchitect', 'codearchitect', 'specstory'], 'its session stays');
+  assert.equal(library.roots.length, 1);
+  await library.close();
+});
