@@ -51,6 +51,9 @@ import {
 /** How long an engine with no client and no query stays up: long enough that a terminal session's commands share it. */
 export const IDLE_MS = 15 * 60_000;
 
+/** How long an engine asked to stop takes at most to close in order (snapshot written, lock released). */
+const STOP_MS = 30_000;
+
 /** How long a complete answer waits for changes the watchers saw to be read. */
 const SETTLE_MS = 1_000;
 
@@ -161,14 +164,27 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       for (const c of connections) c.dispose();
       // its clients notice at once, and start or find the next engine
       for (const socket of sockets) socket.destroy();
-      try {
+      let step = 'the load';
+      const orderly = async (): Promise<void> => {
         await loaded;
+        step = 'the watchers';
         await live.close();
+        step = 'the team archives';
         for (const team of teams.values()) await (await team.catch(() => undefined))?.archive.close();
+        step = 'the library (snapshot, writer lock)';
         await library.close();
+      };
+      let deadline: NodeJS.Timeout | undefined;
+      try {
+        // an engine asked to stop stops: what it could not close in time is what a crash would leave, and is resumed
+        await Promise.race([
+          orderly(),
+          new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(new Error(`${step} not closed after ${STOP_MS / 1000} s`)), STOP_MS))),
+        ]);
       } catch (err) {
         logger.error(`stopping: ${errorMessage(err)}`);
       } finally {
+        clearTimeout(deadline);
         // whatever happened, the next client finds no engine here and starts one
         if (process.platform !== 'win32') rmSync(paths.socket, { force: true });
         rmSync(paths.pidFile, { force: true });

@@ -251,7 +251,10 @@ test('Ctrl-C while the engine indexes ends the command (exit 130), says how far 
   const pid = Number(readFileSync(join(data, 'engine', 'pid'), 'utf8'));
   process.kill(pid, 'SIGTERM');
   // (it writes its snapshot first: on a busy machine that takes a while)
-  await eventually(() => !existsSync(join(data, 'engine', 'pid')), 'the engine stopped', { timeoutMs: 60_000 });
+  await eventually(() => !existsSync(join(data, 'engine', 'pid')), 'the engine stopped', {
+    timeoutMs: 60_000,
+    debug: () => readFileSync(join(data, 'engine', 'engine.log'), 'utf8').slice(-3000),
+  });
 });
 
 test('--partial answers at once from what is indexed so far and says so; without it the answer waits for the whole history', async () => {
