@@ -74,6 +74,9 @@ export function engineEntry(): string | undefined {
   return existsSync(entry) ? entry : undefined;
 }
 
+/** How many times a request the connection failed under is asked again (of the next engine). */
+const RETRIES = 3;
+
 /** How long a client waits for an engine it started to listen, and for one handing over to go. */
 const START_MS = 20_000;
 
@@ -287,20 +290,23 @@ function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { r
     });
   };
   watch(first);
-  const send = async <R>(ask: (c: MessageConnection) => Promise<R>, retry = true): Promise<R> => {
+  // a request the connection failed under is asked again of the engine found or started next, a few times: an engine
+  // that dies is noticed by its socket's end, its close, or a refused write, in an order a loaded machine varies
+  const send = async <R>(ask: (c: MessageConnection) => Promise<R>, retries = RETRIES): Promise<R> => {
     const c = await current;
     try {
       return await Promise.race([ask(c.connection), c.closed]);
     } catch (err) {
-      if (err instanceof ResponseError || !retry) throw localError(err);
-      // the connection failed under the request (closed, or a write refused before its close is reported): once it is
-      // closed, and the next engine found or started, the request is asked once more
+      if (err instanceof ResponseError || retries <= 0) throw localError(err);
+      // once it is closed (and the next engine is being found), after a moment
       c.socket.destroy();
       await c.closed.catch(() => undefined);
-      return send(ask, false);
+      await sleep(100);
+      return send(ask, retries - 1);
     }
   };
-  const call = <P, R>(type: RequestType<P, R, void>, params: P, retry = true): Promise<R> => send((c) => c.sendRequest(type, params as never), retry);
+  const call = <P, R>(type: RequestType<P, R, void>, params: P, retry = true): Promise<R> =>
+    send((c) => c.sendRequest(type, params as never), retry ? RETRIES : 0);
   return {
     request: (method, params) => send((c) => c.sendRequest(method, params)),
     onNotification: (method, handler) => {
