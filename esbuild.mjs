@@ -1,6 +1,6 @@
 // One build for every bundle. Each entry point is its own file so that no bundle inlines another's start-up code.
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -29,10 +29,20 @@ const common = {
 // ESM bundles still contain CommonJS dependencies that call require(): give them one.
 const requireShim = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
-const entries = [
-  { in: 'src/cli/main.ts', out: 'dist/cli.js', banner: `#!/usr/bin/env node\n${requireShim}` },
-  { in: 'src/mcp/stdio.ts', out: 'dist/mcp.js', banner: requireShim },
-];
+// The command line and the stdio MCP server: one ESM build split into chunks, so that a command answered by the
+// engine loads only the client and the renderer, and the library (with zod, the MCP SDK, SQLite, PostgreSQL) loads when
+// a command needs it in process. Chunks sit beside the entries in dist/, where the workers and the WebAssembly are found.
+// (the chunks of an earlier build are removed: their names change with their content)
+if (existsSync('dist')) for (const f of readdirSync('dist')) if (/^chunk-.*\.js(\.map)?$/.test(f)) rmSync(join('dist', f));
+const commands = build({
+  ...common,
+  entryPoints: { cli: 'src/cli/main.ts', mcp: 'src/mcp/stdio.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  // every output file is its own module scope: each gets the require() its CommonJS dependencies call
+  banner: { js: `#!/usr/bin/env node\n${requireShim}` },
+});
 
 // The extension host loads CommonJS and provides `vscode` itself.
 const extension = build({
@@ -67,18 +77,4 @@ const trainWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/se
 mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 
-await Promise.all([
-  extension,
-  webview,
-  server,
-  parseWorker,
-  trainWorker,
-  ...entries.map((e) =>
-    build({
-      ...common,
-      entryPoints: [e.in],
-      outfile: e.out,
-      banner: { js: e.banner },
-    }),
-  ),
-]);
+await Promise.all([extension, webview, server, parseWorker, trainWorker, commands]);

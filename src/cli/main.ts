@@ -1,7 +1,7 @@
 /** `session-search`: the terminal front end on the same engine as the MCP server and the extension. */
 import { errorCode, errorMessage, SessionSearchError } from '../core/errors.js';
 import { render as renderFormat } from '../core/format.js';
-import { createLibrary, type SessionLibrary } from '../core/library.js';
+import type { SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import type { Role } from '../core/model.js';
 import type { SearchOptions } from '../core/contracts.js';
@@ -26,6 +26,8 @@ const running: { stop: AbortController; done: Promise<void> }[] = [];
 async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   const logger = stderrLogger(options.verbose);
   const { roots, dataDir, archive, exclude, maxFileBytes } = options;
+  // (the library loads only for a command answered in this process: one the engine answers never reads it)
+  const { createLibrary } = await import('../core/library.js');
   const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes });
   opened.push(library);
   const showProgress = process.stderr.isTTY && !options.json && !options.toon;
@@ -180,7 +182,7 @@ async function run(argv: string[]): Promise<number> {
     case 'get': {
       const name = options.positionals[0];
       if (!name) throw new UsageError('get needs a session name or id; find one with `session-search list` or `search`.');
-      const { isTeamId } = await import('../core/team/view.js');
+      const { isTeamId } = await import('../core/team/id.js');
       let response;
       if (isTeamId(name) && !options.team) {
         const { teamArchive } = await import('./team.js');

@@ -32,8 +32,8 @@ export interface SearchOptions {
   groupBy?: 'workspace';
 }
 
-export const SEARCH_MODES = ['hybrid', 'lexical', 'semantic'] as const;
-export type SearchMode = (typeof SEARCH_MODES)[number];
+export { SEARCH_MODES, type SearchMode } from './model.js';
+import { SEARCH_MODES, type SearchMode } from './model.js';
 
 /** How far indexing has got, in answers given while it runs (absent once everything is indexed). */
 export const indexingSchema = z

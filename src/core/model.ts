@@ -31,6 +31,10 @@ export const SOURCE_IDS = [
 export type SourceId = (typeof SOURCE_IDS)[number];
 
 export type Role = 'user' | 'assistant' | 'tool' | 'system';
+/** How a search ranks: words and meaning fused (the default), words only, meaning only. */
+export const SEARCH_MODES = ['hybrid', 'lexical', 'semantic'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
 export const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
 
 /** conversation: prose between user and agent; file: a file was read; diff: a file was edited. */

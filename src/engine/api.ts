@@ -19,7 +19,7 @@ import type { OutputFormat } from '../core/format.js';
 import type { SessionLibrary } from '../core/library.js';
 import type { StoreInput } from '../core/library/store-conversation.js';
 import type { TeamArchive } from '../core/team/archive.js';
-import { isTeamId } from '../core/team/view.js';
+import { isTeamId } from '../core/team/id.js';
 
 export type ListOptions = Parameters<SessionLibrary['list']>[0];
 export type ContextOptions = ContextQuery & { dateFrom?: string; dateTo?: string };

@@ -245,7 +245,16 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       return { roots: await workspaces.register(connection, p.roots, p.watch) };
     });
     windows.serve(connection);
-    on(EngineSearchRequest, async (p) => (await withTeam(p.team)).search(p.query, p.options));
+    on(EngineSearchRequest, async (p) => {
+      const engine = await withTeam(p.team);
+      const response = await engine.search(p.query, p.options);
+      if (!p.complete) return response;
+      // a complete answer never names as present a transcript deleted before its watcher said so: read those again
+      const gone = response.results.filter((r) => !r.owner && !r.sourceDeleted && r.file && !existsSync(r.file)).map((r) => r.file);
+      if (!gone.length) return response;
+      await live.recheck(gone);
+      return engine.search(p.query, p.options);
+    });
     on(EngineSearchContextRequest, async (p) => (await withTeam(p.team)).searchContext(p.query, p.options));
     on(EngineGetRequest, async (p) => (await withTeam(p.team)).get(p.name, p.format));
     on(EngineListRequest, (p) => local.list(p.options));

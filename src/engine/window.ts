@@ -12,7 +12,7 @@ import type { Logger } from '../core/log.js';
 import { firstPrompt, turnCount } from '../core/model.js';
 import { Persistence } from '../core/store/persistence.js';
 import type { TeamArchive } from '../core/team/archive.js';
-import { isTeamId } from '../core/team/view.js';
+import { isTeamId } from '../core/team/id.js';
 import {
   ArchiveSizeRequest,
   CancelIndexingRequest,

@@ -5,11 +5,9 @@
  */
 import { errorMessage } from '../core/errors.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createLibrary } from '../core/library.js';
 import { stderrLogger, type Logger } from '../core/log.js';
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import { createServer } from './server.js';
-import { LiveUpdates } from '../core/ingest/live.js';
 import { inProcess, type Engine } from '../engine/api.js';
 import { engineEntry, openEngine } from '../engine/client.js';
 import { ENGINE_VERSION } from '../version.js';
@@ -30,6 +28,8 @@ export interface StdioOptions {
 async function libraryHere(options: StdioOptions, logger: Logger, reason: string): Promise<Engine> {
   logger.info(`answering in this process: ${reason}`);
   const { roots, dataDir, archive, exclude, maxFileBytes } = options;
+  // (the library and its watchers load only when this server answers in process: an engine's client never reads them)
+  const [{ createLibrary }, { LiveUpdates }] = await Promise.all([import('../core/library.js'), import('../core/ingest/live.js')]);
   const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes });
   const live = new LiveUpdates(library, { logger });
   const loaded = library.load().then(

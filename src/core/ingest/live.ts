@@ -248,6 +248,15 @@ export class LiveUpdates {
     }
   }
 
+  /**
+   * Files an answer is about to name, found changed before their watcher's event came (a transcript deleted a moment
+   * ago): read now, and resolved once they and every change seen so far are read.
+   */
+  async recheck(files: readonly string[]): Promise<void> {
+    for (const file of files) this.schedule(file);
+    await this.settled();
+  }
+
   /** Resolves when every change seen so far has been read and checked. */
   async settled(): Promise<void> {
     while (this.timers.size || this.verifiers.size) {

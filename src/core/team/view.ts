@@ -13,11 +13,8 @@ import { silentLogger } from '../log.js';
 import type { LibraryView } from '../answer/view.js';
 import type { Role, Session, SourceId, Turn, TurnKind } from '../model.js';
 
-export const TEAM_PREFIX = 'team:';
-
-export function isTeamId(name: unknown): name is string {
-  return typeof name === 'string' && name.startsWith(TEAM_PREFIX);
-}
+export { TEAM_PREFIX, isTeamId } from './id.js';
+import { TEAM_PREFIX } from './id.js';
 
 /** The id a team session goes by here: owner, machine and its id on that machine. */
 export function teamId(owner: string, machine: string, id: string): string {
