@@ -8,15 +8,11 @@
  */
 import { createConnection, ProposedFeatures, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver/node';
 import { errorMessage } from '../core/errors.js';
-import { addImport } from '../core/ingest/imports.js';
-import { LiveUpdates } from '../core/ingest/live.js';
 import { rootsFromSettings } from '../core/ingest/sources/registry.js';
-import { createLibrary, type SessionLibrary } from '../core/library.js';
 import type { Logger } from '../core/log.js';
-import { Persistence } from '../core/store/persistence.js';
-import type { TeamArchive } from '../core/team/archive.js';
 import { engineEntry, openEngine, type RemoteEngine } from '../engine/client.js';
-import { finishedProgress, serveWindow, windowMethods } from '../engine/window.js';
+import { windowMethods } from '../engine/window.js';
+import type { Handler } from './local.js';
 import { sessionUriString } from '../session-uri.js';
 import { ENGINE_VERSION } from '../version.js';
 import {
@@ -41,7 +37,6 @@ const roots = (s: ServerSettings) => rootsFromSettings(s.sources, s.workspaceFol
 
 // ─── where the answers come from: the engine, or a library of this process ──────────────────────────────────────
 
-type Handler = (params: unknown) => unknown;
 let backend: Promise<{ engine: RemoteEngine } | { local: Map<string, Handler> }> | undefined;
 
 /** Connects to the engine (started if need be), relaying its notifications; or opens the library here. */
@@ -61,7 +56,9 @@ async function connect(s: ServerSettings): Promise<{ engine: RemoteEngine } | { 
   });
   if ('reason' in opened) {
     logger.info(`answering in this window's own process: ${opened.reason}`);
-    return { local: localAnswers() };
+    // (the library loads only then: a window the engine answers never reads it)
+    const { localAnswers } = await import('./local.js');
+    return { local: localAnswers(connection, s, logger) };
   }
   const { engine } = opened;
   logger.info(`answering from the engine of ${s.dataDir} (pid ${engine.where.kind === 'engine' ? engine.where.pid : '?'})`);
@@ -83,97 +80,6 @@ async function connect(s: ServerSettings): Promise<{ engine: RemoteEngine } | { 
   void connection.sendNotification(IndexProgressNotification, progress);
   void connection.sendNotification(ChangedNotification, { files: [] });
   return { engine };
-}
-
-// ─── the library of this process, when no engine serves ────────────────────────────────────────────────────────
-
-let library: SessionLibrary | undefined;
-let live: LiveUpdates | undefined;
-let ready: Promise<SessionLibrary> | undefined;
-let indexing: AbortController | undefined;
-let team: Promise<TeamArchive> | undefined;
-
-function teamArchive(): Promise<TeamArchive> | undefined {
-  const configured = settings?.team;
-  if (!configured) return undefined;
-  // (the PostgreSQL driver loads only then)
-  team ??= import('../core/team/archive.js').then((m) => new m.TeamArchive(configured.url, m.machineName(configured.machine, process.env)));
-  return team;
-}
-
-/** Opens a library over the roots: answerable once its snapshot is restored; the load, then watching, go on behind. */
-async function open(): Promise<SessionLibrary> {
-  if (!settings) throw new Error('the server was not initialised');
-  await live?.close();
-  await library?.close();
-  const { dataDir, archive, exclude, maxFileBytes } = settings;
-  const next = createLibrary({ roots: roots(settings), logger, dataDir, archive, exclude, maxFileBytes });
-  const controller = new AbortController();
-  indexing = controller;
-  let last = 0;
-  const loaded = next.load((p) => {
-    if (Date.now() - last < 200 && p.files < p.totalFiles) return;
-    last = Date.now();
-    void connection.sendNotification(IndexProgressNotification, { state: 'indexing', ...p });
-  }, controller.signal);
-  void loaded.then(
-    () => {
-      if (indexing === controller) indexing = undefined;
-      void connection.sendNotification(IndexProgressNotification, finishedProgress(next, controller.signal.aborted));
-      void connection.sendNotification(ChangedNotification, { files: [] });
-      live = new LiveUpdates(next, { logger, onChange: (files) => void connection.sendNotification(ChangedNotification, { files }) });
-      live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
-    },
-    (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
-  );
-  await next.ready();
-  library = next;
-  return next;
-}
-
-function localAnswers(): Map<string, Handler> {
-  const handlers = new Map<string, Handler>();
-  ready = open();
-  ready.catch((err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`));
-  serveWindow(
-    { onRequest: (method, handler) => handlers.set(method, handler as Handler) },
-    {
-      library: async () => library ?? (await (ready ?? open())),
-      dataDir: settings!.dataDir,
-      logger,
-      team: teamArchive,
-      teamProjects: () => settings?.team?.projects ?? [],
-      changed: (files) => void connection.sendNotification(ChangedNotification, { files }),
-      workspaceAnswered: (params) => void connection.sendNotification(WorkspaceAnsweredNotification, params),
-      async importExport(path) {
-        const { added, known } = await addImport(settings!.dataDir, path);
-        if (!added.length) return { added, known, sessions: 0 };
-        // open again over the roots with the new exports: the snapshot is kept, only the new files are read
-        indexing?.abort();
-        ready = open();
-        const opened = await ready;
-        await opened.loaded;
-        const files = new Set(added.map((r) => r.path));
-        return { added, known, sessions: [...opened.sessions.values()].filter((s) => files.has(s.file)).length };
-      },
-      async rebuild() {
-        indexing?.abort();
-        await live?.close();
-        live = undefined;
-        await library?.close();
-        library = undefined;
-        if (settings) await Persistence.discard(settings.dataDir);
-        ready = open();
-        await ready;
-      },
-      cancelIndexing() {
-        if (!indexing) return false;
-        indexing.abort();
-        return true;
-      },
-    },
-  );
-  return handlers;
 }
 
 // ─── the window's requests, each answered by whichever holds the library ───────────────────────────────────────
@@ -212,10 +118,7 @@ connection.onWorkspaceSymbol(async ({ query }): Promise<WorkspaceSymbol[]> => {
 connection.onShutdown(async () => {
   const b = await backend?.catch(() => undefined);
   if (b && 'engine' in b) return b.engine.close();
-  indexing?.abort();
-  await (await team?.catch(() => undefined))?.close();
-  await live?.close();
-  await library?.close();
+  await (await import('./local.js')).closeLocal();
 });
 
 connection.listen();

@@ -1,0 +1,124 @@
+/**
+ * A window's answers when no engine can serve it (a read-only or network data folder, a sandbox): the library runs in
+ * the index server's own process, as before the engine, with its load, watchers, team archive and shutdown. Loaded by
+ * main.ts only then, so that a window the engine answers never reads the library's code.
+ */
+import type { Connection } from 'vscode-languageserver/node';
+import { errorMessage } from '../core/errors.js';
+import { addImport } from '../core/ingest/imports.js';
+import { LiveUpdates } from '../core/ingest/live.js';
+import { rootsFromSettings } from '../core/ingest/sources/registry.js';
+import { createLibrary, type SessionLibrary } from '../core/library.js';
+import type { Logger } from '../core/log.js';
+import { Persistence } from '../core/store/persistence.js';
+import type { TeamArchive } from '../core/team/archive.js';
+import { finishedProgress, serveWindow } from '../engine/window.js';
+import { ChangedNotification, IndexProgressNotification, WorkspaceAnsweredNotification, type ServerSettings } from '../protocol.js';
+
+export type Handler = (params: unknown) => unknown;
+
+let settings: ServerSettings | undefined;
+let logger: Logger;
+let send: (type: { method: string }, params: unknown) => void = () => undefined;
+const roots = (s: ServerSettings) => rootsFromSettings(s.sources, s.workspaceFolders, process.env);
+
+let library: SessionLibrary | undefined;
+let live: LiveUpdates | undefined;
+let ready: Promise<SessionLibrary> | undefined;
+let indexing: AbortController | undefined;
+let team: Promise<TeamArchive> | undefined;
+
+function teamArchive(): Promise<TeamArchive> | undefined {
+  const configured = settings?.team;
+  if (!configured) return undefined;
+  // (the PostgreSQL driver loads only then)
+  team ??= import('../core/team/archive.js').then((m) => new m.TeamArchive(configured.url, m.machineName(configured.machine, process.env)));
+  return team;
+}
+
+/** Opens a library over the roots: answerable once its snapshot is restored; the load, then watching, go on behind. */
+async function open(): Promise<SessionLibrary> {
+  if (!settings) throw new Error('the server was not initialised');
+  await live?.close();
+  await library?.close();
+  const { dataDir, archive, exclude, maxFileBytes } = settings;
+  const next = createLibrary({ roots: roots(settings), logger, dataDir, archive, exclude, maxFileBytes });
+  const controller = new AbortController();
+  indexing = controller;
+  let last = 0;
+  const loaded = next.load((p) => {
+    if (Date.now() - last < 200 && p.files < p.totalFiles) return;
+    last = Date.now();
+    send(IndexProgressNotification, { state: 'indexing', ...p });
+  }, controller.signal);
+  void loaded.then(
+    () => {
+      if (indexing === controller) indexing = undefined;
+      send(IndexProgressNotification, finishedProgress(next, controller.signal.aborted));
+      send(ChangedNotification, { files: [] });
+      live = new LiveUpdates(next, { logger, onChange: (files) => send(ChangedNotification, { files }) });
+      live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
+    },
+    (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
+  );
+  await next.ready();
+  library = next;
+  return next;
+}
+
+/** The window's answers from a library of this process: opened now, watched once loaded. */
+export function localAnswers(connection: Connection, windowSettings: ServerSettings, windowLogger: Logger): Map<string, Handler> {
+  settings = windowSettings;
+  logger = windowLogger;
+  send = (type, params) => void connection.sendNotification(type.method, params);
+  const handlers = new Map<string, Handler>();
+  ready = open();
+  ready.catch((err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`));
+  serveWindow(
+    { onRequest: (method, handler) => handlers.set(method, handler as Handler) },
+    {
+      library: async () => library ?? (await (ready ?? open())),
+      dataDir: settings!.dataDir,
+      logger,
+      team: teamArchive,
+      teamProjects: () => settings?.team?.projects ?? [],
+      changed: (files) => send(ChangedNotification, { files }),
+      workspaceAnswered: (params) => send(WorkspaceAnsweredNotification, params),
+      async importExport(path) {
+        const { added, known } = await addImport(settings!.dataDir, path);
+        if (!added.length) return { added, known, sessions: 0 };
+        // open again over the roots with the new exports: the snapshot is kept, only the new files are read
+        indexing?.abort();
+        ready = open();
+        const opened = await ready;
+        await opened.loaded;
+        const files = new Set(added.map((r) => r.path));
+        return { added, known, sessions: [...opened.sessions.values()].filter((s) => files.has(s.file)).length };
+      },
+      async rebuild() {
+        indexing?.abort();
+        await live?.close();
+        live = undefined;
+        await library?.close();
+        library = undefined;
+        if (settings) await Persistence.discard(settings.dataDir);
+        ready = open();
+        await ready;
+      },
+      cancelIndexing() {
+        if (!indexing) return false;
+        indexing.abort();
+        return true;
+      },
+    },
+  );
+  return handlers;
+}
+
+/** The window closes: the load stops (what was read is kept), then the team archive, the watchers and the library. */
+export async function closeLocal(): Promise<void> {
+  indexing?.abort();
+  await (await team?.catch(() => undefined))?.close();
+  await live?.close();
+  await library?.close();
+}
