@@ -22,6 +22,9 @@ Commands:
   resume <name-or-id>      Print the command that reopens the session in its tool (claude, codex, gemini,
                            opencode); with --run, run it in the session's project folder
   list                     List sessions, newest first
+  files <path>             The sessions whose agent read, wrote, edited, deleted or ran a command on a file,
+                           newest first, with the request behind each; --lines 40-80: which session wrote those
+                           lines as they are now (or that no agent edit matches them)
   sources                  Every source: the folders it is read from and how many sessions each holds
   import <file-or-folder>  Import an export: ChatGPT's or Claude.ai's export (its zip or conversations.json), a
                            Google Takeout zip (Gemini Apps), a Copilot Chat export or a SpecStory .md; read from
@@ -57,6 +60,7 @@ Options:
   --exact                  With --project: only that folder (and inside it), not the repository's other worktrees
   --repo                   With --project: the whole repository, every git worktree of it (the default)
   --branch NAME            Only sessions recorded on this git branch
+  --lines N-M              files: the lines (1-based, "42" or "40-80") to find the writing session of
   --tag TAG                Only sessions carrying TAG (repeatable: any of them, more of them first): one you
                            gave, or a topic (database, testing, …), the source, the project folder name or the branch
   --all-tags               With --tag: only sessions carrying every one of them
@@ -94,6 +98,8 @@ export interface CliOptions {
   project?: string;
   role?: string;
   branch?: string;
+  /** files --lines: `42` or `40-80`. */
+  lines?: string;
   tags?: string[];
   /** --all-tags: every --tag, not any of them. */
   allTags?: boolean;
@@ -228,6 +234,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       team: { type: 'boolean', default: false },
       db: { type: 'string' },
       machine: { type: 'string' },
+      lines: { type: 'string' },
       watch: { type: 'boolean', default: false },
       interval: { type: 'string' },
     } as const;
@@ -283,6 +290,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     projects: values.project ?? [],
     role: values.role,
     branch: values.branch,
+    lines: values.lines,
     tags: values.tag,
     allTags: values['all-tags'],
     projectScope: values.exact ? 'exact' : 'repo',

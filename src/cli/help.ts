@@ -16,6 +16,7 @@ const COMMAND_OPTIONS: Record<string, string[]> = {
   export: [...READ, 'verbose'],
   resume: ['run', 'root', 'data', 'verbose'],
   list: ['json', 'toon', ...FILTERS, ...READ, 'partial', 'verbose'],
+  files: ['json', 'toon', 'lines', 'limit', 'from', ...READ, 'partial', 'verbose'],
   sources: ['json', 'toon', 'root', 'data', 'verbose'],
   import: ['json', 'toon', 'data', 'verbose'],
   mcp: [...READ, 'db', 'verbose'],

@@ -8,7 +8,7 @@ import type { SearchOptions } from '../core/contracts.js';
 import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
 import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
 import { commandHelp } from './help.js';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -200,6 +200,15 @@ async function run(argv: string[]): Promise<number> {
         format: options.toon ? 'toon' : 'auto',
       });
       print(options, response, () => (response.count || response.indexing ? renderList(response, color) : nothingOnDisk(describeRoots(options))));
+      return 0;
+    }
+    case 'files': {
+      const path = options.positionals[0];
+      if (!path) throw new UsageError('files needs the path of a file: `session-search files src/app.ts [--lines 40-80]`.');
+      const { engine } = await openAnswers(options, openLibrary);
+      const response = await engine.fileHistory({ path: resolve(path), lines: options.lines, limit: options.limit, since: options.dateFrom });
+      const { renderFiles } = await import('./files.js');
+      print(options, response, () => renderFiles(response, color));
       return 0;
     }
     case 'archive': {

@@ -2,9 +2,9 @@
 import type { GetResponse, ListResponse, SearchResponse } from '../core/contracts.js';
 import { indexingLine } from '../core/format.js';
 
-const ANSI = { bold: '\x1b[1m', dim: '\x1b[2m', mark: '\x1b[1;33m', reset: '\x1b[0m' };
+export const ANSI = { bold: '\x1b[1m', dim: '\x1b[2m', mark: '\x1b[1;33m', reset: '\x1b[0m' };
 
-function style(color: boolean, code: string, text: string): string {
+export function style(color: boolean, code: string, text: string): string {
   return color ? `${code}${text}${ANSI.reset}` : text;
 }
 

@@ -128,6 +128,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     () => snapshots.changed(),
     true,
     () => void snapshots.saveSemantic(),
+    worktrees,
   );
   const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);
   const load = new Loader({ options, catalog, snapshots, archive, persistence, turnHooks, parsedFiles });
@@ -141,6 +142,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     roots: load.roots,
     worktrees,
     semantic: catalog.semantic,
+    files: catalog.files,
     titles: () => catalog.titles(),
     shortForms: () => {
       const at = catalog.index.changeCount;
@@ -181,6 +183,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     searchWorkspaces: guarded(answers.searchWorkspaces),
     searchGrouped: (query, options) => guarded(answers.searchGrouped)(query, options).then(partial),
     list: (options) => partial(answers.list(options)),
+    fileHistory: (query) => partial(answers.fileHistory(query)),
     preferences: (options) => partial(answers.preferences(options)),
     updatePreferences: (changes) => answers.updatePreferences(changes).then(partial),
     indexing: load.indexing,

@@ -55,6 +55,11 @@ export interface Turn {
   sidechain?: boolean;
   /** 1-based line in the source file where this turn starts, when known. */
   line?: number;
+  /**
+   * A tool call that wrote a file, where its text alone cannot say exactly what it wrote (an edit's old and new text
+   * shown together): the new text of each of its edits, masked like the text.
+   */
+  written?: string[];
 }
 
 export interface Session {
@@ -88,6 +93,8 @@ export interface Session {
   topics?: string[];
   /** Acronyms its conversation defines, [short, long] lower-cased (index/short-forms.ts): a query's short forms. */
   acronyms?: [string, string][];
+  /** The files its agent read, wrote, edited, deleted or ran commands on (files/touches.ts `encodeTouches`). */
+  files?: string[];
   /** What it shows about how its person likes to work (ingest/preference-evidence.ts), found when it was read. */
   preferences?: PreferenceEvidence[];
   turns: Turn[];

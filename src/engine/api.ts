@@ -15,6 +15,7 @@ import type {
   TagResponse,
 } from '../core/contracts.js';
 import type { ContextQuery } from '../core/answer/context-search.js';
+import type { FileHistoryQuery, FileHistoryResponse } from '../core/answer/file-history.js';
 import type { OutputFormat } from '../core/format.js';
 import type { SessionLibrary } from '../core/library.js';
 import type { StoreInput } from '../core/library/store-conversation.js';
@@ -37,6 +38,8 @@ export interface Engine {
   searchContext(query: string, options: ContextOptions): Promise<ContextResponse>;
   get(name: string, format?: OutputFormat): Promise<GetResponse>;
   list(options: ListOptions): Promise<ListResponse>;
+  /** file_history: the sessions that touched a file; with `lines`, which one wrote them. */
+  fileHistory(query: FileHistoryQuery): Promise<FileHistoryResponse>;
   read(docid: string, offset: number): Promise<ReadResponse>;
   store(input: StoreInput, now?: string): Promise<StoreResult>;
   tag(id: string, tags: string[]): Promise<TagResponse>;
@@ -65,6 +68,7 @@ export function inProcess(library: SessionLibrary, options: { team?: TeamArchive
     },
     get: (name, format) => (team && isTeamId(name) ? team.get(name, format) : library.get(name, { format })),
     list: async (listOptions) => library.list(listOptions),
+    fileHistory: async (query) => library.fileHistory(query),
     read: async (docid, offset) => (team && isTeamId(docid) ? team.read(docid, offset) : library.read(docid, offset)),
     store: (input, now) => library.store(input, now ? new Date(now) : undefined),
     tag: (id, tags) => library.tag(id, tags),

@@ -28,6 +28,7 @@ import {
   ENGINE_PROTOCOL,
   EngineGetRequest,
   EngineListRequest,
+  EngineFileHistoryRequest,
   EnginePreferencesRequest,
   EngineReadRequest,
   EngineJoinRequest,
@@ -318,6 +319,7 @@ function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { r
     searchContext: (query, options) => call(EngineSearchContextRequest, { query, options, complete, team }),
     get: (name, format) => call(EngineGetRequest, { name, format, team }),
     list: (options) => call(EngineListRequest, { options, complete }),
+    fileHistory: (query) => call(EngineFileHistoryRequest, { query, complete }),
     read: (docid, offset) => call(EngineReadRequest, { docid, offset, team }),
     // a conversation is stored once: not asked again when the connection closes under it
     store: (input, now) => call(EngineStoreRequest, { input, now }, false),

@@ -16,6 +16,7 @@ import type {
   TagResponse,
 } from '../core/contracts.js';
 import type { OutputFormat } from '../core/format.js';
+import type { FileHistoryQuery, FileHistoryResponse } from '../core/answer/file-history.js';
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import type { StoreInput } from '../core/library/store-conversation.js';
 import type { ContextOptions, EngineStatus, ListOptions, StoreResult } from './api.js';
@@ -76,6 +77,7 @@ export const EngineSearchContextRequest = new RequestType<
   void
 >('engine/searchContext');
 export const EngineGetRequest = new RequestType<{ name: string; format?: OutputFormat; team?: TeamRef }, GetResponse, void>('engine/get');
+export const EngineFileHistoryRequest = new RequestType<{ query: FileHistoryQuery; complete?: boolean }, FileHistoryResponse, void>('engine/fileHistory');
 export const EngineListRequest = new RequestType<{ options: ListOptions; complete?: boolean }, ListResponse, void>('engine/list');
 export const EngineReadRequest = new RequestType<{ docid: string; offset: number; team?: TeamRef }, ReadResponse, void>('engine/read');
 export const EngineStoreRequest = new RequestType<{ input: StoreInput; now?: string }, StoreResult, void>('engine/store');

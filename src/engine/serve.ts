@@ -33,6 +33,7 @@ import {
   ENGINE_PROTOCOL,
   EngineGetRequest,
   EngineListRequest,
+  EngineFileHistoryRequest,
   EnginePreferencesRequest,
   EngineReadRequest,
   EngineJoinRequest,
@@ -258,6 +259,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     on(EngineSearchContextRequest, async (p) => (await withTeam(p.team)).searchContext(p.query, p.options));
     on(EngineGetRequest, async (p) => (await withTeam(p.team)).get(p.name, p.format));
     on(EngineListRequest, (p) => local.list(p.options));
+    on(EngineFileHistoryRequest, (p) => local.fileHistory(p.query));
     on(EngineReadRequest, async (p) => (await withTeam(p.team)).read(p.docid, p.offset));
     on(EngineStoreRequest, (p) => local.store(p.input, p.now));
     on(EngineTagRequest, (p) => (p.remove ? local.untag(p.id, p.tags) : local.tag(p.id, p.tags)));

@@ -10,6 +10,7 @@ import { registerTagSession } from './tools/tag-session.js';
 import { registerGetPreferences } from './tools/get-preferences.js';
 import { registerUpdatePreferences } from './tools/update-preferences.js';
 import { registerUntagSession } from './tools/untag-session.js';
+import { registerFileHistory } from './tools/file-history.js';
 import { PRODUCT_VERSION } from '../version.js';
 
 export const SERVER_NAME = 'session-search';
@@ -37,5 +38,6 @@ export function createServer(ready: Promise<Engine>): McpServer {
   registerUntagSession(server, ready);
   registerGetPreferences(server, ready);
   registerUpdatePreferences(server, ready);
+  registerFileHistory(server, ready);
   return server;
 }

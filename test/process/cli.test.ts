@@ -306,3 +306,73 @@ test('the command line ranks by meaning too: a first search learns the model in 
   assert.equal(later.mode, 'hybrid');
   assert.equal(run('search', 'caching the repository map', '--mode', 'semantic').note, undefined);
 });
+
+test('files: the sessions behind a file named relative to the working folder, and which one wrote its lines', () => {
+  const root = tempDir();
+  const repo = tempDir();
+  const id = '00000000-0000-4000-8000-000000000042';
+  const lines = ['export function backoff(attempt: number): number {', '  return Math.min(30_000, 2 ** attempt * 100);', '}'];
+  const base = { sessionId: id, cwd: repo };
+  const records = [
+    { ...base, type: 'user', uuid: 'u0', timestamp: '2026-06-01T10:00:00Z', message: { role: 'user', content: 'add an exponential back-off helper' } },
+    {
+      ...base,
+      type: 'assistant',
+      uuid: 'a0',
+      timestamp: '2026-06-01T10:00:01Z',
+      message: {
+        id: 'm0',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 't0', name: 'Write', input: { file_path: join(repo, 'backoff.ts'), content: lines.join('\n') } }],
+      },
+    },
+    {
+      ...base,
+      type: 'user',
+      uuid: 'r0',
+      timestamp: '2026-06-01T10:00:02Z',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't0', content: 'ok' }] },
+    },
+    {
+      ...base,
+      type: 'assistant',
+      uuid: 'a1',
+      timestamp: '2026-06-01T10:00:03Z',
+      message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Added.' }] },
+    },
+  ];
+  mkdirSync(join(root, 'p'));
+  writeFileSync(join(root, 'p', `${id}.jsonl`), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  // the person changed the cap by hand afterwards
+  writeFileSync(join(repo, 'backoff.ts'), [lines[0], '  return Math.min(60_000, 2 ** attempt * 100);', lines[2], ''].join('\n'));
+  const files = (...args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'files', 'backoff.ts', '--root', `claude-code=${root}`, '--data', tempDir(), ...args], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, HOME: HOME_DIR },
+    });
+  const json = files('--lines', '1-3', '--json');
+  assert.equal(json.status, 0, json.stderr);
+  const answer = JSON.parse(json.stdout) as {
+    total: number;
+    sessions: { id: string; request: string }[];
+    lines: { segments: { from: number; to: number; session?: string }[] };
+  };
+  assert.equal(answer.total, 1);
+  assert.equal(answer.sessions[0].request, 'add an exponential back-off helper');
+  assert.deepEqual(
+    answer.lines.segments.map((s) => [s.from, s.to, s.session ?? null]),
+    [
+      [1, 1, `claude-code:${id}`],
+      [2, 3, null],
+    ],
+  );
+  const human = files('--lines', '2');
+  assert.equal(human.status, 0, human.stderr);
+  assert.match(human.stdout, /backoff\.ts: 1 session/);
+  assert.match(human.stdout, /asked: add an exponential back-off helper/);
+  assert.match(human.stdout, /2 +no agent edit matches/);
+  const missing = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'files'], { encoding: 'utf8', env: { ...process.env, HOME: HOME_DIR } });
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /files needs the path of a file/);
+});

@@ -14,6 +14,7 @@ import { serveInMemory, type ToolResult } from '../mcp-memory.js';
 type Result = ToolResult;
 const BIG = Array.from({ length: 180_000 }, (_, i) => `line ${i} ünïcødé ✓ 𝄞 output`).join('\n'); // > 5 MB, astral characters included
 const TOOLS = [
+  'file_history',
   'get_preferences',
   'get_session',
   'read_session',
@@ -24,6 +25,8 @@ const TOOLS = [
   'untag_session',
   'update_preferences',
 ];
+/** A file the real Claude Code samples edit. */
+const EDITED = '/Users/user/repo/src/providers/plugins/sso/ARCHITECTURE-REFACTORING.md';
 const WRITERS = new Set(['store_session', 'tag_session', 'untag_session', 'update_preferences']);
 
 describe('in memory', () => {
@@ -43,7 +46,7 @@ describe('in memory', () => {
   });
   after(() => client.close());
 
-  test('lists the nine tools with titles, schemas and annotations', async () => {
+  test('lists the ten tools with titles, schemas and annotations', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
     for (const t of tools) {
@@ -232,6 +235,19 @@ describe('stdio, against the built bundle', () => {
       const s = r.structuredContent as { results: { id: string; relevanceScore: number }[] };
       assert.equal(s.results[0].id, 'claude-code:1af7fc5e-8455-4414-9ccd-011d40f70b2a');
       assert.ok(s.results.length <= 3);
+      // a file the real sessions edited: the sessions behind it, with the turns that edited it and the text written
+      const history = (await client.callTool({ name: 'file_history', arguments: { path: EDITED } })) as Result;
+      const h = history.structuredContent as {
+        total: number;
+        sessions: { id: string; touches: { turn: string; kind: string; hunk?: string }[]; request?: string }[];
+      };
+      assert.ok(h.total >= 1, JSON.stringify(h));
+      const edit = h.sessions.flatMap((x) => x.touches).find((t) => t.kind === 'edit');
+      assert.ok(edit?.hunk, 'an edit with the text it wrote');
+      assert.ok(edit.turn.startsWith(h.sessions.find((x) => x.touches.includes(edit))!.id));
+      const bad = (await client.callTool({ name: 'file_history', arguments: { path: EDITED, lines: 'the top bit' } })) as Result;
+      assert.equal(bad.isError, true);
+      assert.match(bad.content[0].text, /INVALID_ARGUMENT.*lines must be/);
     } finally {
       await client.close();
     }
@@ -337,7 +353,7 @@ describe('a third-party client: the MCP Inspector CLI', () => {
       },
     );
 
-  test('lists the nine tools and calls search_session against the bundle', () => {
+  test('lists the ten tools and calls search_session against the bundle', () => {
     const list = inspect('--method', 'tools/list');
     assert.equal(list.status, 0, list.stderr);
     assert.deepEqual((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort(), TOOLS);

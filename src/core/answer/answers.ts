@@ -2,6 +2,7 @@
  * The questions every front end asks of a library (search, get, list, read, turn windows, title suggestions, context
  * search), with their argument checks, as functions over the library's view (view.ts).
  */
+import { fileHistory, type FileHistoryQuery, type FileHistoryResponse } from './file-history.js';
 import type {
   GetResponse,
   ListResponse,
@@ -77,6 +78,12 @@ export function createAnswers(view: LibraryView) {
     searchWorkspaces(query: string, options: SearchOptions, onAnswer: (answer: WorkspaceAnswer) => void, signal?: AbortSignal): Promise<WorkspaceSummary> {
       checkSearch(query, { ...options, groupBy: 'workspace' });
       return scanWorkspaces(view, planQuery(view.index, parseQuery(query), options, dayRange(options), view.shortForms()), onAnswer, signal);
+    },
+
+    /** The sessions that touched a file, and with `lines` which one wrote them (file-history.ts). */
+    fileHistory(query: FileHistoryQuery): FileHistoryResponse {
+      if (!view.files) throw new SessionSearchError('INVALID_ARGUMENT', "file history is kept for this machine's sessions only.");
+      return fileHistory(view.sessions, view.files, query);
     },
 
     get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {

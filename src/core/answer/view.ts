@@ -1,4 +1,5 @@
 /** The one view every answer reads: the sessions, the index over them, the roots, and what the library looked up. */
+import type { FileIndex } from '../files/file-index.js';
 import type { SearchIndex } from '../index/engine.js';
 import type { TitleIndex } from '../index/title-index.js';
 import type { Session } from '../model.js';
@@ -17,6 +18,8 @@ export interface LibraryView {
   readonly worktrees: WorktreeRoots;
   /** The semantic leg (vectors once a model is learned). */
   readonly semantic: SemanticIndex;
+  /** Sessions by the files they touched (absent in the team archive's view). */
+  readonly files?: FileIndex;
   /** Sessions by title words, built on first use. */
   titles(): TitleIndex;
   /** The tags people gave sessions. */

@@ -3,13 +3,14 @@
  * `.git` is a file (`gitdir: <repo>/.git/worktrees/<name>`), which names the main checkout. Each library keeps what it
  * looked up, once per folder.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const MAX_FOLDERS = 10_000;
 
 export class WorktreeRoots {
   private readonly roots = new Map<string, string>();
+  private readonly checkouts = new Map<string, boolean>();
 
   /** The main checkout of the repository `folder` belongs to (as a worktree or itself); the folder when unknown. */
   rootOf(folder: string): string {
@@ -31,6 +32,17 @@ export class WorktreeRoots {
     return result;
   }
 
+  /** Whether a folder is a git checkout (its `.git` a folder, or a worktree's file), looked up once. */
+  isCheckout(folder: string): boolean {
+    let known = this.checkouts.get(folder);
+    if (known === undefined) {
+      known = existsSync(resolve(folder, '.git'));
+      if (this.checkouts.size > MAX_FOLDERS) this.checkouts.clear();
+      this.checkouts.set(folder, known);
+    }
+    return known;
+  }
+
   /** Whether `project` is the filter folder, inside it, or (unless `exact`) a git worktree of the same repository. */
   inProject(project: string | undefined, filter: string, exact = false): boolean {
     if (!project) return false;
@@ -46,5 +58,6 @@ export class WorktreeRoots {
 
   clear(): void {
     this.roots.clear();
+    this.checkouts.clear();
   }
 }

@@ -15,6 +15,8 @@ import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { ManifestEntry } from '../store/snapshot.js';
 import { isInside } from '../ingest/walk.js';
 import { SemanticIndex } from '../semantic/semantic-index.js';
+import { FileIndex } from '../files/file-index.js';
+import { WorktreeRoots } from '../answer/worktrees.js';
 import type { SemanticData } from '../semantic/semantic-file.js';
 import { INDEXED_CHARS_PER_TOOL_TURN, type KnownFile } from './options.js';
 
@@ -27,6 +29,8 @@ export class SessionCatalog {
   private titleIndex: TitleIndex | undefined;
   /** The semantic leg: a bag of words per session and, once learned, a vector. */
   readonly semantic: SemanticIndex;
+  /** Sessions by the files they touched: built when first asked. */
+  readonly files: FileIndex;
 
   constructor(
     private readonly logger: Logger,
@@ -37,8 +41,10 @@ export class SessionCatalog {
     semanticThreads = true,
     /** Told when a semantic model was learned: its file is written at once (small), not with the next snapshot. */
     learned: () => void = changed,
+    worktrees: WorktreeRoots = new WorktreeRoots(),
   ) {
     this.semantic = new SemanticIndex(logger, undefined, semanticThreads, learned);
+    this.files = new FileIndex(() => this.sessions.values(), worktrees);
   }
 
   /** Sessions by title words, for search-as-you-type: built on first use, start-up does not pay for it. */
@@ -67,11 +73,13 @@ export class SessionCatalog {
     this.index.add(session.id, { topic: session.topic, ...indexedFields(session.turns) }, Date.parse(session.updated) || 0);
     this.titleIndex?.add(session.id, session.topic);
     this.semantic.add(session);
+    this.files.add(session);
   }
 
   remove(id: string): void {
     this.sessions.delete(id);
     this.semantic.remove(id);
+    this.files.remove(id);
     this.index.remove(id);
     this.titleIndex?.remove(id);
   }
@@ -108,6 +116,7 @@ export class SessionCatalog {
     keep: (f: ManifestEntry) => SourceRoot | undefined,
   ): void {
     this.index = restored.index;
+    this.files.clear();
     const kept = new Set<string>();
     for (const f of restored.files) {
       const root = keep(f);
@@ -129,6 +138,7 @@ export class SessionCatalog {
     this.index = new SearchIndex();
     this.sessions.clear();
     this.semantic.clear();
+    this.files.clear();
     this.byFile.clear();
     this.titleIndex = undefined;
   }

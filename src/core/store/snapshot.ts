@@ -18,7 +18,7 @@ import { mergePostings } from './merged-postings.js';
 import type { Session, SourceId } from '../model.js';
 
 /** Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt. */
-export const SNAPSHOT_VERSION = 5;
+export const SNAPSHOT_VERSION = 6;
 /** Marks the footer layout (offset, length and checksum of the header); the header's own version says what the sections hold. */
 const MAGIC = 'SSSNAPv2';
 const FOOTER_BYTES = 8 + 8 + 8 + 8;

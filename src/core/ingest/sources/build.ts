@@ -2,6 +2,7 @@
 import { definedAcronyms } from '../../index/short-forms.js';
 import { isPrompt, localDay, type Session, type SourceId, type Turn } from '../../model.js';
 import { maskText } from '../../mask.js';
+import { encodeTouches, fileTouches } from '../../files/touches.js';
 import { sessionTopics } from '../topics.js';
 import { preferenceEvidence } from '../preference-evidence.js';
 
@@ -61,6 +62,7 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
     if (t.tool) turn.tool = t.tool;
     if (t.sidechain) turn.sidechain = true;
     if (t.line !== undefined) turn.line = t.line;
+    if (t.written?.length) turn.written = t.written.map(maskText);
     turns.push(turn);
   }
   const times = turns
@@ -98,5 +100,7 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
   if (acronyms.length) session.acronyms = acronyms;
   const preferences = preferenceEvidence(turns);
   if (preferences.length) session.preferences = preferences;
+  const files = fileTouches(turns, raw.project);
+  if (files.length) session.files = encodeTouches(files);
   return session;
 }

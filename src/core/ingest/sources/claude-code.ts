@@ -55,6 +55,13 @@ function describeToolUse(name: string, input: unknown): string {
   return `${name} ${json.length > TOOL_INPUT_MAX ? `${json.slice(0, TOOL_INPUT_MAX)}…` : json}`;
 }
 
+/** The new text of each edit of an Edit, MultiEdit, Write or NotebookEdit call (their text shows old and new together). */
+function writtenBy(input: unknown): string[] | undefined {
+  if (!isRecord(input)) return undefined;
+  const edits = Array.isArray(input.edits) ? input.edits.filter(isRecord) : [input];
+  return edits.map((e) => str(e.new_string) ?? str(e.content) ?? str(e.new_source) ?? str(e.new_str) ?? str(e.file_text) ?? '').filter((t) => t.trim());
+}
+
 /** Text of a tool_result or message content: strings and text blocks; images and documents become a marker. */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -182,7 +189,8 @@ function readAssistant(state: FileState, message: Record<string, unknown>, base:
       const name = str(block.name) ?? 'tool';
       const kind = toolKind(name);
       if (str(block.id)) state.tools.set(str(block.id)!, { name, kind });
-      state.turns.push({ ...base, role: 'assistant', kind, tool: name, text: describeToolUse(name, block.input) });
+      const written = kind === 'diff' ? writtenBy(block.input) : undefined;
+      state.turns.push({ ...base, role: 'assistant', kind, tool: name, text: describeToolUse(name, block.input), ...(written?.length ? { written } : {}) });
     }
   }
 }

@@ -1,0 +1,116 @@
+/**
+ * Sessions by the files they touched: built from `Session.files` the first time a file is asked about (nothing is paid
+ * by a library nobody asks), then kept up to date as sessions are added and removed. Paths are keyed by the file of
+ * the repository they name: a git worktree's file is its main checkout's file of the same relative path, separators
+ * are `/`, and on macOS and Windows case does not matter.
+ */
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Session } from '../model.js';
+import type { WorktreeRoots } from '../answer/worktrees.js';
+import { decodeTouch, type FileTouch } from './touches.js';
+
+export class FileIndex {
+  private bySession = new Map<string, string[]>();
+  private byKey = new Map<string, Set<string>>();
+  private built = false;
+
+  constructor(
+    private readonly all: () => Iterable<Session>,
+    private readonly worktrees: WorktreeRoots,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
+
+  /** Ids of the sessions that touched the file a key names. */
+  sessionsFor(key: string): string[] {
+    this.build();
+    return [...(this.byKey.get(key) ?? [])];
+  }
+
+  /** A session's touches of the file a key names, in turn order. */
+  touches(session: Session, key: string): FileTouch[] {
+    const out: FileTouch[] = [];
+    for (const encoded of session.files ?? []) {
+      const touch = decodeTouch(encoded);
+      if (touch && this.keyOf(touch.path, session.project) === key) out.push(touch);
+    }
+    return out;
+  }
+
+  /** How many files are known (for status lines and tests). */
+  get size(): number {
+    this.build();
+    return this.byKey.size;
+  }
+
+  add(session: Session): void {
+    if (!this.built) return;
+    this.remove(session.id);
+    const keys = new Set<string>();
+    for (const encoded of session.files ?? []) {
+      const touch = decodeTouch(encoded);
+      if (touch) keys.add(this.keyOf(touch.path, session.project));
+    }
+    if (!keys.size) return;
+    this.bySession.set(session.id, [...keys]);
+    for (const key of keys) {
+      let ids = this.byKey.get(key);
+      if (!ids) this.byKey.set(key, (ids = new Set()));
+      ids.add(session.id);
+    }
+  }
+
+  remove(id: string): void {
+    const keys = this.bySession.get(id);
+    if (!keys) return;
+    this.bySession.delete(id);
+    for (const key of keys) {
+      const ids = this.byKey.get(key);
+      ids?.delete(id);
+      if (ids && !ids.size) this.byKey.delete(key);
+    }
+  }
+
+  /** Forgets everything: built again on the next question (a restored snapshot, a rebuild). */
+  clear(): void {
+    this.bySession.clear();
+    this.byKey.clear();
+    this.built = false;
+  }
+
+  /**
+   * The key of a path: of a session's file (resolved against its folder, which names its repository even when the
+   * checkout is gone) or of a file a person asks about (`cwd`: where the question was asked; its folders are looked up
+   * for the checkout holding it).
+   */
+  keyOf(path: string, folder?: string): string {
+    const absolute = folder && !isAbsolute(path) ? resolve(folder, path) : path;
+    const checkout = this.checkoutOf(folder && inside(folder, absolute) ? folder : dirname(absolute));
+    const root = checkout ? this.worktrees.rootOf(checkout) : undefined;
+    const mapped = root && checkout && root !== checkout ? resolve(root, relative(checkout, absolute)) : absolute;
+    const plain = mapped.split(sep).join('/').replace(/\\/g, '/');
+    return this.platform === 'darwin' || this.platform === 'win32' ? plain.toLowerCase() : plain;
+  }
+
+  private build(): void {
+    if (this.built) return;
+    this.built = true;
+    for (const session of this.all()) this.add(session);
+  }
+
+  /** The nearest folder (itself or above) that is a git checkout (a worktree's `.git` is a file), when one is on disk. */
+  private checkoutOf(start: string): string | undefined {
+    let folder = start;
+    for (let depth = 0; depth < 40; depth++) {
+      if (this.worktrees.isCheckout(folder)) return folder;
+      const up = dirname(folder);
+      if (up === folder) return undefined;
+      folder = up;
+    }
+    return undefined;
+  }
+}
+
+function inside(folder: string, file: string): boolean {
+  const rel = relative(folder, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}

@@ -1,0 +1,180 @@
+/** The sessions behind a file and its lines: the real Claude Code samples, and sessions written here for the hard cases. */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { SessionLibrary } from '../../src/core/library.js';
+import { decodeTouch } from '../../src/core/files/touches.js';
+import { CORPUS, loadLibrary, tempDir } from '../helpers.js';
+
+describe('file history over the real Claude Code samples', () => {
+  let library: SessionLibrary;
+  before(async () => {
+    ({ library } = await loadLibrary([{ source: 'claude-code', path: join(CORPUS, 'claude-code') }]));
+  });
+  after(() => library.close());
+
+  test('every file a session touched lists that session, with the touches of that turn', () => {
+    let checked = 0;
+    for (const session of library.sessions.values()) {
+      for (const encoded of session.files ?? []) {
+        const touch = decodeTouch(encoded)!;
+        assert.ok(touch, encoded);
+        const answer = library.fileHistory({ path: touch.path, limit: 1000 });
+        const found = answer.sessions.find((s) => s.id === session.id);
+        assert.ok(found, `${session.id} touched ${touch.path} (${touch.kind}) but file_history does not list it`);
+        assert.ok(
+          found.touches.some((t) => t.turn === `${session.id}#${touch.turn}` && t.kind === touch.kind),
+          `${touch.path}: turn ${touch.turn} missing`,
+        );
+        assert.equal(answer.total, answer.sessions.length);
+        checked++;
+      }
+    }
+    assert.ok(checked > 100, `only ${checked} touches in the samples`);
+  });
+
+  test('a file the samples edit: newest first, its edits with the text written and the request behind them', async () => {
+    const edited = [...library.sessions.values()].flatMap((s) => (s.files ?? []).map((f) => decodeTouch(f)!)).find((t) => t.kind === 'edit')!;
+    const answer = library.fileHistory({ path: edited.path });
+    assert.ok(answer.count >= 1);
+    const dates = answer.sessions.map((s) => s.date);
+    assert.deepEqual(dates, [...dates].sort().reverse());
+    const edit = answer.sessions.flatMap((s) => s.touches).find((t) => t.kind === 'edit')!;
+    assert.ok(edit.hunk && edit.hunk.length > 0);
+    assert.ok(answer.sessions[0].request, 'the prompt that led to the touch');
+    // the turn named is one a reader opens
+    const page = await library.read(edit.turn);
+    assert.ok(page.found && page.text.includes('Edit'), edit.turn);
+  });
+
+  test('bad arguments are refused with the reason', () => {
+    assert.throws(() => library.fileHistory({ path: '' }), /path is required/);
+    assert.throws(() => library.fileHistory({ path: '/x', lines: '80-40' }), /lines must be/);
+    assert.throws(() => library.fileHistory({ path: '/x', limit: 0 }), /limit must be/);
+    assert.throws(() => library.fileHistory({ path: '/x', since: 'yesterday-ish' }), /since must be a date/);
+    assert.equal(library.fileHistory({ path: '/nowhere/at/all.ts' }).total, 0);
+  });
+});
+
+/** One Claude Code transcript: a prompt, then tool calls (each answered), in `cwd`. */
+function claudeSession(root: string, id: string, cwd: string, at: string, prompt: string, calls: { name: string; input: Record<string, unknown> }[]): void {
+  const records: unknown[] = [{ type: 'user', uuid: `${id}-0`, sessionId: id, cwd, timestamp: at, message: { role: 'user', content: prompt } }];
+  calls.forEach((call, i) => {
+    const time = new Date(Date.parse(at) + (i + 1) * 1000).toISOString();
+    const base = { sessionId: id, cwd, timestamp: time };
+    records.push({
+      ...base,
+      type: 'assistant',
+      uuid: `${id}-a${i}`,
+      message: { id: `m${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: call.name, input: call.input }] },
+    });
+    records.push({
+      ...base,
+      type: 'user',
+      uuid: `${id}-r${i}`,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: 'done' }] },
+    });
+  });
+  records.push({
+    type: 'assistant',
+    uuid: `${id}-end`,
+    sessionId: id,
+    cwd,
+    timestamp: at,
+    message: { id: 'end', role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+  });
+  mkdirSync(join(root, 'proj'), { recursive: true });
+  writeFileSync(join(root, 'proj', `${id}.jsonl`), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+}
+
+const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+describe('which session wrote these lines', () => {
+  const root = tempDir();
+  const repo = tempDir();
+  const worktree = tempDir();
+  const file = join(repo, 'src', 'retry.ts');
+  const original = ['export function retry(n: number) {', '  for (let i = 0; i < n; i++) {', '    attempt(i);', '  }', '}', '', 'export const LIMIT = 5;'].join(
+    '\n',
+  );
+  const backoff = ['  for (let i = 0; i < n; i++) {', '    await sleep(2 ** i * 100);', '    attempt(i);', '  }'].join('\n');
+  let library: SessionLibrary;
+
+  before(async () => {
+    mkdirSync(join(repo, '.git', 'worktrees', 'wt'), { recursive: true });
+    mkdirSync(join(repo, 'src'), { recursive: true });
+    mkdirSync(join(worktree, 'src'), { recursive: true });
+    writeFileSync(join(worktree, '.git'), `gitdir: ${join(repo, '.git', 'worktrees', 'wt')}\n`);
+    claudeSession(root, uuid(1), repo, '2026-05-01T10:00:00Z', 'write a retry helper', [{ name: 'Write', input: { file_path: file, content: original } }]);
+    claudeSession(root, uuid(2), repo, '2026-05-02T10:00:00Z', 'make the retry loop back off', [
+      { name: 'Edit', input: { file_path: file, old_string: '  for (let i = 0; i < n; i++) {\n    attempt(i);\n  }', new_string: backoff } },
+    ]);
+    claudeSession(root, uuid(3), repo, '2026-05-03T10:00:00Z', 'what does retry do?', [{ name: 'Read', input: { file_path: 'src/retry.ts' } }]);
+    // a worktree of the same repository edits the same file by its worktree path
+    claudeSession(root, uuid(4), worktree, '2026-05-04T10:00:00Z', 'raise the limit in the worktree', [
+      { name: 'Edit', input: { file_path: join(worktree, 'src', 'retry.ts'), old_string: 'export const LIMIT = 5;', new_string: 'export const LIMIT = 8;' } },
+    ]);
+    // a rename: the old path deleted, the new one written
+    claudeSession(root, uuid(5), repo, '2026-05-05T10:00:00Z', 'rename the old helper', [
+      { name: 'Bash', input: { command: 'git mv src/old-retry.ts src/retry-old.ts' } },
+    ]);
+    // on disk now: the back-off edit, the worktree's limit merged, and one line changed by hand afterwards
+    const now = original
+      .replace('  for (let i = 0; i < n; i++) {\n    attempt(i);\n  }', backoff)
+      .replace('LIMIT = 5', 'LIMIT = 8')
+      .replace('    attempt(i);', '    attempt(i, { verbose: true }); // by hand');
+    writeFileSync(file, now);
+    ({ library } = await loadLibrary([{ source: 'claude-code', path: root }]));
+  });
+  after(() => library.close());
+
+  test('the sessions that wrote, edited and read the file, the worktree among them, newest first', () => {
+    const answer = library.fileHistory({ path: file });
+    assert.deepEqual(
+      answer.sessions.map((s) => [s.id, s.touches.map((t) => t.kind).join()]),
+      [
+        [`claude-code:${uuid(4)}`, 'edit'],
+        [`claude-code:${uuid(3)}`, 'read'],
+        [`claude-code:${uuid(2)}`, 'edit'],
+        [`claude-code:${uuid(1)}`, 'write'],
+      ],
+    );
+    assert.equal(answer.sessions[2].request, 'make the retry loop back off');
+    assert.match(answer.sessions[2].touches[0].hunk ?? '', /await sleep/);
+    // asked by the worktree's path, the same file of the same repository
+    assert.equal(library.fileHistory({ path: join(worktree, 'src', 'retry.ts') }).total, 4);
+    // asked relative to a folder
+    assert.equal(library.fileHistory({ path: 'src/retry.ts', cwd: repo }).total, 4);
+  });
+
+  test('a rename names both paths', () => {
+    assert.deepEqual(
+      library.fileHistory({ path: join(repo, 'src', 'old-retry.ts') }).sessions.map((s) => s.touches.map((t) => t.kind).join()),
+      ['delete'],
+    );
+    assert.deepEqual(
+      library.fileHistory({ path: join(repo, 'src', 'retry-old.ts') }).sessions.map((s) => s.touches.map((t) => t.kind).join()),
+      ['write'],
+    );
+  });
+
+  test('each line is named by the latest edit that still matches it, and a hand-edited line by none', () => {
+    const { lines } = library.fileHistory({ path: file, lines: '1-8' });
+    assert.ok(lines);
+    const by = (line: number) => lines.segments.find((s) => s.from <= line && line <= s.to)!;
+    assert.equal(by(1).session, `claude-code:${uuid(1)}`, 'the signature: written by the first session');
+    assert.equal(by(2).session, `claude-code:${uuid(2)}`, 'the loop: the back-off edit');
+    assert.equal(by(3).session, `claude-code:${uuid(2)}`);
+    assert.equal(by(3).request, 'make the retry loop back off');
+    assert.equal(by(4).session, undefined, 'changed by hand after the agent');
+    assert.equal(by(8).session, `claude-code:${uuid(4)}`, 'the limit: the worktree session');
+    assert.equal(lines.to, 8);
+    const one = library.fileHistory({ path: file, lines: '3' }).lines!;
+    assert.deepEqual([one.from, one.to, one.segments.length], [3, 3, 1]);
+  });
+
+  test('lines of a file that cannot be read: a clear error', () => {
+    assert.throws(() => library.fileHistory({ path: join(repo, 'src', 'old-retry.ts'), lines: '1' }), /cannot be read/);
+  });
+});
