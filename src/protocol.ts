@@ -3,6 +3,7 @@
  * sends at start (ServerSettings, as initializationOptions), the requests the host sends, and the notifications the
  * server sends, each with named params and results. Methods are namespaced `sessions/…`.
  */
+import type { FileHistoryQuery, FileHistoryResponse } from './core/answer/file-history.js';
 import type { ExportFormat } from './core/export.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type {
@@ -182,6 +183,9 @@ export interface TitleMatch {
   source: string;
   created: string;
 }
+/** The sessions that touched a file; with `lines`, which one wrote them (the editor sends its text when unsaved). */
+export const FileHistoryRequest = new RequestType<FileHistoryQuery, FileHistoryResponse, void>('sessions/fileHistory');
+
 export const TitlesRequest = new RequestType<TitlesParams, TitleMatch[], void>('sessions/titles');
 
 /** Pushes this machine's sessions of sessionSearch.team.projects to the team archive (team push). */

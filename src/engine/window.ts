@@ -17,6 +17,7 @@ import {
   ArchiveSizeRequest,
   CancelIndexingRequest,
   ExportRequest,
+  FileHistoryRequest,
   GetRequest,
   ImportRequest,
   PreferencesRequest,
@@ -148,6 +149,7 @@ export function serveWindow(connection: RequestHost, host: WindowHost): void {
     const archive = teamFor(id);
     return (archive ? (await archive).turnWindow(id, from, to, query) : (await lib()).turnWindow(id, from, to, query)) ?? null;
   });
+  on(FileHistoryRequest, async (query) => (await lib()).fileHistory(query));
   on(TitlesRequest, async ({ query, limit }) =>
     (await lib()).suggestTitles(query, limit).map((s) => ({ id: s.id, topic: s.topic, source: s.source, created: s.created })),
   );

@@ -28,6 +28,9 @@ import { IndexStatus } from './status.js';
 import { resumeCommand, SessionTree, type Grouping } from './tree.js';
 import { exportSession } from './commands/export-session.js';
 import { exportResults } from './commands/export-results.js';
+import { whyThisCode } from './commands/why-this-code.js';
+import { FileSessionsView } from './file-sessions.js';
+import { LineHistory } from './line-history.js';
 import type { PanelFilters } from '../webview-protocol.js';
 
 /** What activate returns: used by other extensions and by the extension-host tests. */
@@ -42,12 +45,22 @@ class SessionSearch extends Disposable {
   readonly status = this.register(new IndexStatus());
   readonly mcpChanged = this.register(new vscode.EventEmitter<void>());
   readonly client: LanguageClient;
+  readonly fileSessions: FileSessionsView;
+  readonly lineHistory: LineHistory;
   private refreshTimer: vscode.Disposable | undefined;
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
     this.client = startIndexServer(context, this.log, (p) => this.progress(p));
-    this.register(this.client.onNotification(ChangedNotification, () => this.refreshSoon()));
+    this.fileSessions = this.register(new FileSessionsView(this.client, this.log));
+    this.lineHistory = this.register(new LineHistory(this.client));
+    this.register(
+      this.client.onNotification(ChangedNotification, () => {
+        this.refreshSoon();
+        this.fileSessions.indexChanged();
+        this.lineHistory.indexChanged();
+      }),
+    );
   }
 
   private progress(p: IndexProgress): void {
@@ -117,6 +130,10 @@ function createCommands(app: SessionSearch): Record<string, (...args: unknown[])
       if (s) return openSession(client, s.id, s.topic);
     },
     'sessionSearch.openRaw': (arg) => openRawTranscript(app.sessionOf(arg)),
+    'sessionSearch.openTurn': (id, title, turn) =>
+      typeof id === 'string' && openSession(client, id, String(title ?? id), typeof turn === 'string' ? turn : undefined),
+    'sessionSearch.whyThisCode': () => whyThisCode(app.lineHistory),
+    'sessionSearch.refreshFileSessions': () => app.fileSessions.refresh(),
     'sessionSearch.copyId': async (arg) => {
       const id = app.idOf(arg);
       if (id) await vscode.env.clipboard.writeText(id);
@@ -164,6 +181,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
   app.selected = selectedSession;
   app.track(view.onDidChangeSelection(() => void vscode.commands.executeCommand('setContext', 'sessionSearch.sessionSelected', !!selectedSession())));
   app.track(vscode.workspace.registerTextDocumentContentProvider(SCHEME, new SessionDocuments(client)));
+  app.fileSessions.attach();
+  if (vscode.workspace.getConfiguration('sessionSearch').get<boolean>('lineHistory.enabled', true))
+    app.track(vscode.languages.registerHoverProvider({ scheme: 'file' }, app.lineHistory));
   app.track(registerLanguageModelTools(client));
   for (const [id, run] of Object.entries(createCommands(app))) app.track(vscode.commands.registerCommand(id, run));
   app.track(
@@ -180,7 +200,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
         e.affectsConfiguration('sessionSearch.sources') ||
         e.affectsConfiguration('sessionSearch.dataFolder') ||
         e.affectsConfiguration('sessionSearch.archive') ||
-        e.affectsConfiguration('sessionSearch.team')
+        e.affectsConfiguration('sessionSearch.team') ||
+        e.affectsConfiguration('sessionSearch.lineHistory')
       ) {
         void vscode.window.showInformationMessage('Session Search: reload the window to apply the new settings.', 'Reload').then((choice) => {
           if (choice) void vscode.commands.executeCommand('workbench.action.reloadWindow');

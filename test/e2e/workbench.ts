@@ -87,7 +87,73 @@ function prepareHome(run: string): { home: string; workspace: string } {
   mkdirSync(workspace, { recursive: true });
   cpSync(join(CORPUS, 'aider/zen-mcp-server/.aider.chat.history.md'), join(workspace, '.aider.chat.history.md'));
   writeFileSync(join(workspace, 'README.md'), '# demo workspace\n');
+  writeFileHistory(home, workspace);
   return { home, workspace };
+}
+
+/** The text of `src/retry.ts` as the agents left it: a first session wrote it, a second made the loop back off. */
+export const RETRY_FILE = [
+  'export async function retry(n: number): Promise<void> {',
+  '  for (let i = 0; i < n; i++) {',
+  '    await sleep(2 ** i * 100);',
+  '    await attempt(i);',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+/** Two Claude Code sessions in the workspace: one writes src/retry.ts, the next edits its loop (what the file view shows). */
+function writeFileHistory(home: string, workspace: string): void {
+  const file = join(workspace, 'src', 'retry.ts');
+  const first = RETRY_FILE.replace('    await sleep(2 ** i * 100);\n', '');
+  const session = (id: string, at: string, prompt: string, name: string, input: Record<string, unknown>): string => {
+    const base = { sessionId: id, cwd: workspace };
+    const later = (s: number) => new Date(Date.parse(at) + s * 1000).toISOString();
+    return [
+      { ...base, type: 'user', uuid: `${id}-0`, timestamp: at, message: { role: 'user', content: prompt } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: `${id}-1`,
+        timestamp: later(1),
+        message: { id: `${id}-m1`, role: 'assistant', content: [{ type: 'tool_use', id: `${id}-t`, name, input }] },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: `${id}-2`,
+        timestamp: later(2),
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `${id}-t`, content: 'ok' }] },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: `${id}-3`,
+        timestamp: later(3),
+        message: { id: `${id}-m3`, role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+      },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+  };
+  const folder = join(home, '.claude', 'projects', '-workspace-retry');
+  mkdirSync(folder, { recursive: true });
+  const wrote = '88888888-8888-4888-8888-888888888881';
+  const edited = '88888888-8888-4888-8888-888888888882';
+  writeFileSync(
+    join(folder, `${wrote}.jsonl`),
+    session(wrote, '2026-11-25T09:00:00.000Z', 'add a retry helper for flaky requests', 'Write', { file_path: file, content: first }),
+  );
+  writeFileSync(
+    join(folder, `${edited}.jsonl`),
+    session(edited, '2026-11-26T09:00:00.000Z', 'make the retry loop back off', 'Edit', {
+      file_path: file,
+      old_string: '  for (let i = 0; i < n; i++) {\n    await attempt(i);',
+      new_string: '  for (let i = 0; i < n; i++) {\n    await sleep(2 ** i * 100);\n    await attempt(i);',
+    }),
+  );
+  mkdirSync(join(workspace, 'src'), { recursive: true });
+  writeFileSync(file, RETRY_FILE);
 }
 
 export interface Workbench {

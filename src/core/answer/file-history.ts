@@ -21,6 +21,8 @@ export interface FileHistoryQuery {
   limit?: number;
   /** Only sessions active on or after this day (YYYY-MM-DD) or instant. */
   since?: string;
+  /** The file's text as an editor holds it (unsaved changes included): matched instead of the file on disk. */
+  text?: string;
 }
 
 export interface FileHistoryTouch {
@@ -47,7 +49,17 @@ export interface FileHistoryLines {
   from: number;
   to: number;
   /** Runs of lines, each written by one session's edit, or by none that still matches (`session` absent). */
-  segments: { from: number; to: number; session?: string; turn?: string; date?: string; source?: string; request?: string; match?: 'exact' | 'whitespace' }[];
+  segments: {
+    from: number;
+    to: number;
+    session?: string;
+    topic?: string;
+    turn?: string;
+    date?: string;
+    source?: string;
+    request?: string;
+    match?: 'exact' | 'whitespace';
+  }[];
 }
 
 export interface FileHistoryResponse {
@@ -85,7 +97,7 @@ export function fileHistory(sessions: ReadonlyMap<string, Session>, files: FileI
     .sort((a, b) => b.updated.localeCompare(a.updated) || a.id.localeCompare(b.id));
   const shown = touched.slice(0, limit).map((s) => describe(s, files.touches(s, key)));
   const response: FileHistoryResponse = { success: true, path: key, count: shown.length, total: touched.length, sessions: shown };
-  if (range) response.lines = attribute(absolute, key, touched, files, range);
+  if (range) response.lines = attribute(query.text ?? readText(absolute), key, touched, files, range);
   return response;
 }
 
@@ -138,15 +150,17 @@ interface EditRef {
   turn: number;
 }
 
-function attribute(absolute: string, key: string, touched: Session[], files: FileIndex, range: { from: number; to: number }): FileHistoryLines {
-  let text: string;
+function readText(absolute: string): string {
   try {
     if (statSync(absolute).size > MAX_ATTRIBUTED_BYTES) throw new SessionSearchError('INVALID_ARGUMENT', `${absolute} is too large to attribute its lines.`);
-    text = readFileSync(absolute, 'utf8');
+    return readFileSync(absolute, 'utf8');
   } catch (err) {
     if (err instanceof SessionSearchError) throw err;
     throw new SessionSearchError('FILE_NOT_FOUND', `${absolute} cannot be read, so its lines cannot be matched to the edits that wrote them.`);
   }
+}
+
+function attribute(text: string, key: string, touched: Session[], files: FileIndex, range: { from: number; to: number }): FileHistoryLines {
   const edits: WrittenEdit<EditRef>[] = [];
   for (const session of touched) {
     const turns = session.turns;
@@ -166,6 +180,7 @@ function attribute(absolute: string, key: string, touched: Session[], files: Fil
       from: s.from,
       to: s.to,
       session: session.id,
+      topic: session.topic,
       turn: `${session.id}#${turn}`,
       date: session.turns[turn]?.timestamp ?? session.updated,
       source: session.source,

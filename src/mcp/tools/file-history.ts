@@ -44,6 +44,7 @@ export const fileHistoryResponseSchema = z.object({
               .string()
               .optional()
               .describe('The session whose edit wrote these lines as they are now; absent: no agent edit matches (written by hand, or changed since).'),
+            topic: z.string().optional(),
             turn: z.string().optional(),
             date: z.string().optional(),
             source: z.string().optional(),
