@@ -4,7 +4,7 @@
  * the tools promise and what the engine returns cannot drift apart.
  */
 import { z } from 'zod';
-import { ROLES, SOURCE_IDS, TURN_KINDS, type Role, type Turn, type TurnKind } from './model.js';
+import { ROLES, SOURCE_IDS, TURN_KINDS, type Role, type Turn, type TurnKind, BLOCK_TYPES, type BlockType } from './model.js';
 
 const range = z.tuple([z.number().int(), z.number().int()]);
 
@@ -234,7 +234,9 @@ export const contextBlockSchema = z.object({
   blockId: z.string().describe('The turn (a docid for read_session).'),
   sessionId: z.string(),
   sessionName: z.string(),
-  type: z.enum(TURN_KINDS as [TurnKind, ...TurnKind[]]).describe('The kind of turn.'),
+  type: z
+    .enum(BLOCK_TYPES as [BlockType, ...BlockType[]])
+    .describe('The kind of turn, or decision: a prompt or reply where something was settled (snippet: what).'),
   score: z.number().describe("0-1: the share of the query's information the block holds."),
   snippet: z.string(),
   tags: z.array(z.string()).describe("The session's tags (given by a person, its topics, source, project folder, branch), then the block's kind."),

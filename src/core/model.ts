@@ -40,6 +40,9 @@ export const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
 /** conversation: prose between user and agent; file: a file was read; diff: a file was edited. */
 export type TurnKind = 'conversation' | 'file' | 'diff' | 'note' | 'tool' | 'thinking';
 export const TURN_KINDS: readonly TurnKind[] = ['conversation', 'file', 'diff', 'note', 'tool', 'thinking'];
+/** What search_context can return: a turn of any kind, or a decision (a prompt or reply where something was settled). */
+export type BlockType = TurnKind | 'decision';
+export const BLOCK_TYPES: readonly BlockType[] = [...TURN_KINDS, 'decision'];
 
 export interface Turn {
   /** `<session id>#<index>`: also the docid a reader pages through. */

@@ -1,6 +1,6 @@
 /** zod fields shared by several tools. */
 import { z } from 'zod';
-import { ROLES, SOURCE_IDS, TURN_KINDS } from '../core/model.js';
+import { ROLES, SOURCE_IDS, TURN_KINDS, BLOCK_TYPES } from '../core/model.js';
 import { SEARCH_MODES } from '../core/contracts.js';
 
 export const MAX_LIMIT = 1000;
@@ -25,6 +25,8 @@ export const roleField = z
   .optional()
   .describe('Only count matches in turns of this role.');
 export const kindField = z.enum(TURN_KINDS as [string, ...string[]]);
+/** search_context's block types: the turn kinds and decision. */
+export const blockTypeField = z.enum(BLOCK_TYPES as [string, ...string[]]);
 export const modeField = z
   .enum(SEARCH_MODES)
   .optional()

@@ -161,6 +161,17 @@ describe('in memory', () => {
     assert.equal(strict.results.length, 0);
   });
 
+  test('search_context with types ["decision"]: the turn where it was decided, what was decided as its snippet', async () => {
+    const r = (await call('search_context', { query: 'When did we decide to use PostgreSQL instead of MongoDB?', types: ['decision'], threshold: 0 }))
+      .structuredContent as { results: { blockId: string; type: string; snippet: string }[] };
+    assert.ok(r.results.length >= 1);
+    assert.ok(r.results.every((b) => b.type === 'decision'));
+    assert.match(r.results[0].blockId, /authentication-implementation#0$/);
+    assert.equal(r.results[0].snippet, 'We decided to use PostgreSQL instead of MongoDB.');
+    const bad = await call('search_context', { query: 'PostgreSQL', types: ['decisions'] });
+    assert.equal(bad.isError, true);
+  });
+
   test("store_session writes CodeArchitect's layout, masked, searchable at once", async () => {
     const secret = `ghp_${'Zk3'.repeat(12)}`;
     const r = await call('store_session', {

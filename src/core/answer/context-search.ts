@@ -5,11 +5,12 @@
  * filtered out) means what it says.
  */
 import type { ContextBlock, ContextResponse, SearchMode } from '../contracts.js';
-import type { DayRange } from '../dates.js';
+import { overlaps, type DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
 import { findSnippets, matcherFor } from '../index/snippets.js';
 import { forEachToken } from '../index/tokenize.js';
-import type { TurnKind } from '../model.js';
+import type { BlockType, Session } from '../model.js';
+import { decisionsIn } from './decisions.js';
 import { planQuery, rankSessions } from './search.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter } from './tags.js';
@@ -19,7 +20,7 @@ export interface ContextQuery {
   tags?: string[];
   /** With `tags`: only blocks of sessions carrying every one of them (any of them otherwise). */
   allTags?: boolean;
-  types?: TurnKind[];
+  types?: BlockType[];
   limit: number;
   threshold: number;
   source?: string;
@@ -77,26 +78,37 @@ export function contextCandidates(
   // a block covers a query word when it holds it or one of its forms (another word form, a short form, an identifier's
   // parts all), at that form's weight: what the block itself holds, whatever its session
   const idf = (t: string): number => lib.index.idf(t);
+  const decisionsWanted = options.types?.includes('decision') ?? false;
+  // (a subject word no session says, "database", still weighs for decisions: their sessions' topics hold it)
+  const floor = decisionsWanted ? 1 : 0;
   const slots = plan.slots
     .filter((slot) => query.terms.includes(slot.alts[0].term))
-    .map((slot) => ({ alts: slot.alts, weight: Math.max(...slot.alts.map((a) => Math.max(...(a.all ?? [a.term]).map(idf)))) }));
+    .map((slot) => ({ alts: slot.alts, weight: Math.max(floor, ...slot.alts.map((a) => Math.max(...(a.all ?? [a.term]).map(idf)))) }));
   const total = slots.reduce((a, s) => a + s.weight, 0);
   const needed = new Set(slots.flatMap((s) => s.alts.flatMap((a) => a.all ?? [a.term])));
   const matcher = matcherFor(plan.shown);
   const out: { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] = [];
   if (!total || !matcher) return out;
+  if (decisionsWanted)
+    ranked.push(...aboutSubject(lib, ranked, needed, range, options, (s) => (!wanted || wanted.has(s.id) || wanted.has(s.nativeId)) && (!byTags || byTags(s))));
   const best = ranked[0]?.relevance || 1;
   ranked.slice(0, SESSIONS_EXAMINED).forEach((hit, rank) => {
     const sessionShare = Math.min(1, hit.relevance / best);
     const reciprocalRank = 1 / (rank + 1);
     if (calibratedScore({ coverage: 1, sessionShare, reciprocalRank, conversation: 1 }) < threshold - 0.0005) return; // (scores are shown, and held to it, rounded)
     const s = lib.sessions.get(hit.key)!;
+    // a decision is about its session's subject too: a topic the query names ("database") counts as held by it
+    const topics = decisionsWanted ? new Set(sessionTags(lib, s)) : undefined;
     for (const turn of s.turns) {
-      if (options.types?.length && !options.types.includes(turn.kind)) continue;
+      const decided = decisionsWanted ? decisionsIn(turn) : [];
+      const type: BlockType = decided.length ? 'decision' : turn.kind;
+      if (options.types?.length && !options.types.includes(type)) continue;
       matcher.lastIndex = 0;
-      if (!matcher.test(turn.text)) continue;
+      const named = decided.length && [...needed].some((t) => topics?.has(t));
+      if (!matcher.test(turn.text) && !named) continue;
       const present = new Set<string>();
       forEachToken(turn.text, (tok) => needed.has(tok) && present.add(tok), false, true);
+      if (decided.length) for (const t of needed) if (topics?.has(t)) present.add(t);
       let covered = 0;
       for (const slot of slots) {
         const held = slot.alts.filter((a) => (a.all ?? [a.term]).every((t) => present.has(t)));
@@ -109,15 +121,15 @@ export function contextCandidates(
         reciprocalRank,
         conversation: turn.kind === 'conversation' ? 1 : 0,
       };
-      const snippet = findSnippets([turn], plan.shown, { max: 1 })[0]?.text ?? turn.text.slice(0, 300);
+      const snippet = decided.length ? decided.join(' … ') : (findSnippets([turn], plan.shown, { max: 1 })[0]?.text ?? turn.text.slice(0, 300));
       out.push({
         block: {
           blockId: turn.id,
           sessionId: s.id,
           sessionName: s.topic,
-          type: turn.kind,
+          type,
           snippet,
-          tags: [...sessionTags(lib, s), turn.kind],
+          tags: [...sessionTags(lib, s), type],
           createdAt: turn.timestamp ?? s.created,
         },
         features,
@@ -125,6 +137,30 @@ export function contextCandidates(
     }
   });
   return out;
+}
+
+/**
+ * Decisions are asked for by subject ("database"), which the statement need not say ("let's go with PostgreSQL"): the
+ * sessions whose topics name a query word come after the ranked ones, at half the best one's relevance.
+ */
+function aboutSubject(
+  lib: LibraryView,
+  ranked: { key: string; relevance: number }[],
+  words: Set<string>,
+  range: DayRange,
+  options: Omit<ContextQuery, 'limit' | 'threshold'>,
+  keep: (s: Session) => boolean,
+): ReturnType<typeof rankSessions> {
+  const seen = new Set(ranked.map((h) => h.key));
+  const relevance = (ranked[0]?.relevance ?? 1) / 2;
+  const out: ReturnType<typeof rankSessions> = [];
+  for (const s of lib.sessions.values()) {
+    if (seen.has(s.id) || !s.topics?.some((t) => words.has(t)) || !keep(s)) continue;
+    if ((options.source && s.source !== options.source) || !overlaps(range, s.firstDay, s.lastDay)) continue;
+    if (options.project && !lib.worktrees.inProject(s.project, options.project)) continue;
+    out.push({ doc: -1, key: s.id, score: relevance, relevance, matchCount: 0, matchedTerms: 0, heldTerms: 0 } as ReturnType<typeof rankSessions>[number]);
+  }
+  return out.sort((a, b) => (lib.sessions.get(b.key)!.updated > lib.sessions.get(a.key)!.updated ? 1 : -1));
 }
 
 export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRange, options: ContextQuery): ContextResponse {

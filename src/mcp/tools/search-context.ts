@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../engine/api.js';
-import type { TurnKind } from '../../core/model.js';
+import type { BlockType } from '../../core/model.js';
 import { answer, ok } from '../respond.js';
 import { contextResponseSchema } from '../../core/contracts.js';
-import { dateField, kindField, limitField, modeField, projectField, queryField, sourceField, allTagsField, tagsFilterField } from '../schemas.js';
+import { blockTypeField, dateField, limitField, modeField, projectField, queryField, sourceField, allTagsField, tagsFilterField } from '../schemas.js';
 
 export function registerSearchContext(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
@@ -23,7 +23,12 @@ export function registerSearchContext(server: McpServer, ready: Promise<Engine>)
         sessions: z.array(z.string().max(1024)).max(1000).optional().describe('Only these session ids. Omit to search all.'),
         tags: tagsFilterField,
         allTags: allTagsField,
-        types: z.array(kindField).optional().describe('Only these block types: conversation, file, diff, note, tool, thinking.'),
+        types: z
+          .array(blockTypeField)
+          .optional()
+          .describe(
+            'Only these block types: conversation, file, diff, note, tool, thinking, or decision (prompts and replies where something was settled: "let\'s use X", "we\'ll go with", "use X instead of Y"; the snippet is what was decided).',
+          ),
         limit: limitField('Maximum results. Default 10.'),
         threshold: z.number().min(0).max(1).default(0.7).describe('Minimum score (0-1). Default 0.7.'),
         dateFrom: dateField('From this day on'),
@@ -42,7 +47,7 @@ export function registerSearchContext(server: McpServer, ready: Promise<Engine>)
           sessions: args.sessions,
           tags: args.tags,
           allTags: args.allTags,
-          types: args.types as TurnKind[] | undefined,
+          types: args.types as BlockType[] | undefined,
           limit: args.limit ?? 10,
           threshold: args.threshold,
           dateFrom: args.dateFrom,

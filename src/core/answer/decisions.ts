@@ -1,0 +1,73 @@
+/**
+ * Decisions: statements in a conversation where the user and the agent settle something — "let's go with …", "we'll
+ * use X instead of Y", "decided to …", "don't …, use …", "Decision: …". Found by rules (tested, and judged on labelled
+ * statements from real transcripts in docs/BENCHMARKS.md), sentence by sentence, in prompts and replies; questions,
+ * conditionals and options still being weighed are not decisions.
+ */
+import type { Turn } from '../model.js';
+
+/** The forms a settled choice takes. */
+const SETTLED: RegExp[] = [
+  /\b(?:let'?s|let us)\s+(?:go\s+with|use|stick\s+with|switch\s+to|keep|adopt|move\s+to|pick|choose|settle\s+on|standardi[sz]e\s+on|drop|replace)\b/i,
+  /\bwe(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|'ve|\s+have)?\s+(?:go(?:ne)?\s+with|switch(?:ed)?\s+to|stick\s+with|adopt(?:ed)?|standardi[sz]ed?\s+on|settled\s+on|picked|chose|chosen)\b/i,
+  /\b(?:we|i)(?:'ve|\s+have)?\s+decided\b/i,
+  /\b(?:decided|agreed|settled)\s+(?:to|on|that)\b/i,
+  /\b(?:the\s+)?decision(?:\s+is|\s+was)?\s*[:—-]\s*\S/i,
+  /^(?:decision|decided|we\s+chose|chosen)\s*:/i,
+  /\b(?:use|go\s+with|prefer)\s+[^.?!]{1,60}?\s+(?:instead\s+of|rather\s+than)\s+\S/i,
+  /\bdon'?t\s+(?:use|add|do|write|call|keep)\b[^.?!]{1,80}?[,;—-]\s*(?:use|do|add|write|call|prefer|go\s+with)\b/i,
+  /\b(?:from\s+now\s+on|going\s+forward)\b[^.?!]{0,40}?\b(?:use|always|never|we)\b/i,
+  /\bwe(?:'ll|\s+will)\s+use\b/i,
+  /^instead\s+of\b[^.?!]{1,80},\s*(?:we(?:'ll|\s+will|\s+now)?|i(?:'ll)?|let'?s)\s+(?:use|go|switch|do|keep|track|store|call)\b/i,
+  /\byou'?re\s+right[,.]?\s+(?:we|i)\s+should\s+(?:be\s+)?(?:use|using|go|switch|keep)\b/i,
+];
+
+/** One thing taken over another ("… instead of …", "… rather than …"), said of what is or will be done. */
+const OVER_ANOTHER = /\b(?:instead\s+of|rather\s+than)\b/i;
+/** …but not an observation, a rationale, or what already was so. */
+const NOT_CHOSEN = /\b(?:i\s+(?:can\s+)?see|looks\s+like|seems|already|because|more\s+reliable|would|instead\s+of\s+(?:a|an|the)\s+\w+,\s+(?:you|it))\b/i;
+
+/** What a person tells the agent to do, settling it: "use the Spinner instead of …", "switch to a bar graph". */
+const DIRECTED = /^(?:please\s+)?(?:use|switch\s+to|go\s+with|stick\s+with|don'?t\s+use|do\s+not\s+use|always\s+use|never\s+use|prefer)\b/i;
+
+/** Telling the agent which of its tools to work with ("use the file tools to look"): not a decision about the project. */
+const TOOL_USE = /^(?:please\s+)?use\s+(?:\S+\s+){0,2}tools?\b/i;
+
+/** Still weighing, asking, or supposing: not settled. */
+const UNSETTLED =
+  /\b(?:if|whether|should\s+we|shall\s+we|could\s+we|can\s+we|would\s+you|do\s+you\s+want|maybe|perhaps|might|consider(?:ing)?|option|alternatively|or\s+we\s+could|unless|once\s+you\s+decide|haven'?t\s+decided|not\s+decided|undecided|let\s+me\s+know|we\s+can|you\s+can|i\s+can)\b/i;
+
+const MAX_SENTENCE = 400;
+
+/** The sentences of a text, code blocks and quoted lines left out (a decision is said in prose). */
+export function sentences(text: string): string[] {
+  const prose = text
+    .replace(/```[\s\S]*?(?:```|$)/g, '\n')
+    .split('\n')
+    .filter((line) => !/^\s*(?:>|\||\$ |[-+] |\d+→)/.test(line))
+    .join('\n');
+  const out: string[] = [];
+  for (const part of prose.split(/(?<=[.!?])\s+|\n{2,}|\n(?=\s*(?:[-*•]|\d+\.)\s)/)) {
+    const sentence = part
+      .replace(/^\s*(?:[-*•]|\d+\.)\s+/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (sentence.length >= 12 && sentence.length <= MAX_SENTENCE) out.push(sentence);
+  }
+  return out;
+}
+
+/** Whether one sentence settles something. */
+export function isDecision(sentence: string, role: 'user' | 'assistant' = 'assistant'): boolean {
+  if (/\?\s*$/.test(sentence) || UNSETTLED.test(sentence)) return false;
+  if (SETTLED.some((re) => re.test(sentence))) return true;
+  if (role === 'user' && DIRECTED.test(sentence) && !TOOL_USE.test(sentence)) return true;
+  return OVER_ANOTHER.test(sentence) && !NOT_CHOSEN.test(sentence);
+}
+
+/** The decisions a turn states (prompts and replies only: tool output and files are not where people decide). */
+export function decisionsIn(turn: Pick<Turn, 'kind' | 'role' | 'text'>): string[] {
+  if (turn.kind !== 'conversation' || (turn.role !== 'user' && turn.role !== 'assistant')) return [];
+  const role = turn.role;
+  return sentences(turn.text).filter((s) => isDecision(s, role));
+}

@@ -1,0 +1,90 @@
+/** Decisions: the rules on statements people write, and `search_context {types: ["decision"]}` finding where one was made. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { decisionsIn, isDecision } from '../../src/core/answer/decisions.js';
+import type { SessionLibrary } from '../../src/core/library.js';
+import { loadLibrary, tempDir, writeCodeArchitect } from '../helpers.js';
+
+describe('what counts as a decision', () => {
+  const settled = [
+    "Let's go with PostgreSQL for the ledger.",
+    "OK, we'll use Redis for the session cache.",
+    'We decided to drop the GraphQL layer and keep REST.',
+    'Decision: use pnpm workspaces for the monorepo.',
+    'Use zod instead of hand-written validators.',
+    "Don't use moment, use date-fns.",
+    'From now on we always run the linter before committing.',
+    "You're right, we should be using fetch instead of axios here.",
+    'Instead of polling, we now subscribe to the change feed.',
+  ];
+  const unsettled = [
+    'Should we use PostgreSQL or MongoDB?',
+    'We could use Redis if the cache grows.',
+    'If we decide to migrate, the schema needs a version column.',
+    'Maybe we should switch to pnpm at some point.',
+    'Option A: use websockets. Option B: long polling.',
+    'I can see the module uses callbacks instead of promises.',
+    'The helper already returns null instead of throwing.',
+    "Let me know whether you'd rather keep REST.",
+  ];
+  for (const s of settled) test(`settled: ${s}`, () => assert.equal(isDecision(s), true));
+  for (const s of unsettled) test(`not settled: ${s}`, () => assert.equal(isDecision(s), false));
+
+  test('a person telling the agent which library to use decides; telling it which of its tools to use does not', () => {
+    assert.equal(isDecision('use rich for the coloured prompt', 'user'), true);
+    assert.equal(isDecision('use rich for the coloured prompt', 'assistant'), false);
+    assert.equal(isDecision('use the file tools to look at the structure', 'user'), false);
+  });
+
+  test('only prompts and replies, in prose: code, quotes and tool output are not where people decide', () => {
+    const reply = (text: string) => ({ kind: 'conversation' as const, role: 'assistant' as const, text });
+    assert.deepEqual(decisionsIn(reply("Looks good.\n\nLet's use SQLite for the tests.\n\n```ts\n// let's use a map instead of an object\n```")), [
+      "Let's use SQLite for the tests.",
+    ]);
+    assert.deepEqual(decisionsIn(reply("> let's use MongoDB\nNo, not that.")), []);
+    assert.deepEqual(decisionsIn({ kind: 'tool', role: 'tool', text: "let's use MongoDB instead of files" }), []);
+  });
+});
+
+describe('search_context with types: ["decision"]', () => {
+  let library: SessionLibrary;
+  before(async () => {
+    const root = tempDir();
+    writeCodeArchitect(root, '2026-01-15', 'backend-architecture', [
+      { role: 'user', content: 'We need a store for the orders: relational data, reports, transactions.' },
+      { role: 'assistant', content: 'Both PostgreSQL and MongoDB could work; the reports join a lot of tables.' },
+      { role: 'user', content: "Let's go with PostgreSQL instead of MongoDB, the data is relational." },
+      { role: 'assistant', content: 'Agreed. I will write the schema migrations next.' },
+    ]);
+    writeCodeArchitect(root, '2026-02-01', 'frontend-state', [
+      { role: 'user', content: 'The cart state is getting messy.' },
+      { role: 'assistant', content: "We'll use Zustand for the cart store instead of prop drilling." },
+    ]);
+    ({ library } = await loadLibrary([{ source: 'codearchitect', path: root }]));
+  });
+  after(() => library.close());
+
+  test('the question finds the turn where it was decided, with what was decided as the snippet', () => {
+    const { results } = library.searchContext('When did we decide to use PostgreSQL instead of MongoDB?', { types: ['decision'], limit: 5, threshold: 0 });
+    assert.ok(results.length >= 1);
+    assert.equal(results[0].type, 'decision');
+    assert.equal(results[0].snippet, "Let's go with PostgreSQL instead of MongoDB, the data is relational.");
+    assert.equal(results[0].sessionName, 'backend-architecture');
+    assert.ok(results[0].tags.includes('decision'));
+    assert.ok(results.every((b) => b.type === 'decision'));
+  });
+
+  test('a subject word finds the decisions of sessions about it, though the statement does not say it', () => {
+    const { results } = library.searchContext('database', { types: ['decision'], limit: 5, threshold: 0 });
+    assert.deepEqual(
+      results.map((b) => b.snippet),
+      ["Let's go with PostgreSQL instead of MongoDB, the data is relational."],
+    );
+  });
+
+  test('without types, a decision stays a conversation block', () => {
+    const { results } = library.searchContext('Zustand cart store', { limit: 5, threshold: 0 });
+    assert.ok(results.length >= 1);
+    assert.ok(results.every((b) => b.type !== 'decision'));
+  });
+});
