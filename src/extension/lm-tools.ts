@@ -1,10 +1,11 @@
-/** Copilot language-model tools: search, get, read and preferences, answered by the index server. */
+/** Copilot language-model tools: search, get, read, preferences and a file's history, answered by the index server. */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { errorMessage } from '../core/errors.js';
 import { answerText } from '../core/format.js';
 import type { SearchOptions } from '../core/contracts.js';
-import { GetRequest, PreferencesRequest, ReadRequest, SearchRequest } from '../protocol.js';
+import { FileHistoryRequest, GetRequest, PreferencesRequest, ReadRequest, SearchRequest } from '../protocol.js';
+import { isAbsolute, join } from 'node:path';
 
 const text = (value: unknown): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answerText(value))]);
 
@@ -45,6 +46,19 @@ export function registerLanguageModelTools(client: LanguageClient): vscode.Dispo
         client,
         () => "Reading the developer's preferences",
         (i) => client.sendRequest(PreferencesRequest, { project: i.project }),
+      ),
+    ),
+    vscode.lm.registerTool(
+      'session_file_history',
+      tool<{ path: string; lines?: string; limit?: number }>(
+        client,
+        (i) => `Looking up the sessions behind ${i.path}${i.lines ? ` (lines ${i.lines})` : ''}`,
+        (i) => {
+          // a path relative to the workspace, as an agent names files
+          const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+          const path = isAbsolute(i.path) || !root ? i.path : join(root, i.path);
+          return client.sendRequest(FileHistoryRequest, { path, lines: i.lines, limit: Math.min(i.limit ?? 20, 100) });
+        },
       ),
     ),
     vscode.lm.registerTool(

@@ -84,6 +84,14 @@ export async function run(): Promise<void> {
   const prefs = await toolText('session_preferences', {});
   check(/extractedFrom/.test(prefs) && /preferences/.test(prefs), `session_preferences answers: ${prefs.slice(0, 300)}`);
 
+  // the sessions behind a workspace file (named relative to the workspace, as an agent names it), and who wrote line 3
+  const history = await toolText('session_file_history', { path: 'src/retry.ts', lines: '3' });
+  check(
+    history.includes('make the retry loop back off') && history.includes('add a retry helper for flaky requests'),
+    `session_file_history lists both sessions: ${history.slice(0, 400)}`,
+  );
+  check(history.includes('claude-code:88888888-8888-4888-8888-888888888882#1'), `line 3 is the back-off edit's: ${history.slice(0, 600)}`);
+
   // Import an Export…: a Claude.ai export is read, and the Copilot tool finds its conversation
   const exportDir = mkdtempSync(join(tmpdir(), 'session-search-import-'));
   const exportFile = join(exportDir, 'conversations.json');
