@@ -178,3 +178,19 @@ describe('which session wrote these lines', () => {
     assert.throws(() => library.fileHistory({ path: join(repo, 'src', 'old-retry.ts'), lines: '1' }), /cannot be read/);
   });
 });
+
+describe('line attribution, as a property of generated edit histories', () => {
+  test('a line other than "}" or a blank is named by the session that last wrote it, and a line typed by hand by none', async () => {
+    const { attributeLines } = await import('../../src/core/files/attribution.js');
+    const { attributionCase } = await import('../../bench/attribution-cases.js');
+    for (let seed = 1; seed <= 150; seed++) {
+      const { text, edits, authors } = attributionCase(seed);
+      const lines = text.split('\n');
+      const named: (string | undefined)[] = [];
+      for (const s of attributeLines(text, edits, 1, lines.length)) for (let l = s.from; l <= s.to; l++) named[l - 1] = s.ref;
+      authors.forEach((author, i) => {
+        if (lines[i].trim().length > 3) assert.equal(named[i], author, `seed ${seed}, line ${i + 1}: ${lines[i]}`);
+      });
+    }
+  });
+});
