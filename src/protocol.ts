@@ -3,6 +3,7 @@
  * sends at start (ServerSettings, as initializationOptions), the requests the host sends, and the notifications the
  * server sends, each with named params and results. Methods are namespaced `sessions/…`.
  */
+import type { DecisionsResponse } from './core/answer/decision-list.js';
 import type { FileHistoryQuery, FileHistoryResponse } from './core/answer/file-history.js';
 import type { ExportFormat } from './core/export.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
@@ -185,6 +186,9 @@ export interface TitleMatch {
 }
 /** The sessions that touched a file; with `lines`, which one wrote them (the editor sends its text when unsaved). */
 export const FileHistoryRequest = new RequestType<FileHistoryQuery, FileHistoryResponse, void>('sessions/fileHistory');
+
+/** What each project's sessions settled, newest first (the panel's Decisions). */
+export const DecisionsRequest = new RequestType<{ project?: string }, DecisionsResponse, void>('sessions/decisions');
 
 export const TitlesRequest = new RequestType<TitlesParams, TitleMatch[], void>('sessions/titles');
 

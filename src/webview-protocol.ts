@@ -1,6 +1,7 @@
 /** Messages between the search panel (webview/) and the extension host (src/extension/panel.ts), both directions typed. */
 import type { FailedWorkspace, IndexingState, PreferencesResponse, SearchMode, SearchResult, WorkspaceGroup, WorkspaceSummary } from './core/contracts.js';
 import type { Role, SourceId, TurnKind } from './core/model.js';
+import type { DecisionsResponse } from './core/answer/decision-list.js';
 
 export interface PanelFilters {
   source?: SourceId;
@@ -55,6 +56,7 @@ export type ToPanel =
   | { type: 'workspacesDone'; searchId: number; summary?: WorkspaceSummary; error?: string; tookMs: number }
   | { type: 'context'; sessionId: string; topic: string; hitIndex: number; first: number; turns: PanelTurn[]; total: number; notes?: string[] }
   | { type: 'preferences'; value: PreferencesResponse }
+  | { type: 'decisions'; value: DecisionsResponse }
   | { type: 'error'; message: string };
 
 export type FromPanel =
@@ -68,6 +70,8 @@ export type FromPanel =
   | { type: 'export'; sessionId: string }
   | { type: 'exportResults'; query: string; filters: PanelFilters }
   | { type: 'preferences' }
+  /** The Decisions section: of the project filter's project, else of every project. */
+  | { type: 'decisions'; project?: string }
   | { type: 'editPreference'; category: string; value: string };
 
 /** Turns shown either side of a hit, and added by "Show earlier" / "Show later". */

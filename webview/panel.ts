@@ -9,6 +9,7 @@ import { appendMarked, appendTree, el, visibleControls } from './highlight.js';
 import { markdownTree, preformatted, type MdNode } from './markdown.js';
 import { drawChart } from './chart.js';
 import { renderPreferences } from './preferences.js';
+import { decisionsSection, renderDecisions } from './decisions.js';
 import { WorkspaceView } from './workspaces.js';
 import { choice, select, textfield, type Field } from './controls.js';
 
@@ -98,6 +99,7 @@ preferencesButton.addEventListener('click', () => {
   preferences.hidden = !preferences.hidden;
   if (!preferences.hidden) send({ type: 'preferences' });
 });
+const decisions = decisionsSection(send, () => value('project'));
 count.setAttribute('role', 'status');
 const chart = el('div', 'chart');
 const list = el('div', 'results');
@@ -110,7 +112,21 @@ const workspaces = new WorkspaceView(workspaceList, workspaceLine, (hit) =>
 );
 const reader = el('section', 'reader');
 reader.hidden = true;
-app.append(query, filters, count, workspaceLine, exportButton, preferencesButton, preferences, chart, list, workspaceList, reader);
+app.append(
+  query,
+  filters,
+  count,
+  workspaceLine,
+  exportButton,
+  preferencesButton,
+  decisions.button,
+  preferences,
+  decisions.section,
+  chart,
+  list,
+  workspaceList,
+  reader,
+);
 showList();
 
 /** What the panel restores when it is shown again: the query and the list chosen. */
@@ -393,6 +409,7 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
   else if (m.type === 'workspace' || m.type === 'workspacesDone') workspaces.take(m);
   else if (m.type === 'context') renderContext(m);
   else if (m.type === 'preferences') renderPreferences(preferences, m.value, send);
+  else if (m.type === 'decisions') renderDecisions(decisions.section, m.value, send);
   else if (m.type === 'error') count.textContent = m.message;
 });
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isDecision, sentences } from '../../src/core/answer/decisions.js';
+import { isDecision, sentences } from '../../src/core/ingest/decisions.js';
 import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';

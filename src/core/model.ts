@@ -96,6 +96,8 @@ export interface Session {
   topics?: string[];
   /** Acronyms its conversation defines, [short, long] lower-cased (index/short-forms.ts): a query's short forms. */
   acronyms?: [string, string][];
+  /** The decisions its prompts and replies state, `<turn>\t<sentence>` (answer/decisions.ts `sessionDecisions`). */
+  decisions?: string[];
   /** The files its agent read, wrote, edited, deleted or ran commands on (files/touches.ts `encodeTouches`). */
   files?: string[];
   /** What it shows about how its person likes to work (ingest/preference-evidence.ts), found when it was read. */

@@ -18,6 +18,7 @@ import {
   CancelIndexingRequest,
   ExportRequest,
   FileHistoryRequest,
+  DecisionsRequest,
   GetRequest,
   ImportRequest,
   PreferencesRequest,
@@ -150,6 +151,7 @@ export function serveWindow(connection: RequestHost, host: WindowHost): void {
     return (archive ? (await archive).turnWindow(id, from, to, query) : (await lib()).turnWindow(id, from, to, query)) ?? null;
   });
   on(FileHistoryRequest, async (query) => (await lib()).fileHistory(query));
+  on(DecisionsRequest, async ({ project }) => (await lib()).decisions({ project }));
   on(TitlesRequest, async ({ query, limit }) =>
     (await lib()).suggestTitles(query, limit).map((s) => ({ id: s.id, topic: s.topic, source: s.source, created: s.created })),
   );

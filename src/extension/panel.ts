@@ -15,6 +15,7 @@ import {
   WorkspaceAnsweredNotification,
   TreeRequest,
   TurnsRequest,
+  DecisionsRequest,
   PreferencesRequest,
   UpdatePreferencesRequest,
 } from '../protocol.js';
@@ -140,6 +141,9 @@ export class SearchPanel extends Disposable {
           break;
         case 'preferences':
           this.post({ type: 'preferences', value: await this.client.sendRequest(PreferencesRequest, {}) });
+          break;
+        case 'decisions':
+          this.post({ type: 'decisions', value: await this.client.sendRequest(DecisionsRequest, { project: m.project }) });
           break;
         case 'editPreference': {
           const typed = await vscode.window.showInputBox({

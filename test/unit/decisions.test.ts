@@ -1,7 +1,7 @@
 /** Decisions: the rules on statements people write, and `search_context {types: ["decision"]}` finding where one was made. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decisionsIn, isDecision } from '../../src/core/answer/decisions.js';
+import { decisionsIn, isDecision } from '../../src/core/ingest/decisions.js';
 import type { SessionLibrary } from '../../src/core/library.js';
 import { loadLibrary, tempDir, writeCodeArchitect } from '../helpers.js';
 
@@ -86,5 +86,37 @@ describe('search_context with types: ["decision"]', () => {
     const { results } = library.searchContext('Zustand cart store', { limit: 5, threshold: 0 });
     assert.ok(results.length >= 1);
     assert.ok(results.every((b) => b.type !== 'decision'));
+  });
+});
+
+describe("the panel's Decisions", () => {
+  test('per project, newest first; an earlier decision settled again later says which one replaced it', async () => {
+    const root = tempDir();
+    const session = (day: string, topic: string, content: string) =>
+      writeCodeArchitect(root, day, topic, [
+        { role: 'user', content },
+        { role: 'assistant', content: 'Done.' },
+      ]);
+    session('2026-01-10', 'orders-store', "Let's use MongoDB for the orders collection.");
+    session('2026-03-02', 'orders-migration', "We'll use PostgreSQL instead of MongoDB for the orders.");
+    session('2026-02-01', 'styling', "Let's go with Tailwind for the admin pages.");
+    const { library } = await loadLibrary([{ source: 'codearchitect', path: root }]);
+    try {
+      const { projects } = library.decisions({});
+      const decisions = projects.flatMap((p) => p.decisions);
+      assert.deepEqual(
+        decisions.map((d) => d.text),
+        [
+          "We'll use PostgreSQL instead of MongoDB for the orders.",
+          "Let's go with Tailwind for the admin pages.",
+          "Let's use MongoDB for the orders collection.",
+        ],
+      );
+      assert.equal(decisions[2].replacedBy, decisions[0].turn, 'MongoDB, settled again later');
+      assert.equal(decisions[1].replacedBy, undefined);
+      assert.match(decisions[0].turn, /^codearchitect:2026-03-02\/orders-migration#0$/);
+    } finally {
+      await library.close();
+    }
   });
 });

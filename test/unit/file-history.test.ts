@@ -194,3 +194,70 @@ describe('line attribution, as a property of generated edit histories', () => {
     }
   });
 });
+
+describe('an archive written before sessions kept their files and decisions', () => {
+  test('a transcript still there is read again; one the tool deleted has them found in its archived turns', async () => {
+    const { Archive } = await import('../../src/core/store/archive.js');
+    const { MASK_RULES_VERSION } = await import('../../src/core/mask.js');
+    const { createLibrary } = await import('../../src/core/library.js');
+    const { MemoryLogger } = await import('../../src/core/log.js');
+    const { statSync, rmSync } = await import('node:fs');
+    const root = tempDir();
+    const data = tempDir();
+    const file = '/repo/src/store.ts';
+    const ids = [uuid(11), uuid(12)];
+    for (const id of ids)
+      claudeSession(root, id, '/repo', '2026-04-01T10:00:00Z', "let's go with PostgreSQL instead of MongoDB", [
+        { name: 'Edit', input: { file_path: file, old_string: 'const db = mongo();', new_string: 'const db = postgres();' } },
+      ]);
+    const archive = new Archive(data, new MemoryLogger());
+    mkdirSync(archive.dir, { recursive: true });
+    for (const id of ids) {
+      const transcript = join(root, 'proj', `${id}.jsonl`);
+      const info = statSync(transcript);
+      const turn = (n: number, role: string, kind: string, text: string, tool?: string) => ({
+        id: `claude-code:${id}#${n}`,
+        role,
+        kind,
+        text,
+        ...(tool ? { tool } : {}),
+      });
+      // as the last release archived it: no files, no decisions, the edit's text only
+      const session = {
+        id: `claude-code:${id}`,
+        source: 'claude-code',
+        nativeId: id,
+        topic: "let's go with PostgreSQL instead of MongoDB",
+        filename: id,
+        file: transcript,
+        size: info.size,
+        created: '2026-04-01T10:00:00Z',
+        updated: '2026-04-01T10:00:03Z',
+        firstDay: '2026-04-01',
+        lastDay: '2026-04-01',
+        project: '/repo',
+        turns: [
+          turn(0, 'user', 'conversation', "let's go with PostgreSQL instead of MongoDB"),
+          turn(1, 'assistant', 'diff', `Edit ${file}\n- const db = mongo();\n+ const db = postgres();`, 'Edit'),
+        ],
+      };
+      const meta = { version: 1, source: 'claude-code', file: transcript, size: info.size, mtimeMs: info.mtimeMs, masked: MASK_RULES_VERSION };
+      writeFileSync(archive.entryPath(transcript), `${JSON.stringify(meta)}\n${JSON.stringify(session)}\n`);
+    }
+    rmSync(join(root, 'proj', `${ids[1]}.jsonl`)); // the tool deleted the second: only the archive has it
+    const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+    await library.load();
+    try {
+      const answer = library.fileHistory({ path: file });
+      assert.deepEqual(answer.sessions.map((s) => s.id).sort(), ids.map((id) => `claude-code:${id}`).sort());
+      assert.ok(answer.sessions.every((s) => s.touches[0].kind === 'edit'));
+      // the transcript read again knows exactly what the edit wrote
+      const reread = answer.sessions.find((s) => s.id === `claude-code:${ids[0]}`)!;
+      assert.equal(reread.touches[0].hunk, 'const db = postgres();');
+      const decided = library.decisions({}).projects.flatMap((p) => p.decisions.map((d) => d.sessionId));
+      assert.deepEqual(decided.sort(), ids.map((id) => `claude-code:${id}`).sort());
+    } finally {
+      await library.close();
+    }
+  });
+});

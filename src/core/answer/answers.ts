@@ -2,6 +2,7 @@
  * The questions every front end asks of a library (search, get, list, read, turn windows, title suggestions, context
  * search), with their argument checks, as functions over the library's view (view.ts).
  */
+import { listDecisions, type DecisionsResponse } from './decision-list.js';
 import { fileHistory, type FileHistoryQuery, type FileHistoryResponse } from './file-history.js';
 import type {
   GetResponse,
@@ -78,6 +79,11 @@ export function createAnswers(view: LibraryView) {
     searchWorkspaces(query: string, options: SearchOptions, onAnswer: (answer: WorkspaceAnswer) => void, signal?: AbortSignal): Promise<WorkspaceSummary> {
       checkSearch(query, { ...options, groupBy: 'workspace' });
       return scanWorkspaces(view, planQuery(view.index, parseQuery(query), options, dayRange(options), view.shortForms()), onAnswer, signal);
+    },
+
+    /** What each project's sessions settled, newest first (the search panel's Decisions). */
+    decisions(options: { project?: string } = {}): DecisionsResponse {
+      return listDecisions(view, options);
     },
 
     /** The sessions that touched a file, and with `lines` which one wrote them (file-history.ts). */

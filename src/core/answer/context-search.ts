@@ -10,7 +10,7 @@ import type { ParsedQuery } from '../index/query.js';
 import { findSnippets, matcherFor } from '../index/snippets.js';
 import { forEachToken } from '../index/tokenize.js';
 import type { BlockType, Session } from '../model.js';
-import { decisionsIn } from './decisions.js';
+import { decisionsIn } from '../ingest/decisions.js';
 import { planQuery, rankSessions } from './search.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter } from './tags.js';

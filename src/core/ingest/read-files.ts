@@ -5,7 +5,7 @@
 import { errorMessage } from '../errors.js';
 import { stat } from 'node:fs/promises';
 import type { Session } from '../model.js';
-import { maskedByCurrentRules, type Archive, type EntryState } from '../store/archive.js';
+import { holdsCurrentFacts, maskedByCurrentRules, type Archive, type EntryState } from '../store/archive.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import type { FileState } from './file-state.js';
 import { ThreadGone, type ParsePool } from './parse-pool.js';
@@ -46,8 +46,16 @@ export async function readFileSessions(
   if (archive && trustArchive) {
     const entry = archive.entryPath(file);
     const meta = await archive.meta(entry);
-    // an entry written under older masking rules is not trusted: the transcript is read and masked again
-    if (meta && meta.size === info.size && meta.mtimeMs === info.mtimeMs && meta.source === root.source && maskedByCurrentRules(meta)) {
+    // an entry written under older masking rules, or before sessions kept their files and decisions, is not trusted:
+    // the transcript is read (and masked) again
+    if (
+      meta &&
+      meta.size === info.size &&
+      meta.mtimeMs === info.mtimeMs &&
+      meta.source === root.source &&
+      maskedByCurrentRules(meta) &&
+      holdsCurrentFacts(meta)
+    ) {
       const archived = await archive.load(entry);
       if (archived?.damaged) ctx.logger.warn(`${file}: read again from the transcript, its archive entry is damaged`);
       else if (archived)

@@ -20,7 +20,8 @@ import type { ParsedFiles } from '../ingest/sources/line-files.js';
 import type { SourceId } from '../model.js';
 import { sourceById, type SourceRoot } from '../ingest/sources/registry.js';
 import type { SourceAdapter, SourceContext } from '../ingest/sources/types.js';
-import { maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
+import { holdsCurrentFacts, maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
+import { sessionFacts } from '../ingest/sources/build.js';
 import { DamagedArrayError } from '../store/disk-array.js';
 import { releaseToArchive, type TurnHooks } from '../store/turns.js';
 import { isInside } from '../ingest/walk.js';
@@ -351,6 +352,8 @@ export class Loader {
       const archived = await archive.load(entry);
       if (!archived) continue;
       if (!maskedByCurrentRules(meta)) await remaskArchived(archive, meta, archived.sessions, this.logger);
+      // (the transcript is gone: what its sessions touched and decided is found in their archived turns)
+      if (!holdsCurrentFacts(meta)) for (const s of archived.sessions) sessionFacts(s);
       if (archived.damaged) this.logger.warn(`${meta.file}: ${archived.damaged} session(s) lost: damaged in the archive and the transcript no longer exists`);
       for (const s of archived.sessions) s.sourceDeleted = true;
       this.catalog.replaceFile(

@@ -21,11 +21,12 @@ import { isSession, SessionNote, SOURCE_IDS, turnFlags, type Session, type Sourc
 /** The folder layout (`archive/v1/`): entries of every version live there. */
 export const ARCHIVE_VERSION = 1;
 /**
- * What an entry's lines hold: 3 adds each session's turn layout (where each turn's JSON lies in the line, its role and
+ * What an entry's lines hold: 4 adds each session's `files` and `decisions` and the text each edit wrote
+ * (`Turn.written`), the same lines otherwise; 3 adds each session's turn layout (where each turn's JSON lies in the line, its role and
  * kind), so a search can cut snippets from the turns it needs without parsing the whole session; 2 added a checksum
  * to each line; 1 and 2 are still read.
  */
-export const ENTRY_VERSION = 3;
+export const ENTRY_VERSION = 4;
 const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
 
 export interface ArchiveMeta {
@@ -40,6 +41,8 @@ export interface ArchiveMeta {
 
 /** Whether an entry was written under the current masking rules. */
 export const maskedByCurrentRules = (meta: ArchiveMeta): boolean => (meta.masked ?? 1) >= MASK_RULES_VERSION;
+/** An entry written before sessions kept their files and decisions: its transcript is read again where it exists. */
+export const holdsCurrentFacts = (meta: ArchiveMeta): boolean => meta.version >= 4;
 
 /** An entry's size and modification time when it was written or read: a change since means it was damaged or rewritten. */
 export type EntryState = [size: number, mtimeMs: number];
@@ -130,7 +133,7 @@ function isMeta(x: unknown): x is ArchiveMeta {
   return (
     typeof m === 'object' &&
     m !== null &&
-    (m.version === 1 || m.version === 2 || m.version === ENTRY_VERSION) &&
+    [1, 2, 3, ENTRY_VERSION].includes(m.version) &&
     SOURCE_IDS.includes(m.source) &&
     typeof m.file === 'string' &&
     typeof m.size === 'number' &&

@@ -3,6 +3,7 @@ import { definedAcronyms } from '../../index/short-forms.js';
 import { isPrompt, localDay, type Session, type SourceId, type Turn } from '../../model.js';
 import { maskText } from '../../mask.js';
 import { encodeTouches, fileTouches } from '../../files/touches.js';
+import { sessionDecisions } from '../decisions.js';
 import { sessionTopics } from '../topics.js';
 import { preferenceEvidence } from '../preference-evidence.js';
 
@@ -100,7 +101,14 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
   if (acronyms.length) session.acronyms = acronyms;
   const preferences = preferenceEvidence(turns);
   if (preferences.length) session.preferences = preferences;
-  const files = fileTouches(turns, raw.project);
-  if (files.length) session.files = encodeTouches(files);
+  sessionFacts(session);
   return session;
+}
+
+/** What a session's turns show beside its text: the files its agent touched and the decisions stated (both searched). */
+export function sessionFacts(session: Session): void {
+  const files = fileTouches(session.turns, session.project);
+  if (files.length) session.files = encodeTouches(files);
+  const decisions = sessionDecisions(session.turns);
+  if (decisions.length) session.decisions = decisions;
 }

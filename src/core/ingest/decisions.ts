@@ -71,3 +71,30 @@ export function decisionsIn(turn: Pick<Turn, 'kind' | 'role' | 'text'>): string[
   const role = turn.role;
   return sentences(turn.text).filter((s) => isDecision(s, role));
 }
+
+/** At most this many decisions are kept per session (`Session.decisions`): a long planning session states dozens. */
+const KEPT_PER_SESSION = 30;
+
+/** `Session.decisions`: each decision its turns state, as `<turn index>\t<sentence>`, found when it is read. */
+export function sessionDecisions(turns: readonly Pick<Turn, 'kind' | 'role' | 'text'>[]): string[] {
+  const out: string[] = [];
+  turns.forEach((turn, index) => {
+    for (const sentence of decisionsIn(turn)) if (out.length < KEPT_PER_SESSION) out.push(`${index}\t${sentence}`);
+  });
+  return out;
+}
+
+/**
+ * What a decision is about, to tell when a later one replaces it: the names it holds (in backticks, capitalised, or
+ * with a digit or dot, as libraries, tools and identifiers are written), lower-cased.
+ */
+export function decisionSubjects(sentence: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of sentence.matchAll(/`([^`]{2,60})`/g)) names.add(m[1].toLowerCase());
+  const words = sentence.replace(/`[^`]*`/g, ' ').split(/[^\p{L}\p{N}._-]+/u);
+  words.forEach((w, i) => {
+    if (w.length < 3 || i === 0) return;
+    if (/^\p{Lu}/u.test(w) || /[\d.]/.test(w.slice(1))) names.add(w.toLowerCase().replace(/[.]+$/, ''));
+  });
+  return names;
+}
