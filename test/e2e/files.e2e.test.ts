@@ -1,11 +1,12 @@
 /**
  * The conversations behind a file, in a real VS Code: the "Sessions for This File" view follows the open file, a hover
- * on lines an agent wrote names the session, and "Why Is This Code Here?" opens the reader at the turn that wrote them.
+ * on lines an agent wrote names the session, and "Why Is This Code Here?" opens the reader at the turn that wrote them;
+ * the search panel lists the decisions the sessions made.
  * Screenshots land in test-results/screenshots/.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openWorkbench, packageVsix, runCommand, screenshot, setupE2e, step as stepOf, type Workbench } from './workbench.js';
+import { openWorkbench, packageVsix, panelFrame, runCommand, screenshot, setupE2e, step as stepOf, type Workbench } from './workbench.js';
 
 let bench: Workbench;
 
@@ -60,4 +61,23 @@ test('the sessions behind the open file, who wrote a line on hover, and Why Is T
     await page.locator('.tabs-container .tab.active', { hasText: 'make the retry loop back off' }).waitFor({ timeout: 20_000 });
     await page.locator('.monaco-editor .view-lines', { hasText: 'await sleep' }).first().waitFor({ timeout: 20_000 });
     await screenshot(page, 'why-this-code');
+  }));
+
+test("the search panel's Decisions: what the sessions settled, per project, newest first, each opening its turn", () =>
+  step('panel-decisions', async () => {
+    const { page } = bench;
+    await runCommand(page, 'Session Search: Open Search Panel');
+    const frame = panelFrame(page);
+    await frame.locator('vscode-button#decisions').click();
+    const section = frame.locator('section.decisions');
+    await section.locator('h3', { hasText: 'Decisions' }).waitFor({ timeout: 20_000 });
+    // the real CodeArchitect samples: a person told the agent which temporary directory to use, and it did
+    const decision = section.locator('.decision', { hasText: 'GitTemporaryDirectory' }).first();
+    await decision.waitFor({ timeout: 20_000 });
+    const dates = (await section.locator('.decision-project').first().locator('.decision .meta').allInnerTexts()).map((t) => t.slice(0, 10));
+    assert.deepEqual(dates, [...dates].sort().reverse(), 'newest first');
+    await screenshot(page, 'panel-decisions');
+    await decision.click();
+    await frame.locator('section.reader', { hasText: 'GitTemporaryDirectory' }).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'panel-decision-opened');
   }));

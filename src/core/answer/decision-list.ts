@@ -1,9 +1,10 @@
 /**
  * The search panel's Decisions: what each project's sessions settled, newest first, each with its turn; a decision a
- * later one of the same project replaces (the same library, tool or name settled again) says so, below it.
+ * later one of the same project replaces says so, below it: the later one turned down what it took ("use PostgreSQL
+ * instead of MongoDB" after "let's use MongoDB"), or turned down the same thing for something else.
  */
 import type { LibraryView } from './view.js';
-import { decisionSubjects } from '../ingest/decisions.js';
+import { decisionChoice } from '../ingest/decisions.js';
 
 export interface ListedDecision {
   text: string;
@@ -44,13 +45,15 @@ export function listDecisions(lib: LibraryView, options: { project?: string } = 
     }
   }
   const projects = [...byProject].slice(0, PROJECTS).map(([project, decisions]) => {
-    // newest first: each one's subjects mark the older ones that settled them before
-    const subjects = decisions.map((d) => decisionSubjects(d.text));
+    // newest first: each one looks up for a later decision that turned down what it took, or the same alternative
+    const choices = decisions.map((d) => decisionChoice(d.text));
+    const meets = (a: Set<string>, b: Set<string>): boolean => [...a].some((x) => b.has(x));
     decisions.forEach((d, i) => {
       for (let newer = i - 1; newer >= 0; newer--) {
         // (said again in the same conversation is the same decision, not a later one)
         if (decisions[newer].sessionId === d.sessionId) continue;
-        if ([...subjects[i]].some((x) => subjects[newer].has(x))) {
+        const later = choices[newer];
+        if (meets(choices[i].took, later.refused) || (meets(choices[i].refused, later.refused) && !meets(choices[i].took, later.took))) {
           d.replacedBy = decisions[newer].turn;
           break;
         }

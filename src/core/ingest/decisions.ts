@@ -84,17 +84,27 @@ export function sessionDecisions(turns: readonly Pick<Turn, 'kind' | 'role' | 't
   return out;
 }
 
+const STOP = new Set(
+  'the a an of for to in on with and or we it its this that these our your my all just directly existing new now only also instead rather than be is are was them their there here which when from into as by at'.split(
+    ' ',
+  ),
+);
+const words = (text: string): string[] =>
+  text
+    .replace(/[`*_"“”']/g, ' ')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}.+#-]+/u)
+    .map((w) => w.replace(/[.]+$/, ''))
+    .filter((w) => w.length >= 2 && !STOP.has(w));
+
 /**
- * What a decision is about, to tell when a later one replaces it: the names it holds (in backticks, capitalised, or
- * with a digit or dot, as libraries, tools and identifiers are written), lower-cased.
+ * What a decision took and what it turned down, to tell when a later one replaces it: the first words after its verb
+ * ("use MongoDB for the orders": mongodb, orders), and after "instead of" / "rather than" (the alternative refused).
  */
-export function decisionSubjects(sentence: string): Set<string> {
-  const names = new Set<string>();
-  for (const m of sentence.matchAll(/`([^`]{2,60})`/g)) names.add(m[1].toLowerCase());
-  const words = sentence.replace(/`[^`]*`/g, ' ').split(/[^\p{L}\p{N}._-]+/u);
-  words.forEach((w, i) => {
-    if (w.length < 3 || i === 0) return;
-    if (/^\p{Lu}/u.test(w) || /[\d.]/.test(w.slice(1))) names.add(w.toLowerCase().replace(/[.]+$/, ''));
-  });
-  return names;
+export function decisionChoice(sentence: string): { took: Set<string>; refused: Set<string> } {
+  const [before, after] = sentence.split(/\b(?:instead\s+of|rather\s+than)\b/i);
+  const verb = /\b(?:use|using|uses|go\s+with|switch(?:ed)?\s+to|stick\s+with|adopt|choose|chose|pick|keep|prefer|decided\s+(?:on|to\s+use))\b/gi;
+  let from = 0;
+  for (const m of before.matchAll(verb)) from = (m.index ?? 0) + m[0].length;
+  return { took: new Set(words(before.slice(from)).slice(0, 3)), refused: new Set(words(after ?? '').slice(0, 3)) };
 }
