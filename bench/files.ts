@@ -11,6 +11,7 @@ import { createLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { defaultRoots, splitRoots } from '../src/core/ingest/sources/registry.js';
 import { decodeTouch, fileTouches } from '../src/core/files/touches.js';
+import { sessionDecisions } from '../src/core/ingest/decisions.js';
 import { ROOT } from '../test/helpers.js';
 import type { RealCorpus } from './real-corpus.js';
 
@@ -22,6 +23,7 @@ const data = join(dir, 'data');
 const roots = splitRoots(defaultRoots({ HOME: c.home })).machine;
 const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 
+const snapshotExisted = existsSync(join(data, 'index', 'snapshot.bin'));
 let started = performance.now();
 const library = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: { HOME: c.home } });
 await library.load();
@@ -39,6 +41,11 @@ const turns = sample.map((s) => ({ turns: s.turns, project: s.project }));
 started = performance.now();
 for (const t of turns) fileTouches(t.turns, t.project);
 const extractMs = ((performance.now() - started) / sample.length) * sessions.length;
+started = performance.now();
+for (const t of turns) sessionDecisions(t.turns);
+const decisionsMs = ((performance.now() - started) / sample.length) * sessions.length;
+// the share of reading is of a cold load (no snapshot); a warm one reads nothing
+const cold = !snapshotExisted;
 
 started = performance.now();
 const files = library.fileHistory({ path: touches[0]?.touch.path ?? '/none' });
@@ -59,9 +66,9 @@ for (const path of asked) {
 await library.close();
 console.log(`${sessions.length} sessions: ${touches.length} touches of ${paths.length} files (first answer ${files.total} sessions)`);
 console.log(
-  `| sessions | touches | files | Session.files in snapshot | finding touches while reading (of load ${(loadMs / 1000).toFixed(0)} s) | file index built on first ask | file_history p50 / p95 | with lines 1-400 p50 / p95 |`,
+  `| sessions | touches | files | Session.files in snapshot | finding touches, decisions while reading (${cold ? 'share of this cold load' : 'this load was warm'}: ${(loadMs / 1000).toFixed(0)} s) | file index built on first ask | file_history p50 / p95 | with lines 1-400 p50 / p95 |`,
 );
 console.log('|---|---|---|---|---|---|---|---|');
 console.log(
-  `| ${sessions.length} | ${touches.length} | ${paths.length} | ${(filesBytes / 1048576).toFixed(1)} MB (${((100 * filesBytes) / snapshotBytes).toFixed(1)}% of ${(snapshotBytes / 1048576).toFixed(0)} MB) | ${(extractMs / 1000).toFixed(2)} s (${((100 * extractMs) / loadMs).toFixed(1)}%) | ${firstMs.toFixed(0)} ms | ${pct(plain, 0.5).toFixed(2)} / ${pct(plain, 0.95).toFixed(2)} ms | ${pct(withLines, 0.5).toFixed(2)} / ${pct(withLines, 0.95).toFixed(2)} ms |`,
+  `| ${sessions.length} | ${touches.length} | ${paths.length} | ${(filesBytes / 1048576).toFixed(1)} MB (${((100 * filesBytes) / snapshotBytes).toFixed(1)}% of ${(snapshotBytes / 1048576).toFixed(0)} MB) | ${(extractMs / 1000).toFixed(2)} s, ${(decisionsMs / 1000).toFixed(2)} s${cold ? ` (${((100 * (extractMs + decisionsMs)) / loadMs).toFixed(1)}%)` : ''} | ${firstMs.toFixed(0)} ms | ${pct(plain, 0.5).toFixed(2)} / ${pct(plain, 0.95).toFixed(2)} ms | ${pct(withLines, 0.5).toFixed(2)} / ${pct(withLines, 0.95).toFixed(2)} ms |`,
 );

@@ -34,3 +34,19 @@ export function textfield(id: string, placeholder: string, onInput: () => void):
   f.addEventListener('input', () => onInput());
   return f;
 }
+
+/** A secondary button that shows and hides a section of its own, asking for its content each time it opens. */
+export function toggledSection(id: string, label: string, open: () => void): { button: HTMLElement; section: HTMLElement } {
+  const button = document.createElement('vscode-button');
+  button.id = id;
+  button.setAttribute('secondary', '');
+  button.textContent = label;
+  const section = document.createElement('section');
+  section.className = id;
+  section.hidden = true;
+  button.addEventListener('click', () => {
+    section.hidden = !section.hidden;
+    if (!section.hidden) open();
+  });
+  return { button, section };
+}

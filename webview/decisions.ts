@@ -5,20 +5,11 @@
 import type { DecisionsResponse } from '../src/core/answer/decision-list.js';
 import type { FromPanel } from '../src/webview-protocol.js';
 import { el } from './highlight.js';
+import { toggledSection } from './controls.js';
 
 /** The Decisions button and its section: the button asks for them (of the project filter's project, when one is set). */
 export function decisionsSection(send: (m: FromPanel) => void, project: () => string | undefined): { button: HTMLElement; section: HTMLElement } {
-  const button = document.createElement('vscode-button');
-  button.id = 'decisions';
-  button.setAttribute('secondary', '');
-  button.textContent = 'Decisions';
-  const section = el('section', 'decisions');
-  section.hidden = true;
-  button.addEventListener('click', () => {
-    section.hidden = !section.hidden;
-    if (!section.hidden) send({ type: 'decisions', project: project() || undefined });
-  });
-  return { button, section };
+  return toggledSection('decisions', 'Decisions', () => send({ type: 'decisions', project: project() || undefined }));
 }
 
 export function renderDecisions(section: HTMLElement, value: DecisionsResponse, send: (m: FromPanel) => void): void {

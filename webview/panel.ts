@@ -11,7 +11,7 @@ import { drawChart } from './chart.js';
 import { renderPreferences } from './preferences.js';
 import { decisionsSection, renderDecisions } from './decisions.js';
 import { WorkspaceView } from './workspaces.js';
-import { choice, select, textfield, type Field } from './controls.js';
+import { choice, select, textfield, toggledSection, type Field } from './controls.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromPanel): void; setState(state: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -89,16 +89,7 @@ exportButton.setAttribute('secondary', '');
 exportButton.textContent = 'Export Results…';
 exportButton.hidden = true;
 exportButton.addEventListener('click', () => send({ type: 'exportResults', query: lastQuery, filters: currentFilters() }));
-const preferencesButton = document.createElement('vscode-button');
-preferencesButton.id = 'preferences';
-preferencesButton.setAttribute('secondary', '');
-preferencesButton.textContent = 'Preferences';
-const preferences = el('section', 'preferences');
-preferences.hidden = true;
-preferencesButton.addEventListener('click', () => {
-  preferences.hidden = !preferences.hidden;
-  if (!preferences.hidden) send({ type: 'preferences' });
-});
+const preferences = toggledSection('preferences', 'Preferences', () => send({ type: 'preferences' }));
 const decisions = decisionsSection(send, () => value('project'));
 count.setAttribute('role', 'status');
 const chart = el('div', 'chart');
@@ -118,9 +109,9 @@ app.append(
   count,
   workspaceLine,
   exportButton,
-  preferencesButton,
+  preferences.button,
   decisions.button,
-  preferences,
+  preferences.section,
   decisions.section,
   chart,
   list,
@@ -408,7 +399,7 @@ window.addEventListener('message', (event: MessageEvent<ToPanel>) => {
   } else if (m.type === 'results') renderResults(m);
   else if (m.type === 'workspace' || m.type === 'workspacesDone') workspaces.take(m);
   else if (m.type === 'context') renderContext(m);
-  else if (m.type === 'preferences') renderPreferences(preferences, m.value, send);
+  else if (m.type === 'preferences') renderPreferences(preferences.section, m.value, send);
   else if (m.type === 'decisions') renderDecisions(decisions.section, m.value, send);
   else if (m.type === 'error') count.textContent = m.message;
 });

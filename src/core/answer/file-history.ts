@@ -9,7 +9,9 @@ import { SessionSearchError } from '../errors.js';
 import type { FileIndex } from '../files/file-index.js';
 import { attributeLines, writtenBlocks, type WrittenEdit } from '../files/attribution.js';
 import type { FileTouch, TouchKind } from '../files/touches.js';
-import { isPrompt, type Session } from '../model.js';
+import { isPrompt, ROLES, TURN_KINDS, type Session, type Turn } from '../model.js';
+import { LAYOUT_FIELDS } from '../store/archive.js';
+import { rawArchived } from '../store/turns.js';
 
 export interface FileHistoryQuery {
   path: string;
@@ -110,16 +112,25 @@ function parseLines(lines: string): { from: number; to: number } {
 }
 
 function describe(session: Session, touches: FileTouch[]): FileHistorySession {
-  const turns = session.turns;
+  const turns = turnReader(session);
+  try {
+    return describeWith(session, touches, turns);
+  } finally {
+    turns.close();
+  }
+}
+
+function describeWith(session: Session, touches: FileTouch[], turns: TurnReader): FileHistorySession {
   const out: FileHistorySession = {
     id: session.id,
     source: session.source,
     topic: session.topic,
     date: session.updated,
     touches: touches.map((t) => {
-      const turn = turns[t.turn];
+      const turn = t.kind === 'edit' || t.kind === 'write' || t.kind === 'read' ? turns.get(t.turn) : undefined;
       const entry: FileHistoryTouch = { turn: `${session.id}#${t.turn}`, kind: t.kind };
-      if (turn?.timestamp) entry.at = turn.timestamp;
+      const at = turn?.timestamp ?? turns.timestamp(t.turn);
+      if (at) entry.at = at;
       if (turn && (t.kind === 'edit' || t.kind === 'write')) {
         const hunk = writtenBlocks(turn, () => true).join('\n…\n');
         if (hunk) entry.hunk = hunk.length > HUNK_CHARS ? `${hunk.slice(0, HUNK_CHARS)}…` : hunk;
@@ -128,26 +139,65 @@ function describe(session: Session, touches: FileTouch[]): FileHistorySession {
     }),
   };
   if (session.project) out.project = session.project;
-  const request = touches.length ? requestBefore(session, touches[0].turn) : undefined;
+  const request = touches.length ? requestBefore(turns, touches[0].turn) : undefined;
   if (request) out.request = request;
   return out;
 }
 
 /** The last prompt before a turn: what the user asked that the agent was doing. */
-function requestBefore(session: Session, turn: number): string | undefined {
-  const turns = session.turns;
-  for (let i = Math.min(turn, turns.length - 1); i >= 0; i--) {
-    if (isPrompt(turns[i])) {
-      const text = turns[i].text.replace(/\s+/g, ' ').trim();
-      return text.length > REQUEST_CHARS ? `${text.slice(0, REQUEST_CHARS - 1)}…` : text;
-    }
+function requestBefore(turns: TurnReader, turn: number): string | undefined {
+  const prompt = turns.promptBefore(turn);
+  if (!prompt) return undefined;
+  const text = prompt.text.replace(/\s+/g, ' ').trim();
+  return text.length > REQUEST_CHARS ? `${text.slice(0, REQUEST_CHARS - 1)}…` : text;
+}
+
+interface TurnReader {
+  get(index: number): Turn | undefined;
+  /** Only where the turns are at hand (a turn read from disk says it with `get`). */
+  timestamp(index: number): string | undefined;
+  promptBefore(index: number): Turn | undefined;
+  close(): void;
+}
+
+/**
+ * A session's turns for the few an answer names: read one by one from its archive line where its turns are on disk
+ * (a session of many MB costs a few small reads, as snippets do), else from memory.
+ */
+function turnReader(session: Session): TurnReader {
+  const raw = rawArchived(session);
+  if (!raw) {
+    const turns = session.turns;
+    return {
+      get: (i) => turns[i],
+      timestamp: (i) => turns[i]?.timestamp,
+      promptBefore: (i) => turns.slice(0, Math.min(i, turns.length - 1) + 1).findLast(isPrompt),
+      close: () => undefined,
+    };
   }
-  return undefined;
+  const count = raw.layout.length / LAYOUT_FIELDS;
+  const read = (i: number): Turn | undefined => {
+    const bytes = i >= 0 && i < count ? raw.turn(i) : undefined;
+    return bytes ? (JSON.parse(bytes.toString('utf8')) as Turn) : undefined;
+  };
+  return {
+    get: read,
+    timestamp: () => undefined,
+    promptBefore(i) {
+      for (let k = Math.min(i, count - 1); k >= 0; k--) {
+        const flags = raw.layout[k * LAYOUT_FIELDS + 2];
+        if (isPrompt({ role: ROLES[flags & 15], kind: TURN_KINDS[flags >> 4] })) return read(k);
+      }
+      return undefined;
+    },
+    close: () => raw.close(),
+  };
 }
 
 interface EditRef {
   session: Session;
   turn: number;
+  at: string;
 }
 
 function readText(absolute: string): string {
@@ -163,26 +213,34 @@ function readText(absolute: string): string {
 function attribute(text: string, key: string, touched: Session[], files: FileIndex, range: { from: number; to: number }): FileHistoryLines {
   const edits: WrittenEdit<EditRef>[] = [];
   for (const session of touched) {
-    const turns = session.turns;
-    for (const touch of files.touches(session, key)) {
-      if (touch.kind !== 'edit' && touch.kind !== 'write') continue;
-      const turn = turns[touch.turn];
-      if (!turn) continue;
-      const blocks = writtenBlocks(turn, (path) => files.keyOf(path, session.project) === key);
-      if (blocks.length) edits.push({ ref: { session, turn: touch.turn }, at: turn.timestamp ?? session.created, blocks });
+    const writes = files.touches(session, key).filter((t) => t.kind === 'edit' || t.kind === 'write');
+    if (!writes.length) continue;
+    const turns = turnReader(session);
+    try {
+      for (const touch of writes) {
+        const turn = turns.get(touch.turn);
+        if (!turn) continue;
+        const blocks = writtenBlocks(turn, (path) => files.keyOf(path, session.project) === key);
+        const at = turn.timestamp ?? session.created;
+        if (blocks.length) edits.push({ ref: { session, turn: touch.turn, at }, at, blocks });
+      }
+    } finally {
+      turns.close();
     }
   }
   const segments = attributeLines(text, edits, range.from, range.to).map((s) => {
     if (!s.ref) return { from: s.from, to: s.to };
     const { session, turn } = s.ref;
-    const request = requestBefore(session, turn);
+    const reader = turnReader(session);
+    const request = requestBefore(reader, turn);
+    reader.close();
     return {
       from: s.from,
       to: s.to,
       session: session.id,
       topic: session.topic,
       turn: `${session.id}#${turn}`,
-      date: session.turns[turn]?.timestamp ?? session.updated,
+      date: s.ref.at,
       source: session.source,
       ...(request ? { request } : {}),
       match: s.match,

@@ -13,6 +13,8 @@ export class FileIndex {
   private bySession = new Map<string, string[]>();
   private byKey = new Map<string, Set<string>>();
   private built = false;
+  /** While the index is built: keys already worked out, by folder and path (most files are touched many times). */
+  private memo: Map<string, string> | undefined;
 
   constructor(
     private readonly all: () => Iterable<Session>,
@@ -48,7 +50,14 @@ export class FileIndex {
     const keys = new Set<string>();
     for (const encoded of session.files ?? []) {
       const touch = decodeTouch(encoded);
-      if (touch) keys.add(this.keyOf(touch.path, session.project));
+      if (!touch) continue;
+      const id = `${session.project ?? ''}\0${touch.path}`;
+      let key = this.memo?.get(id);
+      if (key === undefined) {
+        key = this.keyOf(touch.path, session.project);
+        this.memo?.set(id, key);
+      }
+      keys.add(key);
     }
     if (!keys.size) return;
     this.bySession.set(session.id, [...keys]);
@@ -94,7 +103,9 @@ export class FileIndex {
   private build(): void {
     if (this.built) return;
     this.built = true;
+    this.memo = new Map();
     for (const session of this.all()) this.add(session);
+    this.memo = undefined;
   }
 
   /** The nearest folder (itself or above) that is a git checkout (a worktree's `.git` is a file), when one is on disk. */

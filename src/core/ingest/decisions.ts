@@ -59,15 +59,23 @@ export function sentences(text: string): string[] {
 
 /** Whether one sentence settles something. */
 export function isDecision(sentence: string, role: 'user' | 'assistant' = 'assistant'): boolean {
-  if (/\?\s*$/.test(sentence) || UNSETTLED.test(sentence)) return false;
-  if (SETTLED.some((re) => re.test(sentence))) return true;
-  if (role === 'user' && DIRECTED.test(sentence) && !TOOL_USE.test(sentence)) return true;
-  return OVER_ANOTHER.test(sentence) && !NOT_CHOSEN.test(sentence);
+  if (/\?\s*$/.test(sentence)) return false;
+  // (what would take it first: most sentences settle nothing, and are let go after these few tests)
+  const taken =
+    SETTLED.some((re) => re.test(sentence)) ||
+    (role === 'user' && DIRECTED.test(sentence) && !TOOL_USE.test(sentence)) ||
+    (OVER_ANOTHER.test(sentence) && !NOT_CHOSEN.test(sentence));
+  return taken && !UNSETTLED.test(sentence);
 }
+
+/** Words without one of which no rule takes a sentence: a turn holding none is not split into sentences at all. */
+const ANY_RULE =
+  /instead\s+of|rather\s+than|\blet'?s\b|\blet\s+us\b|\bwe(?:'ll|'re|'ve|\s+will|\s+are|\s+have|\s+go|\s+switch|\s+stick|\s+adopt|\s+standardi|\s+settled|\s+picked|\s+chose)\b|decid|decision|agreed|settled|chosen|don'?t|from\s+now\s+on|going\s+forward|you'?re\s+right|\b(?:use|switch|go\s+with|stick\s+with|prefer)\b/i;
 
 /** The decisions a turn states (prompts and replies only: tool output and files are not where people decide). */
 export function decisionsIn(turn: Pick<Turn, 'kind' | 'role' | 'text'>): string[] {
   if (turn.kind !== 'conversation' || (turn.role !== 'user' && turn.role !== 'assistant')) return [];
+  if (!ANY_RULE.test(turn.text)) return [];
   const role = turn.role;
   return sentences(turn.text).filter((s) => isDecision(s, role));
 }
