@@ -5,6 +5,7 @@
  * edit whose written text holds it, or nobody for a line typed by hand: what `file_history --lines` must name.
  */
 import type { WrittenEdit } from '../src/core/files/attribution.js';
+import { mulberry32 } from './corpus.js';
 
 export interface AttributionCase {
   text: string;
@@ -13,22 +14,10 @@ export interface AttributionCase {
   authors: (string | undefined)[];
 }
 
-/** A small deterministic generator (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = ['retry', 'backoff', 'limit', 'request', 'cache', 'token', 'user', 'order', 'total', 'parse', 'render', 'queue', 'flush', 'timeout'];
 
 export function attributionCase(seed: number): AttributionCase {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   let serial = 0;
   const line = (): string => {

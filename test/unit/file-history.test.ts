@@ -261,3 +261,56 @@ describe('an archive written before sessions kept their files and decisions', ()
     }
   });
 });
+
+describe('touches in the forms other agents write them', () => {
+  test("Codex's apply_patch: added, edited, deleted and moved files, and the lines each edit adds", async () => {
+    const { fileTouches } = await import('../../src/core/files/touches.js');
+    const { writtenBlocks } = await import('../../src/core/files/attribution.js');
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: src/new.ts',
+      '+export const created = true;',
+      '*** Update File: src/app.ts',
+      '@@ function main',
+      '-  run();',
+      '+  await run();',
+      '*** Delete File: src/old.ts',
+      '*** Update File: src/a.ts',
+      '*** Move to: src/b.ts',
+      '@@',
+      '+// moved',
+      '*** End Patch',
+    ].join('\n');
+    const turns = [
+      { role: 'user' as const, kind: 'conversation' as const, text: 'tidy the app' },
+      { role: 'assistant' as const, kind: 'diff' as const, tool: 'apply_patch', text: patch },
+      { role: 'assistant' as const, kind: 'tool' as const, tool: 'shell', text: '$ bash -lc "npx vitest run src/app.test.ts && rm -f build/out.js"' },
+      { role: 'assistant' as const, kind: 'tool' as const, tool: 'read_file', text: 'read_file {"absolute_path":"/w/notes.md"}' },
+      { role: 'assistant' as const, kind: 'tool' as const, tool: 'replace', text: 'replace {"file_path":"/w/src/x.go","old_string":"a","new_string":"b"}' },
+      { role: 'assistant' as const, kind: 'tool' as const, tool: 'write_to_file', text: 'write_to_file {"path":"docs/guide.md","content":"# Guide"}' },
+    ];
+    assert.deepEqual(
+      fileTouches(turns, '/w').map((t) => `${t.turn} ${t.kind} ${t.path}`),
+      [
+        '1 write /w/src/new.ts',
+        '1 edit /w/src/app.ts',
+        '1 delete /w/src/old.ts',
+        '1 delete /w/src/a.ts',
+        '1 write /w/src/b.ts',
+        '2 run /w/src/app.test.ts',
+        '2 delete /w/build/out.js',
+        '3 read /w/notes.md',
+        '4 edit /w/src/x.go',
+        '5 write /w/docs/guide.md',
+      ],
+    );
+    assert.deepEqual(
+      writtenBlocks(turns[1], (p) => p === 'src/app.ts'),
+      ['  await run();'],
+    );
+    assert.deepEqual(
+      writtenBlocks(turns[1], (p) => p === 'src/b.ts'),
+      ['// moved'],
+    );
+  });
+});

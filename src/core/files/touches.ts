@@ -128,7 +128,8 @@ function commandFiles(command: string): { path: string; kind: TouchKind }[] {
 /** Words of a command line, quotes removed (no expansion: enough to see which files it names). */
 function shellWords(line: string): string[] {
   const words: string[] = [];
-  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(m[1] ?? m[2] ?? m[3]);
+  // (a command given to a shell in quotes is split at && before its quotes close: their ends are left on its words)
+  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push((m[1] ?? m[2] ?? m[3]).replace(/^["']+|["';]+$/g, ''));
   return words;
 }
 
