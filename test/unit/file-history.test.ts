@@ -314,3 +314,19 @@ describe('touches in the forms other agents write them', () => {
     );
   });
 });
+
+test("SpecStory's Markdown of tool calls names their files too", async () => {
+  const { fileTouches } = await import('../../src/core/files/touches.js');
+  const call = (text: string) => ({ role: 'assistant' as const, kind: 'tool' as const, text });
+  assert.deepEqual(
+    fileTouches(
+      [
+        call('Tool use: **Read**\n `/w/pkg/session.go`'),
+        call('Tool use: **Edit**\n\n```text\nThe file /w/pkg/session_test.go has been updated. Here is the result…\n```'),
+        call('Tool use: **Bash**\nRun the tests\n\n```bash\ngo test ./pkg/session.go\n```'),
+      ],
+      '/w',
+    ).map((t) => `${t.turn} ${t.kind} ${t.path}`),
+    ['0 read /w/pkg/session.go', '1 edit /w/pkg/session_test.go', '2 run /w/pkg/session.go'],
+  );
+});

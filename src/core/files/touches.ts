@@ -43,7 +43,19 @@ export function fileTouches(turns: readonly Pick<Turn, 'role' | 'kind' | 'tool' 
   return out;
 }
 
+/** SpecStory's Markdown of a tool call: `Tool use: **Edit**`, then the path in backticks or the tool's own answer. */
+const SPECSTORY_TOOL = /^Tool use: \*\*([\w.-]+)\*\*/;
+
+function specStoryTouches(tool: string, text: string): { path: string; kind: TouchKind }[] {
+  const command = /```(?:bash|sh|shell)\n([^\n]+)/.exec(text)?.[1];
+  if (command) return commandFiles(command);
+  const path = /^\s*`([^`\n]+)`/m.exec(text.slice(text.indexOf('\n') + 1))?.[1] ?? /\bThe file (\S+) has been (?:updated|created)/.exec(text)?.[1];
+  return path ? turnTouches({ tool, text: `${tool} ${path}` }) : [];
+}
+
 function turnTouches(turn: Pick<Turn, 'tool' | 'text'>): { path: string; kind: TouchKind }[] {
+  const specStory = SPECSTORY_TOOL.exec(turn.text);
+  if (specStory) return specStoryTouches(specStory[1], turn.text);
   const tool = turn.tool ?? '';
   if (tool === 'apply_patch' || turn.text.startsWith('*** Begin Patch')) return patchFiles(turn.text).map(({ path, kind }) => ({ path, kind }));
   if (turn.text.startsWith('$ ')) return commandFiles(turn.text.slice(2));
