@@ -11,6 +11,7 @@ import { existsSync, openSync, closeSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import {
   createMessageConnection,
+  ErrorCodes,
   ResponseError,
   SocketMessageReader,
   SocketMessageWriter,
@@ -255,6 +256,9 @@ async function askToGo(connected: Connected | undefined, socket: Socket): Promis
 }
 
 /** An error the engine answered with, as the error the library would have thrown here. */
+/** vscode-jsonrpc's codes for a request the connection itself failed, not the engine. */
+const CONNECTION_LOST = new Set<number>([ErrorCodes.MessageWriteError, ErrorCodes.PendingResponseRejected, ErrorCodes.ConnectionInactive]);
+
 function localError(err: unknown): unknown {
   if (err instanceof ResponseError) {
     const code = (err.data as EngineErrorData | undefined)?.code;
@@ -278,30 +282,37 @@ function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { r
   const listen = (c: Connected): void => {
     for (const [method, handler] of notifications) c.connection.onNotification(method, handler);
   };
+  // the engine went away (a crash, a hand-over): the next request starts or finds the next one
+  const renew = (): void => {
+    current = reconnect().then((next) => {
+      if ('reason' in next) throw new SessionSearchError('READ_ERROR', `the engine went away: ${next.reason}`);
+      watch(next);
+      return next;
+    });
+    current.catch(() => undefined);
+  };
   const watch = (c: Connected): void => {
     listen(c);
-    c.socket.once('close', () => {
-      // the engine went away (a crash, a hand-over): the next request starts or finds the next one
-      current = reconnect().then((next) => {
-        if ('reason' in next) throw new SessionSearchError('READ_ERROR', `the engine went away: ${next.reason}`);
-        watch(next);
-        return next;
-      });
-      current.catch(() => undefined);
-    });
+    c.socket.once('close', renew);
   };
   watch(first);
   // a request the connection failed under is asked again of the engine found or started next, a few times: an engine
   // that dies is noticed by its socket's end, its close, or a refused write, in an order a loaded machine varies
   const send = async <R>(ask: (c: MessageConnection) => Promise<R>, retries = RETRIES): Promise<R> => {
-    const c = await current;
+    let c: Connected | undefined;
     try {
+      c = await current;
       return await Promise.race([ask(c.connection), c.closed]);
     } catch (err) {
-      if (err instanceof ResponseError || retries <= 0) throw localError(err);
-      // once it is closed (and the next engine is being found), after a moment
-      c.socket.destroy();
-      await c.closed.catch(() => undefined);
+      // an answer of the engine (an error it gave) is final; a write the connection refused, or a request it dropped
+      // closing, is asked again
+      const lost = !(err instanceof ResponseError) || CONNECTION_LOST.has(err.code);
+      if (!lost || err instanceof SessionSearchError || retries <= 0) throw localError(err);
+      if (c) {
+        // once it is closed (and the next engine is being found), after a moment
+        c.socket.destroy();
+        await c.closed.catch(() => undefined);
+      } else renew(); // finding the next engine failed under a dying one's socket: look again
       await sleep(100);
       return send(ask, retries - 1);
     }

@@ -323,8 +323,11 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor();
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 20_000 });
-  await page.keyboard.press('Enter');
+  // the row of that title (another may come first: "Focus on Sessions View" and "… Sessions for This File View")
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ timeout: 20_000 });
+  if ((await row.getAttribute('class'))?.includes('focused')) await page.keyboard.press('Enter');
+  else await row.click();
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

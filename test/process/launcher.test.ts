@@ -25,7 +25,7 @@ test('the launcher in the data folder starts the bundled MCP server, and is rewr
   );
   try {
     const { tools } = await client.listTools();
-    assert.equal(tools.length, 9);
+    assert.equal(tools.length, 10);
   } finally {
     await client.close();
   }

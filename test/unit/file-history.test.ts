@@ -263,7 +263,7 @@ describe('an archive written before sessions kept their files and decisions', ()
 });
 
 describe('touches in the forms other agents write them', () => {
-  test("Codex's apply_patch: added, edited, deleted and moved files, and the lines each edit adds", async () => {
+  test("Codex's apply_patch (added, edited, deleted, moved files and the lines each edit adds), and Gemini's, Cline's, Copilot Chat's and Cursor's forms", async () => {
     const { fileTouches } = await import('../../src/core/files/touches.js');
     const { writtenBlocks } = await import('../../src/core/files/attribution.js');
     const patch = [
@@ -288,6 +288,9 @@ describe('touches in the forms other agents write them', () => {
       { role: 'assistant' as const, kind: 'tool' as const, tool: 'read_file', text: 'read_file {"absolute_path":"/w/notes.md"}' },
       { role: 'assistant' as const, kind: 'tool' as const, tool: 'replace', text: 'replace {"file_path":"/w/src/x.go","old_string":"a","new_string":"b"}' },
       { role: 'assistant' as const, kind: 'tool' as const, tool: 'write_to_file', text: 'write_to_file {"path":"docs/guide.md","content":"# Guide"}' },
+      { role: 'assistant' as const, kind: 'diff' as const, text: 'Edited /w/src/chat.ts' },
+      { role: 'assistant' as const, kind: 'diff' as const, tool: 'editedExistingFile', text: 'editedExistingFile src/cline.ts\n@@ -1 +1 @@' },
+      { role: 'assistant' as const, kind: 'tool' as const, tool: 'run_terminal_cmd', text: 'run_terminal_cmd {"command":"rm tmp/cursor.log"}' },
     ];
     assert.deepEqual(
       fileTouches(turns, '/w').map((t) => `${t.turn} ${t.kind} ${t.path}`),
@@ -302,6 +305,9 @@ describe('touches in the forms other agents write them', () => {
         '3 read /w/notes.md',
         '4 edit /w/src/x.go',
         '5 write /w/docs/guide.md',
+        '6 edit /w/src/chat.ts',
+        '7 edit /w/src/cline.ts',
+        '8 delete /w/tmp/cursor.log',
       ],
     );
     assert.deepEqual(

@@ -18,9 +18,10 @@ export interface FileTouch {
   kind: TouchKind;
 }
 
-const READ_TOOLS = /^(read|read_?file|view|view_?file|notebook_?read|open_?file|cat)$/i;
-const WRITE_TOOLS = /^(write|write_?file|write_to_file|create_?file|new_?file)$/i;
-const EDIT_TOOLS = /^(edit|multi_?edit|notebook_?edit|edit_?file|replace|replace_in_file|str_replace|search_replace|insert|apply_diff|edit_notebook)$/i;
+const READ_TOOLS = /^(read|read_?file|view|view_?file|notebook_?read|open_?file|cat|read_?many_?files)$/i;
+const WRITE_TOOLS = /^(write|write_?file|write_to_file|create_?file|new_?file|new_?file_?created)$/i;
+const EDIT_TOOLS =
+  /^(edit|multi_?edit|notebook_?edit|edit_?file|replace|replace_in_file|str_replace|search_replace|insert|apply_diff|edit_notebook|edited_?existing_?file)$/i;
 const DELETE_TOOLS = /^(delete|delete_?file|remove_?file|rm)$/i;
 /** Keys a tool's JSON arguments name its file with, in the sources read here. */
 const PATH_KEYS = ['file_path', 'filePath', 'notebook_path', 'path', 'absolute_path', 'target_file', 'targetFile', 'filename', 'file'];
@@ -59,9 +60,14 @@ function turnTouches(turn: Pick<Turn, 'tool' | 'text'>): { path: string; kind: T
   const tool = turn.tool ?? '';
   if (tool === 'apply_patch' || turn.text.startsWith('*** Begin Patch')) return patchFiles(turn.text).map(({ path, kind }) => ({ path, kind }));
   if (turn.text.startsWith('$ ')) return commandFiles(turn.text.slice(2));
+  // Copilot Chat's edit groups: "Edited <path>"
+  const edited = /^Edited (.+)$/m.exec(turn.text.split('\n')[0]);
+  if (edited && !tool) return looksLikePath(edited[1].trim()) ? [{ path: edited[1].trim(), kind: 'edit' }] : [];
   const rest = turn.text.slice(tool.length + 1);
   const json = rest.startsWith('{') ? parseObject(rest.split('\n')[0]) : undefined;
   const named = json ? jsonPath(json) : turn.text.startsWith(`${tool} `) ? rest.split('\n')[0].trim() : undefined;
+  // a terminal command given as arguments (Cursor's run_terminal_cmd, Gemini's run_shell_command)
+  if (!named && typeof json?.command === 'string' && /command|terminal|shell|bash|exec/i.test(tool)) return commandFiles(json.command);
   if (!named || !looksLikePath(named)) return [];
   const command = typeof json?.command === 'string' ? json.command : '';
   let kind: TouchKind | undefined;
