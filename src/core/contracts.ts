@@ -34,6 +34,7 @@ export interface SearchOptions {
 
 export { SEARCH_MODES, type SearchMode } from './model.js';
 import { SEARCH_MODES, type SearchMode } from './model.js';
+import { TOUCH_KINDS, type TouchKind } from './files/touches.js';
 
 /** How far indexing has got, in answers given while it runs (absent once everything is indexed). */
 export const indexingSchema = z
@@ -300,3 +301,57 @@ export const preferencesResponseSchema = z.object({
   indexing: indexingSchema.optional(),
 });
 export type PreferencesResponse = z.infer<typeof preferencesResponseSchema>;
+
+/** file_history: the sessions that touched a file, and with `lines` which one wrote them (answer/file-history.ts). */
+const fileTouchSchema = z.object({
+  turn: z.string().describe('The turn (a docid for read_session) that touched the file.'),
+  kind: z.enum(TOUCH_KINDS as [TouchKind, ...TouchKind[]]).describe('read, write (created or replaced), edit, delete, or run (a command named it).'),
+  at: z.string().optional().describe('When, where the tool recorded it.'),
+  hunk: z.string().optional().describe('For edits and writes: the start of the text written.'),
+});
+
+export const fileHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  path: z.string().describe("The file, as the index keys it (a worktree's file is its repository's file)."),
+  count: z.number().describe('Sessions returned.'),
+  total: z.number().describe('Sessions that touched the file.'),
+  sessions: z
+    .array(
+      z.object({
+        id: z.string().describe('Session id: pass it to get_session.'),
+        source: z.string(),
+        topic: z.string(),
+        project: z.string().optional(),
+        date: z.string().describe('When the session was last active.'),
+        touches: z.array(fileTouchSchema),
+        request: z.string().optional().describe("The user's request the first touch answered."),
+      }),
+    )
+    .describe('Newest first.'),
+  lines: z
+    .object({
+      from: z.number(),
+      to: z.number(),
+      segments: z
+        .array(
+          z.object({
+            from: z.number(),
+            to: z.number(),
+            session: z
+              .string()
+              .optional()
+              .describe('The session whose edit wrote these lines as they are now; absent: no agent edit matches (written by hand, or changed since).'),
+            topic: z.string().optional(),
+            turn: z.string().optional(),
+            date: z.string().optional(),
+            source: z.string().optional(),
+            request: z.string().optional(),
+            match: z.enum(['exact', 'whitespace']).optional(),
+          }),
+        )
+        .describe('Runs of the asked lines, each with the edit that wrote it.'),
+    })
+    .optional(),
+  indexing: indexingSchema.optional(),
+});
+export type FileHistoryResponse = z.infer<typeof fileHistoryResponseSchema>;

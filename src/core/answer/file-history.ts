@@ -4,11 +4,11 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { IndexingState } from '../contracts.js';
+import type { FileHistoryResponse } from '../contracts.js';
 import { SessionSearchError } from '../errors.js';
 import type { FileIndex } from '../files/file-index.js';
 import { attributeLines, writtenBlocks, type WrittenEdit } from '../files/attribution.js';
-import type { FileTouch, TouchKind } from '../files/touches.js';
+import type { FileTouch } from '../files/touches.js';
 import { isPrompt, ROLES, TURN_KINDS, type Session, type Turn } from '../model.js';
 import { LAYOUT_FIELDS } from '../store/archive.js';
 import { rawArchived } from '../store/turns.js';
@@ -27,55 +27,10 @@ export interface FileHistoryQuery {
   text?: string;
 }
 
-export interface FileHistoryTouch {
-  /** The turn's docid (read_session, the reader). */
-  turn: string;
-  kind: TouchKind;
-  at?: string;
-  /** For edits and writes: the start of the text written. */
-  hunk?: string;
-}
-
-export interface FileHistorySession {
-  id: string;
-  source: string;
-  topic: string;
-  project?: string;
-  date: string;
-  touches: FileHistoryTouch[];
-  /** The user's request the first of these touches answered. */
-  request?: string;
-}
-
-export interface FileHistoryLines {
-  from: number;
-  to: number;
-  /** Runs of lines, each written by one session's edit, or by none that still matches (`session` absent). */
-  segments: {
-    from: number;
-    to: number;
-    session?: string;
-    topic?: string;
-    turn?: string;
-    date?: string;
-    source?: string;
-    request?: string;
-    match?: 'exact' | 'whitespace';
-  }[];
-}
-
-export interface FileHistoryResponse {
-  success: true;
-  /** The file asked about, as the index keys it (its repository's path for a worktree's file). */
-  path: string;
-  /** Sessions returned; `total` touched the file. */
-  count: number;
-  total: number;
-  sessions: FileHistorySession[];
-  lines?: FileHistoryLines;
-  /** While the first load runs: how far it is (sessions not read yet are not listed). */
-  indexing?: IndexingState;
-}
+export type { FileHistoryResponse } from '../contracts.js';
+export type FileHistorySession = FileHistoryResponse['sessions'][number];
+export type FileHistoryTouch = FileHistorySession['touches'][number];
+export type FileHistoryLines = NonNullable<FileHistoryResponse['lines']>;
 
 const DEFAULT_LIMIT = 20;
 const HUNK_CHARS = 600;

@@ -4,7 +4,7 @@
  * the repository they name: a git worktree's file is its main checkout's file of the same relative path, separators
  * are `/`, and on macOS and Windows case does not matter.
  */
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Session } from '../model.js';
 import type { WorktreeRoots } from '../answer/worktrees.js';
 import { decodeTouch, type FileTouch } from './touches.js';
@@ -96,7 +96,7 @@ export class FileIndex {
     const checkout = this.checkoutOf(folder && inside(folder, absolute) ? folder : dirname(absolute));
     const root = checkout ? this.worktrees.rootOf(checkout) : undefined;
     const mapped = root && checkout && root !== checkout ? resolve(root, relative(checkout, absolute)) : absolute;
-    const plain = mapped.split(sep).join('/').replace(/\\/g, '/');
+    const plain = mapped.replace(/\\/g, '/');
     return this.platform === 'darwin' || this.platform === 'win32' ? plain.toLowerCase() : plain;
   }
 

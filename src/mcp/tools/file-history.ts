@@ -2,61 +2,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../engine/api.js';
-import { indexingSchema } from '../../core/contracts.js';
-import { TOUCH_KINDS } from '../../core/files/touches.js';
+import { fileHistoryResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
-
-const touchSchema = z.object({
-  turn: z.string().describe('The turn (a docid for read_session) that touched the file.'),
-  kind: z.enum(TOUCH_KINDS as [string, ...string[]]).describe('read, write (created or replaced), edit, delete, or run (a command named it).'),
-  at: z.string().optional().describe('When, where the tool recorded it.'),
-  hunk: z.string().optional().describe('For edits and writes: the start of the text written.'),
-});
-
-export const fileHistoryResponseSchema = z.object({
-  success: z.literal(true),
-  path: z.string().describe("The file, as the index keys it (a worktree's file is its repository's file)."),
-  count: z.number().describe('Sessions returned.'),
-  total: z.number().describe('Sessions that touched the file.'),
-  sessions: z
-    .array(
-      z.object({
-        id: z.string().describe('Session id: pass it to get_session.'),
-        source: z.string(),
-        topic: z.string(),
-        project: z.string().optional(),
-        date: z.string().describe('When the session was last active.'),
-        touches: z.array(touchSchema),
-        request: z.string().optional().describe("The user's request the first touch answered."),
-      }),
-    )
-    .describe('Newest first.'),
-  lines: z
-    .object({
-      from: z.number(),
-      to: z.number(),
-      segments: z
-        .array(
-          z.object({
-            from: z.number(),
-            to: z.number(),
-            session: z
-              .string()
-              .optional()
-              .describe('The session whose edit wrote these lines as they are now; absent: no agent edit matches (written by hand, or changed since).'),
-            topic: z.string().optional(),
-            turn: z.string().optional(),
-            date: z.string().optional(),
-            source: z.string().optional(),
-            request: z.string().optional(),
-            match: z.enum(['exact', 'whitespace']).optional(),
-          }),
-        )
-        .describe('Runs of the asked lines, each with the edit that wrote it.'),
-    })
-    .optional(),
-  indexing: indexingSchema.optional(),
-});
 
 export function registerFileHistory(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
