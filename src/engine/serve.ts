@@ -276,6 +276,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   if (process.platform !== 'win32') chmodSync(paths.socket, 0o600);
   const idle = setInterval(
     () => {
+      // (a stop under way closed the server, which removes its socket itself: that stop finishes in order)
+      if (stopping) return;
       // its socket (or the whole data folder) removed: nothing can reach it, and nothing of it is to be written there
       if (process.platform !== 'win32' && !existsSync(paths.socket)) {
         logger.info('engine stops: its socket was removed');
