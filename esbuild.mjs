@@ -72,9 +72,18 @@ const server = build({ ...common, format: 'cjs', entryPoints: ['src/server/main.
 const parseWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/ingest/parse-worker.ts'], outfile: 'dist/parse-worker.cjs' });
 // The thread that learns the semantic model in the background, found the same way.
 const trainWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/semantic/train-worker.ts'], outfile: 'dist/train-worker.cjs' });
+// The thread that runs a user's own model folder (onnxruntime-web), with the runtime's WebAssembly copied beside it.
+// (ESM: the runtime's Node build finds its WebAssembly module through import.meta.url)
+const embedWorker = build({
+  ...common,
+  entryPoints: ['src/core/embed/embed-worker.ts'],
+  outfile: 'dist/embed-worker.mjs',
+  banner: { js: requireShim },
+});
 
 // SQLite's WebAssembly (sources kept in a database), read beside whichever bundle runs; not inlined into each.
 mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
+for (const f of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) copyFileSync(`node_modules/onnxruntime-web/dist/${f}`, `dist/${f}`);
 
-await Promise.all([extension, webview, server, parseWorker, trainWorker, commands]);
+await Promise.all([extension, webview, server, parseWorker, trainWorker, embedWorker, commands]);

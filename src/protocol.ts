@@ -6,6 +6,7 @@
 import type { DecisionsResponse } from './core/answer/decision-list.js';
 import type { FileHistoryQuery, FileHistoryResponse } from './core/answer/file-history.js';
 import type { ExportFormat } from './core/export.js';
+import type { EmbedConfig } from './core/embed/config.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type {
   FailedWorkspace,
@@ -36,6 +37,8 @@ export interface ServerSettings {
   /** Glob patterns of transcript files never to read. */
   exclude: string[];
   maxFileBytes: number;
+  /** The user's own embedding model (sessionSearch.semantic.*, user settings only). */
+  embed?: EmbedConfig;
   /** The team archive (sessionSearch.team.*, user settings only): searched with scope "team", pushed to on request. */
   team?: { url: string; machine?: string; projects: string[] };
 }

@@ -8,6 +8,7 @@ import { SEARCH_MODES, SOURCE_IDS, type SearchMode, type SourceId } from '../cor
 import { EXPORT_FORMATS, type ExportFormat } from '../core/export.js';
 import { defaultRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
 import { COMMANDS, didYouMean } from './help.js';
+import { checkEmbedConfig, embedConfigFromEnv, isEmbedConfigured, type EmbedConfig } from '../core/embed/config.js';
 
 export class UsageError extends Error {}
 
@@ -81,6 +82,10 @@ Options:
   --machine NAME           team push: this machine's name in the team archive (default: SESSION_SEARCH_MACHINE or
                            the host name)
   --watch, --interval S    team push: push again every S seconds (default 60) until stopped
+  --embed-endpoint URL     Rank by meaning with your own embedding model too: an endpoint on this machine that
+                           speaks Ollama's /api/embed or OpenAI's /v1/embeddings (else SESSION_SEARCH_EMBED_ENDPOINT)
+  --embed-model NAME       The endpoint's model, e.g. nomic-embed-text (else SESSION_SEARCH_EMBED_MODEL)
+  --embed-folder DIR       Or an ONNX sentence encoder on disk (model.onnx + tokenizer.json; SESSION_SEARCH_EMBED_FOLDER)
   --verbose                Log skipped files and lines to stderr
   -h, --help               Show this help
 `;
@@ -131,6 +136,25 @@ export interface CliOptions {
   watch: boolean;
   /** Seconds between pushes with --watch. */
   interval?: number;
+  /** The user's own embedding model (--embed-*, else SESSION_SEARCH_EMBED_*). */
+  embed?: EmbedConfig;
+}
+
+/** The embedding model the flags name, else the environment's; checked (a remote host needs SESSION_SEARCH_EMBED_ALLOW_REMOTE=1). */
+function embedConfig(values: { 'embed-endpoint'?: string; 'embed-model'?: string; 'embed-folder'?: string }, env: NodeJS.ProcessEnv): EmbedConfig | undefined {
+  const fromEnv = embedConfigFromEnv(env);
+  const given: EmbedConfig = {
+    endpoint: values['embed-endpoint'],
+    model: values['embed-model'],
+    folder: values['embed-folder'] === undefined ? undefined : resolve(values['embed-folder']),
+  };
+  const config = isEmbedConfigured(given) ? { model: fromEnv?.model, ...given, allowRemote: fromEnv?.allowRemote ?? env.SESSION_SEARCH_EMBED_ALLOW_REMOTE === '1' } : fromEnv;
+  if (!config) return undefined;
+  try {
+    return checkEmbedConfig(config);
+  } catch (err) {
+    throw new UsageError(errorMessage(err));
+  }
 }
 
 function maxFileBytes(value: string | undefined): number | undefined {
@@ -237,6 +261,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       lines: { type: 'string' },
       watch: { type: 'boolean', default: false },
       interval: { type: 'string' },
+      'embed-endpoint': { type: 'string' },
+      'embed-model': { type: 'string' },
+      'embed-folder': { type: 'string' },
     } as const;
     const split = flagsAsWords(argv, options);
     words = split.words;
@@ -313,5 +340,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     machine: values.machine,
     watch: values.watch,
     interval: interval(values.interval),
+    embed: embedConfig(values, env),
   };
 }

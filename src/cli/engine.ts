@@ -29,6 +29,7 @@ export async function openAnswers(
     entry: engineEntry(),
     // without --partial a command answers over every session, as in process
     complete: !options.partial,
+    embed: options.embed,
   });
   if ('engine' in opened) {
     const engine = options.partial ? opened.engine : whileIndexing(opened.engine, options);

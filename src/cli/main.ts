@@ -25,10 +25,10 @@ const running: { stop: AbortController; done: Promise<void> }[] = [];
 
 async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   const logger = stderrLogger(options.verbose);
-  const { roots, dataDir, archive, exclude, maxFileBytes } = options;
+  const { roots, dataDir, archive, exclude, maxFileBytes, embed } = options;
   // (the library loads only for a command answered in this process: one the engine answers never reads it)
   const { createLibrary } = await import('../core/library.js');
-  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes });
+  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes, embed });
   opened.push(library);
   const showProgress = process.stderr.isTTY && !options.json && !options.toon;
   let last = 0;
@@ -302,6 +302,7 @@ async function run(argv: string[]): Promise<number> {
         verbose: options.verbose,
         teamDb: teamUrl(options.db, process.env),
         machine: options.machine,
+        embed: options.embed,
       });
       return -1;
     }

@@ -52,6 +52,17 @@ export const indexingSchema = z
   .describe('Present while the history is still being indexed: the answer covers what is indexed so far.');
 export type IndexingState = z.infer<typeof indexingSchema>;
 
+/** How far the user's own embedding model has got, in answers given while it embeds (absent once done, or with no model). */
+export const embeddingsSchema = z
+  .object({
+    status: z.enum(['starting', 'embedding', 'ready', 'failed']).describe('failed: see error; embedding is tried again later.'),
+    model: z.string().describe('The model the vectors come from.'),
+    sessionsDone: z.number().describe('Sessions embedded so far (the others are ranked by words and the learned model).'),
+    sessionsTotal: z.number(),
+    error: z.string().optional(),
+  })
+  .describe("Present while the user's embedding model is still embedding sessions, or cannot be used.");
+
 export const searchResultSchema = z.object({
   id: z.string().describe('Session id (`<source>:<native id>`): pass it to get_session.'),
   source: z.enum(SOURCE_IDS).describe('The tool that wrote the session.'),
@@ -148,6 +159,7 @@ export const searchResponseSchema = z.object({
     .optional()
     .describe('How the results were ranked: lexical while the semantic model is still being learned, or for exact queries (phrases, flags, paths).'),
   indexing: indexingSchema.optional(),
+  embeddings: embeddingsSchema.optional(),
   workspaces: z.array(workspaceGroupSchema).optional().describe('With groupBy "workspace": the matches by workspace, most matches first.'),
   workspacesSearched: z.number().optional().describe('With groupBy "workspace": how many workspaces were searched.'),
   turnsMatched: z.number().optional().describe('With groupBy "workspace": how many turns matched, in every workspace.'),
@@ -250,6 +262,7 @@ export const contextResponseSchema = z.object({
   totalMatches: z.number(),
   searchTime: z.number().describe('Milliseconds.'),
   indexing: indexingSchema.optional(),
+  embeddings: embeddingsSchema.optional(),
   teamNotice: z.string().optional().describe('A team archive is configured but could not answer: why. The blocks are local only.'),
 });
 export type ContextResponse = z.infer<typeof contextResponseSchema>;

@@ -33,6 +33,10 @@ import type { LibraryView } from './answer/view.js';
 import type { SemanticIndex } from './semantic/semantic-index.js';
 import { exportSession, type ExportFormat, type ExportOptions } from './export.js';
 import { WorktreeRoots } from './answer/worktrees.js';
+import { createMeaning } from './library/meaning.js';
+import type { EmbedConfig } from './embed/config.js';
+import type { MeaningLeg, MeaningState } from './embed/leg.js';
+import { parseQuery } from './index/query.js';
 import { addRoot } from './library/added-roots.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
@@ -48,6 +52,12 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   readonly indexing: Readonly<IndexingState>;
   /** The semantic leg: its state, and `settled()` once no model is being learned. */
   readonly semantic: SemanticIndex;
+  /** Meaning from the user's own model, when one is configured: its state, and `settled()` once nothing is left to embed. */
+  readonly meaning: MeaningLeg | undefined;
+  /** Uses the embedding model a config names (undefined: none); another model's vectors are made in the background. */
+  useModel(config: EmbedConfig | undefined): void;
+  /** Asks the user's model for a query's vector, so that the search of it that follows ranks by it too (no model: nothing). */
+  prepare(query: string): Promise<void>;
   /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
   readonly answerable: Promise<void>;
   /**
@@ -132,6 +142,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
   );
   const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);
   const load = new Loader({ options, catalog, snapshots, archive, persistence, turnHooks, parsedFiles });
+  const meaning = createMeaning(options, catalog, persistence);
   // rebuilt when the index changed (sessions added or removed)
   let shortForms: { at: number; forms: ShortForms } | undefined;
   const view: LibraryView = {
@@ -142,6 +153,9 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     roots: load.roots,
     worktrees,
     semantic: catalog.semantic,
+    get meaning() {
+      return catalog.meaning;
+    },
     files: catalog.files,
     titles: () => catalog.titles(),
     shortForms: () => {
@@ -159,6 +173,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     if (closed) return;
     catalog.semantic.fill([...catalog.sessions.values()], (s) => catalog.sessions.get(s.id) === s);
     catalog.semantic.release();
+    meaning.release();
   });
   // Index arrays left on disk are checked as read: damage found while answering rebuilds the index, and says so.
   const guarded =
@@ -173,13 +188,19 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
       }
     };
   // While a load runs, answers cover what is indexed so far and say how far that is.
+  // ...and, while the user's model embeds the sessions (or cannot), how far that is
+  const embedding = (): { embeddings: MeaningState } | undefined => {
+    const state = catalog.meaning?.state;
+    return state && state.status !== 'ready' ? { embeddings: state } : undefined;
+  };
   const partial = <T extends object>(answer: T): T => (load.partial ? { ...answer, indexing: { ...load.indexing } } : answer);
+  const searched = <T extends object>(answer: T): T => ({ ...partial(answer), ...embedding() });
   const search = guarded(answers.search);
   const searchContext = guarded(answers.searchContext);
   return {
     ...answers,
-    search: (query, options) => partial(search(query, options)),
-    searchContext: (query, options) => partial(searchContext(query, options)),
+    search: (query, options) => searched(search(query, options)),
+    searchContext: (query, options) => searched(searchContext(query, options)),
     searchWorkspaces: guarded(answers.searchWorkspaces),
     searchGrouped: (query, options) => guarded(answers.searchGrouped)(query, options).then(partial),
     list: (options) => partial(answers.list(options)),
@@ -188,6 +209,14 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     updatePreferences: (changes) => answers.updatePreferences(changes).then(partial),
     indexing: load.indexing,
     semantic: catalog.semantic,
+    get meaning() {
+      return catalog.meaning;
+    },
+    useModel: (config) => meaning.use(config),
+    prepare: async (query) => {
+      const text = parseQuery(query).text;
+      if (text) await catalog.meaning?.prepare(text);
+    },
     sessions: catalog.sessions,
     get index() {
       return catalog.index;
@@ -237,6 +266,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     async close() {
       closed = true;
       catalog.semantic.close();
+      await meaning.close();
       await snapshots.close();
       await persistence?.close();
       catalog.index.close();

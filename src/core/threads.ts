@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-/** The script named `name` in `dir`: the bundle (`name.cjs`) or, when run from source, the TypeScript file. */
+/** The script named `name` in `dir`: the bundle (`name.cjs` or `name.mjs`) or, when run from source, the TypeScript file. */
 export function threadScript(dir: string, name: string): string | undefined {
-  return [`${name}.cjs`, `${name}.ts`].map((file) => join(dir, file)).find((path) => existsSync(path));
+  return [`${name}.cjs`, `${name}.mjs`, `${name}.ts`].map((file) => join(dir, file)).find((path) => existsSync(path));
 }
 
 /** A thread running the script; from source (tests run TypeScript through tsx) the thread registers tsx first. */

@@ -58,11 +58,13 @@ export function inProcess(library: SessionLibrary, options: { team?: TeamArchive
   return {
     where: { kind: 'in-process', reason: options.reason ?? 'asked to run in process' },
     async search(query, searchOptions) {
+      if (searchOptions.mode !== 'lexical') await library.prepare(query);
       if (searchOptions.groupBy) return library.searchGrouped(query, searchOptions);
       const local = library.search(query, searchOptions);
       return team ? team.search(local, query, searchOptions, library.index) : local;
     },
     async searchContext(query, contextOptions) {
+      if (contextOptions.mode !== 'lexical') await library.prepare(query);
       const local = library.searchContext(query, contextOptions);
       return team ? team.searchContext(local, query, contextOptions, library.index) : local;
     },

@@ -45,6 +45,7 @@ import {
   type HelloResult,
   type TeamRef,
 } from './protocol.js';
+import type { EmbedConfig } from '../core/embed/config.js';
 
 export interface EngineClientOptions {
   roots: SourceRoot[];
@@ -66,6 +67,8 @@ export interface EngineClientOptions {
   entry: string | undefined;
   /** Answer search and list once the first load is complete (the CLI without --partial). */
   complete?: boolean;
+  /** The user's own embedding model, when this client names one: the engine uses it from then on. */
+  embed?: EmbedConfig;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -204,9 +207,15 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
         }
         // this client's workspace histories: a command's are read before its answer; a window's or an MCP server's
         // become searchable as they are read (and are watched while it stays connected), not holding its first answer
-        if (workspace.length || options.window) {
+        if (workspace.length || options.window || options.embed) {
           const watch = options.watchWorkspace === true;
-          const joined = connected.connection.sendRequest(EngineJoinRequest, { roots: workspace, watch, window: options.window, team: options.windowTeam });
+          const joined = connected.connection.sendRequest(EngineJoinRequest, {
+            roots: workspace,
+            watch,
+            window: options.window,
+            team: options.windowTeam,
+            embed: options.embed,
+          });
           if (watch) joined.catch(() => undefined);
           else await joined;
         }

@@ -19,6 +19,7 @@ import type { OutputFormat } from '../core/format.js';
 import type { FileHistoryQuery, FileHistoryResponse } from '../core/answer/file-history.js';
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import type { StoreInput } from '../core/library/store-conversation.js';
+import type { EmbedConfig } from '../core/embed/config.js';
 import type { ContextOptions, EngineStatus, ListOptions, StoreResult } from './api.js';
 
 /** Bumped when a request or its answer changes shape; also the product's version (a new build hands over). */
@@ -54,6 +55,8 @@ export interface JoinParams {
   /** A window's index server: it is told the load's progress and what changed (the notifications of src/protocol.ts). */
   window?: boolean;
   team?: TeamRef & { projects: string[] };
+  /** The user's own embedding model, named by this client (a setting, a flag): the engine ranks with it from then on. */
+  embed?: EmbedConfig;
 }
 export const EngineJoinRequest = new RequestType<JoinParams, { roots: number }, void>('engine/join');
 

@@ -22,6 +22,7 @@ import { splitRoots, type SourceRoot } from '../core/ingest/sources/registry.js'
 import { WorkspaceRoots } from './workspace-roots.js';
 import { EngineWindows } from './windows.js';
 import { createLibrary } from '../core/library.js';
+import { embedConfigFromEnv } from '../core/embed/config.js';
 import type { Logger } from '../core/log.js';
 import { running } from '../core/store/lock.js';
 import { inProcess, type Engine } from './api.js';
@@ -123,7 +124,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   // the machine's roots are read for everyone; a workspace's, for the clients that name them (engine/roots)
   const roots = splitRoots(options.roots).machine;
   const { exclude, maxFileBytes } = options;
-  const library = createLibrary({ roots, logger, dataDir: options.dataDir, archive: options.archive, exclude, maxFileBytes, env });
+  const library = createLibrary({ roots, logger, dataDir: options.dataDir, archive: options.archive, exclude, maxFileBytes, env, embed: embedConfigFromEnv(env) });
   // (every window connected refreshes when sessions change)
   const live = new LiveUpdates(library, { logger, onChange: (files) => windows.changed(files) });
   const workspaces = new WorkspaceRoots(library, live, logger);
@@ -243,6 +244,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     // (the team is the window's at once, before any request it sends next; its roots are read after the first load)
     connection.onRequest(EngineJoinRequest, async (p) => {
       windows.joined(connection, p);
+      // the user's model, as the client that joined last named it (checked: a bad one is logged, and ranks without it)
+      if (p.embed) library.useModel(p.embed);
       return { roots: await workspaces.register(connection, p.roots, p.watch) };
     });
     windows.serve(connection);

@@ -120,6 +120,7 @@ export function serveWindow(connection: RequestHost, host: WindowHost): void {
   };
   on(SearchRequest, async ({ query, scope, ...options }) => {
     const library = await lib();
+    if (options.mode !== 'lexical') await library.prepare(query);
     const local = options.groupBy ? await library.searchGrouped(query, options) : library.search(query, options);
     const archive = scope === 'team' && !options.groupBy ? host.team() : undefined;
     return archive ? (await archive).search(local, query, options, library.index) : local;

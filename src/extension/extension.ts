@@ -201,6 +201,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
         e.affectsConfiguration('sessionSearch.dataFolder') ||
         e.affectsConfiguration('sessionSearch.archive') ||
         e.affectsConfiguration('sessionSearch.team') ||
+        e.affectsConfiguration('sessionSearch.semantic') ||
         e.affectsConfiguration('sessionSearch.lineHistory')
       ) {
         void vscode.window.showInformationMessage('Session Search: reload the window to apply the new settings.', 'Reload').then((choice) => {

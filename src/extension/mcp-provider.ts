@@ -25,7 +25,7 @@ export function mcpProvider(
         'Session Search',
         process.execPath,
         mcpServerArgs(context, dataFolder()),
-        { ELECTRON_RUN_AS_NODE: '1', SESSION_SEARCH_SOURCES: editorSources(), ...teamEnv() },
+        { ELECTRON_RUN_AS_NODE: '1', SESSION_SEARCH_SOURCES: editorSources(), ...teamEnv(), ...embedEnv() },
         String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0'),
       ),
     ],
@@ -45,12 +45,24 @@ function teamEnv(): Record<string, string> {
   return { SESSION_SEARCH_TEAM_DB: team.url, ...(team.machine ? { SESSION_SEARCH_MACHINE: team.machine } : {}) };
 }
 
+/** The user's own embedding model of the user settings: agents' searches rank with it too. */
+function embedEnv(): Record<string, string> {
+  const embed = serverSettings().embed;
+  if (!embed) return {};
+  const env: Record<string, string> = {};
+  if (embed.endpoint) env.SESSION_SEARCH_EMBED_ENDPOINT = embed.endpoint;
+  if (embed.model) env.SESSION_SEARCH_EMBED_MODEL = embed.model;
+  if (embed.folder) env.SESSION_SEARCH_EMBED_FOLDER = embed.folder;
+  if (embed.allowRemote) env.SESSION_SEARCH_EMBED_ALLOW_REMOTE = '1';
+  return env;
+}
+
 export function registerMcpProvider(
   provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>,
   changed: vscode.EventEmitter<void>,
 ): vscode.Disposable {
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.sources') || e.affectsConfiguration('sessionSearch.team'))
+    if (e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.sources') || e.affectsConfiguration('sessionSearch.team') || e.affectsConfiguration('sessionSearch.semantic'))
       changed.fire();
   });
   // Trusting the workspace adds its SpecStory and Aider histories to what agents search.

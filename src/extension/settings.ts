@@ -43,7 +43,21 @@ export function serverSettings(): ServerSettings {
     exclude: config.get<string[]>('exclude', []),
     maxFileBytes: Math.max(1, config.get<number>('maxFileSizeMB', 512)) * 1024 * 1024,
     ...teamSettings(config),
+    ...embedSettings(config),
   };
+}
+
+/**
+ * The user's own embedding model, from user settings only (a workspace must not choose where transcripts are sent, nor a
+ * model file to run): sessionSearch.semantic.endpoint with .model, or .folder; .allowRemoteEndpoint lets the endpoint be
+ * another host.
+ */
+function embedSettings(config: vscode.WorkspaceConfiguration): Pick<ServerSettings, 'embed'> {
+  const user = <T>(key: string): T | undefined => config.inspect<T>(`semantic.${key}`)?.globalValue;
+  const endpoint = user<string>('endpoint')?.trim();
+  const folder = user<string>('folder')?.trim();
+  if (!endpoint && !folder) return {};
+  return { embed: { endpoint: endpoint || undefined, model: user<string>('model')?.trim() || undefined, folder: endpoint ? undefined : folder, allowRemote: user<boolean>('allowRemoteEndpoint') === true } };
 }
 
 /** The team archive, from user settings only (a workspace must not send sessions to a database of its choosing). */

@@ -11,6 +11,7 @@ import { createServer } from './server.js';
 import { inProcess, type Engine } from '../engine/api.js';
 import { engineEntry, openEngine } from '../engine/client.js';
 import { ENGINE_VERSION } from '../version.js';
+import type { EmbedConfig } from '../core/embed/config.js';
 
 export interface StdioOptions {
   roots: SourceRoot[];
@@ -22,15 +23,17 @@ export interface StdioOptions {
   /** The team database's URL (--db or SESSION_SEARCH_TEAM_DB): searches answer over both archives. */
   teamDb?: string;
   machine?: string;
+  /** The user's own embedding model (--embed-*, SESSION_SEARCH_EMBED_*). */
+  embed?: EmbedConfig;
 }
 
 /** A library in this process, loading and then watching; answers from the snapshot at once. */
 async function libraryHere(options: StdioOptions, logger: Logger, reason: string): Promise<Engine> {
   logger.info(`answering in this process: ${reason}`);
-  const { roots, dataDir, archive, exclude, maxFileBytes } = options;
+  const { roots, dataDir, archive, exclude, maxFileBytes, embed } = options;
   // (the library and its watchers load only when this server answers in process: an engine's client never reads them)
   const [{ createLibrary }, { LiveUpdates }] = await Promise.all([import('../core/library.js'), import('../core/ingest/live.js')]);
-  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes });
+  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes, embed });
   const live = new LiveUpdates(library, { logger });
   const loaded = library.load().then(
     () => {

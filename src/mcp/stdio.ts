@@ -22,6 +22,7 @@ try {
     verbose: options.verbose,
     teamDb: options.db ?? (process.env.SESSION_SEARCH_TEAM_DB?.trim() || undefined),
     machine: options.machine,
+    embed: options.embed,
   }).catch((err: unknown) => {
     process.stderr.write(`session-search mcp: ${errorMessage(err)}\n`);
     process.exitCode = 1;

@@ -41,8 +41,8 @@ async function open(): Promise<SessionLibrary> {
   if (!settings) throw new Error('the server was not initialised');
   await live?.close();
   await library?.close();
-  const { dataDir, archive, exclude, maxFileBytes } = settings;
-  const next = createLibrary({ roots: roots(settings), logger, dataDir, archive, exclude, maxFileBytes });
+  const { dataDir, archive, exclude, maxFileBytes, embed } = settings;
+  const next = createLibrary({ roots: roots(settings), logger, dataDir, archive, exclude, maxFileBytes, embed });
   const controller = new AbortController();
   indexing = controller;
   let last = 0;

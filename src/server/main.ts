@@ -51,6 +51,7 @@ async function connect(s: ServerSettings): Promise<{ engine: RemoteEngine } | { 
     watchWorkspace: true,
     window: true,
     windowTeam: team && { ...team, projects: s.team?.projects ?? [] },
+    embed: s.embed,
     version: ENGINE_VERSION,
     entry: engineEntry(),
   });

@@ -10,16 +10,23 @@ import type { SearchMode } from '../contracts.js';
 import type { Scored } from '../index/engine.js';
 import type { ParsedQuery } from '../index/query.js';
 import type { SemanticIndex } from '../semantic/semantic-index.js';
+import type { MeaningLeg } from '../embed/leg.js';
 
 export const RRF_K = 60;
 export const SEMANTIC_WEIGHT = 0.25;
 export const ASKED_WEIGHT = 1;
+/**
+ * The user's own model's list (embed/leg.ts): a sentence encoder knows what the LSA leg cannot (paraphrase), so it
+ * counts as much as the words. Not fitted here (no model ships with the product): `npm run bench:relevance --
+ * --embed-endpoint` prints the judged table with and without it where a model exists.
+ */
+export const MODEL_WEIGHT = 1;
 /** How many candidates each leg gives the fusion. */
 export const FUSION_DEPTH = 50;
 
 /** The mode a query runs in: the one asked for (hybrid by default), lexical while no model is ready or for exact queries. */
-export function effectiveMode(asked: SearchMode | undefined, query: ParsedQuery, semantic: SemanticIndex): SearchMode {
-  return whyLexical(asked, query, semantic) ? 'lexical' : (asked ?? 'hybrid');
+export function effectiveMode(asked: SearchMode | undefined, query: ParsedQuery, semantic: SemanticIndex, meaning?: MeaningLeg): SearchMode {
+  return whyLexical(asked, query, semantic, meaning) ? 'lexical' : (asked ?? 'hybrid');
 }
 
 /** A word of letters or digits only: looked for as typed when typed alone, but meaning may still rank it when asked to. */
@@ -29,13 +36,19 @@ const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
  * Why a query asked to rank by meaning (`semantic`, or `hybrid` by default) ranks by words: no model yet, or it asks for
  * exact text. Undefined when it ranks as asked.
  */
-export function whyLexical(asked: SearchMode | undefined, query: ParsedQuery, semantic: SemanticIndex): 'not-ready' | 'exact' | undefined {
+export function whyLexical(
+  asked: SearchMode | undefined,
+  query: ParsedQuery,
+  semantic: SemanticIndex,
+  /** The user's own model: ready for a query whose vector was prepared. */
+  meaning?: MeaningLeg,
+): 'not-ready' | 'exact' | undefined {
   const mode = asked ?? 'hybrid';
   if (mode === 'lexical' || !query.terms.length) return undefined;
   if (query.phrases.length || query.excluded.length || query.excludedPhrases.length) return 'exact';
   // a word typed alone is a literal; asked for by meaning alone, it is ranked by meaning
   if (query.literals.some((l) => mode !== 'semantic' || !PLAIN_WORD.test(l))) return 'exact';
-  if (semantic.state.status !== 'ready') return 'not-ready';
+  if (semantic.state.status !== 'ready' && !meaning?.knows(query.text ?? '')) return 'not-ready';
   return undefined;
 }
 
@@ -71,12 +84,14 @@ export function fuse(
   asked: { key: string; score: number }[] = [],
   /** Keywords: how many slots the query has (0 for a sentence): the first by words holding them all is kept first. */
   slots = 0,
+  /** The user's own model's similarity (none without one). */
+  model: { key: string; similarity: number }[] = [],
 ): Scored[] {
   const score = new Map<string, number>();
   const hits = new Map<string, Scored>();
   // every word match counts at its rank, so that a limit keeps the best of the same ranking; only the first `limit`
   // found by words alone can be among the best `limit`, beside those another list found
-  const others = new Set([...semantic.map((s) => s.key), ...asked.map((a) => a.key)]);
+  const others = new Set([...semantic.map((s) => s.key), ...asked.map((a) => a.key), ...model.map((m) => m.key)]);
   const kept = limit === undefined ? lexical.length : limit + others.size;
   lexical.forEach((hit, rank) => {
     if (rank >= kept && !others.has(hit.key)) return;
@@ -92,7 +107,12 @@ export function fuse(
     score.set(key, (score.get(key) ?? 0) + ASKED_WEIGHT / (RRF_K + rank + 1));
     if (!hits.has(key)) hits.set(key, hitWithoutWords(key, s / asked[0].score));
   });
-  const most = ((lexical.length ? 1 : 0) + (semantic.length ? weight : 0) + (asked.length ? ASKED_WEIGHT : 0)) / (RRF_K + 1);
+  model.forEach(({ key, similarity }, rank) => {
+    score.set(key, (score.get(key) ?? 0) + MODEL_WEIGHT / (RRF_K + rank + 1));
+    if (!hits.has(key)) hits.set(key, hitWithoutWords(key, similarity));
+  });
+  const most =
+    ((lexical.length ? 1 : 0) + (semantic.length ? weight : 0) + (asked.length ? ASKED_WEIGHT : 0) + (model.length ? MODEL_WEIGHT : 0)) / (RRF_K + 1);
   const clear = lexical.length > 0 && (lexical.length === 1 || lexical[0].relevance >= CLEAR_WINNER * lexical[1].relevance);
   const agreed = lexical.length > 0 && asked[0]?.key === lexical[0].key;
   // keywords (no stop word typed): the first by words holds every one of them and the second lacks one

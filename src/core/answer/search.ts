@@ -213,7 +213,7 @@ export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
 
 function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
   const limit = plan.options.limit;
-  const mode = effectiveMode(plan.options.mode, plan.query, lib.semantic);
+  const mode = effectiveMode(plan.options.mode, plan.query, lib.semantic, lib.meaning);
   if (mode !== 'lexical') {
     const meta = metadataFilter(plan, lib);
     const check = contentCheck(plan);
@@ -222,7 +222,8 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
       return !!s && (!meta || meta(s)) && (!check || check(s));
     };
     const similar = lib.semantic.search(plan.query.terms, FUSION_DEPTH, accept);
-    if (mode === 'semantic') return inScoreOrder(lib, semanticOnly(similar)).slice(0, limit);
+    const meant = lib.meaning?.search(plan.query.text ?? '', FUSION_DEPTH, accept) ?? [];
+    if (mode === 'semantic') return inScoreOrder(lib, semanticOnly(meant.length ? meant : similar)).slice(0, limit);
     // every session holding a word is fused at its rank (with no limit the answer is all matches; a limit keeps the best
     // of the same ranking); where turns must be read to check a candidate, only the best are
     const lexical = rankChecked(lib, plan, check ? (limit === undefined ? undefined : Math.max(limit, FUSION_DEPTH)) : undefined);
@@ -240,6 +241,7 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
         semanticWeight(total ? known / total : 0),
         asked,
         plan.query.terse ? uniqueSlots(plan.slots).length : 0,
+        meant,
       ),
     ).slice(0, limit);
     return limit === undefined ? fused : withWordCounts(lib, plan, fused);
@@ -376,10 +378,10 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     if (tags.length) result.tags = tags;
     return result;
   });
-  const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic) };
+  const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic, lib.meaning) };
   if (plan.alsoMatched.length) response.alsoMatched = plan.alsoMatched;
   // asked to rank by meaning and not doing it: said plainly, not in silence
-  const why = options.mode === 'semantic' ? whyLexical(options.mode, plan.query, lib.semantic) : undefined;
+  const why = options.mode === 'semantic' ? whyLexical(options.mode, plan.query, lib.semantic, lib.meaning) : undefined;
   if (why === 'not-ready')
     response.note = `Ranking by meaning is not ready yet: the model is ${lib.semantic.state.status === 'building' ? 'being learned' : 'learned in the background once enough sessions are indexed'}; this answer ranks by words.`;
   if (why === 'exact') response.note = 'The query asks for exact text (a phrase, an exclusion, a flag, a path or code): it ranks by words.';

@@ -6,6 +6,7 @@ import type { Session } from '../model.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { WorktreeRoots } from './worktrees.js';
 import type { SemanticIndex } from '../semantic/semantic-index.js';
+import type { MeaningLeg } from '../embed/leg.js';
 import type { TagStore } from '../store/tags.js';
 import type { PreferenceStore } from '../store/preferences.js';
 import type { ShortForms } from '../index/short-forms.js';
@@ -18,6 +19,8 @@ export interface LibraryView {
   readonly worktrees: WorktreeRoots;
   /** The semantic leg (vectors once a model is learned). */
   readonly semantic: SemanticIndex;
+  /** Meaning from the user's own model, when one is configured: one more list in the fusion. */
+  readonly meaning?: MeaningLeg;
   /** Sessions by the files they touched (absent in the team archive's view). */
   readonly files?: FileIndex;
   /** Sessions by title words, built on first use. */

@@ -24,14 +24,25 @@ export interface ParsedQuery {
   parts: Record<string, string[]>;
   /** Keywords: no word typed is a stop word (`retry spinner printed`, not a sentence): each word was chosen. */
   terse?: boolean;
+  /** The query as a sentence for a model of meaning: as typed, without exclusions and quotes. */
+  text?: string;
 }
 
 const PART = /(-?)"([^"]*)"?|(\S+)/g;
 /** Letters or digits joined by `-`, `_`, `.`, `/`, `\` or `:` (a leading `--` too), or a word after `--`: a flag, path or identifier. */
 const JOINED = /^(?:-*[\p{L}\p{N}]+(?:[-_./\\:]+[\p{L}\p{N}]+)+|--\p{L}[\p{L}\p{N}]*)$/u;
 
+/** What a model of meaning is given of a query: the words as typed, exclusions and quotes left out. */
+export function meaningText(query: string): string {
+  return query
+    .replace(/(^|\s)-("[^"]*"?|\S+)/g, ' ')
+    .replace(/"/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 export function parseQuery(query: string): ParsedQuery {
-  const parsed: ParsedQuery = { terms: [], phrases: [], excluded: [], excludedPhrases: [], literals: [], parts: {} };
+  const parsed: ParsedQuery = { terms: [], phrases: [], excluded: [], excludedPhrases: [], literals: [], parts: {}, text: meaningText(query) };
   const seen = new Set<string>();
   const addTerms = (tokens: string[]): void => {
     for (const t of tokens) {

@@ -15,6 +15,7 @@ import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { ManifestEntry } from '../store/snapshot.js';
 import { isInside } from '../ingest/walk.js';
 import { SemanticIndex } from '../semantic/semantic-index.js';
+import type { MeaningLeg } from '../embed/leg.js';
 import { FileIndex } from '../files/file-index.js';
 import { WorktreeRoots } from '../answer/worktrees.js';
 import type { SemanticData } from '../semantic/semantic-file.js';
@@ -31,6 +32,8 @@ export class SessionCatalog {
   readonly semantic: SemanticIndex;
   /** Sessions by the files they touched: built when first asked. */
   readonly files: FileIndex;
+  /** Meaning from the user's own model, when one is configured (embed/leg.ts). */
+  meaning: MeaningLeg | undefined;
 
   constructor(
     private readonly logger: Logger,
@@ -74,12 +77,14 @@ export class SessionCatalog {
     this.titleIndex?.add(session.id, session.topic);
     this.semantic.add(session);
     this.files.add(session);
+    this.meaning?.add(session);
   }
 
   remove(id: string): void {
     this.sessions.delete(id);
     this.semantic.remove(id);
     this.files.remove(id);
+    this.meaning?.remove(id);
     this.index.remove(id);
     this.titleIndex?.remove(id);
   }

@@ -1,6 +1,8 @@
 /** What a SessionLibrary is configured with and reports, and what it remembers per file. */
 import type { FileState } from '../ingest/file-state.js';
 import type { Logger } from '../log.js';
+import type { EmbedConfig } from '../embed/config.js';
+import type { Embedder } from '../embed/embedder.js';
 import type { HeapUse } from './memory-guard.js';
 import type { EntryState } from '../store/archive.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
@@ -57,6 +59,10 @@ export interface LibraryOptions {
   /** The heap in use and its limit, before and after a collection (library/memory-guard.ts; tests give their own). */
   heap?: () => HeapUse;
   heapCollected?: () => HeapUse;
+  /** The user's own embedding model (embed/config.ts): absent, meaning comes from the learned LSA leg alone. */
+  embed?: EmbedConfig;
+  /** How an embedding config becomes an embedder (tests give their own; by default embed/open.ts). */
+  openEmbedder?: (config: EmbedConfig) => Promise<Embedder>;
 }
 
 export interface LoadProgress {

@@ -6,8 +6,8 @@
 import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION } from '../mask.js';
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import { DEFAULT_RANKING, SearchIndex } from '../index/engine.js';
 import type { Logger } from '../log.js';
 import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from '../model.js';
@@ -38,7 +38,7 @@ export class Persistence {
   private turnFile: TurnFile | undefined;
 
   constructor(
-    dataDir: string,
+    private readonly dataDir: string,
     private readonly config: string,
     private readonly logger: Logger,
     /** The archive folder whose entries hold the turns of archived sessions (none: the snapshot holds them all). */
@@ -155,6 +155,21 @@ export class Persistence {
     }
     if (previous) setTimeout(() => void previous.close(), CLOSE_OLD_AFTER_MS).unref();
     this.logger.info(`snapshot written: ${sessions.length} sessions, ${files.length} files in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    return true;
+  }
+
+  /** The vectors of the user's embedding model (embed/vectors.ts): kept beside the snapshot. */
+  static embeddingsPath(dataDir: string): string {
+    return join(dataDir, 'index', 'embeddings.bin');
+  }
+
+  /** Writes the embedding vectors' file, when this process is the writer (false otherwise). */
+  async saveEmbeddings(bytes: Buffer): Promise<boolean> {
+    if (!(await this.lock.tryAcquire())) return false;
+    const file = Persistence.embeddingsPath(this.dataDir);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(`${file}.tmp`, bytes);
+    await rename(`${file}.tmp`, file);
     return true;
   }
 
