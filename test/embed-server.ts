@@ -25,9 +25,9 @@ function wordDim(word: string): number {
 
 /** The fake model's vector of a text (unnormalised); `salt` shifts every word (another "model"). */
 export function fakeVector(text: string, salt = 0): number[] {
-  const v = new Array<number>(DIMS).fill(0);
+  const v: number[] = new Array<number>(DIMS).fill(0);
   for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) v[(wordDim(w) + salt) % DIMS] += 1;
-  if (v.every((x) => x === 0)) v[DIMS - 1] = 1;
+  if (!v.some((x) => x !== 0)) v[DIMS - 1] = 1;
   return v;
 }
 

@@ -148,7 +148,9 @@ function embedConfig(values: { 'embed-endpoint'?: string; 'embed-model'?: string
     model: values['embed-model'],
     folder: values['embed-folder'] === undefined ? undefined : resolve(values['embed-folder']),
   };
-  const config = isEmbedConfigured(given) ? { model: fromEnv?.model, ...given, allowRemote: fromEnv?.allowRemote ?? env.SESSION_SEARCH_EMBED_ALLOW_REMOTE === '1' } : fromEnv;
+  const config = isEmbedConfigured(given)
+    ? { model: fromEnv?.model, ...given, allowRemote: fromEnv?.allowRemote ?? env.SESSION_SEARCH_EMBED_ALLOW_REMOTE === '1' }
+    : fromEnv;
   if (!config) return undefined;
   try {
     return checkEmbedConfig(config);

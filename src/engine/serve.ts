@@ -124,7 +124,16 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   // the machine's roots are read for everyone; a workspace's, for the clients that name them (engine/roots)
   const roots = splitRoots(options.roots).machine;
   const { exclude, maxFileBytes } = options;
-  const library = createLibrary({ roots, logger, dataDir: options.dataDir, archive: options.archive, exclude, maxFileBytes, env, embed: embedConfigFromEnv(env) });
+  const library = createLibrary({
+    roots,
+    logger,
+    dataDir: options.dataDir,
+    archive: options.archive,
+    exclude,
+    maxFileBytes,
+    env,
+    embed: embedConfigFromEnv(env),
+  });
   // (every window connected refreshes when sessions change)
   const live = new LiveUpdates(library, { logger, onChange: (files) => windows.changed(files) });
   const workspaces = new WorkspaceRoots(library, live, logger);

@@ -62,7 +62,12 @@ export function registerMcpProvider(
   changed: vscode.EventEmitter<void>,
 ): vscode.Disposable {
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('sessionSearch.dataFolder') || e.affectsConfiguration('sessionSearch.sources') || e.affectsConfiguration('sessionSearch.team') || e.affectsConfiguration('sessionSearch.semantic'))
+    if (
+      e.affectsConfiguration('sessionSearch.dataFolder') ||
+      e.affectsConfiguration('sessionSearch.sources') ||
+      e.affectsConfiguration('sessionSearch.team') ||
+      e.affectsConfiguration('sessionSearch.semantic')
+    )
       changed.fire();
   });
   // Trusting the workspace adds its SpecStory and Aider histories to what agents search.

@@ -57,7 +57,14 @@ function embedSettings(config: vscode.WorkspaceConfiguration): Pick<ServerSettin
   const endpoint = user<string>('endpoint')?.trim();
   const folder = user<string>('folder')?.trim();
   if (!endpoint && !folder) return {};
-  return { embed: { endpoint: endpoint || undefined, model: user<string>('model')?.trim() || undefined, folder: endpoint ? undefined : folder, allowRemote: user<boolean>('allowRemoteEndpoint') === true } };
+  return {
+    embed: {
+      endpoint: endpoint || undefined,
+      model: user<string>('model')?.trim() || undefined,
+      folder: endpoint ? undefined : folder,
+      allowRemote: user<boolean>('allowRemoteEndpoint') === true,
+    },
+  };
 }
 
 /** The team archive, from user settings only (a workspace must not send sessions to a database of its choosing). */

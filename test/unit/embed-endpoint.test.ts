@@ -66,7 +66,10 @@ test('a bare address of a server that speaks only the OpenAI protocol is found o
       server.requests.map((r) => r.path),
       ['/v1/embeddings', '/v1/embeddings'],
     );
-    assert.deepEqual(endpointUrls('http://h:1/v1/').map((u) => u.protocol), ['openai']);
+    assert.deepEqual(
+      endpointUrls('http://h:1/v1/').map((u) => u.protocol),
+      ['openai'],
+    );
   } finally {
     server.serves = 'both';
   }
@@ -100,7 +103,8 @@ test('a slow endpoint times out, a dead one says it did not answer', async () =>
 
 test('only this machine unless allowed; a model is needed; the environment names a config', () => {
   for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'api.localhost']) assert.ok(isLoopback(new URL(`http://${host}:1`).hostname), host);
-  for (const host of ['example.com', '10.0.0.1', '192.168.1.5', '[::2]', 'localhost.example.com']) assert.ok(!isLoopback(new URL(`http://${host}:1`).hostname), host);
+  for (const host of ['example.com', '10.0.0.1', '192.168.1.5', '[::2]', 'localhost.example.com'])
+    assert.ok(!isLoopback(new URL(`http://${host}:1`).hostname), host);
   assert.throws(() => checkEmbedConfig({ endpoint: 'http://example.com:11434', model: 'm' }), /not on this machine/);
   assert.doesNotThrow(() => checkEmbedConfig({ endpoint: 'http://example.com:11434', model: 'm', allowRemote: true }));
   assert.throws(() => checkEmbedConfig({ endpoint: 'http://127.0.0.1:11434' }), /needs a model/);

@@ -378,7 +378,13 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     if (tags.length) result.tags = tags;
     return result;
   });
-  const response: SearchResponse = { success: true, results, count: results.length, query: raw, mode: effectiveMode(options.mode, plan.query, lib.semantic, lib.meaning) };
+  const response: SearchResponse = {
+    success: true,
+    results,
+    count: results.length,
+    query: raw,
+    mode: effectiveMode(options.mode, plan.query, lib.semantic, lib.meaning),
+  };
   if (plan.alsoMatched.length) response.alsoMatched = plan.alsoMatched;
   // asked to rank by meaning and not doing it: said plainly, not in silence
   const why = options.mode === 'semantic' ? whyLexical(options.mode, plan.query, lib.semantic, lib.meaning) : undefined;

@@ -52,7 +52,9 @@ function vectorsOf(protocol: Protocol, body: unknown, expected: number): number[
   }
   if (vectors.length !== expected) fail(`${vectors.length} vectors for ${expected} texts`);
   const dims = Array.isArray(vectors[0]) ? vectors[0].length : 0;
-  for (const v of vectors) if (!Array.isArray(v) || v.length !== dims || !dims || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) fail('a vector is not numbers of one length');
+  for (const v of vectors)
+    if (!Array.isArray(v) || v.length !== dims || !dims || v.some((x) => typeof x !== 'number' || !Number.isFinite(x)))
+      fail('a vector is not numbers of one length');
   return vectors as number[][];
 }
 
@@ -100,7 +102,10 @@ export class EndpointEmbedder implements Embedder {
     const candidates = this.chosen ? [this.chosen] : endpointUrls(this.config.endpoint);
     let last: Error | undefined;
     for (const candidate of candidates) {
-      const body = candidate.protocol === 'ollama' ? { model: this.config.model, input: texts, truncate: true } : { model: this.config.model, input: texts, encoding_format: 'float' };
+      const body =
+        candidate.protocol === 'ollama'
+          ? { model: this.config.model, input: texts, truncate: true }
+          : { model: this.config.model, input: texts, encoding_format: 'float' };
       let response: Response;
       try {
         response = await fetch(candidate.url, {
@@ -121,7 +126,10 @@ export class EndpointEmbedder implements Embedder {
       }
       if (!response.ok) {
         const said = text.slice(0, 300).replace(/\s+/g, ' ');
-        throw new EndpointError(`the embedding endpoint answered ${response.status}${said ? `: ${said}` : ''}`, response.status === 429 || response.status >= 500);
+        throw new EndpointError(
+          `the embedding endpoint answered ${response.status}${said ? `: ${said}` : ''}`,
+          response.status === 429 || response.status >= 500,
+        );
       }
       let parsed: unknown;
       try {

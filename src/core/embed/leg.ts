@@ -81,9 +81,15 @@ export class MeaningLeg {
     this.store = (bytes && VectorStore.decode(bytes, this.embedder.model)) || new VectorStore(this.embedder.model);
     if (bytes && !this.store.entries.size) logger.info(`meaning: the vectors on disk are of another model or damaged; sessions are embedded again`);
     logger.info(`meaning from ${describeEmbed(this.config)} (${this.embedder.model}): ${this.store.entries.size} sessions embedded`);
+    this.enqueueMissing();
+    this.kick();
+  }
+
+  /** Every session without vectors (restored from a snapshot, or read before the model was named), newest first. */
+  private enqueueMissing(): void {
+    if (!this.store) return;
     const newest = [...this.options.sessions().values()].sort((a, b) => (b.updated > a.updated ? 1 : -1));
     for (const s of newest) if (!this.store.entries.has(s.id)) this.queue.add(s.id);
-    this.kick();
   }
 
   get state(): MeaningState {
@@ -113,6 +119,7 @@ export class MeaningLeg {
   /** Embedding may start (the first load is done); `hold` stops it until the next release. */
   release(): void {
     this.held = false;
+    this.enqueueMissing();
     this.kick();
   }
 

@@ -44,6 +44,7 @@ export function createMeaning(options: LibraryOptions, catalog: SessionCatalog, 
         open,
         read: dataDir ? () => readFile(Persistence.embeddingsPath(dataDir)).catch(() => undefined) : undefined,
         write: persistence ? (bytes) => persistence.saveEmbeddings(bytes) : undefined,
+        retryMs: options.embedRetryMs,
       });
       catalog.meaning = leg;
       if (released) leg.release();

@@ -63,6 +63,8 @@ export interface LibraryOptions {
   embed?: EmbedConfig;
   /** How an embedding config becomes an embedder (tests give their own; by default embed/open.ts). */
   openEmbedder?: (config: EmbedConfig) => Promise<Embedder>;
+  /** Pauses before embedding is tried again after a failure (tests give short ones). */
+  embedRetryMs?: readonly number[];
 }
 
 export interface LoadProgress {
