@@ -4,6 +4,9 @@
  * words) and MiniSearch (OR, prefix and fuzzy 0.2, title boosted). nDCG@10, MRR@10 and Recall@10 per kind, on the
  * test split (the one never tuned on) and apart on the tuning split. Queries of kind `none` have no answer: for them
  * the share answered with nothing is reported.
+ *
+ * With your own embedding model (`-- --embed-endpoint URL --embed-model NAME`, or `-- --embed-folder PATH`), the rows of
+ * ours are given twice, without it and with it, in the same run, with the time embedding the corpus took.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,10 +17,29 @@ import { ftsQuery } from '../real-fts5.js';
 import { isTuning, score } from './metrics.js';
 import { loadCorpus, RELEVANCE_DIR, type Kind, type RelevanceFile } from './corpus.js';
 import type { SearchMode } from '../../src/core/contracts.js';
+import { checkEmbedConfig, describeEmbed, type EmbedConfig } from '../../src/core/embed/config.js';
 
 const { values } = parseArgs({
-  options: { split: { type: 'string', default: 'test' }, show: { type: 'string' }, team: { type: 'boolean', default: false }, ids: { type: 'string' } },
+  options: {
+    split: { type: 'string', default: 'test' },
+    show: { type: 'string' },
+    team: { type: 'boolean', default: false },
+    ids: { type: 'string' },
+    'embed-endpoint': { type: 'string' },
+    'embed-model': { type: 'string' },
+    'embed-folder': { type: 'string' },
+    'embed-weights': { type: 'string', default: '0.25,0.5,1' },
+  },
 });
+const embed: EmbedConfig | undefined =
+  values['embed-endpoint'] || values['embed-folder']
+    ? checkEmbedConfig({
+        endpoint: values['embed-endpoint'],
+        model: values['embed-model'],
+        folder: values['embed-folder'],
+        allowRemote: process.env.SESSION_SEARCH_EMBED_ALLOW_REMOTE === '1',
+      })
+    : undefined;
 const file = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'queries.json'), 'utf8')) as RelevanceFile;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
 
@@ -44,15 +66,17 @@ const mini = new MiniSearch<{ id: string; topic: string; content: string; messag
 mini.addAll(sessions.map((s) => ({ id: s.id, topic: s.topic, content: content(s), messages: messages(s) })));
 
 type Ranker = (q: string) => string[];
+const ask = (q: string, mode: SearchMode): string[] => {
+  try {
+    return library.search(q, { limit: 10, mode }).results.map((r) => r.id);
+  } catch {
+    return [];
+  }
+};
 const ours =
   (mode: SearchMode): Ranker =>
-  (q) => {
-    try {
-      return library.search(q, { limit: 10, mode }).results.map((r) => r.id);
-    } catch {
-      return [];
-    }
-  };
+  (q) =>
+    ask(q, mode);
 const rankers: Record<string, Ranker> = {
   'ours (hybrid, the default)': ours('hybrid'),
   'ours (lexical)': ours('lexical'),
@@ -71,6 +95,8 @@ const rankers: Record<string, Ranker> = {
       .map((r) => String(r.id)),
 };
 
+if (embed) Object.assign(rankers, await withModel(embed));
+
 const KINDS: Kind[] = ['known', 'topic', 'question', 'exact', 'forms'];
 // --ids <regex>: only the queries whose id matches (e.g. '^[^x]' for the 164 queries before the x-series was added)
 const only = values.ids ? new RegExp(values.ids) : undefined;
@@ -86,6 +112,43 @@ if (values.team) {
   );
   rankers['team archive (PostgreSQL candidates, our ranking)'] = (q) => answers.get(q) ?? [];
 }
+/**
+ * The rows with the user's model: the corpus embedded first (timed), then each query's vector asked before it is
+ * ranked. The rows without it are answered before the model is named (every query's answers computed here).
+ */
+async function withModel(config: EmbedConfig): Promise<Record<string, Ranker>> {
+  const queries = file.queries.map((q) => q.query);
+  const without = new Map(queries.map((q) => [q, { hybrid: ask(q, 'hybrid'), semantic: ask(q, 'semantic') }]));
+  rankers['ours (hybrid, the default)'] = (q) => without.get(q)!.hybrid;
+  rankers['ours (semantic)'] = (q) => without.get(q)!.semantic;
+  const started = performance.now();
+  library.useModel(config);
+  const timer = setInterval(() => {
+    const s = library.meaning?.state;
+    if (s) process.stderr.write(`\rembedding ${s.sessionsDone}/${s.sessionsTotal} sessions…`);
+  }, 1_000);
+  await library.meaning?.settled();
+  clearInterval(timer);
+  const state = library.meaning?.state;
+  if (state?.status !== 'ready') throw new Error(`the model could not embed the corpus: ${state?.error ?? state?.status}`);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`Model: ${describeEmbed(config)} (${state.model}); ${state.sessionsDone} sessions embedded in ${seconds.toFixed(1)} s\n`);
+  const weights = values['embed-weights'].split(',').map(Number);
+  const withIt = new Map<string, { hybrid: string[][]; semantic: string[] }>();
+  for (const q of queries) {
+    await library.prepare(q);
+    const hybrid = weights.map((w) => {
+      library.meaning!.weight = w;
+      return ask(q, 'hybrid');
+    });
+    withIt.set(q, { hybrid, semantic: ask(q, 'semantic') });
+  }
+  return {
+    ...Object.fromEntries(weights.map((w, i) => [`ours + your model (hybrid, weight ${w})`, (q: string) => withIt.get(q)!.hybrid[i]])),
+    'ours + your model (semantic: the model alone)': (q) => withIt.get(q)!.semantic,
+  };
+}
+
 const f3 = (n: number): string => n.toFixed(3);
 const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 

@@ -86,6 +86,7 @@ Options:
                            speaks Ollama's /api/embed or OpenAI's /v1/embeddings (else SESSION_SEARCH_EMBED_ENDPOINT)
   --embed-model NAME       The endpoint's model, e.g. nomic-embed-text (else SESSION_SEARCH_EMBED_MODEL)
   --embed-folder DIR       Or an ONNX sentence encoder on disk (model.onnx + tokenizer.json; SESSION_SEARCH_EMBED_FOLDER)
+  --embed-weight W         How much the model counts beside the words' 1 (default 0.5; SESSION_SEARCH_EMBED_WEIGHT)
   --verbose                Log skipped files and lines to stderr
   -h, --help               Show this help
 `;
@@ -141,7 +142,10 @@ export interface CliOptions {
 }
 
 /** The embedding model the flags name, else the environment's; checked (a remote host needs SESSION_SEARCH_EMBED_ALLOW_REMOTE=1). */
-function embedConfig(values: { 'embed-endpoint'?: string; 'embed-model'?: string; 'embed-folder'?: string }, env: NodeJS.ProcessEnv): EmbedConfig | undefined {
+function embedConfig(
+  values: { 'embed-endpoint'?: string; 'embed-model'?: string; 'embed-folder'?: string; 'embed-weight'?: string },
+  env: NodeJS.ProcessEnv,
+): EmbedConfig | undefined {
   const fromEnv = embedConfigFromEnv(env);
   const given: EmbedConfig = {
     endpoint: values['embed-endpoint'],
@@ -152,6 +156,7 @@ function embedConfig(values: { 'embed-endpoint'?: string; 'embed-model'?: string
     ? { model: fromEnv?.model, ...given, allowRemote: fromEnv?.allowRemote ?? env.SESSION_SEARCH_EMBED_ALLOW_REMOTE === '1' }
     : fromEnv;
   if (!config) return undefined;
+  if (values['embed-weight'] !== undefined) config.weight = Number(values['embed-weight']);
   try {
     return checkEmbedConfig(config);
   } catch (err) {
@@ -266,6 +271,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       'embed-endpoint': { type: 'string' },
       'embed-model': { type: 'string' },
       'embed-folder': { type: 'string' },
+      'embed-weight': { type: 'string' },
     } as const;
     const split = flagsAsWords(argv, options);
     words = split.words;

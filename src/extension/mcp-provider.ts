@@ -54,6 +54,7 @@ function embedEnv(): Record<string, string> {
   if (embed.model) env.SESSION_SEARCH_EMBED_MODEL = embed.model;
   if (embed.folder) env.SESSION_SEARCH_EMBED_FOLDER = embed.folder;
   if (embed.allowRemote) env.SESSION_SEARCH_EMBED_ALLOW_REMOTE = '1';
+  if (embed.weight !== undefined) env.SESSION_SEARCH_EMBED_WEIGHT = String(embed.weight);
   return env;
 }
 

@@ -63,6 +63,7 @@ function embedSettings(config: vscode.WorkspaceConfiguration): Pick<ServerSettin
       model: user<string>('model')?.trim() || undefined,
       folder: endpoint ? undefined : folder,
       allowRemote: user<boolean>('allowRemoteEndpoint') === true,
+      weight: user<number>('weight'),
     },
   };
 }

@@ -77,8 +77,14 @@ test('a CLI search names the model: the engine embeds the sessions, then finds a
     { timeoutMs: 60_000, intervalMs: 300, debug: () => JSON.stringify(last) },
   );
   assert.equal(last?.results[0]?.foundBy, 'meaning');
-  assert.ok(server.requests.some((r) => r.input.some((t) => t.includes('seconds remaining on the timer'))), 'the engine embedded the sessions');
-  assert.ok(server.requests.some((r) => r.input.includes(QUERY)), 'and the query');
+  assert.ok(
+    server.requests.some((r) => r.input.some((t) => t.includes('seconds remaining on the timer'))),
+    'the engine embedded the sessions',
+  );
+  assert.ok(
+    server.requests.some((r) => r.input.includes(QUERY)),
+    'and the query',
+  );
 });
 
 test('an MCP server named the model by the environment answers from the same engine', async () => {

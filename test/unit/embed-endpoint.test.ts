@@ -116,6 +116,7 @@ test('only this machine unless allowed; a model is needed; the environment names
     model: 'm',
     folder: undefined,
     allowRemote: undefined,
+    weight: undefined,
   });
   assert.equal(embedConfigFromEnv({ SESSION_SEARCH_EMBED_MODEL: 'm' }), undefined);
 });

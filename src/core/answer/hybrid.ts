@@ -16,11 +16,13 @@ export const RRF_K = 60;
 export const SEMANTIC_WEIGHT = 0.25;
 export const ASKED_WEIGHT = 1;
 /**
- * The user's own model's list (embed/leg.ts): a sentence encoder knows what the LSA leg cannot (paraphrase), so it
- * counts as much as the words. Not fitted here (no model ships with the product): `npm run bench:relevance --
- * --embed-endpoint` prints the judged table with and without it where a model exists.
+ * The user's own model's list (embed/leg.ts), by default half as much as the words: twice the LSA leg's weight (a
+ * sentence encoder knows paraphrase, which LSA does not), below the words and what was asked, so that a weak model
+ * cannot overrule them. Not fitted here (no model ships with the product, and none can be fetched):
+ * `npm run bench:relevance -- --embed-endpoint URL --embed-model NAME` prints the judged table at several weights
+ * where a model exists, and `weight` in the config (sessionSearch.semantic.weight, --embed-weight) sets it.
  */
-export const MODEL_WEIGHT = 1;
+export const MODEL_WEIGHT = 0.5;
 /** How many candidates each leg gives the fusion. */
 export const FUSION_DEPTH = 50;
 
@@ -86,6 +88,7 @@ export function fuse(
   slots = 0,
   /** The user's own model's similarity (none without one). */
   model: { key: string; similarity: number }[] = [],
+  modelWeight = MODEL_WEIGHT,
 ): Scored[] {
   const score = new Map<string, number>();
   const hits = new Map<string, Scored>();
@@ -108,11 +111,10 @@ export function fuse(
     if (!hits.has(key)) hits.set(key, hitWithoutWords(key, s / asked[0].score));
   });
   model.forEach(({ key, similarity }, rank) => {
-    score.set(key, (score.get(key) ?? 0) + MODEL_WEIGHT / (RRF_K + rank + 1));
+    score.set(key, (score.get(key) ?? 0) + modelWeight / (RRF_K + rank + 1));
     if (!hits.has(key)) hits.set(key, hitWithoutWords(key, similarity));
   });
-  const most =
-    ((lexical.length ? 1 : 0) + (semantic.length ? weight : 0) + (asked.length ? ASKED_WEIGHT : 0) + (model.length ? MODEL_WEIGHT : 0)) / (RRF_K + 1);
+  const most = ((lexical.length ? 1 : 0) + (semantic.length ? weight : 0) + (asked.length ? ASKED_WEIGHT : 0) + (model.length ? modelWeight : 0)) / (RRF_K + 1);
   const clear = lexical.length > 0 && (lexical.length === 1 || lexical[0].relevance >= CLEAR_WINNER * lexical[1].relevance);
   const agreed = lexical.length > 0 && asked[0]?.key === lexical[0].key;
   // keywords (no stop word typed): the first by words holds every one of them and the second lacks one

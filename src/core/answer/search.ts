@@ -242,6 +242,7 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
         asked,
         plan.query.terse ? uniqueSlots(plan.slots).length : 0,
         meant,
+        lib.meaning?.weight,
       ),
     ).slice(0, limit);
     return limit === undefined ? fused : withWordCounts(lib, plan, fused);

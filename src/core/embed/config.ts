@@ -15,6 +15,8 @@ export interface EmbedConfig {
   folder?: string;
   /** Let the endpoint be another host (a user setting only: transcripts would leave the machine). */
   allowRemote?: boolean;
+  /** How much the model's list counts in the fusion against the words' 1 (default answer/hybrid.ts MODEL_WEIGHT). */
+  weight?: number;
 }
 
 /** The config named by the environment (SESSION_SEARCH_EMBED_ENDPOINT, _MODEL, _FOLDER, _ALLOW_REMOTE=1), if any. */
@@ -24,6 +26,7 @@ export function embedConfigFromEnv(env: NodeJS.ProcessEnv): EmbedConfig | undefi
     model: env.SESSION_SEARCH_EMBED_MODEL?.trim() || undefined,
     folder: env.SESSION_SEARCH_EMBED_FOLDER?.trim() || undefined,
     allowRemote: env.SESSION_SEARCH_EMBED_ALLOW_REMOTE === '1' || undefined,
+    weight: env.SESSION_SEARCH_EMBED_WEIGHT?.trim() ? Number(env.SESSION_SEARCH_EMBED_WEIGHT) : undefined,
   };
   return isEmbedConfigured(config) ? config : undefined;
 }
@@ -44,6 +47,8 @@ export function checkEmbedConfig(config: EmbedConfig): EmbedConfig {
     throw new SessionSearchError('INVALID_ARGUMENT', message);
   };
   if (config.endpoint && config.folder) bad('Name an embedding endpoint or a model folder, not both.');
+  if (config.weight !== undefined && !(Number.isFinite(config.weight) && config.weight >= 0 && config.weight <= 4))
+    bad(`The model's weight must be a number from 0 to 4 (the words count 1), got ${String(config.weight)}.`);
   if (config.endpoint) {
     let url: URL;
     try {

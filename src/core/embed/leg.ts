@@ -59,11 +59,14 @@ export class MeaningLeg {
   private savedAt = Date.now();
   private error: string | undefined;
   private queryError: string | undefined;
+  /** How much its list counts in the fusion (undefined: the default). */
+  weight: number | undefined;
 
   constructor(
     readonly config: EmbedConfig,
     private readonly options: MeaningOptions,
   ) {
+    this.weight = config.weight;
     this.started = this.start();
   }
 

@@ -29,7 +29,10 @@ export function createMeaning(options: LibraryOptions, catalog: SessionCatalog, 
   const meaning: Meaning = {
     use(config) {
       const next = keyOf(config);
-      if (next === key) return;
+      if (next === key) {
+        if (catalog.meaning) catalog.meaning.weight = config?.weight;
+        return;
+      }
       key = next;
       const old = catalog.meaning;
       catalog.meaning = undefined;
