@@ -15,19 +15,19 @@ const CONCEPTS = [
   ['database', 'postgres', 'sql', 'storage', 'table'],
 ];
 
-function wordDim(word: string): number {
+function wordDim(word: string, dims: number): number {
   const group = CONCEPTS.findIndex((g) => g.includes(word));
   if (group >= 0) return group;
   let h = 7;
   for (const ch of word) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  return CONCEPTS.length + (h % (DIMS - CONCEPTS.length));
+  return CONCEPTS.length + (h % (dims - CONCEPTS.length));
 }
 
 /** The fake model's vector of a text (unnormalised); `salt` shifts every word (another "model"). */
-export function fakeVector(text: string, salt = 0): number[] {
-  const v: number[] = new Array<number>(DIMS).fill(0);
-  for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) v[(wordDim(w) + salt) % DIMS] += 1;
-  if (!v.some((x) => x !== 0)) v[DIMS - 1] = 1;
+export function fakeVector(text: string, salt = 0, dims = DIMS): number[] {
+  const v: number[] = new Array<number>(dims).fill(0);
+  for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) v[(wordDim(w, dims) + salt) % dims] += 1;
+  if (!v.some((x) => x !== 0)) v[dims - 1] = 1;
   return v;
 }
 
@@ -46,7 +46,7 @@ export interface FakeEndpoint {
   close(): Promise<void>;
 }
 
-export async function startFakeEndpoint(models: Record<string, number> = { 'fake-embed': 0 }): Promise<FakeEndpoint> {
+export async function startFakeEndpoint(models: Record<string, number> = { 'fake-embed': 0 }, dims = DIMS): Promise<FakeEndpoint> {
   let failing = 0;
   let failStatus = 503;
   const state: Omit<FakeEndpoint, 'url' | 'close' | 'failNext'> = { requests: [], stallMs: 0, serves: 'both', models };
@@ -71,7 +71,7 @@ export async function startFakeEndpoint(models: Record<string, number> = { 'fake
       return send(failStatus, { error: 'busy' });
     }
     if (!(model in state.models)) return send(404, { error: `model "${model}" not found, try pulling it first` });
-    const vectors = texts.map((t) => fakeVector(t, state.models[model]));
+    const vectors = texts.map((t) => fakeVector(t, state.models[model], dims));
     if (ollama) return send(200, { model, embeddings: vectors });
     // (in another order than asked: the index says which is which)
     const data = vectors.map((embedding, index) => ({ object: 'embedding', embedding, index })).reverse();

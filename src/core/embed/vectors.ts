@@ -2,7 +2,7 @@
  * The vectors of the user's model, per session: each unit's vector as 8-bit codes with a scale (a fourth of the floats'
  * memory, cosine within about 0.01), and the session's centroid. A search ranks every session by its centroid, then
  * the best PREFILTER of them by their best unit: at 10,000 sessions of 384-dimension vectors, about 4 million products
- * for the centroids and 6 million for the units. On disk (embeddings/vectors.bin): magic, version, CRC-32, a JSON
+ * for the centroids and 3 million for the units (bench:embeddings). On disk (embeddings/vectors.bin): magic, version, CRC-32, a JSON
  * header (model, dimensions, ids, units per session), then the arrays; anything unexpected makes the file unusable.
  */
 import { crc32 } from 'node:zlib';
@@ -12,7 +12,24 @@ const MAGIC = 0x53535645; // "SSVE"
 const VERSION = 1;
 const HEAD = 16;
 /** Sessions whose units are compared with the query (the rest are ranked by their centroid only). */
-export const PREFILTER = 1_000;
+export const PREFILTER = 300;
+
+/** The dot product of `q` with `codes[at..at+dims)` (four sums: about a fifth faster than one in V8). */
+function dot(q: Float32Array, codes: Int8Array | Float32Array, at: number, dims: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < dims; i += 4) {
+    s0 += q[i] * codes[at + i];
+    s1 += q[i + 1] * codes[at + i + 1];
+    s2 += q[i + 2] * codes[at + i + 2];
+    s3 += q[i + 3] * codes[at + i + 3];
+  }
+  for (; i < dims; i++) s0 += q[i] * codes[at + i];
+  return s0 + s1 + s2 + s3;
+}
 
 export interface VectorEntry {
   hashes: Uint32Array;
@@ -73,22 +90,13 @@ export class VectorStore {
     const dims = this.dims;
     if (!dims || query.length !== dims) return [];
     const rough: { key: string; entry: VectorEntry; c: number }[] = [];
-    for (const [key, entry] of this.entries) {
-      let c = 0;
-      for (let i = 0; i < dims; i++) c += query[i] * entry.centroid[i];
-      rough.push({ key, entry, c });
-    }
+    for (const [key, entry] of this.entries) rough.push({ key, entry, c: dot(query, entry.centroid, 0, dims) });
     rough.sort((a, b) => b.c - a.c);
     const best: { key: string; similarity: number }[] = [];
     for (const { key, entry } of rough.slice(0, Math.max(PREFILTER, limit))) {
       if (accept && !accept(key)) continue;
       let top = -1;
-      for (let u = 0; u < entry.scales.length; u++) {
-        let s = 0;
-        const at = u * dims;
-        for (let i = 0; i < dims; i++) s += query[i] * entry.codes[at + i];
-        top = Math.max(top, s * entry.scales[u]);
-      }
+      for (let u = 0; u < entry.scales.length; u++) top = Math.max(top, dot(query, entry.codes, u * dims, dims) * entry.scales[u]);
       best.push({ key, similarity: top });
     }
     return best.sort((a, b) => b.similarity - a.similarity).slice(0, limit);
