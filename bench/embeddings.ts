@@ -44,7 +44,13 @@ for (const s of sessions) {
 }
 const units = counts.reduce((a, b) => a + b, 0);
 
-const queries = ['retry loop backoff', 'why did the build fail on the ci', 'database migration for the users table', 'rename the config option', 'flaky test timeout'];
+const queries = [
+  'retry loop backoff',
+  'why did the build fail on the ci',
+  'database migration for the users table',
+  'rename the config option',
+  'flaky test timeout',
+];
 const timed = (run: () => void, n = 200): number[] => {
   const ms: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -84,10 +90,16 @@ await endpoint.close();
 const tokens = chars / 4;
 console.log(`Embedding units of ${sessions.length} sessions (${values.dims} dimensions, a local endpoint answering at once):\n`);
 console.log('| measure | value |\n|---|---|');
-console.log(`| units (title, prompts, reply runs) | ${units} (${(units / sessions.length).toFixed(1)} a session; p50 ${pct(counts, 0.5)}, p95 ${pct(counts, 0.95)}, max ${Math.max(...counts)}) |`);
+console.log(
+  `| units (title, prompts, reply runs) | ${units} (${(units / sessions.length).toFixed(1)} a session; p50 ${pct(counts, 0.5)}, p95 ${pct(counts, 0.95)}, max ${Math.max(...counts)}) |`,
+);
 console.log(`| characters given to the model | ${mb(chars)} M (≈ ${(tokens / 1e6).toFixed(1)} M tokens at 4 characters a token) |`);
-console.log(`| our pipeline (read units, send, quantise, store), model time excluded | ${(embedMs / 1000).toFixed(1)} s (${Math.round(units / (embedMs / 1000))} units/s) |`);
-console.log(`| memory: vectors held (heap growth after collection) | ${mb(heapAfter - heapBefore)} MB; resident peak +${mb(rssPeak - rssBefore)} MB while embedding |`);
+console.log(
+  `| our pipeline (read units, send, quantise, store), model time excluded | ${(embedMs / 1000).toFixed(1)} s (${Math.round(units / (embedMs / 1000))} units/s) |`,
+);
+console.log(
+  `| memory: vectors held (heap growth after collection) | ${mb(heapAfter - heapBefore)} MB; resident peak +${mb(rssPeak - rssBefore)} MB while embedding |`,
+);
 console.log(`| vectors file (index/embeddings.bin) | ${mb(fileBytes)} MB |`);
 console.log(`| the model's list (50 best of every session) p50 / p95 | ${pct(modelList, 0.5).toFixed(2)} / ${pct(modelList, 0.95).toFixed(2)} ms |`);
 console.log(`| a hybrid answer (limit 10) without / with the model, p50 | ${pct(without, 0.5).toFixed(2)} / ${pct(withModel, 0.5).toFixed(2)} ms |`);

@@ -7,6 +7,7 @@ import type { DecisionsResponse } from './core/answer/decision-list.js';
 import type { FileHistoryQuery, FileHistoryResponse } from './core/answer/file-history.js';
 import type { ExportFormat } from './core/export.js';
 import type { EmbedConfig } from './core/embed/config.js';
+import type { MeaningState } from './core/embed/leg.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type {
   FailedWorkspace,
@@ -153,6 +154,8 @@ export const RebuildRequest = new RequestType0<void, void>('sessions/rebuild');
 export const CancelIndexingRequest = new RequestType0<boolean, void>('sessions/cancelIndexing');
 /** How big the archive is. */
 export const ArchiveSizeRequest = new RequestType0<ArchiveSize, void>('sessions/archiveSize');
+/** How far the user's own embedding model is (null: none configured), for the status bar. */
+export const EmbeddingsRequest = new RequestType0<MeaningState | null, void>('sessions/embeddings');
 /** Delete the archive (sessions whose transcript is gone leave the index). */
 /** One session exported (Markdown, HTML or JSON), for Export Session…. */
 export interface ExportParams {

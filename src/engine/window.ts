@@ -15,6 +15,7 @@ import type { TeamArchive } from '../core/team/archive.js';
 import { isTeamId } from '../core/team/id.js';
 import {
   ArchiveSizeRequest,
+  EmbeddingsRequest,
   CancelIndexingRequest,
   ExportRequest,
   FileHistoryRequest,
@@ -167,6 +168,7 @@ export function serveWindow(connection: RequestHost, host: WindowHost): void {
   on0(RebuildRequest, () => host.rebuild());
   on0(CancelIndexingRequest, () => host.cancelIndexing());
   on0(ArchiveSizeRequest, async () => archiveSize(await lib(), host.dataDir));
+  on0(EmbeddingsRequest, async () => (await lib()).meaning?.state ?? null);
   on(ExportRequest, async ({ id, format, redactHome }) => (await lib()).export(id, format, redactHome ? { home: homedir() } : {}));
   on(TagRequest, async ({ id, tags }) => tagged(await (await lib()).tag(id, tags)));
   on(UntagRequest, async ({ id, tags }) => tagged(await (await lib()).untag(id, tags)));

@@ -6,7 +6,7 @@
 import { errorMessage } from '../core/errors.js';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ChangedNotification, TreeRequest, type IndexProgress } from '../protocol.js';
+import { ChangedNotification, EmbeddingsRequest, TreeRequest, type IndexProgress } from '../protocol.js';
 import { startIndexServer } from './client.js';
 import { purgeArchive, showArchiveSize } from './commands/archive.js';
 import { cancelIndexing } from './commands/cancel-indexing.js';
@@ -48,6 +48,7 @@ class SessionSearch extends Disposable {
   readonly fileSessions: FileSessionsView;
   readonly lineHistory: LineHistory;
   private refreshTimer: vscode.Disposable | undefined;
+  private embeddingsTimer: vscode.Disposable | undefined;
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
@@ -66,10 +67,25 @@ class SessionSearch extends Disposable {
   private progress(p: IndexProgress): void {
     this.status.update(p);
     if (p.state !== 'indexing') void this.refresh();
+    if (p.state !== 'indexing' && serverSettings().embed && !this.embeddingsTimer) this.watchEmbeddings();
     if (p.state === 'stopped')
       void vscode.window
         .showWarningMessage(`Session Search: indexing stopped, ${p.reason ?? 'before the end'}.`, 'Show Log')
         .then((pick) => pick && this.log.show());
+  }
+
+  /** While the user's model embeds the sessions, the status bar says how far it is (asked every few seconds until done). */
+  private watchEmbeddings(): void {
+    this.embeddingsTimer = this.registerTimeout(() => {
+      void this.client.sendRequest(EmbeddingsRequest).then(
+        (state) => {
+          this.status.embeddings(state);
+          this.embeddingsTimer = undefined;
+          if (state && state.status !== 'ready') this.watchEmbeddings();
+        },
+        () => (this.embeddingsTimer = undefined),
+      );
+    }, 2_000);
   }
 
   /** Bursts of changes refresh the tree once. */

@@ -57,6 +57,8 @@ export class MeaningLeg {
   private closed = false;
   private dirty = false;
   private savedAt = Date.now();
+  /** The writes of the vectors' file, one after another (close waits for the last). */
+  private saving: Promise<void> = Promise.resolve();
   private error: string | undefined;
   private queryError: string | undefined;
   /** How much its list counts in the fusion (undefined: the default). */
@@ -116,7 +118,7 @@ export class MeaningLeg {
 
   remove(id: string): void {
     this.queue.delete(id);
-    if (this.store?.entries.delete(id)) this.dirty = true;
+    if (this.store?.delete(id)) this.dirty = true;
   }
 
   /** Embedding may start (the first load is done); `hold` stops it until the next release. */
@@ -156,6 +158,7 @@ export class MeaningLeg {
   async settled(): Promise<void> {
     await this.started;
     while (this.running) await this.running;
+    await this.saving;
   }
 
   async close(): Promise<void> {
@@ -164,6 +167,7 @@ export class MeaningLeg {
     await this.started;
     await this.running;
     await this.save();
+    await this.saving;
     await this.embedder?.close();
   }
 
@@ -237,7 +241,7 @@ export class MeaningLeg {
       }
       if (!units.length) {
         this.queue.delete(id);
-        if (store.entries.delete(id)) this.dirty = true;
+        if (store.delete(id)) this.dirty = true;
         continue;
       }
       const old = store.entries.get(id);
@@ -250,7 +254,12 @@ export class MeaningLeg {
     return batch;
   }
 
-  private async save(ifDirtyOnly = true): Promise<void> {
+  private save(ifDirtyOnly = true): Promise<void> {
+    this.saving = this.saving.then(() => this.write(ifDirtyOnly));
+    return this.saving;
+  }
+
+  private async write(ifDirtyOnly: boolean): Promise<void> {
     if (!this.store || !this.options.write || (ifDirtyOnly && !this.dirty)) return;
     this.dirty = false;
     this.savedAt = Date.now();

@@ -51,8 +51,19 @@ function quantise(vectors: Float32Array[], dims: number): { codes: Int8Array; sc
   return { codes, scales };
 }
 
+/** The sessions' centroids side by side, for the first pass of a search (made again after a change). */
+interface Centroids {
+  keys: string[];
+  entries: VectorEntry[];
+  matrix: Float32Array;
+}
+
 export class VectorStore {
   readonly entries = new Map<string, VectorEntry>();
+  private centroids: Centroids | undefined;
+  private seen = -1;
+  /** Counts changes (entries set or deleted), so that the centroids are laid out again. */
+  private changes = 0;
 
   constructor(
     readonly model: string,
@@ -62,14 +73,30 @@ export class VectorStore {
   /** A session's unit vectors (all of one length; another length than the store's is refused). */
   set(id: string, hashes: number[], vectors: Float32Array[]): void {
     if (!vectors.length) {
-      this.entries.delete(id);
+      this.delete(id);
       return;
     }
     if (!this.dims) this.dims = vectors[0].length;
+    this.changes++;
     if (vectors.some((v) => v.length !== this.dims)) throw new Error(`the model gave vectors of ${vectors[0].length} dimensions where it gave ${this.dims}`);
     const centroid = new Float32Array(this.dims);
     for (const v of vectors) for (let i = 0; i < this.dims; i++) centroid[i] += v[i];
     this.entries.set(id, { hashes: Uint32Array.from(hashes), ...quantise(vectors, this.dims), centroid: normalised(centroid) });
+  }
+
+  delete(id: string): boolean {
+    this.changes++;
+    return this.entries.delete(id);
+  }
+
+  private laidOut(): Centroids {
+    if (this.centroids && this.seen === this.changes) return this.centroids;
+    const keys = [...this.entries.keys()];
+    const entries = [...this.entries.values()];
+    const matrix = new Float32Array(entries.length * this.dims);
+    entries.forEach((e, i) => matrix.set(e.centroid, i * this.dims));
+    this.seen = this.changes;
+    return (this.centroids = { keys, entries, matrix });
   }
 
   /** A unit's vector again (decoded), to keep it when its session is embedded anew. */
@@ -89,11 +116,17 @@ export class VectorStore {
   search(query: Float32Array, limit: number, accept?: (key: string) => boolean): { key: string; similarity: number }[] {
     const dims = this.dims;
     if (!dims || query.length !== dims) return [];
-    const rough: { key: string; entry: VectorEntry; c: number }[] = [];
-    for (const [key, entry] of this.entries) rough.push({ key, entry, c: dot(query, entry.centroid, 0, dims) });
-    rough.sort((a, b) => b.c - a.c);
+    const { keys, entries, matrix } = this.laidOut();
+    const rough = new Float32Array(keys.length);
+    for (let i = 0; i < keys.length; i++) rough[i] = dot(query, matrix, i * dims, dims);
+    // the centroid score of the PREFILTER-th best: every session at or above it is compared unit by unit
+    const kept = Math.max(PREFILTER, limit);
+    const floor = keys.length > kept ? Float32Array.from(rough).sort()[keys.length - kept] : -Infinity;
     const best: { key: string; similarity: number }[] = [];
-    for (const { key, entry } of rough.slice(0, Math.max(PREFILTER, limit))) {
+    for (let i = 0; i < keys.length; i++) {
+      if (rough[i] < floor) continue;
+      const key = keys[i];
+      const entry = entries[i];
       if (accept && !accept(key)) continue;
       let top = -1;
       for (let u = 0; u < entry.scales.length; u++) top = Math.max(top, dot(query, entry.codes, u * dims, dims) * entry.scales[u]);
