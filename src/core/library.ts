@@ -214,8 +214,9 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     },
     useModel: (config) => meaning.use(config),
     prepare: async (query) => {
-      const text = parseQuery(query).text;
-      if (text) await catalog.meaning?.prepare(text);
+      const meaning = catalog.meaning;
+      const text = meaning && parseQuery(query).text;
+      if (text) await meaning.prepare(text);
     },
     sessions: catalog.sessions,
     get index() {

@@ -35,6 +35,13 @@ test('the status bar shows the sessions being embedded, and a search asks the mo
     const { page } = bench;
     const item = page.locator('.statusbar-item', { has: page.locator('.codicon-history') });
     const embedding = item.locator('.codicon-sparkle');
+    await page
+      .locator('.statusbar-item', { hasText: /\d+ sessions/ })
+      .first()
+      .waitFor({ timeout: 120_000 });
+    // the engine was given the model by the window's settings, and asks it
+    for (let i = 0; i < 300 && !server.requests.length; i++) await page.waitForTimeout(200);
+    assert.ok(server.requests.length > 0, 'the engine never asked the endpoint');
     await embedding.waitFor({ timeout: 120_000 });
     assert.match(await item.innerText(), /sessions\s+\d+%/);
     await item.hover();
