@@ -165,3 +165,19 @@ test('a model that cannot be used is reported, and everything else works as with
     await library.close();
   }
 });
+
+test('closing while the endpoint holds a batch does not wait for it (an engine asked to stop stops)', async () => {
+  server.stallMs = 30_000;
+  const library = createLibrary({ roots: [{ source: 'codearchitect', path: root }], logger: new MemoryLogger(), dataDir: tempDir(), embed: config() });
+  try {
+    await library.load();
+    const asked = server.requests.length;
+    await eventually(() => server.requests.length > asked, 'a batch sent');
+    let closed = false;
+    const closing = library.close().then(() => (closed = true));
+    await eventually(() => closed, 'closed before the endpoint answered', { timeoutMs: 15_000 });
+    await closing;
+  } finally {
+    server.stallMs = 0;
+  }
+});

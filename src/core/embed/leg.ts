@@ -21,6 +21,8 @@ const RETRY_MS = [15_000, 60_000, 300_000];
 /** How long a search waits for its query's vector before it answers without it. */
 export const QUERY_TIMEOUT_MS = 4_000;
 const QUERY_CACHE = 64;
+/** How long closing waits for a batch being embedded. */
+const CLOSE_WAIT_MS = 3_000;
 
 export interface MeaningState {
   /** starting: the model is being loaded; embedding: sessions are being embedded; failed: see `error` (tried again later). */
@@ -165,7 +167,9 @@ export class MeaningLeg {
     this.closed = true;
     clearTimeout(this.retry);
     await this.started;
-    await this.running;
+    // a batch in flight (a slow endpoint may take its whole timeout) is not waited for long: what it brings is lost,
+    // and embedded again next time
+    await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     await this.save();
     await this.saving;
     await this.embedder?.close();
@@ -200,6 +204,7 @@ export class MeaningLeg {
         this.retry.unref();
         return;
       }
+      if (this.closed) return;
       this.error = undefined;
       this.failures = 0;
       let at = 0;
