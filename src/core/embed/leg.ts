@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import type { Session } from '../model.js';
 import { describeEmbed, type EmbedConfig } from './config.js';
 import type { Embedder } from './embedder.js';
-import { embeddingUnits } from './units.js';
+import { conversationTurns, embeddingUnits } from './units.js';
 import { VectorStore } from './vectors.js';
 
 /** Texts per call of the model while embedding sessions. */
@@ -240,7 +240,7 @@ export class MeaningLeg {
       const session = sessions.get(id);
       let units: ReturnType<typeof embeddingUnits> = [];
       try {
-        units = session ? embeddingUnits(session) : [];
+        units = session ? embeddingUnits({ topic: session.topic, turns: conversationTurns(session) }) : [];
       } catch (err) {
         this.options.logger.warn(`meaning: ${id} not embedded (its turns could not be read: ${(err as Error).message})`);
       }

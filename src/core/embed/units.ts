@@ -3,7 +3,9 @@
  * prompts; never tool output, files or thinking (most of the bytes, little of what a session is about). Each unit is
  * cut to UNIT_CHARS and named by a hash of its text, so that a session that grew embeds only its new units.
  */
-import { isPrompt, type Session, type Turn } from '../model.js';
+import { isPrompt, ROLES, TURN_KINDS, type Session, type Turn } from '../model.js';
+import { LAYOUT_FIELDS } from '../store/archive.js';
+import { rawArchived } from '../store/turns.js';
 
 export const UNIT_CHARS = 1_000;
 /** Units a session keeps at most: its first ones and its last ones (a long session's middle is left out). */
@@ -25,6 +27,28 @@ export function textHash(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
+}
+
+/**
+ * A session's conversation turns (prompts and replies), read one by one from its archive line where its turns are on
+ * disk: tool output, most of a session's bytes, is never read for them.
+ */
+export function conversationTurns(session: Session): Turn[] {
+  const raw = rawArchived(session);
+  if (!raw) return session.turns.filter((t) => t.kind === 'conversation');
+  try {
+    const turns: Turn[] = [];
+    const count = raw.layout.length / LAYOUT_FIELDS;
+    for (let i = 0; i < count; i++) {
+      const flags = raw.layout[i * LAYOUT_FIELDS + 2];
+      if (TURN_KINDS[flags >> 4] !== 'conversation' || !['user', 'assistant'].includes(ROLES[flags & 15])) continue;
+      const bytes = raw.turn(i);
+      if (bytes) turns.push(JSON.parse(bytes.toString('utf8')) as Turn);
+    }
+    return turns;
+  } finally {
+    raw.close();
+  }
 }
 
 export function embeddingUnits(session: Pick<Session, 'topic'> & { turns: readonly Turn[] }): Unit[] {
