@@ -143,7 +143,9 @@ export class VectorStore {
     const units = counts.reduce((a, b) => a + b, 0);
     const pad = (n: number): number => (4 - (n % 4)) % 4;
     const headerPad = pad(header.length);
-    const body = Buffer.alloc(header.length + headerPad + units * 8 + list.length * this.dims * 4 + units * this.dims);
+    // (one buffer, the head in front: the file is written from it as it is, not copied again)
+    const bytes = Buffer.alloc(HEAD + header.length + headerPad + units * 8 + list.length * this.dims * 4 + units * this.dims);
+    const body = bytes.subarray(HEAD);
     header.copy(body, 0);
     let at = header.length + headerPad;
     const put = (arr: ArrayBufferView): void => {
@@ -154,12 +156,11 @@ export class VectorStore {
     for (const e of list) put(e.scales);
     for (const e of list) put(e.centroid);
     for (const e of list) put(e.codes);
-    const head = Buffer.alloc(HEAD);
-    head.writeUInt32LE(MAGIC, 0);
-    head.writeUInt32LE(VERSION, 4);
-    head.writeUInt32LE(header.length, 8);
-    head.writeUInt32LE(crc32(body), 12);
-    return Buffer.concat([head, body]);
+    bytes.writeUInt32LE(MAGIC, 0);
+    bytes.writeUInt32LE(VERSION, 4);
+    bytes.writeUInt32LE(header.length, 8);
+    bytes.writeUInt32LE(crc32(body), 12);
+    return bytes;
   }
 
   /** The store a file held, or undefined when it is damaged, of another version, or of another model. */
