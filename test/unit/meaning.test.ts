@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
+import { indexingLine } from '../../src/core/format.js';
 import type { EmbedConfig } from '../../src/core/embed/config.js';
 import { startFakeEndpoint, type FakeEndpoint } from '../embed-server.js';
 import { eventually } from '../eventually.js';
@@ -139,6 +140,8 @@ test('a dead endpoint: answers by words say why meaning is missing, and embeddin
     assert.equal(answer.results[0]?.topic, 'Work on the linter');
     assert.equal(answer.embeddings?.status, 'failed');
     assert.match(answer.embeddings?.error ?? '', /500/);
+    // the CLI's and the MCP text answers say it too
+    assert.match(indexingLine(answer), /^your embedding model cannot be used \(.*500.*\): ranked without it\n$/);
     server.failNext(0);
     await eventually(() => library.meaning?.state.status === 'ready', 'embedding resumed', { timeoutMs: 15_000 });
     assert.equal(library.search('linter options', {}).embeddings, undefined);
