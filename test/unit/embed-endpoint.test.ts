@@ -4,6 +4,8 @@
  * endpoint; only loopback addresses unless allowed.
  */
 import assert from 'node:assert/strict';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { checkEmbedConfig, embedConfigFromEnv, isLoopback } from '../../src/core/embed/config.js';
 import { BATCH, EndpointEmbedder, endpointUrls } from '../../src/core/embed/endpoint.js';
@@ -111,6 +113,8 @@ test('only this machine unless allowed; a model is needed; the environment names
   assert.throws(() => checkEmbedConfig({ endpoint: 'file:///etc/passwd', model: 'm' }), /http or https/);
   assert.throws(() => checkEmbedConfig({ endpoint: 'not a url', model: 'm' }), /not a URL/);
   assert.throws(() => checkEmbedConfig({ endpoint: 'http://127.0.0.1:1', model: 'm', folder: '/x' }), /not both/);
+  assert.equal(checkEmbedConfig({ folder: '~/models/minilm' }).folder, join(homedir(), 'models/minilm'));
+  assert.throws(() => checkEmbedConfig({ folder: 'models/minilm' }), /absolute path/);
   assert.deepEqual(embedConfigFromEnv({ SESSION_SEARCH_EMBED_ENDPOINT: ' http://127.0.0.1:1 ', SESSION_SEARCH_EMBED_MODEL: 'm' }), {
     endpoint: 'http://127.0.0.1:1',
     model: 'm',

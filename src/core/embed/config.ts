@@ -4,6 +4,8 @@
  * ONNX sentence encoder in a folder on disk. Both opt-in; nothing is fetched, and an endpoint must be a loopback address
  * unless the user allowed others in a setting of their own (never a workspace's).
  */
+import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import { SessionSearchError } from '../errors.js';
 
 export interface EmbedConfig {
@@ -47,6 +49,11 @@ export function checkEmbedConfig(config: EmbedConfig): EmbedConfig {
     throw new SessionSearchError('INVALID_ARGUMENT', message);
   };
   if (config.endpoint && config.folder) bad('Name an embedding endpoint or a model folder, not both.');
+  if (config.folder) {
+    // (a folder typed in a setting as ~/models/…)
+    config.folder = config.folder.replace(/^~(?=$|[\\/])/, homedir());
+    if (!isAbsolute(config.folder)) bad(`The model folder must be an absolute path, got "${config.folder}".`);
+  }
   if (config.weight !== undefined && !(Number.isFinite(config.weight) && config.weight >= 0 && config.weight <= 4))
     bad(`The model's weight must be a number from 0 to 4 (the words count 1), got ${String(config.weight)}.`);
   if (config.endpoint) {
