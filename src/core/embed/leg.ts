@@ -41,7 +41,7 @@ export interface MeaningOptions {
   open: (config: EmbedConfig) => Promise<Embedder>;
   /** The vectors' file as last written, and how to write it (false: another process is the writer). */
   read?: () => Promise<Buffer | undefined>;
-  write?: (bytes: Buffer) => Promise<boolean>;
+  write?: (parts: Buffer[]) => Promise<boolean>;
   /** Tests give short pauses. */
   retryMs?: readonly number[];
 }
@@ -269,7 +269,7 @@ export class MeaningLeg {
     this.dirty = false;
     this.savedAt = Date.now();
     try {
-      if (!(await this.options.write(this.store.encode()))) this.dirty = true;
+      if (!(await this.options.write(this.store.encodeParts()))) this.dirty = true;
     } catch (err) {
       this.dirty = true;
       this.options.logger.warn(`meaning: the vectors could not be written (${(err as Error).message})`);

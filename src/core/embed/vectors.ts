@@ -135,32 +135,34 @@ export class VectorStore {
     return best.sort((a, b) => b.similarity - a.similarity).slice(0, limit);
   }
 
-  encode(): Buffer {
-    const ids = [...this.entries.keys()];
+  /**
+   * The file as parts to write one after another: the head, the header, then views of the arrays as they are (nothing
+   * copied: a session embedded again gets new arrays, so the views stay what they were while the file is written).
+   */
+  encodeParts(): Buffer[] {
     const list = [...this.entries.values()];
-    const counts = list.map((e) => e.scales.length);
-    const header = Buffer.from(JSON.stringify({ model: this.model, dims: this.dims, ids, counts }));
-    const units = counts.reduce((a, b) => a + b, 0);
-    const pad = (n: number): number => (4 - (n % 4)) % 4;
-    const headerPad = pad(header.length);
-    // (one buffer, the head in front: the file is written from it as it is, not copied again)
-    const bytes = Buffer.alloc(HEAD + header.length + headerPad + units * 8 + list.length * this.dims * 4 + units * this.dims);
-    const body = bytes.subarray(HEAD);
-    header.copy(body, 0);
-    let at = header.length + headerPad;
-    const put = (arr: ArrayBufferView): void => {
-      Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength).copy(body, at);
-      at += arr.byteLength;
-    };
-    for (const e of list) put(e.hashes);
-    for (const e of list) put(e.scales);
-    for (const e of list) put(e.centroid);
-    for (const e of list) put(e.codes);
-    bytes.writeUInt32LE(MAGIC, 0);
-    bytes.writeUInt32LE(VERSION, 4);
-    bytes.writeUInt32LE(header.length, 8);
-    bytes.writeUInt32LE(crc32(body), 12);
-    return bytes;
+    const header = Buffer.from(JSON.stringify({ model: this.model, dims: this.dims, ids: [...this.entries.keys()], counts: list.map((e) => e.scales.length) }));
+    const view = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    const body = [
+      header,
+      Buffer.alloc((4 - (header.length % 4)) % 4),
+      ...list.map((e) => view(e.hashes)),
+      ...list.map((e) => view(e.scales)),
+      ...list.map((e) => view(e.centroid)),
+      ...list.map((e) => view(e.codes)),
+    ];
+    let crc = 0;
+    for (const part of body) crc = crc32(part, crc);
+    const head = Buffer.alloc(HEAD);
+    head.writeUInt32LE(MAGIC, 0);
+    head.writeUInt32LE(VERSION, 4);
+    head.writeUInt32LE(header.length, 8);
+    head.writeUInt32LE(crc, 12);
+    return [head, ...body];
+  }
+
+  encode(): Buffer {
+    return Buffer.concat(this.encodeParts());
   }
 
   /** The store a file held, or undefined when it is damaged, of another version, or of another model. */

@@ -46,7 +46,7 @@ export function createMeaning(options: LibraryOptions, catalog: SessionCatalog, 
         sessions: () => catalog.sessions,
         open,
         read: dataDir ? () => readFile(Persistence.embeddingsPath(dataDir)).catch(() => undefined) : undefined,
-        write: persistence ? (bytes) => persistence.saveEmbeddings(bytes) : undefined,
+        write: persistence ? (parts) => persistence.saveEmbeddings(parts) : undefined,
         retryMs: options.embedRetryMs,
       });
       catalog.meaning = leg;

@@ -163,12 +163,12 @@ export class Persistence {
     return join(dataDir, 'index', 'embeddings.bin');
   }
 
-  /** Writes the embedding vectors' file, when this process is the writer (false otherwise). */
-  async saveEmbeddings(bytes: Buffer): Promise<boolean> {
+  /** Writes the embedding vectors' file from its parts, when this process is the writer (false otherwise). */
+  async saveEmbeddings(parts: Buffer[]): Promise<boolean> {
     if (!(await this.lock.tryAcquire())) return false;
     const file = Persistence.embeddingsPath(this.dataDir);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(`${file}.tmp`, bytes);
+    await writeFile(`${file}.tmp`, parts);
     await rename(`${file}.tmp`, file);
     return true;
   }
