@@ -62,6 +62,7 @@ export const embeddingsSchema = z
     error: z.string().optional(),
   })
   .describe("Present while the user's embedding model is still embedding sessions, or cannot be used.");
+export type EmbeddingsState = z.infer<typeof embeddingsSchema>;
 
 export const searchResultSchema = z.object({
   id: z.string().describe('Session id (`<source>:<native id>`): pass it to get_session.'),

@@ -9,7 +9,7 @@ export interface Embedder {
 
 /** Scales a vector to unit length (a zero vector stays zero). */
 export function normalised(values: ArrayLike<number>): Float32Array {
-  const v = Float32Array.from(values as ArrayLike<number>);
+  const v = Float32Array.from(values);
   let norm = 0;
   for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
   norm = Math.sqrt(norm);

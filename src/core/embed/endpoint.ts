@@ -70,8 +70,8 @@ export class EndpointEmbedder implements Embedder {
     this.model = `endpoint:${config.model}`;
   }
 
+  /** (the constructor checks that the config names an endpoint and a model) */
   static from(config: EmbedConfig): EndpointEmbedder {
-    checkEmbedConfig(config);
     return new EndpointEmbedder(config as EmbedConfig & { endpoint: string; model: string });
   }
 

@@ -72,17 +72,28 @@ export class FolderEmbedder implements Embedder {
     });
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], options: { timeoutMs?: number } = {}): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += BATCH) out.push(...(await this.send(texts.slice(i, i + BATCH))));
+    for (let i = 0; i < texts.length; i += BATCH) out.push(...(await this.send(texts.slice(i, i + BATCH), options.timeoutMs)));
     return out;
   }
 
-  private send(texts: string[]): Promise<Float32Array[]> {
+  /** One message to the thread; with a timeout (a query waiting behind a batch), given up after it (its answer ignored). */
+  private send(texts: string[], timeoutMs?: number): Promise<Float32Array[]> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      const timer = timeoutMs
+        ? setTimeout(() => {
+            this.waiting.delete(id);
+            reject(new Error(`the model folder did not answer within ${timeoutMs} ms`));
+          }, timeoutMs)
+        : undefined;
+      const done = (): void => clearTimeout(timer);
+      this.waiting.set(id, {
+        resolve: (v) => (done(), resolve(v)),
+        reject: (e) => (done(), reject(e)),
+      });
       this.worker.postMessage({ id, texts } satisfies EmbedRequest);
     });
   }

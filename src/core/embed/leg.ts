@@ -6,6 +6,7 @@
  * every SAVE_MS and when closed, and after a failure (the endpoint stopped) tries again later, from where it was.
  * A query's vector is asked for before the (synchronous) ranking runs: `prepare`, then `search`.
  */
+import type { EmbeddingsState } from '../contracts.js';
 import type { Logger } from '../log.js';
 import type { Session } from '../model.js';
 import { describeEmbed, type EmbedConfig } from './config.js';
@@ -24,14 +25,8 @@ const QUERY_CACHE = 64;
 /** How long closing waits for a batch being embedded. */
 const CLOSE_WAIT_MS = 3_000;
 
-export interface MeaningState {
-  /** starting: the model is being loaded; embedding: sessions are being embedded; failed: see `error` (tried again later). */
-  status: 'starting' | 'embedding' | 'ready' | 'failed';
-  model: string;
-  sessionsDone: number;
-  sessionsTotal: number;
-  error?: string;
-}
+/** starting: the model is being loaded; embedding: sessions are being embedded; failed: see `error` (tried again later). */
+export type MeaningState = EmbeddingsState;
 
 export interface MeaningOptions {
   logger: Logger;

@@ -106,12 +106,6 @@ export class VectorStore {
     return v;
   }
 
-  get bytes(): number {
-    let n = 0;
-    for (const e of this.entries.values()) n += e.codes.length + e.hashes.length * 8 + e.centroid.length * 4;
-    return n;
-  }
-
   /** Sessions by their best unit's cosine with `query` (unit length), best first. */
   search(query: Float32Array, limit: number, accept?: (key: string) => boolean): { key: string; similarity: number }[] {
     const dims = this.dims;
@@ -176,9 +170,11 @@ export class VectorStore {
       if (header.model !== model || header.ids.length !== header.counts.length) return undefined;
       const store = new VectorStore(model, header.dims);
       const dims = header.dims;
-      const copy = new Uint8Array(body); // (a copy of its own, so every array starts where it is aligned)
+      // the arrays are views of the file's bytes where those start on a 4-byte boundary (a file read whole does), else
+      // of a copy
+      const copy = body.byteOffset % 4 === 0 ? body : new Uint8Array(body);
       let at = headerLength + ((4 - (headerLength % 4)) % 4);
-      const take = <T>(make: (buf: ArrayBuffer, offset: number, n: number) => T, n: number, size: number): T => {
+      const take = <T>(make: (buf: ArrayBufferLike, offset: number, n: number) => T, n: number, size: number): T => {
         const out = make(copy.buffer, copy.byteOffset + at, n);
         at += n * size;
         return out;
