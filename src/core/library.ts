@@ -27,7 +27,7 @@ import type { SourceRoot } from './ingest/sources/registry.js';
 import type { SourceAdapter } from './ingest/sources/types.js';
 import { Archive } from './store/archive.js';
 import { DamagedArrayError } from './store/disk-array.js';
-import { SessionSearchError } from './errors.js';
+import { errorMessage, SessionSearchError } from './errors.js';
 import { TurnCache, type TurnHooks } from './store/turns.js';
 import type { LibraryView } from './answer/view.js';
 import type { SemanticIndex } from './semantic/semantic-index.js';
@@ -38,6 +38,7 @@ import type { EmbedConfig } from './embed/config.js';
 import type { MeaningLeg, MeaningState } from './embed/leg.js';
 import { parseQuery } from './index/query.js';
 import { addRoot } from './library/added-roots.js';
+import { LiveUpdates } from './ingest/live.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 
@@ -50,6 +51,8 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   readonly persistence: Persistence | undefined;
   /** How far the current load has got; `complete` once it caught up with every file. */
   readonly indexing: Readonly<IndexingState>;
+  /** The watchers that keep it fresh once loaded (`watch` given), started and closed by the library. */
+  readonly live: LiveUpdates | undefined;
   /** The semantic leg: its state, and `settled()` once no model is being learned. */
   readonly semantic: SemanticIndex;
   /** Meaning from the user's own model, when one is configured: its state, and `settled()` once nothing is left to embed. */
@@ -100,7 +103,7 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   rebuild(): Promise<void>;
   /** Writes the snapshot now (when this process is the writer). */
   saveSnapshot(): Promise<void>;
-  /** Writes pending changes, gives up the writer lock and open files, and lets the caches go. */
+  /** Stops watching, writes pending changes, gives up the writer lock and open files, and lets the caches go. */
   close(): Promise<void>;
 }
 
@@ -197,7 +200,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
   const searched = <T extends object>(answer: T): T => ({ ...partial(answer), ...embedding() });
   const search = guarded(answers.search);
   const searchContext = guarded(answers.searchContext);
-  return {
+  const library: SessionLibrary = {
     ...answers,
     search: (query, options) => searched(search(query, options)),
     searchContext: (query, options) => searched(searchContext(query, options)),
@@ -264,8 +267,12 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     purgeArchive: () => load.purgeArchive(),
     rebuild: () => load.rebuild('asked to rebuild'),
     saveSnapshot: () => snapshots.saveNow(),
+    get live() {
+      return live;
+    },
     async close() {
       closed = true;
+      await live?.close();
       catalog.semantic.close();
       await meaning.close();
       await snapshots.close();
@@ -276,4 +283,11 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
       worktrees.clear();
     },
   };
+  // once loaded, what changes is read again as it is written
+  const live = options.watch ? new LiveUpdates(library, { ...(options.watch === true ? {} : options.watch), logger }) : undefined;
+  if (live)
+    void load.loaded.then(() => {
+      if (!closed) live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
+    });
+  return library;
 }

@@ -17,7 +17,6 @@ import {
   type RequestType,
 } from 'vscode-jsonrpc/node';
 import { errorCode, errorMessage } from '../core/errors.js';
-import { LiveUpdates } from '../core/ingest/live.js';
 import { splitRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
 import { WorkspaceRoots } from './workspace-roots.js';
 import { EngineWindows } from './windows.js';
@@ -133,9 +132,10 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     maxFileBytes,
     env,
     embed: embedConfigFromEnv(env),
+    // (every window connected refreshes when sessions change)
+    watch: { onChange: (files) => windows.changed(files) },
   });
-  // (every window connected refreshes when sessions change)
-  const live = new LiveUpdates(library, { logger, onChange: (files) => windows.changed(files) });
+  const live = library.live!;
   const workspaces = new WorkspaceRoots(library, live, logger);
   // the answers without a team archive, and with each one a client named (opened once, kept until the engine stops)
   const local = inProcess(library);
@@ -156,10 +156,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   const windows = new EngineWindows(library, { dataDir: options.dataDir, logger, teamArchive: async (team) => (await openTeam(team)).archive });
   const loaded = library
     .load(windows.progress, windows.loading.signal)
-    .then(() => {
-      windows.finished();
-      return live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
-    })
+    .then(() => windows.finished())
     .catch((err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`));
 
   const connections = new Set<MessageConnection>();
@@ -178,11 +175,9 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       let step = 'the load';
       const orderly = async (): Promise<void> => {
         await loaded;
-        step = 'the watchers';
-        await live.close();
         step = 'the team archives';
         for (const team of teams.values()) await (await team.catch(() => undefined))?.archive.close();
-        step = 'the library (snapshot, writer lock)';
+        step = 'the library (watchers, snapshot, writer lock)';
         await library.close();
       };
       let deadline: NodeJS.Timeout | undefined;
@@ -211,7 +206,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
         await library.loaded;
         // a change the watchers saw just before (a transcript deleted, a turn appended) is read first, as a command
         // loading in its own process would have read it; a file written without pause does not hold the answer long
-        await Promise.race([live.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
+        await live.settled(SETTLE_MS);
       }
       return await run(params);
     } catch (err) {

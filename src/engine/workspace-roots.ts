@@ -1,5 +1,5 @@
 /**
- * The workspace roots the engine's clients registered (engine/roots): each read once and, for a client that asked,
+ * The workspace roots the engine's clients registered in `engine/join`: each read once and, for a client that asked,
  * watched, while at least one connection that named it is open. A root the engine reads for everyone is left alone.
  */
 import { realpath } from 'node:fs/promises';
@@ -7,6 +7,7 @@ import type { LiveUpdates } from '../core/ingest/live.js';
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import type { SessionLibrary } from '../core/library.js';
 import type { Logger } from '../core/log.js';
+import { errorMessage } from '../core/errors.js';
 
 interface Held {
   /** The root as the library reads it, once it has been read (undefined: it does not exist). */
@@ -40,15 +41,15 @@ export class WorkspaceRoots {
       }
       held.holders.add(holder);
       const added = await held.added.catch((err: unknown) => {
-        this.logger.warn(`${real}: not read (${err instanceof Error ? err.message : String(err)})`);
+        this.logger.warn(`${real}: not read (${errorMessage(err)})`);
         return undefined;
       });
       if (!added) continue;
       count++;
-      if (watch && !held.watchers.size && held.holders.has(holder)) {
-        held.watchers.add(holder);
-        await this.live.watch(added);
-      } else if (watch) held.watchers.add(holder);
+      if (!watch || !held.holders.has(holder)) continue;
+      const first = !held.watchers.size;
+      held.watchers.add(holder);
+      if (first) await this.live.watch(added);
     }
     return count;
   }

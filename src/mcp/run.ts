@@ -32,26 +32,17 @@ async function libraryHere(options: StdioOptions, logger: Logger, reason: string
   logger.info(`answering in this process: ${reason}`);
   const { roots, dataDir, archive, exclude, maxFileBytes, embed } = options;
   // (the library and its watchers load only when this server answers in process: an engine's client never reads them)
-  const [{ createLibrary }, { LiveUpdates }] = await Promise.all([import('../core/library.js'), import('../core/ingest/live.js')]);
-  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes, embed });
-  const live = new LiveUpdates(library, { logger });
-  const loaded = library.load().then(
-    () => {
-      // From here on, sessions written while the server runs become searchable as they are written.
-      live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
-    },
-    (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
-  );
+  const { createLibrary } = await import('../core/library.js');
+  // from the end of its load on, sessions written while the server runs become searchable as they are written
+  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes, embed, watch: true });
+  const loaded = library.load().catch((err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`));
   // the PostgreSQL driver is loaded only when a team database is configured
   const teamModule = options.teamDb ? await import('../core/team/archive.js') : undefined;
   const team = options.teamDb && teamModule ? new teamModule.TeamArchive(options.teamDb, teamModule.machineName(options.machine, process.env)) : undefined;
   await library.ready();
   // Closing writes the snapshot (if something changed) and frees the data folder for the next writer.
   const close = (): Promise<void> =>
-    loaded
-      .then(() => live.close())
-      .then(() => team?.close())
-      .then(() => library.close());
+    loaded.then(() => team?.close()).then(() => library.close());
   return inProcess(library, { team, reason, close });
 }
 

@@ -6,7 +6,6 @@
 import type { Connection } from 'vscode-languageserver/node';
 import { errorMessage } from '../core/errors.js';
 import { addImport } from '../core/ingest/imports.js';
-import { LiveUpdates } from '../core/ingest/live.js';
 import { rootsFromSettings } from '../core/ingest/sources/registry.js';
 import { createLibrary, type SessionLibrary } from '../core/library.js';
 import type { Logger } from '../core/log.js';
@@ -23,7 +22,6 @@ let send: (type: { method: string }, params: unknown) => void = () => undefined;
 const roots = (s: ServerSettings) => rootsFromSettings(s.sources, s.workspaceFolders, process.env);
 
 let library: SessionLibrary | undefined;
-let live: LiveUpdates | undefined;
 let ready: Promise<SessionLibrary> | undefined;
 let indexing: AbortController | undefined;
 let team: Promise<TeamArchive> | undefined;
@@ -39,10 +37,11 @@ function teamArchive(): Promise<TeamArchive> | undefined {
 /** Opens a library over the roots: answerable once its snapshot is restored; the load, then watching, go on behind. */
 async function open(): Promise<SessionLibrary> {
   if (!settings) throw new Error('the server was not initialised');
-  await live?.close();
   await library?.close();
   const { dataDir, archive, exclude, maxFileBytes, embed } = settings;
-  const next = createLibrary({ roots: roots(settings), logger, dataDir, archive, exclude, maxFileBytes, embed });
+  // (watched once loaded: the window refreshes what changed)
+  const watch = { onChange: (files: string[]) => send(ChangedNotification, { files }) };
+  const next = createLibrary({ roots: roots(settings), logger, dataDir, archive, exclude, maxFileBytes, embed, watch });
   const controller = new AbortController();
   indexing = controller;
   let last = 0;
@@ -56,8 +55,6 @@ async function open(): Promise<SessionLibrary> {
       if (indexing === controller) indexing = undefined;
       send(IndexProgressNotification, finishedProgress(next, controller.signal.aborted));
       send(ChangedNotification, { files: [] });
-      live = new LiveUpdates(next, { logger, onChange: (files) => send(ChangedNotification, { files }) });
-      live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
     },
     (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
   );
@@ -97,8 +94,6 @@ export function localAnswers(connection: Connection, windowSettings: ServerSetti
       },
       async rebuild() {
         indexing?.abort();
-        await live?.close();
-        live = undefined;
         await library?.close();
         library = undefined;
         if (settings) await Persistence.discard(settings.dataDir);
@@ -115,10 +110,9 @@ export function localAnswers(connection: Connection, windowSettings: ServerSetti
   return handlers;
 }
 
-/** The window closes: the load stops (what was read is kept), then the team archive, the watchers and the library. */
+/** The window closes: the load stops (what was read is kept), then the team archive and the library (its watchers first). */
 export async function closeLocal(): Promise<void> {
   indexing?.abort();
   await (await team?.catch(() => undefined))?.close();
-  await live?.close();
   await library?.close();
 }

@@ -191,11 +191,8 @@ function manySessions(n: number): string {
   return root;
 }
 
-test('Ctrl-C while indexing in process stops between files, keeps what was read, exits 130; the next run reads the rest', async () => {
-  const n = 3000;
-  const root = manySessions(n);
-  const data = tempDir();
-  const env = { ...process.env, SESSION_SEARCH_ENGINE: 'off' };
+/** `list` over a root, interrupted with Ctrl-C once the first group of files is committed (its archive entries exist). */
+async function interruptedList(root: string, data: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--root', `claude-code=${root}`, '--data', data], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
@@ -203,11 +200,18 @@ test('Ctrl-C while indexing in process stops between files, keeps what was read,
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  // Interrupt once the first group of files has been committed (its archive entries exist).
   const archive = join(data, 'archive', 'v1');
   await eventually(() => existsSync(archive) && readdirSync(archive).length > 0, 'the first group of files is archived', { timeoutMs: 60_000 });
   child.kill('SIGINT');
-  const code = await exited;
+  return { code: await exited, stderr };
+}
+
+test('Ctrl-C while indexing in process stops between files, keeps what was read, exits 130; the next run reads the rest', async () => {
+  const n = 3000;
+  const root = manySessions(n);
+  const data = tempDir();
+  const env = { ...process.env, SESSION_SEARCH_ENGINE: 'off' };
+  const { code, stderr } = await interruptedList(root, data, env);
   assert.equal(code, 130, stderr);
   const stopped = /indexing stopped after (\d+) of (\d+) files/.exec(stderr);
   assert.ok(stopped && Number(stopped[1]) < n && Number(stopped[2]) === n, stderr);
@@ -225,16 +229,8 @@ test('Ctrl-C while the engine indexes ends the command (exit 130), says how far 
   const n = 3000;
   const root = manySessions(n);
   const data = tempDir();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--root', `claude-code=${root}`, '--data', data], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const archive = join(data, 'archive', 'v1');
-  await eventually(() => existsSync(archive) && readdirSync(archive).length > 0, 'the first group of files is archived', { timeoutMs: 60_000 });
-  child.kill('SIGINT');
-  assert.equal(await exited, 130, stderr);
+  const { code, stderr } = await interruptedList(root, data, process.env);
+  assert.equal(code, 130, stderr);
   const going = /indexing goes on in the engine: (\d+) of (\d+) files read so far/.exec(stderr);
   assert.ok(going && Number(going[2]) === n, stderr);
   // the next command gets every session, from the engine that kept reading

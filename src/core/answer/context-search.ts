@@ -13,7 +13,7 @@ import type { BlockType, Session } from '../model.js';
 import { decisionsIn } from '../ingest/decisions.js';
 import { planQuery, rankSessions } from './search.js';
 import type { LibraryView } from './view.js';
-import { sessionTags, tagFilter } from './tags.js';
+import { normalisedTags, sessionTags, tagFilter } from './tags.js';
 
 export interface ContextQuery {
   sessions?: string[];
@@ -167,7 +167,7 @@ export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRa
   const started = performance.now();
   const blocks: ContextBlock[] = [];
   // several tags, any of them: a block carrying more of them scores higher (a quarter of its score is that share)
-  const wanted = new Set((options.tags ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '-')).filter(Boolean));
+  const wanted = new Set(normalisedTags(options.tags));
   const tagged = (tags: string[]): number => (wanted.size < 2 || options.allTags ? 1 : 0.75 + (0.25 * tags.filter((t) => wanted.has(t)).length) / wanted.size);
   for (const { block, features } of contextCandidates(lib, query, range, options, options.threshold)) {
     // the score as shown is the one the threshold is held to

@@ -11,6 +11,7 @@ import type { Scored } from '../index/engine.js';
 import type { ParsedQuery } from '../index/query.js';
 import type { SemanticIndex } from '../semantic/semantic-index.js';
 import type { MeaningLeg } from '../embed/leg.js';
+import { LETTER_OR_DIGIT } from '../index/tokenize.js';
 
 export const RRF_K = 60;
 export const SEMANTIC_WEIGHT = 0.25;
@@ -32,7 +33,6 @@ export function effectiveMode(asked: SearchMode | undefined, query: ParsedQuery,
 }
 
 /** A word of letters or digits only: looked for as typed when typed alone, but meaning may still rank it when asked to. */
-const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
 
 /**
  * Why a query asked to rank by meaning (`semantic`, or `hybrid` by default) ranks by words: no model yet, or it asks for
@@ -49,7 +49,7 @@ export function whyLexical(
   if (mode === 'lexical' || !query.terms.length) return undefined;
   if (query.phrases.length || query.excluded.length || query.excludedPhrases.length) return 'exact';
   // a word typed alone is a literal; asked for by meaning alone, it is ranked by meaning
-  if (query.literals.some((l) => mode !== 'semantic' || !PLAIN_WORD.test(l))) return 'exact';
+  if (query.literals.some((l) => mode !== 'semantic' || !LETTER_OR_DIGIT.test(l))) return 'exact';
   if (semantic.state.status !== 'ready' && !meaning?.knows(query.text ?? '')) return 'not-ready';
   return undefined;
 }

@@ -11,7 +11,7 @@ import { expandTerms, type Vocabulary } from '../index/expand.js';
 import type { ShortForms } from '../index/short-forms.js';
 import { jsonText } from '../index/snippet-turns.js';
 import { escapeRegExp } from '../regexp.js';
-import { hasCjk, queryTerms, tokenize } from '../index/tokenize.js';
+import { hasCjk, LETTER_OR_DIGIT, queryTerms, tokenize } from '../index/tokenize.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
 import { heldTerms, uniqueSlots } from '../index/ranking.js';
@@ -66,7 +66,6 @@ const LITERAL_DEPTH = 100;
 /** Archive bytes read for literals per query, past which bodies are not read (transcript sizes are what is counted). */
 const BODY_BYTES = 16 * 1024 * 1024;
 /** A word of letters or digits only. */
-const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
 
 /**
  * The best candidates scored so that sessions holding more of the query's literal words come first, and among those,
@@ -85,7 +84,7 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked
       needle: jsonNeedle(word),
       words: literalWords(word),
       // a plain word (letters and digits, no script without spaces) is held by whoever holds its term: no body is read
-      plain: PLAIN_WORD.test(word) && !hasCjk(word),
+      plain: LETTER_OR_DIGIT.test(word) && !hasCjk(word),
       // an identifier joined by `_` or `-` is indexed whole: a session whose index holds it in no identifier
       // (`send_with_retries` in `simple_send_with_retries` too) does not hold it, bar the tail of a tool output past its
       // indexed first page: no body is read to tell

@@ -27,13 +27,13 @@ export function sessionTags(lib: LibraryView, s: Session, find = true): string[]
 }
 
 /** Tags as given, normalised as they are kept (lower case, spaces as -). */
-function normalised(wanted: readonly string[] | undefined): string[] {
+export function normalisedTags(wanted: readonly string[] | undefined): string[] {
   return [...new Set((wanted ?? []).map((t) => t.trim().toLowerCase().replace(/\s+/g, '-')).filter(Boolean))];
 }
 
 /** How many of the tags asked for a session carries (those a person gave are looked at first: no turn read). */
 export function tagsCarried(lib: LibraryView, wanted: readonly string[] | undefined): ((s: Session) => number) | undefined {
-  const tags = normalised(wanted);
+  const tags = normalisedTags(wanted);
   if (!tags.length) return undefined;
   return (s) => {
     const user = lib.tags.of(s.id);
@@ -48,7 +48,7 @@ export function tagsCarried(lib: LibraryView, wanted: readonly string[] | undefi
 export function tagFilter(lib: LibraryView, wanted: readonly string[] | undefined, all = false): ((s: Session) => boolean) | undefined {
   const carried = tagsCarried(lib, wanted);
   if (!carried) return undefined;
-  const needed = all ? normalised(wanted).length : 1;
+  const needed = all ? normalisedTags(wanted).length : 1;
   return (s) => carried(s) >= needed;
 }
 
@@ -57,7 +57,7 @@ export function tagFilter(lib: LibraryView, wanted: readonly string[] | undefine
  * undefined when that does not order anything (one tag, or all of them required).
  */
 export function tagShare(lib: LibraryView, wanted: readonly string[] | undefined, all = false): ((s: Session) => number) | undefined {
-  const n = normalised(wanted).length;
+  const n = normalisedTags(wanted).length;
   const carried = tagsCarried(lib, wanted);
   if (!carried || all || n < 2) return undefined;
   return (s) => carried(s) / n;

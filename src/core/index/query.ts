@@ -5,7 +5,7 @@
  * query of one word. An identifier (`web_socket`, `web-socket`, `WebSocket`, `websocket`) is one term, as the index
  * holds it whole; its parts found apart match it less (`parts`). Text written without spaces is looked for as typed.
  */
-import { hasCjk, isCjk, isStopWord, queryTerms, tokenize } from './tokenize.js';
+import { hasCjk, isCjk, isStopWord, LETTER_OR_DIGIT, queryTerms, tokenize } from './tokenize.js';
 
 export interface ParsedQuery {
   /** Every positive term, in query order, without duplicates: ranked with BM25F. */
@@ -78,7 +78,7 @@ export function parseQuery(query: string): ParsedQuery {
   // a word typed alone (`getUserSession`, `EditBlockCoder`, `websocket`) is looked for as typed, case ignored: sessions
   // whose user typed it come first. Whatever its capitalisation: `websocket` is the same query as `WebSocket`
   const lone = query.trim().replace(/^[("'`]+|[)"'`,;:!?.]+$/g, '');
-  if (/^[\p{L}\p{N}]+$/u.test(lone) && !parsed.literals.includes(lone)) parsed.literals.push(lone);
+  if (LETTER_OR_DIGIT.test(lone) && !parsed.literals.includes(lone)) parsed.literals.push(lone);
   if (parsed.terms.length > 1 && !query.split(/\s+/).some((w) => isStopWord(w.toLowerCase().replace(/^\W+|\W+$/gu, '')))) parsed.terse = true;
   // an error message or a line of code typed whole ("SyntaxError: Unexpected number '182'"): sessions holding it go first
   const whole = query.trim().replace(/\s+/g, ' ');

@@ -15,7 +15,8 @@ const STOP_WORDS = new Set(
   ),
 );
 
-const LETTER_OR_DIGIT = /^[\p{L}\p{N}]+$/u;
+/** Letters and digits only: a plain word (no punctuation, no identifier joints). */
+export const LETTER_OR_DIGIT = /^[\p{L}\p{N}]+$/u;
 /** Letters, then digits if any: a part of an identifier (`socket`, `v2`), not a number, date or hex (`2024`, `e5f6`). */
 const NAME_PART = /^\p{L}+\p{N}*$/u;
 

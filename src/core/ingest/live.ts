@@ -257,13 +257,17 @@ export class LiveUpdates {
     await this.settled();
   }
 
-  /** Resolves when every change seen so far has been read and checked. */
-  async settled(): Promise<void> {
-    while (this.timers.size || this.verifiers.size) {
+  /** Resolves when every change seen so far has been read and checked, or once `withinMs` have passed (then it stops looking). */
+  async settled(withinMs = Infinity): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    // a read under way is waited for until the deadline, not after it
+    const queue = (): Promise<unknown> =>
+      withinMs === Infinity ? this.queue : Promise.race([this.queue, new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
+    while ((this.timers.size || this.verifiers.size) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 10));
-      await this.queue;
+      await queue();
     }
-    await this.queue;
+    if (Date.now() < deadline) await queue();
   }
 
   async close(): Promise<void> {

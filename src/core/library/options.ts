@@ -6,6 +6,7 @@ import type { Embedder } from '../embed/embedder.js';
 import type { HeapUse } from './memory-guard.js';
 import type { EntryState } from '../store/archive.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
+import type { LiveOptions } from '../ingest/live.js';
 
 /** A load of at least this many files parses them on other threads (ingest/parse-pool.ts). */
 export const POOL_MIN_FILES = 16;
@@ -65,6 +66,11 @@ export interface LibraryOptions {
   openEmbedder?: (config: EmbedConfig) => Promise<Embedder>;
   /** Pauses before embedding is tried again after a failure (tests give short ones). */
   embedRetryMs?: readonly number[];
+  /**
+   * Keep the sessions fresh once the load is done: the roots are watched and what changes is read again
+   * (ingest/live.ts; `true` with its defaults, or its options). Closing the library stops watching first.
+   */
+  watch?: boolean | Omit<LiveOptions, 'logger'>;
 }
 
 export interface LoadProgress {
