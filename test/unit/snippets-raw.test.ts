@@ -187,3 +187,30 @@ test('several literals: sessions holding all of them first, those whose user typ
   }
   await restored.close();
 });
+
+test('the words the index says a session lacks are not looked for in its tool output: a session found by meaning alone has only its conversation read', () => {
+  const turns: [string, TurnKind][] = [
+    ['how do I speed up the nightly export', 'conversation'],
+    ['sure, look at the job queue first', 'conversation'],
+    ...Array.from({ length: 40 }, (_, k): [string, TurnKind] => [`tool output line ${k} `.repeat(2000), 'tool']),
+    ['the queue drains at midnight', 'conversation'],
+  ];
+  const read: number[] = [];
+  const source: TurnSource = {
+    count: turns.length,
+    kind: (i) => turns[i][1],
+    role: (i) => (i === 0 ? 'user' : 'assistant'),
+    textLength: (i) => turns[i][0].length,
+    text: (i) => (read.push(i), turns[i][0]),
+    escaped: false,
+  };
+  const query = parseQuery('zeppelin hangar');
+  // without what the index knows, every tool output is scanned for the words (the first MB, then the rest)
+  assert.deepEqual(chooseSnippetTurns(source, query), []);
+  assert.equal(read.filter((i) => turns[i][1] === 'tool').length, 40);
+  read.length = 0;
+  assert.deepEqual(chooseSnippetTurns(source, query, { absent: new Set(['zeppelin', 'hangar']) }), []);
+  assert.deepEqual(read, [0, 1, 42], 'the conversation only');
+  // a word it holds is still found where it is
+  assert.deepEqual(chooseSnippetTurns(source, parseQuery('queue zeppelin'), { absent: new Set(['zeppelin']) }), [1, 42]);
+});

@@ -332,19 +332,26 @@ export function scanWorkspaces(
 export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): SearchResponse {
   const { shown: query, options } = plan;
   const how = { role: options.role, kind: options.kind, weight: (t: string) => lib.index.idf(t) };
+  // the query's terms, one per slot: those a hit's bits lack are not looked for in its turns (up to 32, as the bits)
+  const slotTerms = uniqueSlots(plan.slots).map((slot) => slot.alts[0].term);
+  const absentFrom = (hit: Scored): ReadonlySet<string> | undefined =>
+    slotTerms.length > 32 || (hit.matchCount > 0 && hit.held === undefined)
+      ? undefined
+      : new Set(slotTerms.filter((_, k) => !((hit.held ?? 0) & (1 << k))));
   const hits = rankSessions(lib, plan).flatMap((hit) => {
     const session = lib.sessions.get(hit.key);
     return session ? [{ hit, s: session }] : [];
   });
   const results: SearchResult[] = hits.map(({ hit, s }) => {
     const layout = rawArchived(s);
+    const seek = { ...how, absent: absentFrom(hit) };
     let snippets;
     try {
-      snippets = layout && findSnippetsRaw(layout, s.id, query, how);
+      snippets = layout && findSnippetsRaw(layout, s.id, query, seek);
     } finally {
       layout?.close();
     }
-    snippets ??= sessionSnippets(s.turns, query, how);
+    snippets ??= sessionSnippets(s.turns, query, seek);
     // found by meaning, without the query's words: the session's first prompt says what it is about
     if (!snippets.length && hit.matchCount === 0) {
       const prompt = firstPrompt(s);

@@ -94,6 +94,14 @@ function wordsOf(query: ParsedQuery, escaped: boolean): { literals: string[]; wo
   return made;
 }
 
+export interface SnippetTurnOptions {
+  role?: Role;
+  kind?: TurnKind;
+  weight?: (term: string) => number;
+  /** Query terms as typed that the index says the session does not hold (the slots its hit lacks). */
+  absent?: ReadonlySet<string>;
+}
+
 /**
  * The indices (in order) of the turns snippets are cut from: up to 2 × MAX_SNIPPETS turns, best first by the summed
  * weight of the words they hold (a conversation turn wins a tie). Undefined when a turn that had to be read could not be.
@@ -101,7 +109,7 @@ function wordsOf(query: ParsedQuery, escaped: boolean): { literals: string[]; wo
 export function chooseSnippetTurns(
   source: TurnSource,
   query: ParsedQuery,
-  options: { role?: Role; kind?: TurnKind; weight?: (term: string) => number } = {},
+  options: SnippetTurnOptions = {},
 ): number[] | undefined {
   const { literals, words, pattern } = wordsOf(query, source.escaped);
   if (!words.length) return [];
@@ -115,7 +123,10 @@ export function chooseSnippetTurns(
   // what "every word" means for stopping: the literals and the words typed, not their other forms (a form no turn holds
   // would otherwise have every result's tool output scanned to its first MB for nothing)
   const typed = query.typed ? new Set(query.typed) : undefined;
-  const needed = words.map((w, k) => k < literals.length || !typed || typed.has(w));
+  // ...nor the words the index says the session does not hold (a decoy's missing codename, every word of a session
+  // found by meaning): they would have its tool output scanned for nothing
+  const { absent } = options;
+  const needed = words.map((w, k) => k < literals.length || ((!typed || typed.has(w)) && !absent?.has(w)));
   const neededCount = needed.filter(Boolean).length;
   const all = weights.reduce((a, b, k) => a + (needed[k] ? b : 0), 0);
   const scored: { index: number; score: number }[] = [];
@@ -155,13 +166,15 @@ export function chooseSnippetTurns(
   let budget = OTHER_CHARS_SCANNED;
   let i = 0;
   const enough = (): boolean => complete >= MAX_SNIPPETS || (seen.size === neededCount && scored.length >= MAX_SNIPPETS);
-  for (; i < source.count && budget > 0 && !enough() && !unreadable; i++) {
+  // (a session the index says holds none of the words has no match to find past its conversation)
+  const nothingHeld = absent !== undefined && neededCount === 0;
+  for (; i < source.count && budget > 0 && !enough() && !unreadable && !nothingHeld; i++) {
     if (source.kind(i) === 'conversation') continue;
     scan(i);
     budget -= source.textLength(i);
   }
   // Nothing in the conversation or the first MB of the rest: the match lies further on, so look there too.
-  for (; i < source.count && !scored.length && !unreadable; i++) if (source.kind(i) !== 'conversation') scan(i);
+  for (; i < source.count && !scored.length && !unreadable && !nothingHeld; i++) if (source.kind(i) !== 'conversation') scan(i);
   if (unreadable) return undefined;
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
   // A few more than shown, so snippets that come out the same text still leave enough distinct ones.

@@ -4,7 +4,7 @@ import type { ParsedQuery } from './query.js';
 import { escapeRegExp } from '../regexp.js';
 import { isCjk } from './tokenize.js';
 import { matchedTerm, termSource } from './term-source.js';
-import { chooseSnippetTurns, literalWeight, MAX_SNIPPETS, type TurnSource } from './snippet-turns.js';
+import { chooseSnippetTurns, literalWeight, MAX_SNIPPETS, type SnippetTurnOptions, type TurnSource } from './snippet-turns.js';
 
 export const SNIPPET_CONTEXT = 150;
 
@@ -149,7 +149,7 @@ export function memoryTurns(turns: Turn[]): TurnSource {
   };
 }
 
-type SnippetOptions = { role?: Role; kind?: TurnKind; weight?: (term: string) => number };
+type SnippetOptions = SnippetTurnOptions;
 
 /** The snippets of a whole session whose turns are in memory: the chosen turns, then the cut. */
 export function sessionSnippets(turns: Turn[], query: ParsedQuery, options: SnippetOptions = {}): Snippet[] {

@@ -6,10 +6,10 @@
  * not a JSON.parse of everything it holds.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { isPrompt, ROLES, TURN_KINDS, type Role, type Turn, type TurnKind } from '../model.js';
+import { isPrompt, ROLES, TURN_KINDS, type Turn } from '../model.js';
 import type { ParsedQuery } from '../index/query.js';
 import { findSnippets, type Snippet } from '../index/snippets.js';
-import { chooseSnippetTurns, MAX_SNIPPETS, type TurnSource } from '../index/snippet-turns.js';
+import { chooseSnippetTurns, MAX_SNIPPETS, type SnippetTurnOptions, type TurnSource } from '../index/snippet-turns.js';
 import { crc32 } from 'node:zlib';
 import { LAYOUT_FIELDS } from './archive.js';
 
@@ -100,7 +100,7 @@ export function findSnippetsRaw(
   raw: RawSession,
   sessionId: string,
   query: ParsedQuery,
-  options: { role?: Role; kind?: TurnKind; weight?: (term: string) => number },
+  options: SnippetTurnOptions,
 ): Snippet[] | undefined {
   const { layout } = raw;
   const json = new Map<number, Buffer>();
