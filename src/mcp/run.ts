@@ -41,8 +41,7 @@ async function libraryHere(options: StdioOptions, logger: Logger, reason: string
   const team = options.teamDb && teamModule ? new teamModule.TeamArchive(options.teamDb, teamModule.machineName(options.machine, process.env)) : undefined;
   await library.ready();
   // Closing writes the snapshot (if something changed) and frees the data folder for the next writer.
-  const close = (): Promise<void> =>
-    loaded.then(() => team?.close()).then(() => library.close());
+  const close = (): Promise<void> => loaded.then(() => team?.close()).then(() => library.close());
   return inProcess(library, { team, reason, close });
 }
 

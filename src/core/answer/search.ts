@@ -335,9 +335,7 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
   // the query's terms, one per slot: those a hit's bits lack are not looked for in its turns (up to 32, as the bits)
   const slotTerms = uniqueSlots(plan.slots).map((slot) => slot.alts[0].term);
   const absentFrom = (hit: Scored): ReadonlySet<string> | undefined =>
-    slotTerms.length > 32 || (hit.matchCount > 0 && hit.held === undefined)
-      ? undefined
-      : new Set(slotTerms.filter((_, k) => !((hit.held ?? 0) & (1 << k))));
+    slotTerms.length > 32 || (hit.matchCount > 0 && hit.held === undefined) ? undefined : new Set(slotTerms.filter((_, k) => !((hit.held ?? 0) & (1 << k))));
   const hits = rankSessions(lib, plan).flatMap((hit) => {
     const session = lib.sessions.get(hit.key);
     return session ? [{ hit, s: session }] : [];

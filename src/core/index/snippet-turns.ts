@@ -106,11 +106,7 @@ export interface SnippetTurnOptions {
  * The indices (in order) of the turns snippets are cut from: up to 2 × MAX_SNIPPETS turns, best first by the summed
  * weight of the words they hold (a conversation turn wins a tie). Undefined when a turn that had to be read could not be.
  */
-export function chooseSnippetTurns(
-  source: TurnSource,
-  query: ParsedQuery,
-  options: SnippetTurnOptions = {},
-): number[] | undefined {
+export function chooseSnippetTurns(source: TurnSource, query: ParsedQuery, options: SnippetTurnOptions = {}): number[] | undefined {
   const { literals, words, pattern } = wordsOf(query, source.escaped);
   if (!words.length) return [];
   const weights = words.map((w, k) => (k < literals.length ? literalWeight(literals[k], options.weight) : options.weight?.(w) || 1));

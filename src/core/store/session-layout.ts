@@ -96,12 +96,7 @@ function textField(json: string): string {
  * the chooser reads turns' JSON text (escapes kept) and only the chosen turns are parsed. Undefined when a turn's bytes
  * fail their checksum: the caller parses the session instead.
  */
-export function findSnippetsRaw(
-  raw: RawSession,
-  sessionId: string,
-  query: ParsedQuery,
-  options: SnippetTurnOptions,
-): Snippet[] | undefined {
+export function findSnippetsRaw(raw: RawSession, sessionId: string, query: ParsedQuery, options: SnippetTurnOptions): Snippet[] | undefined {
   const { layout } = raw;
   const json = new Map<number, Buffer>();
   const field = (i: number, k: number): number => layout[i * LAYOUT_FIELDS + k];
