@@ -51,7 +51,11 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   readonly persistence: Persistence | undefined;
   /** How far the current load has got; `complete` once it caught up with every file. */
   readonly indexing: Readonly<IndexingState>;
-  /** The watchers that keep it fresh once loaded (`watch` given), started and closed by the library. */
+  /**
+   * The watchers that keep it fresh (`watch` given), started and closed by the library. They start once the first load
+   * has ended however it ended: a load that stopped short (the memory limit, a failing disk) answers from what it has
+   * and still takes in what changes afterwards, so a new session is never left out because an old one was.
+   */
   readonly live: LiveUpdates | undefined;
   /** The semantic leg: its state, and `settled()` once no model is being learned. */
   readonly semantic: SemanticIndex;
@@ -107,6 +111,11 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   close(): Promise<void>;
 }
 
+/** A library made with `watch`: its watchers exist (started once the first load has ended, however it ended). */
+export type WatchedLibrary = SessionLibrary & { readonly live: LiveUpdates };
+export function createLibrary(given: LibraryOptions & { watch: NonNullable<LibraryOptions['watch']> & object }): WatchedLibrary;
+export function createLibrary(given: LibraryOptions & { watch: true }): WatchedLibrary;
+export function createLibrary(given: LibraryOptions): SessionLibrary;
 export function createLibrary(given: LibraryOptions): SessionLibrary {
   // Every line the engine logs is made safe once, here: no parser snippet of a transcript, secrets masked.
   const options: LibraryOptions = { ...given, maxFileBytes: given.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, logger: safeLogger(given.logger) };
@@ -283,7 +292,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
       worktrees.clear();
     },
   };
-  // once loaded, what changes is read again as it is written
+  // once the first load has ended (complete or stopped short), what changes is read again as it is written
   const live = options.watch ? new LiveUpdates(library, { ...(options.watch === true ? {} : options.watch), logger }) : undefined;
   if (live)
     void load.loaded.then(() => {

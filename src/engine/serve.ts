@@ -135,7 +135,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     // (every window connected refreshes when sessions change)
     watch: { onChange: (files) => windows.changed(files) },
   });
-  const live = library.live!;
+  const live = library.live;
   const workspaces = new WorkspaceRoots(library, live, logger);
   // the answers without a team archive, and with each one a client named (opened once, kept until the engine stops)
   const local = inProcess(library);
