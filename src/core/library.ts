@@ -113,8 +113,7 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
 
 /** A library made with `watch`: its watchers exist (started once the first load has ended, however it ended). */
 export type WatchedLibrary = SessionLibrary & { readonly live: LiveUpdates };
-export function createLibrary(given: LibraryOptions & { watch: NonNullable<LibraryOptions['watch']> & object }): WatchedLibrary;
-export function createLibrary(given: LibraryOptions & { watch: true }): WatchedLibrary;
+export function createLibrary(given: LibraryOptions & { watch: Exclude<LibraryOptions['watch'], false | undefined> }): WatchedLibrary;
 export function createLibrary(given: LibraryOptions): SessionLibrary;
 export function createLibrary(given: LibraryOptions): SessionLibrary {
   // Every line the engine logs is made safe once, here: no parser snippet of a transcript, secrets masked.
