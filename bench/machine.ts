@@ -3,8 +3,9 @@
  * corpus bench:real writes (bench/.out/real/<size>, made by `npm run bench:real -- --sizes <size>` first). In one run:
  * - warm start: the engine stopped, a CLI search until its complete answer (the engine started and its snapshot read);
  * - CLI `search` wall time with the engine running, p50/p95, beside node's own start and beside a search in process;
- * - three VS Code windows' index servers (dist/server.cjs over LSP, as vscode-languageclient starts them), two MCP
- *   servers and a loop of CLI searches on the data folder: the sum of every process's memory against the engine's;
+ * - three VS Code windows (each links its extension host to the engine, as src/extension/client.ts does: what the link
+ *   adds to the host is counted, bench/window-host.ts), two MCP servers and a loop of CLI searches on the data folder:
+ *   the sum of their memory against the engine's;
  * - the engine's inotify watches, and its CPU over a quiet minute (no client, no query).
  * It uses bench:real's data folder (warm); where there is none yet it builds it cold and reports that build too. Every
  * client reads the tools' default folders under bench:real's home, as a developer's would (no --root).
@@ -18,8 +19,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ROOT } from '../test/helpers.js';
 import type { RealCorpus } from './real-corpus.js';
-import { spawn } from 'node:child_process';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { fork } from 'node:child_process';
 import { SOURCE_IDS } from '../src/core/model.js';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, quiet: { type: 'string', default: '60' } } });
@@ -99,37 +99,44 @@ async function mcpClient(): Promise<{ client: Client; pid: number }> {
   return { client, pid: transport.pid! };
 }
 
-/** A window's index server, started and initialised as vscode-languageclient does; resolves once it showed its tree. */
-async function windowClient(): Promise<{ pid: number; search: (q: string) => Promise<unknown>; close: () => void }> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'server.cjs'), '--stdio'], { env, cwd: project, stdio: ['pipe', 'pipe', 'ignore'] });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  let own = '';
-  connection.onNotification('window/logMessage', (p: { message: string }) => {
-    if (p.message.includes('own process')) own = p.message;
-  });
-  connection.listen();
+/**
+ * A window, as its extension host links to the engine (bench/window-host.ts: a process of its own here, so that what the
+ * link holds can be measured); resolves once it showed its tree. Its cost is what the link adds to the host.
+ */
+async function windowClient(): Promise<{ cost: () => Promise<number>; search: (q: string) => Promise<unknown>; close: () => void }> {
   const sources = SOURCE_IDS.map((id) => ({ id, enabled: true, folders: [] }));
-  const initializationOptions = {
-    sources,
-    workspaceFolders: [],
-    dataDir: data,
-    archive: true,
-    workspaceSymbols: false,
-    exclude: [],
-    maxFileBytes: 512 * 1024 * 1024,
-  };
-  await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions });
-  await connection.sendNotification('initialized', {});
-  await connection.sendRequest('sessions/tree', { limit: 500 });
-  if (own) throw new Error(`a window did not use the engine: ${own}`);
-  return {
-    pid: child.pid!,
-    search: (query) => connection.sendRequest('sessions/search', { query, limit: 10 }),
-    close: () => {
-      connection.dispose();
-      child.kill();
-    },
-  };
+  const settings = { sources, workspaceFolders: [], dataDir: data, archive: true, workspaceSymbols: false, exclude: [], maxFileBytes: 512 * 1024 * 1024 };
+  const child = fork(join(ROOT, 'bench', 'window-host.ts'), [JSON.stringify(settings), join(ROOT, 'dist', 'cli.js')], {
+    env,
+    cwd: project,
+    execArgv: ['--expose-gc', '--import', import.meta.resolve('tsx')],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  let exited: Error | undefined;
+  const waiting = new Set<(err: Error) => void>();
+  child.once('exit', (code) => {
+    exited = new Error(`a window's host exited (${code})`);
+    for (const reject of waiting) reject(exited);
+  });
+  const next = (): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      if (exited) return reject(exited);
+      waiting.add(reject);
+      child.once('message', (m: { error?: string; value?: unknown }) => {
+        waiting.delete(reject);
+        if (m.error) reject(new Error(m.error));
+        else resolve(m.value);
+      });
+    });
+  let queue: Promise<unknown> = next();
+  const ask = (message: object): Promise<unknown> =>
+    (queue = queue.then(() => {
+      const answered = next();
+      child.send(message);
+      return answered;
+    }));
+  await ask({ tree: true });
+  return { cost: () => ask({ cost: true }) as Promise<number>, search: (query) => ask({ search: query }), close: () => child.disconnect() };
 }
 
 await stopEngine();
@@ -170,7 +177,7 @@ for (let round = 0; round < 10; round++) {
 }
 if (enginePid() !== engine) throw new Error('the clients did not share the engine');
 const engineRss = status(engine, 'VmRSS');
-const windowsRss = windows.map(({ pid }) => status(pid, 'VmRSS'));
+const windowsRss = await Promise.all(windows.map((w) => w.cost()));
 const serversRss = servers.map(({ pid }) => status(pid, 'VmRSS'));
 const sum = engineRss + [...windowsRss, ...serversRss].reduce((a, b) => a + b, 0) + cliPeak;
 const watched = watches(engine);
@@ -187,7 +194,7 @@ const peak = status(engine, 'VmHWM');
 await stopEngine();
 
 console.log(
-  '| sessions | cold build (CLI, to complete) | warm start to complete answer ms | CLI search p50 / p95 ms (node start p50) | CLI search in process p50 ms | engine + 3 windows + 2 MCP + CLI RSS MB (÷ engine) | engine watches | idle CPU % of a core | engine peak / serving RSS MB |',
+  '| sessions | cold build (CLI, to complete) | warm start to complete answer ms | CLI search p50 / p95 ms (node start p50) | CLI search in process p50 ms | engine + 3 windows (added to their hosts) + 2 MCP + CLI RSS MB (÷ engine) | engine watches | idle CPU % of a core | engine peak / serving RSS MB |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|');
 console.log(

@@ -42,6 +42,11 @@ export interface ServerSettings {
   embed?: EmbedConfig;
   /** The team archive (sessionSearch.team.*, user settings only): searched with scope "team", pushed to on request. */
   team?: { url: string; machine?: string; projects: string[] };
+  /**
+   * Set when the extension host found that the data folder's engine cannot serve this window (and why): the index
+   * server then answers from a library of its own without trying the engine again.
+   */
+  ownProcess?: string;
 }
 
 export interface SearchParams extends SearchOptions {

@@ -1,13 +1,13 @@
 /**
- * Extension entry: starts the index server (indexing lives in its own process), registers the views and providers,
- * and the commands from one table (`createCommands`). Everything it creates goes with the extension: `deactivate`
- * returns the promise of stopping the server, so the server writes its last snapshot before the host exits.
+ * Extension entry: connects to the data folder's engine (indexing lives in its own process; client.ts), registers the
+ * views and providers, and the commands from one table (`createCommands`). Everything it creates goes with the
+ * extension: `deactivate` returns the promise of closing the connection (or of stopping a window's own index server,
+ * which writes its last snapshot before the host exits).
  */
 import { errorMessage } from '../core/errors.js';
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
 import { ChangedNotification, EmbeddingsRequest, TreeRequest, type IndexProgress } from '../protocol.js';
-import { startIndexServer } from './client.js';
+import { IndexClient } from './client.js';
 import { purgeArchive, showArchiveSize } from './commands/archive.js';
 import { cancelIndexing } from './commands/cancel-indexing.js';
 import { copyClaudeMcpCommand } from './commands/claude-mcp.js';
@@ -38,13 +38,13 @@ export interface SessionSearchApi {
   mcpServerDefinitions(): vscode.ProviderResult<vscode.McpStdioServerDefinition[]>;
 }
 
-/** The running extension: the index server's client, the tree, the status bar item, and what they need. */
+/** The running extension: its client of the engine (or of its own index server), the tree, the status bar item, and what they need. */
 class SessionSearch extends Disposable {
   readonly log = this.register(vscode.window.createOutputChannel('Session Search', { log: true }));
   readonly tree = this.register(new SessionTree());
   readonly status = this.register(new IndexStatus());
   readonly mcpChanged = this.register(new vscode.EventEmitter<void>());
-  readonly client: LanguageClient;
+  readonly client: IndexClient;
   readonly fileSessions: FileSessionsView;
   readonly lineHistory: LineHistory;
   private refreshTimer: vscode.Disposable | undefined;
@@ -52,7 +52,7 @@ class SessionSearch extends Disposable {
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
-    this.client = startIndexServer(context, this.log, (p) => this.progress(p));
+    this.client = this.register(new IndexClient(context, this.log, (p) => this.progress(p)));
     this.fileSessions = this.register(new FileSessionsView(this.client, this.log));
     this.lineHistory = this.register(new LineHistory(this.client));
     this.register(
@@ -235,7 +235,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sessio
   return { mcpServerDefinitions: () => mcp.provideMcpServerDefinitions(new vscode.CancellationTokenSource().token) };
 }
 
-/** Stops the index server (it writes its last snapshot) and lets everything else go; the host waits for the promise. */
+/** Closes the link to the engine (or stops the window's own index server, which writes its last snapshot) and lets everything else go; the host waits for the promise. */
 export async function deactivate(): Promise<void> {
   const app = running;
   running = undefined;

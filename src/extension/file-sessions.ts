@@ -4,7 +4,7 @@
  * the file is saved; each session opens in the reader at the turn that touched the file.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from './client.js';
 import type { FileHistoryResponse, FileHistorySession } from '../core/answer/file-history.js';
 import { errorMessage } from '../core/errors.js';
 import { FileHistoryRequest } from '../protocol.js';
@@ -59,7 +59,7 @@ export class FileSessionsView extends Disposable implements vscode.TreeDataProvi
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly client: LanguageClient,
+    private readonly client: IndexClient,
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();

@@ -4,7 +4,7 @@
  * 3 days ago · 'make the retry loop back off'" with a link to that turn. Nothing is asked for a file nobody hovers.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from './client.js';
 import type { FileHistoryLines, FileHistoryResponse } from '../core/answer/file-history.js';
 import { FileHistoryRequest } from '../protocol.js';
 import { Disposable } from './dispose.js';
@@ -20,7 +20,7 @@ export class LineHistory extends Disposable implements vscode.HoverProvider {
   private readonly cache = new Map<string, { version: number; generation: number; answer: Promise<FileHistoryResponse | undefined> }>();
   private generation = 0;
 
-  constructor(private readonly client: LanguageClient) {
+  constructor(private readonly client: IndexClient) {
     super();
     this.register(vscode.workspace.onDidCloseTextDocument((d) => this.cache.delete(d.uri.toString())));
   }

@@ -1,6 +1,6 @@
-/** Copilot language-model tools: search, get, read, preferences and a file's history, answered by the index server. */
+/** Copilot language-model tools: search, get, read, preferences and a file's history, answered by the engine (src/extension/client.ts). */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from './client.js';
 import { errorMessage } from '../core/errors.js';
 import { answerText } from '../core/format.js';
 import type { SearchOptions } from '../core/contracts.js';
@@ -9,7 +9,7 @@ import { isAbsolute, join } from 'node:path';
 
 const text = (value: unknown): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answerText(value))]);
 
-function tool<T>(client: LanguageClient, describe: (input: T) => string, run: (input: T) => Promise<unknown>): vscode.LanguageModelTool<T> {
+function tool<T>(client: IndexClient, describe: (input: T) => string, run: (input: T) => Promise<unknown>): vscode.LanguageModelTool<T> {
   return {
     prepareInvocation: (options) => ({ invocationMessage: describe(options.input) }),
     invoke: async (options) => {
@@ -22,7 +22,7 @@ function tool<T>(client: LanguageClient, describe: (input: T) => string, run: (i
   };
 }
 
-export function registerLanguageModelTools(client: LanguageClient): vscode.Disposable {
+export function registerLanguageModelTools(client: IndexClient): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.lm.registerTool(
       'session_search',

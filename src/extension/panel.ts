@@ -1,13 +1,13 @@
 /**
  * Session Search: Open Search Panel — the webview host. The page itself is webview/panel.ts; this side answers its
- * typed messages from the index server. Strict Content-Security-Policy with a fresh nonce, scripts and styles only
+ * typed messages from the engine. Strict Content-Security-Policy with a fresh nonce, scripts and styles only
  * from the bundle folder, and nothing posted once the panel is gone.
  */
 import { errorMessage } from '../core/errors.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from './client.js';
 import { SOURCE_IDS } from '../core/model.js';
 import {
   SearchRequest,
@@ -38,7 +38,7 @@ export class SearchPanel extends Disposable {
   private static current: SearchPanel | undefined;
   private reader: ReaderState | undefined;
 
-  static show(context: vscode.ExtensionContext, client: LanguageClient): void {
+  static show(context: vscode.ExtensionContext, client: IndexClient): void {
     if (SearchPanel.current) {
       SearchPanel.current.panel.reveal();
       return;
@@ -55,7 +55,7 @@ export class SearchPanel extends Disposable {
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     root: vscode.Uri,
-    private readonly client: LanguageClient,
+    private readonly client: IndexClient,
   ) {
     super();
     panel.webview.html = this.html(root);

@@ -1,9 +1,9 @@
 /**
  * The reader: a session as a read-only markdown document (`session-search:` URIs), opened at the turn that matched.
- * Text comes masked from the index server; nothing is written anywhere.
+ * Text comes masked from the engine; nothing is written anywhere.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from './client.js';
 import { ReadRequest } from '../protocol.js';
 import { SESSION_SCHEME, sessionIdFromQuery, sessionUriParts } from '../session-uri.js';
 
@@ -18,7 +18,7 @@ export function idFromUri(uri: vscode.Uri): string {
 }
 
 export class SessionDocuments implements vscode.TextDocumentContentProvider {
-  constructor(private readonly client: LanguageClient) {}
+  constructor(private readonly client: IndexClient) {}
 
   /** The whole session as markdown, every turn under its role, read page by page. */
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
@@ -39,7 +39,7 @@ export class SessionDocuments implements vscode.TextDocumentContentProvider {
 }
 
 /** Opens a session; with a turn id, the cursor lands on that turn, on the matched word `marked` in it when given. */
-export async function openSession(client: LanguageClient, id: string, title: string, turnId?: string, marked?: string): Promise<void> {
+export async function openSession(client: IndexClient, id: string, title: string, turnId?: string, marked?: string): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(sessionUri(id, title));
   const editor = await vscode.window.showTextDocument(doc, { preview: true });
   if (!turnId) return;

@@ -1,7 +1,7 @@
 /** Session Search: Search Sessions… — a QuickPick that searches as you type and opens the reader at the hit. */
 import { errorMessage } from '../core/errors.js';
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from './client.js';
 import type { SearchResult } from '../core/contracts.js';
 import { SearchRequest } from '../protocol.js';
 import { openSession } from './reader.js';
@@ -13,7 +13,7 @@ interface ResultItem extends vscode.QuickPickItem {
 
 const DEBOUNCE_MS = 60;
 
-export async function searchSessions(client: LanguageClient): Promise<void> {
+export async function searchSessions(client: IndexClient): Promise<void> {
   const pick = vscode.window.createQuickPick<ResultItem>();
   pick.placeholder = 'Search every session: words, "a phrase", -exclude';
   pick.matchOnDescription = true;

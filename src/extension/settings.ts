@@ -1,4 +1,4 @@
-/** Reads the sessionSearch.* settings into what the index server and the MCP server need. */
+/** Reads the sessionSearch.* settings into what the engine (or a window's own index server) and the MCP server need. */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';

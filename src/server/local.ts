@@ -1,7 +1,6 @@
 /**
  * A window's answers when no engine can serve it (a read-only or network data folder, a sandbox): the library runs in
- * the index server's own process, as before the engine, with its load, watchers, team archive and shutdown. Loaded by
- * main.ts only then, so that a window the engine answers never reads the library's code.
+ * the index server's own process (main.ts, started only then), with its load, watchers, team archive and shutdown.
  */
 import type { Connection } from 'vscode-languageserver/node';
 import { errorMessage } from '../core/errors.js';

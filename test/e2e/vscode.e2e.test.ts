@@ -3,10 +3,11 @@
  * and the palette search opening the reader at the hit. Screenshots land in test-results/screenshots/.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  indexServersOf,
   openWorkbench,
   packageVsix,
   panelFrame,
@@ -46,6 +47,10 @@ describe('Session Search in VS Code', () => {
         'date groups',
       );
       await screenshot(bench.page, 'tree-by-date');
+      // the window is answered by the data folder's engine, its extension host linked to it: no process of its own
+      const pid = Number(readFileSync(join(bench.dataDir, 'engine', 'pid'), 'utf8'));
+      assert.ok(existsSync(`/proc/${pid}`), 'the engine of the data folder runs');
+      assert.deepEqual(indexServersOf(bench.dataDir), [], 'no index server of its own runs for the window');
     }));
 
   test('the tree regroups by source: Claude Code, Codex, CodeArchitect, Copilot Chat, Gemini and Aider', () =>

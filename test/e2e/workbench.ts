@@ -4,7 +4,7 @@
  */
 import { eventually } from '../eventually.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
@@ -163,6 +163,8 @@ export interface Workbench {
   context: BrowserContext;
   workspace: string;
   home: string;
+  /** The data folder the extension uses (SESSION_SEARCH_HOME), where its engine's pid file is. */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -181,6 +183,8 @@ export interface WorkbenchOptions {
   trust?: 'trust' | 'restricted';
   /** User settings besides the quiet defaults. */
   settings?: Record<string, unknown>;
+  /** Environment of code-server (so of the extension host) besides the run's own. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function openWorkbench(options: WorkbenchOptions): Promise<Workbench> {
@@ -202,7 +206,7 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
       ...options.settings,
     }),
   );
-  const env = { ...process.env, HOME: home, TMPDIR: run, SESSION_SEARCH_HOME: join(run, 'data') };
+  const env = { ...process.env, ...options.env, HOME: home, TMPDIR: run, SESSION_SEARCH_HOME: join(run, 'data') };
   if (options.vsix) {
     const install = spawnSync(NODE24, [CODE_SERVER, '--user-data-dir', ud, '--extensions-dir', exts, '--install-extension', options.vsix], {
       env,
@@ -275,6 +279,7 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
       context: opened,
       workspace,
       home,
+      dataDir: env.SESSION_SEARCH_HOME,
       close: async () => {
         await opened.close().catch(() => undefined);
         stopServer();
@@ -378,4 +383,19 @@ export async function step(page: Page, name: string, body: () => Promise<void>):
     await screenshot(page, `FAILED-${name}`).catch(() => undefined);
     throw err;
   }
+}
+
+/** The pids of index servers (dist/server.cjs) running over this data folder. */
+export function indexServersOf(dataDir: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('server.cjs')) continue;
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(`SESSION_SEARCH_HOME=${dataDir}`)) found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }

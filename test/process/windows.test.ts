@@ -1,8 +1,10 @@
 /**
- * VS Code windows as the engine's clients: each window's index server (the built dist/server.cjs, spoken to over LSP as
- * vscode-languageclient does) relays its requests to the one engine of the data folder. A window's SpecStory folder is
- * read and watched by the engine while that window is open, and what it holds is found from every window; a window
- * configured to read other sources than the engine answers from a library of its own, and says why.
+ * VS Code windows as the engine's clients: each window's extension host links to the one engine of the data folder
+ * (engine/window-link.ts, as src/extension/client.ts opens it, starting the built dist/cli.js serve). A window's
+ * SpecStory folder is read and watched by the engine while that window is open, and what it holds is found from every
+ * window; a window configured to read other sources than the engine is told why the engine cannot serve it, and its
+ * own index server (the built dist/server.cjs, spoken to over LSP as vscode-languageclient does) answers from a
+ * library of its own, and says why.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,6 +13,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { SOURCE_IDS } from '../../src/core/model.js';
+import { openWindowLink } from '../../src/engine/window-link.js';
+import type { RemoteEngine } from '../../src/engine/client.js';
 import { running } from '../../src/core/store/lock.js';
 import type { IndexProgress, ServerSettings, TreeSession } from '../../src/protocol.js';
 import { eventually } from '../eventually.js';
@@ -22,11 +26,13 @@ const CODEARCHITECT = join(CORPUS, 'codearchitect', 'sessions');
 const HISTORY = join(CORPUS, 'specstory', 'specstory-cli', 'history');
 
 interface Window {
-  connection: MessageConnection;
-  child: ChildProcess;
+  request: (method: string, params?: unknown) => Promise<unknown>;
+  close: () => Promise<void>;
   log: string[];
   progress: IndexProgress[];
 }
+
+const windows: Window[] = [];
 
 function settings(workspaceFolders: string[], sources: Partial<Record<string, boolean>> = {}): ServerSettings {
   return {
@@ -39,17 +45,51 @@ function settings(workspaceFolders: string[], sources: Partial<Record<string, bo
     maxFileBytes: 512 * 1024 * 1024,
   };
 }
+const env = { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_ENGINE_IDLE_MS: '60000' };
 
-const windows: Window[] = [];
+function windowLogger(log: string[]) {
+  return { info: (m: string) => void log.push(m), warn: (m: string) => void log.push(m), error: (m: string) => void log.push(m) };
+}
 
-/** An index server as a window starts it: initialize with the window's settings, then initialized. */
-async function openWindow(options: ServerSettings): Promise<Window> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'server.cjs'), '--stdio'], {
-    env: { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_ENGINE_IDLE_MS: '60000' },
-    stdio: ['pipe', 'pipe', 'inherit'],
+/** A window as the extension host opens it: linked to the engine of the data folder; or why no engine can serve it. */
+async function openWindow(options: ServerSettings): Promise<Window | { reason: string; log: string[] }> {
+  const log: string[] = [];
+  const progress: IndexProgress[] = [];
+  const opened = await openWindowLink(options, {
+    entry: join(ROOT, 'dist', 'cli.js'),
+    env,
+    logger: windowLogger(log),
+    notify: (method, params) => {
+      if (method === 'sessions/indexProgress') progress.push(params as IndexProgress);
+    },
   });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-  const window: Window = { connection, child, log: [], progress: [] };
+  if ('reason' in opened) return { reason: opened.reason, log };
+  const engine: RemoteEngine = opened.engine;
+  const window: Window = { request: (method, params) => engine.request(method, params), close: () => engine.close(), log, progress };
+  windows.push(window);
+  return window;
+}
+
+const linked = (w: Window | { reason: string }): Window => {
+  if ('reason' in w) assert.fail(`the window was not linked to the engine: ${w.reason}`);
+  return w;
+};
+
+/** The index server a window starts where no engine can serve it: initialize with the window's settings, then initialized. */
+async function openOwnServer(options: ServerSettings): Promise<Window> {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'server.cjs'), '--stdio'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection: MessageConnection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const window: Window = {
+    request: (method, params) => connection.sendRequest(method, params),
+    close: async () => {
+      await connection.sendRequest('shutdown').catch(() => undefined);
+      await connection.sendNotification('exit').catch(() => undefined);
+      connection.dispose();
+      await eventually(() => child.exitCode !== null || child.signalCode !== null, 'the index server exited').catch(() => child.kill());
+    },
+    log: [],
+    progress: [],
+  };
   connection.onNotification('window/logMessage', (p: { message: string }) => void window.log.push(p.message));
   connection.onNotification('sessions/indexProgress', (p: IndexProgress) => void window.progress.push(p));
   connection.listen();
@@ -59,20 +99,13 @@ async function openWindow(options: ServerSettings): Promise<Window> {
   return window;
 }
 
-async function closeWindow(window: Window): Promise<void> {
-  await window.connection.sendRequest('shutdown').catch(() => undefined);
-  await window.connection.sendNotification('exit').catch(() => undefined);
-  window.connection.dispose();
-  await eventually(() => window.child.exitCode !== null || window.child.signalCode !== null, 'the index server exited').catch(() => window.child.kill());
-}
-
 const ready = (w: Window): Promise<void> =>
   eventually(() => w.progress.some((p) => p.state === 'ready'), 'the window was told the index is ready', { timeoutMs: 60_000, debug: () => w.log.join('\n') });
-const tree = (w: Window): Promise<TreeSession[]> => w.connection.sendRequest('sessions/tree', {});
+const tree = (w: Window): Promise<TreeSession[]> => w.request('sessions/tree', {}) as Promise<TreeSession[]>;
 const enginePid = (): number => Number(readFileSync(join(DATA, 'engine', 'pid'), 'utf8'));
 
 after(async () => {
-  for (const w of windows) await closeWindow(w);
+  for (const w of windows) await w.close();
   if (existsSync(join(DATA, 'engine', 'pid'))) {
     const pid = enginePid();
     if (running(pid)) process.kill(pid, 'SIGTERM');
@@ -85,8 +118,8 @@ test('two windows share one engine; a window’s SpecStory folder is read and wa
   const history = join(workspace, '.specstory', 'history');
   mkdirSync(history, { recursive: true });
   copyFileSync(join(HISTORY, '2026-01-29_14-35-22Z-already-done-the-test.md'), join(history, '2026-01-29_14-35-22Z-already-done-the-test.md'));
-  const first = await openWindow(settings([workspace]));
-  const second = await openWindow(settings([]));
+  const first = linked(await openWindow(settings([workspace])));
+  const second = linked(await openWindow(settings([])));
   await ready(first);
   await ready(second);
 
@@ -113,21 +146,27 @@ test('two windows share one engine; a window’s SpecStory folder is read and wa
   await eventually(async () => (await tree(second)).filter((s) => s.source === 'specstory').length === 2, 'the new SpecStory history is found', {
     timeoutMs: 30_000,
   });
-  const found = (await second.connection.sendRequest('sessions/search', { query: 'inversions', limit: 5 })) as { results: { source: string }[] };
+  const found = (await second.request('sessions/search', { query: 'inversions', limit: 5 })) as { results: { source: string }[] };
   assert.ok(
     found.results.some((r) => r.source === 'specstory'),
     JSON.stringify(found),
   );
-  const titles = (await first.connection.sendRequest('workspace/symbol', { query: 'test' })) as { name: string }[];
+  const titles = (await first.request('sessions/titles', { query: 'test', limit: 50 })) as { topic: string }[];
   assert.ok(titles.length > 0, 'Go to Symbol in Workspace answers from the engine');
 });
 
-test('a window reading other sources than the engine answers from a library of its own, and says why', async () => {
-  const own = await openWindow(settings([], { codearchitect: false }));
+test('a window reading other sources than the engine is told why; its own index server answers from a library of its own, and says why', async () => {
+  const configured = settings([], { codearchitect: false });
+  const refused = await openWindow(configured);
+  assert.ok('reason' in refused, 'the engine does not serve a window that reads other sources');
+  assert.match(refused.reason, /reads other folders/);
+  const own = await openOwnServer({ ...configured, ownProcess: refused.reason });
   await ready(own);
   assert.ok(
-    own.log.some((m) => m.includes('answering in this window’s own process') || m.includes("answering in this window's own process")),
+    own.log.some((m) => m.includes(`answering in this window's own process: ${refused.reason}`)),
     own.log.join('\n'),
   );
   assert.ok(!(await tree(own)).some((s) => s.source === 'codearchitect'), 'it reads what it was configured to read');
+  const titles = (await own.request('workspace/symbol', { query: 'test' })) as { name: string }[];
+  assert.ok(Array.isArray(titles), 'Go to Symbol in Workspace answers from its own library');
 });

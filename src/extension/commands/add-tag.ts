@@ -1,6 +1,6 @@
 /** Session Search: Add Tag… — tags the session picked in the tree (or given by id), kept in the data folder. */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from '../client.js';
 import type { TagResponse } from '../../core/contracts.js';
 import { normalizeTag } from '../../core/store/tags.js';
 import { TagRequest } from '../../protocol.js';
@@ -18,7 +18,7 @@ function problem(value: string): string | undefined {
   }
 }
 
-export async function addTag(client: LanguageClient, id: string | undefined, refresh: () => Promise<void>, given?: string): Promise<TagResponse | undefined> {
+export async function addTag(client: IndexClient, id: string | undefined, refresh: () => Promise<void>, given?: string): Promise<TagResponse | undefined> {
   if (!id) return undefined;
   const typed =
     given ??

@@ -1,18 +1,18 @@
 /** Session Search: Show Archive Size, and Purge Archive… (after a modal confirmation). */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from '../client.js';
 import { ArchiveSizeRequest, PurgeArchiveRequest, type ArchiveSize } from '../../protocol.js';
 
 const describe = (size: ArchiveSize): string =>
   `${size.entries.toLocaleString()} transcript files, ${(size.bytes / 1048576).toFixed(1)} MB in ${size.dir}; index snapshot ${(size.snapshotBytes / 1048576).toFixed(1)} MB`;
 
-export async function showArchiveSize(client: LanguageClient): Promise<void> {
+export async function showArchiveSize(client: IndexClient): Promise<void> {
   const size = await client.sendRequest(ArchiveSizeRequest);
   if (!size.enabled) return void vscode.window.showInformationMessage('Session Search: the archive is turned off (setting sessionSearch.archive.enabled).');
   void vscode.window.showInformationMessage(`Session Search archive: ${describe(size)}.`);
 }
 
-export async function purgeArchive(client: LanguageClient): Promise<boolean> {
+export async function purgeArchive(client: IndexClient): Promise<boolean> {
   const size = await client.sendRequest(ArchiveSizeRequest);
   if (!size.enabled) {
     void vscode.window.showInformationMessage('Session Search: the archive is turned off; there is nothing to purge.');

@@ -1,12 +1,12 @@
 /** Session Search: Export Results… — the panel's current results (up to 100) as Markdown or JSON, saved where the user says. */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from '../client.js';
 import { exportResults as format, type ResultsFormat } from '../../core/export-results.js';
 import { SearchRequest } from '../../protocol.js';
 import type { PanelFilters } from '../../webview-protocol.js';
 
 export async function exportResults(
-  client: LanguageClient,
+  client: IndexClient,
   query: string | undefined,
   filters: PanelFilters = {},
   given?: { format: ResultsFormat; uri: vscode.Uri },

@@ -1,6 +1,6 @@
 /** Session Search: Export Session… — a session as Markdown, a self-contained HTML page or JSON, saved where the user says. */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from '../client.js';
 import type { ExportFormat } from '../../core/export.js';
 import { ExportRequest } from '../../protocol.js';
 
@@ -12,7 +12,7 @@ const FORMATS: { label: string; detail: string; format: ExportFormat; ext: strin
 
 /** Given: skip the questions (for tests and other commands). Returns where the file was written. */
 export async function exportSession(
-  client: LanguageClient,
+  client: IndexClient,
   id: string | undefined,
   given?: { format: ExportFormat; uri: vscode.Uri; redactHome?: boolean },
 ): Promise<vscode.Uri | undefined> {

@@ -3,10 +3,10 @@
  * `MyActivity.json`, a Copilot Chat export or a SpecStory `.md`, picked in a dialog (or given by a caller): recorded in the data folder, read, and archived.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from '../client.js';
 import { ImportRequest, type ImportResult } from '../../protocol.js';
 
-export async function importExport(client: LanguageClient, refresh: () => Promise<void>, given?: string): Promise<ImportResult | undefined> {
+export async function importExport(client: IndexClient, refresh: () => Promise<void>, given?: string): Promise<ImportResult | undefined> {
   let path = given;
   if (!path) {
     const picked = await vscode.window.showOpenDialog({

@@ -1,11 +1,11 @@
 /** Session Search: Remove Tag… — takes away tags a person gave a session (its own topics stay). */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from '../client.js';
 import type { TagResponse } from '../../core/contracts.js';
 import { UntagRequest, type TreeSession } from '../../protocol.js';
 
 export async function removeTag(
-  client: LanguageClient,
+  client: IndexClient,
   session: TreeSession | undefined,
   refresh: () => Promise<void>,
   given?: string[],

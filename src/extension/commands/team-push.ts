@@ -1,11 +1,11 @@
 /** Session Search: Push to Team Archive — this machine's sessions of sessionSearch.team.projects, masked, with progress. */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { IndexClient } from '../client.js';
 import { errorMessage } from '../../core/errors.js';
 import { TeamPushRequest } from '../../protocol.js';
 import { serverSettings } from '../settings.js';
 
-export async function teamPush(client: LanguageClient): Promise<void> {
+export async function teamPush(client: IndexClient): Promise<void> {
   const team = serverSettings().team;
   if (!team) {
     const open = await vscode.window.showInformationMessage(
