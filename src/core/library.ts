@@ -40,6 +40,13 @@ import { parseQuery } from './index/query.js';
 import { addRoot } from './library/added-roots.js';
 import { LiveUpdates } from './ingest/live.js';
 
+/**
+ * The watchers start this long after the first load has ended: the answers that waited for the load go first (setting
+ * up thousands of watches takes the process's time for a second or more), and what changes meanwhile is found by the
+ * watchers' own check as they start (LiveUpdates.start).
+ */
+const WATCH_AFTER_MS = 1_000;
+
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 
 export interface SessionLibrary extends Omit<Answers, 'read'> {
@@ -150,6 +157,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     true,
     () => void snapshots.saveSemantic(),
     worktrees,
+    persistence && ((s) => persistence.touches.of(s)),
   );
   const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);
   const load = new Loader({ options, catalog, snapshots, archive, persistence, turnHooks, parsedFiles });
@@ -294,8 +302,10 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
   // once the first load has ended (complete or stopped short), what changes is read again as it is written
   const live = options.watch ? new LiveUpdates(library, { ...(options.watch === true ? {} : options.watch), logger }) : undefined;
   if (live)
-    void load.loaded.then(() => {
-      if (!closed) live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
-    });
+    void load.loaded.then(() =>
+      setTimeout(() => {
+        if (!closed) live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
+      }, WATCH_AFTER_MS),
+    );
   return library;
 }

@@ -262,6 +262,65 @@ describe('an archive written before sessions kept their files and decisions', ()
   });
 });
 
+describe('a warm start', () => {
+  test('answers a file history as the load that parsed the sessions did, from touches the snapshot keeps apart and reads only when asked', async () => {
+    const { createLibrary } = await import('../../src/core/library.js');
+    const { MemoryLogger } = await import('../../src/core/log.js');
+    const { Persistence } = await import('../../src/core/store/persistence.js');
+    const { readFileSync } = await import('node:fs');
+    const root = tempDir();
+    const data = tempDir();
+    const file = '/repo/src/store.ts';
+    const ids = [uuid(21), uuid(22), uuid(23)];
+    for (const [i, id] of ids.entries())
+      claudeSession(root, id, '/repo', `2026-04-0${i + 1}T10:00:00Z`, `change number ${i} to the store`, [
+        { name: 'Edit', input: { file_path: file, old_string: `v${i}`, new_string: `v${i + 1}` } },
+      ]);
+    const open = async () => {
+      const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+      await library.load();
+      return library;
+    };
+    const history = (library: Awaited<ReturnType<typeof open>>) =>
+      library.fileHistory({ path: file }).sessions.map((s) => ({ id: s.id, touches: s.touches.map((t) => [t.kind, t.turn]) }));
+    const first = await open();
+    const parsed = history(first);
+    assert.equal(parsed.length, 3);
+    await first.close();
+    // the sessions' metadata in the snapshot no longer carries their touches: they are a section of their own
+    const snapshot = readFileSync(Persistence.snapshotPath(data));
+    const footer = snapshot.subarray(snapshot.length - 32);
+    const header = JSON.parse(
+      snapshot.subarray(Number(footer.readBigUInt64LE(0)), Number(footer.readBigUInt64LE(0)) + Number(footer.readBigUInt64LE(8))).toString('utf8'),
+    );
+    assert.ok(header.sessions.every((s: { files?: unknown }) => s.files === undefined));
+    assert.ok(header.sections.touches, 'the touches have a section');
+    const warm = await open();
+    try {
+      assert.deepEqual(history(warm), parsed, 'restored sessions');
+      // a session read again from its transcript has its own touches, never the one it replaced
+      claudeSession(root, ids[0], '/repo', '2026-04-01T10:00:00Z', 'change number 0 to the store', []);
+      await warm.reloadFile(join(root, 'proj', `${ids[0]}.jsonl`));
+      assert.deepEqual(
+        history(warm).map((s) => s.id),
+        parsed.map((s) => s.id).filter((id) => id !== `claude-code:${ids[0]}`),
+      );
+    } finally {
+      await warm.close();
+    }
+    // the snapshot written then carries the restored sessions' touches over (read from the one they came from)
+    const again = await open();
+    try {
+      assert.deepEqual(
+        history(again),
+        parsed.filter((s) => s.id !== `claude-code:${ids[0]}`),
+      );
+    } finally {
+      await again.close();
+    }
+  });
+});
+
 describe('touches in the forms other agents write them', () => {
   test("Codex's apply_patch (added, edited, deleted, moved files and the lines each edit adds), and Gemini's, Cline's, Copilot Chat's and Cursor's forms", async () => {
     const { fileTouches } = await import('../../src/core/files/touches.js');

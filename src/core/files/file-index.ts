@@ -1,5 +1,6 @@
 /**
- * Sessions by the files they touched: built from `Session.files` the first time a file is asked about (nothing is paid
+ * Sessions by the files they touched: built from their touches (`Session.files`, or for a restored session the
+ * snapshot's, store/restored-touches.ts) the first time a file is asked about (nothing is paid
  * by a library nobody asks), then kept up to date as sessions are added and removed. Paths are keyed by the file of
  * the repository they name: a git worktree's file is its main checkout's file of the same relative path, separators
  * are `/`, and on macOS and Windows case does not matter.
@@ -20,6 +21,7 @@ export class FileIndex {
     private readonly all: () => Iterable<Session>,
     private readonly worktrees: WorktreeRoots,
     private readonly platform: NodeJS.Platform = process.platform,
+    private readonly touchesOf: (session: Session) => readonly string[] | undefined = (s) => s.files,
   ) {}
 
   /** Ids of the sessions that touched the file a key names. */
@@ -31,7 +33,7 @@ export class FileIndex {
   /** A session's touches of the file a key names, in turn order. */
   touches(session: Session, key: string): FileTouch[] {
     const out: FileTouch[] = [];
-    for (const encoded of session.files ?? []) {
+    for (const encoded of this.touchesOf(session) ?? []) {
       const touch = decodeTouch(encoded);
       if (touch && this.keyOf(touch.path, session.project) === key) out.push(touch);
     }
@@ -48,7 +50,7 @@ export class FileIndex {
     if (!this.built) return;
     this.remove(session.id);
     const keys = new Set<string>();
-    for (const encoded of session.files ?? []) {
+    for (const encoded of this.touchesOf(session) ?? []) {
       const touch = decodeTouch(encoded);
       if (!touch) continue;
       const id = `${session.project ?? ''}\0${touch.path}`;

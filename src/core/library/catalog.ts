@@ -45,9 +45,11 @@ export class SessionCatalog {
     /** Told when a semantic model was learned: its file is written at once (small), not with the next snapshot. */
     learned: () => void = changed,
     worktrees: WorktreeRoots = new WorktreeRoots(),
+    /** The files a session touched (a restored session's are read from the snapshot). */
+    touchesOf?: (session: Session) => readonly string[] | undefined,
   ) {
     this.semantic = new SemanticIndex(logger, undefined, semanticThreads, learned);
-    this.files = new FileIndex(() => this.sessions.values(), worktrees);
+    this.files = new FileIndex(() => this.sessions.values(), worktrees, process.platform, touchesOf);
   }
 
   /** Sessions by title words, for search-as-you-type: built on first use, start-up does not pay for it. */

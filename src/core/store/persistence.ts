@@ -14,7 +14,17 @@ import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from '../mod
 import { archiveLocation } from './archive.js';
 import { decodeSemantic, encodeSemantic, type SemanticData } from '../semantic/semantic-file.js';
 import { WriterLock } from './lock.js';
-import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type ManifestEntry, type SessionSource, type StoredSession } from './snapshot.js';
+import { RestoredTouches } from './restored-touches.js';
+import {
+  readSnapshot,
+  removeSnapshot,
+  SNAPSHOT_VERSION,
+  SnapshotError,
+  writeSnapshot,
+  type ManifestEntry,
+  type SessionSource,
+  type StoredSession,
+} from './snapshot.js';
 import { archivedPlace, makeLazy, rawTurns, TurnFile, type TurnHooks, type TurnPlace } from './turns.js';
 
 export interface Restored {
@@ -36,6 +46,8 @@ export class Persistence {
   private readonly semanticFile: string;
   private readonly archivePrefix: string;
   private turnFile: TurnFile | undefined;
+  /** The files restored sessions touched, read from the snapshot when first asked for. */
+  readonly touches = new RestoredTouches();
 
   constructor(
     private readonly dataDir: string,
@@ -70,7 +82,7 @@ export class Persistence {
 
   /** Removes the snapshot (after the archive was purged, so sessions kept only by the archive do not come back). */
   static async discard(dataDir: string): Promise<void> {
-    await rm(Persistence.snapshotPath(dataDir), { force: true });
+    await removeSnapshot(Persistence.snapshotPath(dataDir));
     await rm(Persistence.semanticPath(dataDir), { force: true });
   }
 
@@ -105,6 +117,7 @@ export class Persistence {
     const file = new TurnFile(contents.handle, this.path);
     this.turnFile = file;
     const sessions = contents.sessions.map((s) => this.restoredSession(s, file));
+    this.touches.use(contents.touches && { file, ...contents.touches }, sessions);
     this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
     const bytes = await semanticBytes;
     const semantic = bytes && decodeSemantic(bytes);
@@ -135,10 +148,12 @@ export class Persistence {
       firstPrompt: firstPrompt(session)?.slice(0, FIRST_PROMPT_CHARS),
       rawTurns: rawTurns(session),
       archived: this.archiveDir ? (archiveLocation(session) ?? archivedPlace(session)) : undefined,
+      touches: this.touches.holds(session) ? this.touches.of(session) : undefined,
     }));
     const state = index.exportState();
     const changesAt = index.changeCount;
-    const { turnsAt: positions, arrays } = await writeSnapshot(this.path, this.config, state, sources, files, partial);
+    const written = await writeSnapshot(this.path, this.config, state, sources, files, partial);
+    const { turnsAt: positions, arrays } = written;
     // Unchanged while it was written: the index reads its postings from the new file and lets their memory go.
     index.useSnapshotArrays(changesAt, arrays);
     const next = new TurnFile(await open(this.path, 'r'), this.path);
@@ -147,6 +162,8 @@ export class Persistence {
       const place: TurnPlace = at ? { snapshot: next, at } : { archive: s.archived!.entry, at: s.archived!.at };
       makeLazy(s.session, place, { count: s.turnCount, firstPrompt: s.firstPrompt }, this.hooks);
     });
+    // restored sessions read their touches from the new file (what was read from the old one is let go)
+    this.touches.use(written.touches && { file: next, ...written.touches }, sessions, (s) => this.touches.holds(s));
     const previous = this.turnFile;
     this.turnFile = next;
     if (semantic) {

@@ -8,7 +8,7 @@
  * turns from the file on first use (turns.ts), so a warm start costs a few reads instead of parsing the corpus again.
  */
 import { errorMessage } from '../errors.js';
-import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { ChunkedArray, IndexState, RestoredState } from '../index/engine.js';
@@ -18,7 +18,7 @@ import { mergePostings } from './merged-postings.js';
 import type { Session, SourceId } from '../model.js';
 
 /** Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt. */
-export const SNAPSHOT_VERSION = 6;
+export const SNAPSHOT_VERSION = 7;
 /** Marks the footer layout (offset, length and checksum of the header); the header's own version says what the sections hold. */
 const MAGIC = 'SSSNAPv2';
 const FOOTER_BYTES = 8 + 8 + 8 + 8;
@@ -79,6 +79,8 @@ export interface SnapshotContents {
   created: string;
   handle: FileHandle;
   partial: boolean;
+  /** Where the files the sessions touched lie (one JSON list, in the sessions' order), when any did. */
+  touches?: { at: [number, number]; checksum: number | undefined };
 }
 
 /** What the writer needs for each session's turns: parsed turns, or the raw bytes of a session still on disk. */
@@ -90,6 +92,8 @@ export interface SessionSource {
   rawTurns?: () => Buffer;
   /** The session's line in an archive entry: the turns are not written again. */
   archived?: { entry: string; at: [number, number] };
+  /** The files it touched, when the session does not hold them itself (restored: store/restored-touches.ts). */
+  touches?: readonly string[];
 }
 
 export class SnapshotError extends Error {}
@@ -97,6 +101,8 @@ export class SnapshotError extends Error {}
 /** What writing a snapshot gives back: where each session's turns lie, and the index arrays as they now lie in the file. */
 export interface WrittenSnapshot {
   turnsAt: ([number, number] | undefined)[];
+  /** Where the files the sessions touched lie in the new file, when any did. */
+  touches?: { at: [number, number]; checksum: number | undefined };
   arrays: { segments: Segment[]; docTerms: DiskArray; close: () => void };
 }
 
@@ -179,7 +185,8 @@ export async function writeSnapshot(
   try {
     const out = new Writer(handle);
     let turnsCrc = 0;
-    for (const { session, turnCount, firstPrompt, rawTurns, archived } of sources) {
+    const touches: (readonly string[] | null)[] = [];
+    for (const { session, turnCount, firstPrompt, rawTurns, archived, touches: touched } of sources) {
       const entry = archived && basename(archived.entry);
       let turnsAt: [number, number] | undefined;
       if (!(entry && ENTRY_NAME.test(entry))) {
@@ -189,9 +196,11 @@ export async function writeSnapshot(
       }
       const archivedAt = turnsAt ? undefined : { entry: entry!, at: archived!.at };
       // Copied key by key: spreading would call a restored session's `turns` getter and read its turns for nothing.
+      // (the files it touched go in a section of their own, read only when a file is asked about)
       const meta: Record<string, unknown> = {};
-      for (const key of Object.keys(session)) if (key !== 'turns') meta[key] = session[key as keyof Session];
+      for (const key of Object.keys(session)) if (key !== 'turns' && key !== 'files') meta[key] = session[key as keyof Session];
       sessions.push({ ...(meta as Omit<Session, 'turns'>), turnCount, firstPrompt, turnsAt, archivedAt });
+      touches.push(session.files ?? touched ?? null);
     }
     header = {
       version: SNAPSHOT_VERSION,
@@ -209,6 +218,7 @@ export async function writeSnapshot(
       files,
       sessions,
     };
+    if (touches.some((t) => t?.length)) await out.section(header, 'touches', Buffer.from(JSON.stringify(touches), 'utf8'));
     await out.section(header, 'terms', Buffer.from(index.terms.join('\n'), 'utf8'));
     await out.section(header, 'df', index.df);
     await out.section(header, 'lengths', index.lengths);
@@ -245,8 +255,10 @@ export async function writeSnapshot(
     file.close();
     throw err;
   }
+  await recordWritten(path);
   return {
     turnsAt: sessions.map((s) => s.turnsAt),
+    touches: header.sections.touches && { at: header.sections.touches, checksum: header.checksums.touches },
     arrays: {
       segments: merged.map((seg, i) => ({
         terms: seg.terms,
@@ -282,6 +294,36 @@ async function checkTurns(handle: FileHandle, end: number, limit: number, checks
     at += bytesRead;
   }
   if (crc !== checksum) throw new SnapshotError('section turns is damaged (checksum)');
+}
+
+/**
+ * Beside a snapshot, the state its writer left it in (size, modification time, inode), written once it was in place. A
+ * snapshot found as it was left is not read whole at a start to check its arrays (hundreds of MB at 10,000 sessions):
+ * every block is still checked as it is read, and damage found then rebuilds the index. One changed since (rewritten,
+ * cut, copied back) is checked whole before the load goes on, as every snapshot was before.
+ */
+const writtenPath = (path: string): string => `${path}.written`;
+const fileState = (info: { size: number; mtimeMs: number; ino: number }): string => `${info.size} ${info.mtimeMs} ${info.ino}`;
+
+async function recordWritten(path: string): Promise<void> {
+  try {
+    const info = await stat(path);
+    await writeFile(`${writtenPath(path)}.tmp`, fileState(info));
+    await rename(`${writtenPath(path)}.tmp`, writtenPath(path));
+  } catch {
+    // without it the next start checks the snapshot whole
+    await rm(writtenPath(path), { force: true }).catch(() => undefined);
+  }
+}
+
+async function asWritten(path: string, info: { size: number; mtimeMs: number; ino: number }): Promise<boolean> {
+  return (await readFile(writtenPath(path), 'utf8').catch(() => undefined)) === fileState(info);
+}
+
+/** Removes a snapshot and the record of its writing. */
+export async function removeSnapshot(path: string): Promise<void> {
+  await rm(path, { force: true });
+  await rm(writtenPath(path), { force: true });
 }
 
 /**
@@ -343,13 +385,17 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
       totalLengths: header.totalLengths,
       dead: header.dead,
       segments,
-      verify: async () => {
-        for (const array of paged) await array.verify();
-      },
+      verify: (await asWritten(path, info))
+        ? async () => undefined
+        : async () => {
+            for (const array of paged) await array.verify();
+          },
       close: () => file.close(),
     };
     checkConsistent(index, header);
-    return { index, sessions: header.sessions, files: header.files, created: header.created, partial: header.partial === true, handle };
+    const touches = s.touches && { at: s.touches, checksum: header.checksums.touches };
+    if (touches && (touches.at[0] < 0 || touches.at[0] + touches.at[1] > limit)) throw new SnapshotError('section touches lies outside the file');
+    return { index, sessions: header.sessions, files: header.files, created: header.created, partial: header.partial === true, handle, touches };
   } catch (err) {
     await handle.close();
     arrays?.close();
