@@ -150,3 +150,17 @@ test('a Claude Code transcript read again alone keeps the title that a summary i
     assert.equal(library.search('appended later the title stays').results[0]?.id, s.id);
   }
 });
+
+test('the states of many files come back in their order, whatever the thread that stated them; missing and unreadable ones as undefined', async () => {
+  const { statMany } = await import('../../src/core/ingest/file-state.js');
+  const dir = tempDir();
+  // more files than one chunk stated in this thread, so chunks follow each other
+  const paths = Array.from({ length: 700 }, (_, i) => join(dir, `f${i}.jsonl`));
+  paths.forEach((p, i) => writeFileSync(p, 'x'.repeat(i)));
+  const asked = [...paths, join(dir, 'missing.jsonl'), join(paths[0], 'under-a-file')];
+  const infos = await statMany(asked);
+  assert.equal(infos.length, asked.length);
+  paths.forEach((p, i) => assert.equal(infos[i]?.size, i, p));
+  assert.equal(infos[700], undefined, 'a missing file');
+  assert.equal(infos[701], undefined, 'a path through a file');
+});
