@@ -52,6 +52,21 @@ function answers(library: SessionLibrary, query: string): unknown {
     .results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, deleted: r.sourceDeleted }));
 }
 
+/** Waits for a library whose index is being rebuilt to answer again. */
+function answersComeBack(library: SessionLibrary): Promise<void> {
+  return eventually(
+    () => {
+      try {
+        return library.search('test').count > 0;
+      } catch {
+        return false;
+      }
+    },
+    'answers come back once the index is rebuilt',
+    { timeoutMs: 60_000 },
+  );
+}
+
 /** The header of a snapshot (its footer: header offset, length, CRC-32, magic). */
 function headerOf(b: Buffer): { at: number; header: Record<string, unknown> } {
   const at = Number(b.readBigUInt64LE(b.length - 32));
@@ -312,17 +327,7 @@ test('postings damaged on disk under a running library: the query says so, the i
     () => library.search('test'),
     (e: unknown) => e instanceof SessionSearchError && e.code === 'READ_ERROR' && /being rebuilt/.test(e.message),
   );
-  await eventually(
-    () => {
-      try {
-        return library.search('test').count > 0;
-      } catch {
-        return false;
-      }
-    },
-    'answers come back once the index is rebuilt',
-    { timeoutMs: 60_000 },
-  );
+  await answersComeBack(library);
   assert.ok(
     logger.lines.some((l) => l.includes('snapshot discarded') && l.includes('damaged')),
     logger.lines.join('\n'),
@@ -358,17 +363,7 @@ test('a snapshot found as its writer left it is not read whole at a start (damag
         () => library.search('test'),
         (e: unknown) => e instanceof SessionSearchError && e.code === 'READ_ERROR',
       );
-      await eventually(
-        () => {
-          try {
-            return library.search('test').count > 0;
-          } catch {
-            return false;
-          }
-        },
-        'answers come back once the index is rebuilt',
-        { timeoutMs: 60_000 },
-      );
+      await answersComeBack(library);
     }
     // changed since its writing: checked whole before the load ended, and read again then
     else assert.ok(discarded(), logger.lines.join('\n'));
