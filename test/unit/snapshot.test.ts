@@ -46,18 +46,19 @@ async function open(root: string, data: string, extra: Partial<LibraryOptions> =
 }
 
 /** What a user sees for a query: ids, scores and snippets, whatever the library's history. */
-function answers(library: SessionLibrary, query: string): unknown {
+function answers(library: SessionLibrary, query: string, mode?: 'lexical'): unknown {
   return library
-    .search(query, { limit: 10 })
+    .search(query, { limit: 10, mode })
     .results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, deleted: r.sourceDeleted }));
 }
 
-/** Waits for a library whose index is being rebuilt to answer again. */
+/** Waits for a library whose index is being rebuilt to answer again, from the whole index (not partial). */
 function answersComeBack(library: SessionLibrary): Promise<void> {
   return eventually(
     () => {
       try {
-        return library.search('test').count > 0;
+        const answer = library.search('test');
+        return answer.count > 0 && answer.indexing === undefined;
       } catch {
         return false;
       }
@@ -368,7 +369,8 @@ test('a snapshot found as its writer left it is not read whole at a start (damag
     // changed since its writing: checked whole before the load ended, and read again then
     else assert.ok(discarded(), logger.lines.join('\n'));
     assert.ok(discarded(), logger.lines.join('\n'));
-    for (const q of QUERIES) assert.deepEqual(answers(library, q), answers(reference, q), q);
+    // (by words: the meaning leg of a rebuilt index is learned behind, on its own time)
+    for (const q of QUERIES) assert.deepEqual(answers(library, q, 'lexical'), answers(reference, q, 'lexical'), q);
     await library.close();
   }
 });
