@@ -17,8 +17,11 @@ import { LAYOUT_FIELDS } from './archive.js';
 export interface RawSession {
   /** LAYOUT_FIELDS numbers per turn: offset (from the JSON's start) and length of its JSON, flags, checksum, text length. */
   layout: Uint32Array;
-  /** The JSON bytes of turn `i`, or undefined when they do not match their checksum. */
-  turn(i: number): Buffer | undefined;
+  /**
+   * The JSON bytes of turn `i`, or undefined when they do not match their checksum (`verify` false: not checked, for a
+   * scan whose bytes are parsed and shown only once checked).
+   */
+  turn(i: number, verify?: boolean): Buffer | undefined;
   /** The line's JSON in one read (for a scan of every turn), or undefined when it cannot be read whole. */
   body(): Buffer | undefined;
   close(): void;
@@ -63,7 +66,7 @@ export function readRawSession(entry: string, at: [number, number], id: string):
     let window: { from: number; bytes: Buffer } | undefined;
     return {
       layout,
-      turn(i) {
+      turn(i, verify = true) {
         const [offset, length, , checksum] = layout.subarray(i * LAYOUT_FIELDS, i * LAYOUT_FIELDS + LAYOUT_FIELDS);
         const from = json + offset;
         if (from + length > at[1]) return undefined;
@@ -74,7 +77,7 @@ export function readRawSession(entry: string, at: [number, number], id: string):
           if (!window) return undefined;
         }
         const buffer = window.bytes.subarray(from - window.from, from - window.from + length);
-        return crc32(buffer) === checksum ? buffer : undefined;
+        return !verify || crc32(buffer) === checksum ? buffer : undefined;
       },
       body() {
         const buffer = Buffer.allocUnsafe(at[1] - json);
@@ -111,18 +114,16 @@ function textField(json: string): string {
  */
 export function findSnippetsRaw(raw: RawSession, sessionId: string, query: ParsedQuery, options: SnippetTurnOptions): Snippet[] | undefined {
   const { layout } = raw;
-  const json = new Map<number, Buffer>();
   const field = (i: number, k: number): number => layout[i * LAYOUT_FIELDS + k];
   const source: TurnSource = {
     count: layout.length / LAYOUT_FIELDS,
     kind: (i) => TURN_KINDS[field(i, 2) >> 4],
     role: (i) => ROLES[field(i, 2) & 15],
     textLength: (i) => field(i, 4),
+    // (scanned unchecked: the few turns chosen are read again, checked, before they are parsed and shown)
     text: (i) => {
-      const bytes = raw.turn(i);
-      if (!bytes) return undefined;
-      json.set(i, bytes);
-      return textField(bytes.toString('utf8'));
+      const bytes = raw.turn(i, false);
+      return bytes && textField(bytes.toString('utf8'));
     },
     escaped: true,
   };
@@ -130,7 +131,7 @@ export function findSnippetsRaw(raw: RawSession, sessionId: string, query: Parse
   if (!chosen) return undefined;
   const turns: Turn[] = [];
   for (const i of chosen) {
-    const bytes = json.get(i) ?? raw.turn(i);
+    const bytes = raw.turn(i);
     if (!bytes) return undefined;
     const turn = JSON.parse(bytes.toString('utf8')) as Turn;
     turns.push(turn.id ? turn : { ...turn, id: `${sessionId}#${i}` });
