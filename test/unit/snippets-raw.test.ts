@@ -214,3 +214,25 @@ test('the words the index says a session lacks are not looked for in its tool ou
   // a word it holds is still found where it is
   assert.deepEqual(chooseSnippetTurns(source, parseQuery('queue zeppelin'), { absent: new Set(['zeppelin']) }), [1, 42]);
 });
+
+test('property: the highlight pattern marks exactly the whole words the query holds, in any case, however many words it has', async () => {
+  const { highlightRanges, matcherFor } = await import('../../src/core/index/snippets.js');
+  const word = fc.stringMatching(/^[abé]{1,4}$/);
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(word, { minLength: 1, maxLength: 12 }),
+      fc.array(fc.tuple(fc.stringMatching(/^[abéABÉ1]{1,5}$/), fc.constantFrom(' ', '-', '.', '_', '/', '\n')), { maxLength: 40 }),
+      (terms, pieces) => {
+        const text = pieces.map(([w, sep]) => w + sep).join('');
+        const query = { terms, phrases: [], excluded: [], excludedPhrases: [], literals: [], parts: {} };
+        const wanted = new Set(terms);
+        const expected = [...text.matchAll(/[\p{L}\p{N}]+/gu)].filter((m) => wanted.has(m[0].toLowerCase())).map((m) => [m.index, m.index + m[0].length]);
+        assert.deepEqual(highlightRanges(text, matcherFor(query)!), expected);
+        // the word edges are checked once around the words, not once per word (a check per word made V8 run the
+        // pattern tens of times slower once it compiled it)
+        assert.equal(matcherFor(query)!.source.split('(?<!').length - 1, 1);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});

@@ -129,6 +129,7 @@ export function chooseSnippetTurns(source: TurnSource, query: ParsedQuery, optio
   const seen = new Set<number>();
   let complete = 0;
   let unreadable = false;
+  const found = new Set<number>(); // the words of the turn being scanned (one set for every turn)
   const scan = (i: number): void => {
     if ((options.role && source.role(i) !== options.role) || (options.kind && source.kind(i) !== options.kind)) return;
     const text = source.text(i);
@@ -136,7 +137,7 @@ export function chooseSnippetTurns(source: TurnSource, query: ParsedQuery, optio
       unreadable = true;
       return;
     }
-    const found = new Set<number>();
+    found.clear();
     pattern.lastIndex = 0;
     let examined = 0;
     for (let m = pattern.exec(text); m && examined < MATCHES_EXAMINED_PER_TURN && found.size < words.length; m = pattern.exec(text), examined++) {

@@ -67,7 +67,8 @@ export function readRawSession(entry: string, at: [number, number], id: string):
     return {
       layout,
       turn(i, verify = true) {
-        const [offset, length, , checksum] = layout.subarray(i * LAYOUT_FIELDS, i * LAYOUT_FIELDS + LAYOUT_FIELDS);
+        const offset = layout[i * LAYOUT_FIELDS];
+        const length = layout[i * LAYOUT_FIELDS + 1];
         const from = json + offset;
         if (from + length > at[1]) return undefined;
         if (!window || from < window.from || from + length > window.from + window.bytes.length) {
@@ -77,7 +78,7 @@ export function readRawSession(entry: string, at: [number, number], id: string):
           if (!window) return undefined;
         }
         const buffer = window.bytes.subarray(from - window.from, from - window.from + length);
-        return !verify || crc32(buffer) === checksum ? buffer : undefined;
+        return !verify || crc32(buffer) === layout[i * LAYOUT_FIELDS + 3] ? buffer : undefined;
       },
       body() {
         const buffer = Buffer.allocUnsafe(at[1] - json);
@@ -92,20 +93,24 @@ export function readRawSession(entry: string, at: [number, number], id: string):
 }
 
 /**
- * The body of a turn's `"text"` string, escapes kept. Any quote inside a string value is escaped, so the first
- * `"text":"` is the key, and the first quote after it that no backslash escapes ends the value.
+ * The body of a turn's `"text"` string, escapes kept, decoded from the turn's JSON bytes (the rest of the JSON is not).
+ * Any quote inside a string value is escaped, so the first `"text":"` is the key, and the first quote after it that no
+ * backslash escapes ends the value (UTF-8 never writes a quote or a backslash byte inside another character).
  */
-function textField(json: string): string {
-  const start = json.indexOf('"text":"');
+function textField(json: Buffer): string {
+  const start = json.indexOf(TEXT_KEY);
   if (start === -1) return '';
-  const from = start + 8;
-  for (let end = json.indexOf('"', from); end !== -1; end = json.indexOf('"', end + 1)) {
+  const from = start + TEXT_KEY.length;
+  for (let end = json.indexOf(QUOTE, from); end !== -1; end = json.indexOf(QUOTE, end + 1)) {
     let slashes = 0;
-    for (let k = end - 1; k >= from && json.charCodeAt(k) === 92; k--) slashes++;
-    if (slashes % 2 === 0) return json.slice(from, end);
+    for (let k = end - 1; k >= from && json[k] === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return json.toString('utf8', from, end);
   }
-  return json.slice(from);
+  return json.toString('utf8', from);
 }
+const TEXT_KEY = Buffer.from('"text":"');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /**
  * The snippets `sessionSnippets` cuts from the parsed session, from the few turns of a raw session that can give them:
@@ -123,7 +128,7 @@ export function findSnippetsRaw(raw: RawSession, sessionId: string, query: Parse
     // (scanned unchecked: the few turns chosen are read again, checked, before they are parsed and shown)
     text: (i) => {
       const bytes = raw.turn(i, false);
-      return bytes && textField(bytes.toString('utf8'));
+      return bytes && textField(bytes);
     },
     escaped: true,
   };
