@@ -324,10 +324,19 @@ export async function trustWorkspace(page: Page): Promise<void> {
 
 /** Runs a command from the palette by its title. */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor();
-  await input.fill(`>${title}`);
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 10_000 });
+      break;
+    } catch (err) {
+      // the palette closes when focus moves as it opens (a view or panel of the last step taking focus as it
+      // renders): it is opened again, as a person would
+      if (attempt === 2) throw err;
+    }
+  }
   // the row of that title (another may come first: "Focus on Sessions View" and "… Sessions for This File View")
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ timeout: 20_000 });
