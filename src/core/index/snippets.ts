@@ -16,7 +16,8 @@ const lastCjk = (w: string): boolean => w.length > 0 && isCjk([...w].at(-1)!.cod
 
 /** A pattern held to word edges, except where it starts or ends in text written without spaces (any substring counts). */
 function bounded(source: string, first: string, last: string, after = NOT_WORD_AFTER): string {
-  return `${firstCjk(first) ? '' : NOT_WORD_BEFORE}${source}${lastCjk(last) ? '' : after}`;
+  const e = edged(source, first, last, after);
+  return `${e.before}${e.source}${e.after}`;
 }
 
 /** Phrase words in order, separated as text separates them (text written without spaces needs no separator). */
@@ -62,8 +63,8 @@ function compileMatcher(query: ParsedQuery): RegExp | undefined {
 }
 
 /** A pattern and the word edges it is held to (none where it starts or ends in text written without spaces). */
-function edged(source: string, first: string, last: string): { before: string; source: string; after: string } {
-  return { before: firstCjk(first) ? '' : NOT_WORD_BEFORE, source, after: lastCjk(last) ? '' : NOT_WORD_AFTER };
+function edged(source: string, first: string, last: string, after = NOT_WORD_AFTER): { before: string; source: string; after: string } {
+  return { before: firstCjk(first) ? '' : NOT_WORD_BEFORE, source, after: lastCjk(last) ? '' : after };
 }
 
 export function phraseMatcher(words: string[]): RegExp {
