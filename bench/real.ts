@@ -25,6 +25,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ROOT } from '../test/helpers.js';
 import { realCorpus, type RealCorpus } from './real-corpus.js';
 import { peakRssMb } from './real-fts5.js';
+import { withAllocatorEnv } from '../src/core/allocator.js';
 
 const { values } = parseArgs({
   options: {
@@ -63,14 +64,15 @@ async function corpus(size: number): Promise<RealCorpus> {
 /**
  * Our MCP server over stdio, as an agent starts it, with its library in its own process (SESSION_SEARCH_ENGINE=off):
  * each phase here (cold, warm) is one process whose memory and start are measured; the shared engine is measured by
- * bench/machine.ts.
+ * bench/machine.ts. It runs with the allocator settings the engine is started with (core/allocator.ts): by default an
+ * agent's MCP server answers from the engine, and the engine is the process that loads.
  */
 async function mcpServer(c: RealCorpus, data: string): Promise<{ client: Client; pid: number; close: () => Promise<void> }> {
   const args = [join(ROOT, 'dist', 'mcp.js'), ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
-    env: { ...process.env, HOME: c.home, SESSION_SEARCH_ENGINE: 'off' } as Record<string, string>,
+    env: withAllocatorEnv({ ...process.env, HOME: c.home, SESSION_SEARCH_ENGINE: 'off' }) as Record<string, string>,
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench-real', version: '1' });

@@ -24,6 +24,7 @@ import type { Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { connectSocket } from './socket.js';
 import { running } from '../core/store/lock.js';
+import { withAllocatorEnv } from '../core/allocator.js';
 import { ENGINE_BUILT } from '../version.js';
 import {
   ENGINE_PROTOCOL,
@@ -132,7 +133,12 @@ function startEngine(options: EngineClientOptions, log: string): void {
   if (options.maxFileBytes !== undefined) args.push('--max-file-mb', String(options.maxFileBytes / 1048576));
   const out = openSync(log, 'a', 0o600);
   try {
-    spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: options.env ?? process.env, windowsHide: true }).unref();
+    spawn(process.execPath, args, {
+      detached: true,
+      stdio: ['ignore', out, out],
+      env: withAllocatorEnv(options.env ?? process.env),
+      windowsHide: true,
+    }).unref();
   } finally {
     closeSync(out);
   }

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+import { withAllocatorEnv } from '../core/allocator.js';
 import { errorMessage } from '../core/errors.js';
 import { engineEntry, type RemoteEngine } from '../engine/client.js';
 import { openWindowLink, WINDOW_NOTIFICATIONS } from '../engine/window-link.js';
@@ -125,8 +126,8 @@ export class IndexClient implements vscode.Disposable {
 function indexServer(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, reason: string): LanguageClient {
   const module = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.cjs').fsPath;
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc },
+    run: { module, transport: TransportKind.ipc, options: { env: withAllocatorEnv(process.env) } },
+    debug: { module, transport: TransportKind.ipc, options: { env: withAllocatorEnv(process.env) } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [],

@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { eventually } from '../eventually.js';
 import { CORPUS, ROOT, tempDir, writeCodeArchitect } from '../helpers.js';
 import { running } from '../../src/core/store/lock.js';
+import { ALLOCATOR_ENV } from '../../src/core/allocator.js';
 
 const HOME_DIR = tempDir();
 
@@ -30,6 +31,12 @@ function setup(): { data: string; root: string; cli: (args: string[], env?: Node
 }
 
 const enginePid = (data: string): number => Number(readFileSync(join(data, 'engine', 'pid'), 'utf8'));
+/** The environment a process was started with (Linux: /proc), or undefined where the platform does not show it. */
+function startedWith(pid: number): Map<string, string> | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const pairs = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return new Map(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
 type Found = { structuredContent?: { results: { id: string }[] }; isError?: boolean; content: { text: string }[] };
 async function searchTool(client: Client, limit: number): Promise<string> {
   const found = (await client.callTool({ name: 'search_session', arguments: { query: 'MockRepoMap max_map_tokens', limit } })) as unknown as Found;
@@ -53,6 +60,9 @@ test('CLI commands and an MCP server on one data folder share one engine, starte
   assert.equal(first.code, 0, first.stderr);
   const pid = enginePid(data);
   assert.ok(running(pid), 'the engine outlives the command that started it');
+  // it loads with the C allocator told to give freed memory back (core/allocator.ts)
+  const env = startedWith(pid);
+  if (env) for (const [name, value] of Object.entries(ALLOCATOR_ENV)) assert.equal(env.get(name), value, name);
   const again = cli(['search', ...QUERY, '--verbose']);
   assert.equal(firstId(again.stdout), firstId(first.stdout));
   assert.doesNotMatch(again.stderr, /answering in this process/);
@@ -132,12 +142,15 @@ test('a client of another version asks the engine to hand over and starts its ow
   const { data, cli } = setup();
   const expected = firstId(cli(['search', ...QUERY]).stdout);
   const old = enginePid(data);
-  const r = cli(['search', ...QUERY], { SESSION_SEARCH_ENGINE_VERSION: '99.0.0-next' });
+  const r = cli(['search', ...QUERY], { SESSION_SEARCH_ENGINE_VERSION: '99.0.0-next', MALLOC_ARENA_MAX: '4' });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(firstId(r.stdout), expected);
   await eventually(() => !running(old), 'the old engine handed over and exited', { timeoutMs: 60_000 });
   const next = enginePid(data);
   assert.notEqual(next, old);
+  // an allocator setting of the user's own is kept, the others added
+  const env = startedWith(next);
+  if (env) assert.deepEqual([env.get('MALLOC_ARENA_MAX'), env.get('MALLOC_MMAP_THRESHOLD_')], ['4', ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_]);
   assert.match(readFileSync(join(data, 'engine', 'engine.log'), 'utf8'), /engine 99\.0\.0-next \(pid \d+\) serving/);
   await stopEngine(data);
 });
