@@ -120,7 +120,7 @@ test('a literal after a newline, with backslashes or quotes, in tool output or t
   await restored.close();
 });
 
-test('the snippet chooser finds the same words and literals (flags, identifiers, paths) in JSON text (escapes kept) as in the text itself', () => {
+test('the snippet chooser finds the same words and literals (flags, identifiers, paths) in JSON text (escapes kept) as in the text itself, and in its UTF-8 bytes read one to a character', () => {
   const pieces = [
     'n',
     'u',
@@ -146,24 +146,37 @@ test('the snippet chooser finds the same words and literals (flags, identifiers,
     '--word-n',
     'Word_U',
     'C:\\word',
+    '最',
+    '新',
+    '\u{1d400}',
+    '😀',
+    'ä',
+    'Я',
   ];
   const turnText = fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((p) => p.join(''));
   const kinds = fc.constantFrom<TurnKind>('conversation', 'tool', 'file');
   fc.assert(
     fc.property(
       fc.array(fc.tuple(turnText, kinds), { minLength: 1, maxLength: 12 }),
-      fc.subarray(['n', 'u', 'word', 'u0001', 'café', 'k', 's', 't', '--word-n', 'word_u', 'c:\\word'], { minLength: 1 }),
+      fc.subarray(['n', 'u', 'word', 'u0001', 'café', 'k', 's', 't', 'x', '--word-n', 'word_u', 'c:\\word', '最新'], { minLength: 1 }),
       (turns, words) => {
         const query = parseQuery(words.join(' '));
-        const source = (escaped: boolean): TurnSource => ({
-          count: turns.length,
-          kind: (i) => turns[i][1],
-          role: () => 'user',
-          textLength: (i) => turns[i][0].length,
-          text: (i) => (escaped ? JSON.stringify(turns[i][0]).slice(1, -1) : turns[i][0]),
-          escaped,
-        });
-        assert.deepEqual(chooseSnippetTurns(source(true), query), chooseSnippetTurns(source(false), query));
+        const source = (escaped: boolean, bytes: boolean): TurnSource => {
+          const text = (i: number): string => (escaped ? JSON.stringify(turns[i][0]).slice(1, -1) : turns[i][0]);
+          return {
+            count: turns.length,
+            kind: (i) => turns[i][1],
+            role: () => 'user',
+            textLength: (i) => turns[i][0].length,
+            text,
+            ...(bytes ? { utf8Bytes: (i: number) => Buffer.from(text(i)).toString('latin1') } : {}),
+            escaped,
+          };
+        };
+        const plain = chooseSnippetTurns(source(false, false), query);
+        assert.deepEqual(chooseSnippetTurns(source(true, false), query), plain);
+        assert.deepEqual(chooseSnippetTurns(source(true, true), query), plain);
+        assert.deepEqual(chooseSnippetTurns(source(false, true), query), plain);
       },
     ),
     { numRuns: 2000, seed: 20261130 },

@@ -26,6 +26,11 @@ export interface TurnSource {
   textLength(i: number): number;
   /** The text of turn `i` (`escaped`: as a JSON string body, escapes kept), or undefined when it cannot be read. */
   text(i: number): string | undefined;
+  /**
+   * The same text as its UTF-8 bytes, one to a character (latin1): cheaper to decode than `text`, and what a search for
+   * ASCII words alone reads (a character of several bytes is as many characters of 0x80 and above). Optional.
+   */
+  utf8Bytes?(i: number): string | undefined;
   escaped: boolean;
 }
 
@@ -52,9 +57,27 @@ export function literalWeight(literal: string, weight: (term: string) => number 
 const isWordChar = (c: string): boolean => /[\p{L}\p{N}]/u.test(c);
 const HEX = /^[0-9a-fA-F]{4}$/;
 
-/** Whether `text[i]` is not part of a word; in JSON text, the letter ending an escape (`\n`, `\u0001`) is not. */
-function separates(text: string, i: number, escaped: boolean, before: boolean): boolean {
+/**
+ * The character whose UTF-8 byte is at `i` of text holding bytes one to a character, as a UTF-16 string holds it at
+ * that place: the character, or for one outside the basic plane a surrogate (never a letter), as `text(i)` would give.
+ */
+function characterAt(bytes: string, i: number): string {
+  let lead = i;
+  while (lead > 0 && i - lead < 3 && (bytes.charCodeAt(lead) & 0xc0) === 0x80) lead--;
+  const c = bytes.charCodeAt(lead);
+  const n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+  const decoded = Buffer.from(bytes.slice(lead, lead + n), 'latin1').toString('utf8');
+  return decoded.length > 1 ? '\ud800' : decoded;
+}
+
+/**
+ * Whether `text[i]` is not part of a word; in JSON text, the letter ending an escape (`\n`, `\u0001`) is not.
+ * `oneByte`: the text holds UTF-8 bytes one to a character (TurnSource.utf8Bytes).
+ */
+function separates(text: string, i: number, escaped: boolean, before: boolean, oneByte = false): boolean {
   if (i < 0 || i >= text.length) return true;
+  const code = text.charCodeAt(i);
+  if (code >= 0x80) return !isWordChar(oneByte ? characterAt(text, i) : text[i]);
   const c = text[i];
   const slashesBefore = (at: number): number => {
     let n = 0;
@@ -63,7 +86,7 @@ function separates(text: string, i: number, escaped: boolean, before: boolean): 
   };
   // a backslash that escapes what follows: the match would start with an escape's letter (`\n`), not a word
   if (escaped && before && c === '\\') return slashesBefore(i + 1) % 2 === 0;
-  if (c.charCodeAt(0) < 0x80 ? !/[A-Za-z0-9]/.test(c) : !isWordChar(c)) return true;
+  if (!((code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a))) return true;
   if (!escaped || !before) return false;
   if ('ntrbf'.includes(c) && slashesBefore(i) % 2 === 1) return true;
   // \uXXXX: JSON writes control characters and lone surrogates so, never letters
@@ -71,9 +94,10 @@ function separates(text: string, i: number, escaped: boolean, before: boolean): 
 }
 
 /** What the chooser looks for, compiled once per query and text form (plain, or as JSON escapes it). */
-const compiled = new WeakMap<ParsedQuery, Map<boolean, { literals: string[]; words: string[]; pattern: RegExp }>>();
+type Compiled = { literals: string[]; words: string[]; pattern: RegExp; ascii: boolean };
+const compiled = new WeakMap<ParsedQuery, Map<boolean, Compiled>>();
 
-function wordsOf(query: ParsedQuery, escaped: boolean): { literals: string[]; words: string[]; pattern: RegExp } {
+function wordsOf(query: ParsedQuery, escaped: boolean): Compiled {
   let forms = compiled.get(query);
   if (!forms) compiled.set(query, (forms = new Map()));
   const known = forms.get(escaped);
@@ -89,7 +113,7 @@ function wordsOf(query: ParsedQuery, escaped: boolean): { literals: string[]; wo
     words.map((w, k) => (k < literals.length ? escapeRegExp(w) : termSource(w, query.parts?.[w]))).join('|') || '(?!)',
     ascii ? 'gi' : 'giu',
   );
-  const made = { literals, words, pattern };
+  const made = { literals, words, pattern, ascii };
   forms.set(escaped, made);
   return made;
 }
@@ -107,15 +131,22 @@ export interface SnippetTurnOptions {
  * weight of the words they hold (a conversation turn wins a tie). Undefined when a turn that had to be read could not be.
  */
 export function chooseSnippetTurns(source: TurnSource, query: ParsedQuery, options: SnippetTurnOptions = {}): number[] | undefined {
-  const { literals, words, pattern } = wordsOf(query, source.escaped);
+  const { literals, words, pattern, ascii } = wordsOf(query, source.escaped);
   if (!words.length) return [];
+  // ASCII words are found alike in a text's UTF-8 bytes read one to a character (no other character folds to ASCII
+  // ignoring case), which are cheaper to decode; a word's edge is then the character whose bytes stand there
+  const oneByte = ascii && source.utf8Bytes !== undefined;
+  const read = (i: number): string | undefined => (oneByte ? source.utf8Bytes!(i) : source.text(i));
   const weights = words.map((w, k) => (k < literals.length ? literalWeight(literals[k], options.weight) : options.weight?.(w) || 1));
   const index = new Map(words.map((w, k) => [w, k]));
   const known = new Set(words);
   // text written without spaces has no word edges: a match there stands wherever it starts or ends
+  // (in bytes read one to a character, the code point a UTF-16 text holds at that place: see characterAt)
+  const cjkAt = (text: string, i: number): boolean =>
+    i >= 0 && i < text.length && text.charCodeAt(i) >= 0x80 && isCjk((oneByte ? characterAt(text, i) : text).codePointAt(oneByte ? 0 : i)!);
   const edged = (text: string, at: number, length: number): boolean =>
-    (isCjk(text.codePointAt(at)!) || separates(text, at - 1, source.escaped, true)) &&
-    (isCjk(text.codePointAt(at + length - 1)!) || isCjk(text.codePointAt(at + length - 2)!) || separates(text, at + length, source.escaped, false));
+    (cjkAt(text, at) || separates(text, at - 1, source.escaped, true, oneByte)) &&
+    (cjkAt(text, at + length - 1) || cjkAt(text, at + length - 2) || separates(text, at + length, source.escaped, false, oneByte));
   // what "every word" means for stopping: the literals and the words typed, not their other forms (a form no turn holds
   // would otherwise have every result's tool output scanned to its first MB for nothing)
   const typed = query.typed ? new Set(query.typed) : undefined;
@@ -132,7 +163,7 @@ export function chooseSnippetTurns(source: TurnSource, query: ParsedQuery, optio
   const found = new Set<number>(); // the words of the turn being scanned (one set for every turn)
   const scan = (i: number): void => {
     if ((options.role && source.role(i) !== options.role) || (options.kind && source.kind(i) !== options.kind)) return;
-    const text = source.text(i);
+    const text = read(i);
     if (text === undefined) {
       unreadable = true;
       return;

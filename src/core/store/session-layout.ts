@@ -19,9 +19,10 @@ export interface RawSession {
   layout: Uint32Array;
   /**
    * The JSON bytes of turn `i`, or undefined when they do not match their checksum (`verify` false: not checked, for a
-   * scan whose bytes are parsed and shown only once checked).
+   * scan whose bytes are parsed and shown only once checked). `next`: the turns after `i` the caller asks for next
+   * (a read for `i` takes those of them within READ_AHEAD_BYTES, and stops at the last; by default every turn after it).
    */
-  turn(i: number, verify?: boolean): Buffer | undefined;
+  turn(i: number, verify?: boolean, next?: (j: number) => boolean): Buffer | undefined;
   /** The line's JSON in one read (for a scan of every turn), or undefined when it cannot be read whole. */
   body(): Buffer | undefined;
   close(): void;
@@ -30,8 +31,9 @@ export interface RawSession {
 /** Bytes of a line read first: the checksum, the layout of up to a few thousand turns, the session's id. */
 const HEAD_BYTES = 64 * 1024;
 /**
- * Bytes read at once for a turn: it and the turns after it, which the snippet chooser asks for next. One read per turn
- * made a search of ten sessions some 4,400 system calls, about a third of its time.
+ * Bytes read at once for a turn: it and the turns after it that the caller asks for next. One read per turn made a
+ * search of ten sessions some 4,400 system calls, about a third of its time; a read of 64 KB whatever came next read
+ * 3.3 times the bytes of the conversation the snippet chooser scans (the tool output between its turns).
  */
 const READ_AHEAD_BYTES = 64 * 1024;
 
@@ -64,15 +66,27 @@ export function readRawSession(entry: string, at: [number, number], id: string):
     fd = undefined;
     // the bytes last read: the turn asked for and those after it, up to READ_AHEAD_BYTES (the chooser reads in order)
     let window: { from: number; bytes: Buffer } | undefined;
+    const count = layout.length / LAYOUT_FIELDS;
+    // where a read for turn `i` ends: past the last of the turns asked next that fit in READ_AHEAD_BYTES
+    const readEnd = (i: number, from: number, next: ((j: number) => boolean) | undefined): number => {
+      let end = from + layout[i * LAYOUT_FIELDS + 1];
+      if (!next) return Math.min(at[1], Math.max(end, from + READ_AHEAD_BYTES));
+      for (let j = i + 1; j < count; j++) {
+        const last = json + layout[j * LAYOUT_FIELDS] + layout[j * LAYOUT_FIELDS + 1];
+        if (last - from > READ_AHEAD_BYTES || last > at[1]) break;
+        if (next(j)) end = last;
+      }
+      return end;
+    };
     return {
       layout,
-      turn(i, verify = true) {
+      turn(i, verify = true, next) {
         const offset = layout[i * LAYOUT_FIELDS];
         const length = layout[i * LAYOUT_FIELDS + 1];
         const from = json + offset;
         if (from + length > at[1]) return undefined;
         if (!window || from < window.from || from + length > window.from + window.bytes.length) {
-          const size = Math.min(at[1] - from, Math.max(length, READ_AHEAD_BYTES));
+          const size = readEnd(i, from, next) - from;
           const bytes = Buffer.allocUnsafe(size);
           window = readSync(open, bytes, 0, size, at[0] + from) === size ? { from, bytes } : undefined;
           if (!window) return undefined;
@@ -97,17 +111,18 @@ export function readRawSession(entry: string, at: [number, number], id: string):
  * Any quote inside a string value is escaped, so the first `"text":"` is the key, and the first quote after it that no
  * backslash escapes ends the value (UTF-8 never writes a quote or a backslash byte inside another character).
  */
-function textField(json: Buffer): string {
+function textField(json: Buffer, encoding: 'utf8' | 'latin1'): string {
   const start = json.indexOf(TEXT_KEY);
   if (start === -1) return '';
   const from = start + TEXT_KEY.length;
   for (let end = json.indexOf(QUOTE, from); end !== -1; end = json.indexOf(QUOTE, end + 1)) {
     let slashes = 0;
     for (let k = end - 1; k >= from && json[k] === BACKSLASH; k--) slashes++;
-    if (slashes % 2 === 0) return json.toString('utf8', from, end);
+    if (slashes % 2 === 0) return json.toString(encoding, from, end);
   }
-  return json.toString('utf8', from);
+  return json.toString(encoding, from);
 }
+const CONVERSATION = TURN_KINDS.indexOf('conversation');
 const TEXT_KEY = Buffer.from('"text":"');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -120,6 +135,12 @@ const BACKSLASH = 0x5c;
 export function findSnippetsRaw(raw: RawSession, sessionId: string, query: ParsedQuery, options: SnippetTurnOptions): Snippet[] | undefined {
   const { layout } = raw;
   const field = (i: number, k: number): number => layout[i * LAYOUT_FIELDS + k];
+  const conversation = (i: number): boolean => field(i, 2) >> 4 === CONVERSATION;
+  // the chooser reads the conversation first, then the other turns, each in order: a read takes those asked next
+  const unchecked = (i: number): Buffer | undefined => {
+    const kind = conversation(i);
+    return raw.turn(i, false, (j) => conversation(j) === kind);
+  };
   const source: TurnSource = {
     count: layout.length / LAYOUT_FIELDS,
     kind: (i) => TURN_KINDS[field(i, 2) >> 4],
@@ -127,8 +148,12 @@ export function findSnippetsRaw(raw: RawSession, sessionId: string, query: Parse
     textLength: (i) => field(i, 4),
     // (scanned unchecked: the few turns chosen are read again, checked, before they are parsed and shown)
     text: (i) => {
-      const bytes = raw.turn(i, false);
-      return bytes && textField(bytes);
+      const bytes = unchecked(i);
+      return bytes && textField(bytes, 'utf8');
+    },
+    utf8Bytes: (i) => {
+      const bytes = unchecked(i);
+      return bytes && textField(bytes, 'latin1');
     },
     escaped: true,
   };
