@@ -3,24 +3,28 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { SearchIndex } from '../../src/core/index/engine.js';
-import { topK } from '../../src/core/index/top-k.js';
+import { ranksOf, topK } from '../../src/core/index/top-k.js';
 import { forEachToken, tokenize } from '../../src/core/index/tokenize.js';
 import { excluder } from '../../src/core/ingest/exclude.js';
 
-test('top-k returns exactly the first k of a full ranking', () => {
+test('top-k returns exactly the first k of a full ranking, and ranksOf the place of any document in it', () => {
   fc.assert(
     fc.property(
       fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 5 })), { maxLength: 300 }),
       fc.integer({ min: 1, max: 40 }),
-      (rows, k) => {
+      fc.array(fc.integer({ min: 0, max: 320 }), { maxLength: 60 }),
+      (rows, k, asked) => {
         const scores = Float64Array.from(rows.map((r) => r[0]));
         const recency = Float64Array.from(rows.map((r) => r[1]));
-        const items = Int32Array.from(rows.map((_, i) => i));
+        // candidates in another order than their numbers: equal scores and dates keep the candidates' order
+        const items = Int32Array.from(rows.map((_, i) => i).reverse());
         const full = [...items].sort((a, b) => scores[b] - scores[a] || recency[b] - recency[a]);
-        const got = topK(items, items.length, k, scores, recency);
+        assert.deepEqual(topK(items, items.length, k, scores, recency), full.slice(0, k));
+        const ranks = ranksOf(items, items.length, new Set(asked), scores, recency);
+        const expected = new Map(full.flatMap((doc, rank) => (asked.includes(doc) ? [[doc, rank]] : [])));
         assert.deepEqual(
-          got.map((i) => [scores[i], recency[i]]),
-          full.slice(0, k).map((i) => [scores[i], recency[i]]),
+          [...ranks].sort((a, b) => a[0] - b[0]),
+          [...expected].sort((a, b) => a[0] - b[0]),
         );
       },
     ),

@@ -96,7 +96,9 @@ export function fuse(
   // found by words alone can be among the best `limit`, beside those another list found
   const others = new Set([...semantic.map((s) => s.key), ...asked.map((a) => a.key), ...model.map((m) => m.key)]);
   const kept = limit === undefined ? lexical.length : limit + others.size;
-  lexical.forEach((hit, rank) => {
+  // (a hit may carry its place in a longer ranking than the list holds: ScoreOptions.alsoRank)
+  lexical.forEach((hit, at) => {
+    const rank = hit.rank ?? at;
     if (rank >= kept && !others.has(hit.key)) return;
     score.set(hit.key, 1 / (RRF_K + rank + 1));
     hits.set(hit.key, hit);

