@@ -9,7 +9,9 @@ import { corpusRoots, tempDir } from '../helpers.js';
 import fc from 'fast-check';
 import { chooseSnippetTurns, type TurnSource } from '../../src/core/index/snippet-turns.js';
 import { parseQuery } from '../../src/core/index/query.js';
-import type { TurnKind } from '../../src/core/model.js';
+import { turnCount, type TurnKind } from '../../src/core/model.js';
+import { rawArchived } from '../../src/core/store/turns.js';
+import { LAYOUT_FIELDS } from '../../src/core/store/archive.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 
 const QUERIES = [
@@ -99,6 +101,26 @@ test('a word found only after more than a MB of tool output still gets its snipp
     const [hit] = library.search('quuxfailure').results;
     assert.ok(hit?.matchedSnippets[0]?.includes('quuxfailure in the linker'), JSON.stringify(hit));
   }
+  await restored.close();
+});
+
+test('a session of thousands of turns (a layout longer than the first read of its line) is read turn by turn from its archive', async () => {
+  const root = tempDir();
+  const id = '44444444-4444-4555-8666-777777777777';
+  const lines: string[] = [];
+  for (let n = 0; n < 3_000; n++)
+    lines.push(claudeRecord(id, `u${n}`, n % 2 ? 'assistant' : 'user', n === 2_901 ? 'the zorblax gauge reads high' : `step ${n} done`));
+  writeFileSync(join(root, `${id}.jsonl`), lines.join(''));
+  const { restored, memory } = await archivedAndInMemory([{ source: 'claude-code' as const, path: root }]);
+  const session = [...restored.sessions.values()][0];
+  const raw = rawArchived(session);
+  assert.ok(raw, 'its archive line opens with its layout');
+  assert.equal(raw.layout.length / LAYOUT_FIELDS, turnCount(session));
+  assert.ok(turnCount(session) > 2_500, `${turnCount(session)} turns`);
+  raw.close();
+  const snippets = (library: SessionLibrary): string[] => library.search('zorblax gauge', { limit: 1 }).results[0]?.matchedSnippets ?? [];
+  assert.ok(snippets(restored)[0]?.includes('zorblax gauge reads high'), JSON.stringify(snippets(restored)));
+  assert.deepEqual(snippets(restored), snippets(memory));
   await restored.close();
 });
 

@@ -21,6 +21,7 @@ export interface RawSession {
    * The JSON bytes of turn `i`, or undefined when they do not match their checksum (`verify` false: not checked, for a
    * scan whose bytes are parsed and shown only once checked). `next`: the turns after `i` the caller asks for next
    * (a read for `i` takes those of them within READ_AHEAD_BYTES, and stops at the last; by default every turn after it).
+   * The bytes may be overwritten by the next call: they are to be decoded before it.
    */
   turn(i: number, verify?: boolean, next?: (j: number) => boolean): Buffer | undefined;
   /** The line's JSON in one read (for a scan of every turn), or undefined when it cannot be read whole. */
@@ -30,6 +31,8 @@ export interface RawSession {
 
 /** Bytes of a line read first: the checksum, the layout of up to a few thousand turns, the session's id. */
 const HEAD_BYTES = 64 * 1024;
+/** Bytes of the JSON after the layout that hold the session's id. */
+const ID_BYTES = 400;
 /**
  * Bytes read at once for a turn: it and the turns after it that the caller asks for next. One read per turn made a
  * search of ten sessions some 4,400 system calls, about a third of its time; a read of 64 KB whatever came next read
@@ -52,13 +55,16 @@ export function readRawSession(entry: string, at: [number, number], id: string):
     let head = read(0, Math.min(HEAD_BYTES, at[1]));
     if (!head || !/^[0-9a-f]{8}\t/.test(head.toString('latin1', 0, 9)) || head[9] === 0x7b) throw new Error('no layout');
     let tab = head.indexOf(9, 9);
-    if (tab === -1 && at[1] > head.length) {
-      head = read(0, at[1]);
-      tab = head?.indexOf(9, 9) ?? -1;
+    // a session of thousands of turns has a layout longer than the head: read twice as much until it and the start of
+    // the JSON are in (not the whole line, many MB for such a session)
+    while ((tab === -1 || tab + ID_BYTES > head.length) && head.length < at[1]) {
+      head = read(0, Math.min(at[1], head.length * 2));
+      if (!head) throw new Error('no layout');
+      tab = head.indexOf(9, 9);
     }
-    if (!head || tab === -1) throw new Error('no layout');
+    if (tab === -1) throw new Error('no layout');
     const json = tab + 1;
-    if (!head.toString('utf8', json, Math.min(json + 400, head.length)).startsWith(`{"id":${JSON.stringify(id)},`)) throw new Error('another session');
+    if (!head.toString('utf8', json, Math.min(json + ID_BYTES, head.length)).startsWith(`{"id":${JSON.stringify(id)},`)) throw new Error('another session');
     const packed = Buffer.from(head.toString('latin1', 9, tab), 'base64');
     if (packed.byteLength % (4 * LAYOUT_FIELDS) !== 0) throw new Error('layout damaged');
     const layout = new Uint32Array(packed.buffer, packed.byteOffset, packed.byteLength / 4);
@@ -66,6 +72,7 @@ export function readRawSession(entry: string, at: [number, number], id: string):
     fd = undefined;
     // the bytes last read: the turn asked for and those after it, up to READ_AHEAD_BYTES (the chooser reads in order)
     let window: { from: number; bytes: Buffer } | undefined;
+    let scratch: Buffer | undefined;
     const count = layout.length / LAYOUT_FIELDS;
     // where a read for turn `i` ends: past the last of the turns asked next that fit in READ_AHEAD_BYTES
     const readEnd = (i: number, from: number, next: ((j: number) => boolean) | undefined): number => {
@@ -87,7 +94,9 @@ export function readRawSession(entry: string, at: [number, number], id: string):
         if (from + length > at[1]) return undefined;
         if (!window || from < window.from || from + length > window.from + window.bytes.length) {
           const size = readEnd(i, from, next) - from;
-          const bytes = Buffer.allocUnsafe(size);
+          // (one buffer for every read that fits: a read into new memory took twice as long)
+          if (size <= READ_AHEAD_BYTES) scratch ??= Buffer.allocUnsafe(READ_AHEAD_BYTES);
+          const bytes = size <= READ_AHEAD_BYTES ? scratch!.subarray(0, size) : Buffer.allocUnsafe(size);
           window = readSync(open, bytes, 0, size, at[0] + from) === size ? { from, bytes } : undefined;
           if (!window) return undefined;
         }
