@@ -16,7 +16,8 @@ import { share } from '../src/core/team/access.js';
 import { TeamArchive } from '../src/core/team/archive.js';
 import { teamView } from '../src/core/team/view.js';
 import { indexedFields } from '../src/core/library/catalog.js';
-import { planQuery, searchSessions } from '../src/core/answer/search.js';
+import { planQuery, searchSessions, type QueryPlan } from '../src/core/answer/search.js';
+import { SearchIndex } from '../src/core/index/engine.js';
 import { parseQuery } from '../src/core/index/query.js';
 import { isStopWord, tokenize } from '../src/core/index/tokenize.js';
 import type { Session, Turn } from '../src/core/model.js';
@@ -95,12 +96,14 @@ try {
     pushed = size;
     const [{ mb }] = await cluster.sql<{ mb: string }>('SELECT pg_database_size(current_database()) / 1048576.0 AS mb');
     const empty: SearchResponse = { success: true, results: [], count: 0, query: '' };
-    for (const q of queries.slice(0, 5)) await team.search(empty, q, { limit: 10 });
+    // (no local library here: the queries are planned over an empty vocabulary, no other forms)
+    const plan = (q: string): QueryPlan => planQuery(new SearchIndex(), parseQuery(q), { limit: 10 }, {});
+    for (const q of queries.slice(0, 5)) await team.search(empty, plan(q), { limit: 10 });
     const teamMs: number[] = [];
     let teamHits = 0;
     for (const q of queries) {
       const t = performance.now();
-      const answer = await team.search({ ...empty, query: q }, q, { limit: 10 });
+      const answer = await team.search({ ...empty, query: q }, plan(q), { limit: 10 });
       teamMs.push(performance.now() - t);
       if (answer.teamNotice) throw new Error(answer.teamNotice);
       teamHits += answer.results.length;

@@ -12,6 +12,8 @@ import { searchTeam } from '../../src/core/team/search.js';
 import { parseTeamId, type GlobalStats } from '../../src/core/team/view.js';
 import type { Session } from '../../src/core/model.js';
 import type { Vocabulary } from '../../src/core/index/expand.js';
+import { planQuery } from '../../src/core/answer/search.js';
+import { parseQuery } from '../../src/core/index/query.js';
 
 /** Every query's team answer (session ids as the local library knows them), computed before the sync rankers run. */
 export async function teamAnswers(sessions: Session[], queries: string[], vocabulary: Vocabulary & GlobalStats): Promise<Map<string, string[]>> {
@@ -32,7 +34,7 @@ export async function teamAnswers(sessions: Session[], queries: string[], vocabu
       try {
         answers.set(
           q,
-          (await searchTeam(db, q, { limit: 10 }, vocabulary)).map((r) => parseTeamId(r.id)?.id ?? r.id),
+          (await searchTeam(db, planQuery(vocabulary, parseQuery(q), { limit: 10 }, {}), { limit: 10 }, vocabulary)).map((r) => parseTeamId(r.id)?.id ?? r.id),
         );
       } catch {
         answers.set(q, []);

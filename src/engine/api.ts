@@ -60,13 +60,18 @@ export function inProcess(library: SessionLibrary, options: { team?: TeamArchive
     async search(query, searchOptions) {
       if (searchOptions.mode !== 'lexical') await library.prepare(query);
       if (searchOptions.groupBy) return library.searchGrouped(query, searchOptions);
-      const local = library.search(query, searchOptions);
-      return team ? team.search(local, query, searchOptions, library.index) : local;
+      // parsed and expanded once: the local search and the team archive's read the same plan
+      const plan = library.plan(query, searchOptions);
+      const local = library.searchPlan(plan, query);
+      return team ? team.search(local, plan, searchOptions, library.index) : local;
     },
     async searchContext(query, contextOptions) {
       if (contextOptions.mode !== 'lexical') await library.prepare(query);
-      const local = library.searchContext(query, contextOptions);
-      return team ? team.searchContext(local, query, contextOptions, library.index) : local;
+      if (!team || typeof query !== 'string' || !query.trim()) return library.searchContext(query, contextOptions);
+      // planned once: the local blocks and the team archive's are found by the same words and forms
+      const { source, project, dateFrom, dateTo, mode } = contextOptions;
+      const plan = library.plan(query, { source, project, dateFrom, dateTo, mode });
+      return team.searchContext(library.searchContext(plan, contextOptions), plan, contextOptions, library.index);
     },
     get: (name, format) => (team && isTeamId(name) ? team.get(name, format) : library.get(name, { format })),
     list: async (listOptions) => library.list(listOptions),

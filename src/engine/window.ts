@@ -122,9 +122,12 @@ export function serveWindow(connection: RequestHost, host: WindowHost): void {
   on(SearchRequest, async ({ query, scope, ...options }) => {
     const library = await lib();
     if (options.mode !== 'lexical') await library.prepare(query);
-    const local = options.groupBy ? await library.searchGrouped(query, options) : library.search(query, options);
-    const archive = scope === 'team' && !options.groupBy ? host.team() : undefined;
-    return archive ? (await archive).search(local, query, options, library.index) : local;
+    if (options.groupBy) return library.searchGrouped(query, options);
+    // planned once: the team archive is asked with the local search's words and forms
+    const plan = library.plan(query, options);
+    const local = library.searchPlan(plan, query);
+    const archive = scope === 'team' ? host.team() : undefined;
+    return archive ? (await archive).search(local, plan, options, library.index) : local;
   });
   // a newer workspace search stops an older one of the same window
   let workspaceSearch: AbortController | undefined;

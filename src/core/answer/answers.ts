@@ -25,7 +25,7 @@ import { parseQuery } from '../index/query.js';
 import { ROLES, TURN_KINDS, type Session } from '../model.js';
 import { findSession, getSession, listSessions, readDoc } from './sessions.js';
 import { derivedTags } from './tags.js';
-import { planQuery, scanWorkspaces, searchSessions } from './search.js';
+import { planQuery, scanWorkspaces, searchSessions, type QueryPlan } from './search.js';
 import { groupedView, type WorkspaceAnswer } from './workspaces.js';
 import type { LibraryView } from './view.js';
 
@@ -53,11 +53,25 @@ function checkSearch(query: string, options: SearchOptions): void {
  * Arguments are checked here, so each front end reports the same errors.
  */
 export function createAnswers(view: LibraryView) {
+  const plan = (query: string, options: SearchOptions = {}): QueryPlan => {
+    checkSearch(query, options);
+    if (options.groupBy) throw new SessionSearchError('INVALID_ARGUMENT', 'groupBy is answered by searchGrouped (it reads every workspace).');
+    return planQuery(view.index, parseQuery(query), options, dayRange(options), view.shortForms());
+  };
   return {
     search(query: string, options: SearchOptions = {}): SearchResponse {
-      checkSearch(query, options);
-      if (options.groupBy) throw new SessionSearchError('INVALID_ARGUMENT', 'groupBy is answered by searchGrouped (it reads every workspace).');
-      return searchSessions(view, planQuery(view.index, parseQuery(query), options, dayRange(options), view.shortForms()), query);
+      return searchSessions(view, plan(query, options), query);
+    },
+
+    /**
+     * A query parsed and expanded once (its compiled form, QueryPlan): what `searchPlan` ranks, and what the team
+     * archive asks PostgreSQL for and ranks its candidates by, so that both read the same query.
+     */
+    plan,
+
+    /** search_session for a plan made by `plan`; `raw` is the query as typed, shown in the answer. */
+    searchPlan(planned: QueryPlan, raw: string): SearchResponse {
+      return searchSessions(view, planned, raw);
     },
 
     /**
@@ -169,10 +183,11 @@ export function createAnswers(view: LibraryView) {
       return [...view.tags.counts()].map(([tag, sessions]) => ({ tag, sessions })).sort((a, b) => b.sessions - a.sessions || a.tag.localeCompare(b.tag));
     },
 
-    searchContext(query: string, options: ContextQuery & { dateFrom?: string; dateTo?: string }) {
-      if (typeof query !== 'string' || !query.trim())
+    /** search_context; a query already planned (`plan`: the one the team archive is asked with too) is not parsed again. */
+    searchContext(query: string | QueryPlan, options: ContextQuery & { dateFrom?: string; dateTo?: string }) {
+      if (typeof query === 'string' ? !query.trim() : typeof query !== 'object' || query === null)
         throw new SessionSearchError('Search query is required', 'Search query is required: describe what to look for.');
-      return searchContext(view, parseQuery(query), dayRange(options), options);
+      return searchContext(view, typeof query === 'string' ? parseQuery(query) : query, dayRange(options), options);
     },
   };
 }

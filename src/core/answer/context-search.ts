@@ -11,7 +11,7 @@ import { findSnippets, matcherFor } from '../index/snippets.js';
 import { forEachToken } from '../index/tokenize.js';
 import type { BlockType, Session } from '../model.js';
 import { decisionsIn } from '../ingest/decisions.js';
-import { planQuery, rankSessions } from './search.js';
+import { planQuery, rankSessions, type QueryPlan } from './search.js';
 import type { LibraryView } from './view.js';
 import { normalisedTags, sessionTags, tagFilter } from './tags.js';
 
@@ -62,14 +62,17 @@ export function calibratedScore(f: BlockFeatures, w = CALIBRATION): number {
  */
 export function contextCandidates(
   lib: LibraryView,
-  query: ParsedQuery,
+  asked: ParsedQuery | QueryPlan,
   range: DayRange,
   options: Omit<ContextQuery, 'limit' | 'threshold'>,
   threshold = 0,
 ): { block: Omit<ContextBlock, 'score'>; features: BlockFeatures }[] {
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const byTags = tagFilter(lib, options.tags, options.allTags);
-  const plan = planQuery(lib.index, query, { source: options.source, project: options.project, mode: options.mode }, range, lib.shortForms());
+  // a query already planned keeps its expansions (the team archive's candidates ranked by the local plan)
+  const filters = { source: options.source, project: options.project, mode: options.mode };
+  const plan = 'slots' in asked ? { ...asked, options: filters, range } : planQuery(lib.index, asked, filters, range, lib.shortForms());
+  const { query } = plan;
   const ranked = rankSessions(lib, plan).filter((hit) => {
     const s = lib.sessions.get(hit.key)!;
     if (wanted && !wanted.has(s.id) && !wanted.has(s.nativeId)) return false;
@@ -163,7 +166,7 @@ function aboutSubject(
   return out.sort((a, b) => (lib.sessions.get(b.key)!.updated > lib.sessions.get(a.key)!.updated ? 1 : -1));
 }
 
-export function searchContext(lib: LibraryView, query: ParsedQuery, range: DayRange, options: ContextQuery): ContextResponse {
+export function searchContext(lib: LibraryView, query: ParsedQuery | QueryPlan, range: DayRange, options: ContextQuery): ContextResponse {
   const started = performance.now();
   const blocks: ContextBlock[] = [];
   // several tags, any of them: a block carrying more of them scores higher (a quarter of its score is that share)

@@ -16,7 +16,7 @@ import type { LibraryView } from '../answer/view.js';
 import { SCHEMA } from './schema.js';
 import { TeamDatabase, teamErrorMessage, type TeamOptions } from './connection.js';
 import { searchTeam } from './search.js';
-import type { Vocabulary } from '../index/expand.js';
+import type { QueryPlan } from '../answer/search.js';
 import { parseTeamId, type GlobalStats, rowSession, rowTurn, sessionColumns, teamView, type SessionRow, type TurnRow } from './view.js';
 
 /** This machine's name in the team archive: SESSION_SEARCH_MACHINE, else the host name. */
@@ -53,10 +53,10 @@ export class TeamArchive {
    * The local answer with the team's results merged in, or with a notice when the team archive could not answer.
    * `vocabulary`: the local index, for the query words' other forms and near spellings.
    */
-  async search(local: SearchResponse, query: string, options: SearchOptions, vocabulary?: Vocabulary & GlobalStats): Promise<SearchResponse> {
+  async search(local: SearchResponse, plan: QueryPlan, options: SearchOptions, stats?: GlobalStats): Promise<SearchResponse> {
     try {
       const role = await this.db.role();
-      const team = await searchTeam(this.db, query, { ...options, limit: options.limit ?? 10 }, vocabulary);
+      const team = await searchTeam(this.db, plan, { ...options, limit: options.limit ?? 10 }, stats);
       const results = mergeResults(local.results, team, { role, machine: this.machine }, options.limit ?? Math.max(10, local.results.length));
       return { ...local, results, count: results.length };
     } catch (err) {
@@ -73,9 +73,9 @@ export class TeamArchive {
    */
   async searchContext(
     local: ContextResponse,
-    query: string,
+    plan: QueryPlan,
     options: ContextQuery & { dateFrom?: string; dateTo?: string },
-    vocabulary?: Vocabulary & GlobalStats,
+    stats?: GlobalStats,
   ): Promise<ContextResponse> {
     if (options.sessions?.length) return local;
     try {
@@ -83,16 +83,16 @@ export class TeamArchive {
       const hits = (
         await searchTeam(
           this.db,
-          query,
+          plan,
           { limit: CONTEXT_SESSIONS, source: options.source, project: options.project, dateFrom: options.dateFrom, dateTo: options.dateTo },
-          vocabulary,
+          stats,
         )
       ).filter((r) => !(r.owner === role && r.machine === this.machine));
       const sessions: Session[] = [];
       for (const hit of hits) sessions.push(...(await this.view(hit.id)).view.sessions.values());
       if (!sessions.length) return local;
-      const view = teamView(sessions, (s) => indexedFields(s.turns), vocabulary);
-      const team = createAnswers(view).searchContext(query, { ...options, project: undefined, mode: 'lexical' });
+      const view = teamView(sessions, (s) => indexedFields(s.turns), stats);
+      const team = createAnswers(view).searchContext(plan, { ...options, project: undefined, mode: 'lexical' });
       const results = [...local.results, ...team.results].sort((a, b) => b.score - a.score).slice(0, options.limit);
       return { ...local, results, totalMatches: local.totalMatches + team.totalMatches };
     } catch (err) {

@@ -7,9 +7,7 @@
  */
 import type { SearchOptions, SearchResult } from '../contracts.js';
 import { dayRange } from '../dates.js';
-import { parseQuery } from '../index/query.js';
-import { expandTerms, type Vocabulary } from '../index/expand.js';
-import { planQuery, searchSessions } from '../answer/search.js';
+import { searchSessions, type QueryPlan } from '../answer/search.js';
 import { SCHEMA } from './schema.js';
 import type { TeamDatabase } from './connection.js';
 import { projectName } from './push.js';
@@ -27,16 +25,15 @@ interface CandidateRow extends SessionRow {
 }
 
 /**
- * The team sessions that best answer `query` (those the connected role may read), ranked and with snippets.
- * `vocabulary` (the local index) gives each word its other forms and near spellings before PostgreSQL is asked, as
- * local search does: a typo finds the sessions holding the word meant.
+ * The team sessions that best answer a query (those the connected role may read), ranked and with snippets. `plan`
+ * is the local search's compiled query (answers.ts `plan`): PostgreSQL is asked for its words with the other forms,
+ * near spellings and short forms the local index gave them (a typo finds the sessions holding the word meant), and
+ * the candidates are ranked and cut into snippets by the same plan. `stats`: the local index's, for the words' weights.
  */
-export async function searchTeam(db: TeamDatabase, query: string, options: SearchOptions, vocabulary?: Vocabulary & GlobalStats): Promise<SearchResult[]> {
-  const parsed = parseQuery(query);
-  const expanded = vocabulary
-    ? expandTerms(parsed.terms, vocabulary, parsed.parts).slots.flatMap((slot) => slot.alts.flatMap((a) => a.all ?? a.term))
-    : parsed.terms;
-  const words = [...new Set([...parsed.terms, ...expanded, ...parsed.literals])].slice(0, MAX_WORDS);
+export async function searchTeam(db: TeamDatabase, plan: QueryPlan, options: SearchOptions, stats?: GlobalStats): Promise<SearchResult[]> {
+  const { query } = plan;
+  const expanded = plan.slots.flatMap((slot) => slot.alts.flatMap((a) => a.all ?? a.term));
+  const words = [...new Set([...query.terms, ...expanded, ...query.literals])].slice(0, MAX_WORDS);
   if (!words.length) return [];
   const range = dayRange(options);
   const n = words.length;
@@ -72,16 +69,10 @@ export async function searchTeam(db: TeamDatabase, query: string, options: Searc
     byId.set(session.id, row);
     return session;
   });
-  const view = teamView(sessions, (s) => ({ content: [byId.get(s.id)!.conversation], messages: [byId.get(s.id)!.messages] }), vocabulary);
+  const view = teamView(sessions, (s) => ({ content: [byId.get(s.id)!.conversation], messages: [byId.get(s.id)!.messages] }), stats);
   // project, tags and modes are the local library's concerns: the project was matched by name above
-  const plan = planQuery(
-    view.index,
-    parsed,
-    { limit: options.limit, source: options.source, branch: options.branch, mode: 'lexical' },
-    range,
-    view.shortForms(),
-  );
-  return searchSessions(view, plan, query).results.map((result) => {
+  const ranked: QueryPlan = { ...plan, options: { limit: options.limit, source: options.source, branch: options.branch, mode: 'lexical' }, range };
+  return searchSessions(view, ranked, query.text ?? '').results.map((result) => {
     const row = byId.get(result.id)!;
     const team: SearchResult = { ...result, file: '', owner: row.owner, machine: row.machine };
     // not on this machine: nothing to resume here, and no transcript that could have been deleted
