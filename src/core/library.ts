@@ -215,10 +215,13 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
   const partial = <T extends object>(answer: T): T => (load.partial ? { ...answer, indexing: { ...load.indexing } } : answer);
   const searched = <T extends object>(answer: T): T => ({ ...partial(answer), ...embedding() });
   const search = guarded(answers.search);
+  const searchPlan = guarded(answers.searchPlan);
   const searchContext = guarded(answers.searchContext);
   const library: SessionLibrary = {
     ...answers,
     search: (query, options) => searched(search(query, options)),
+    plan: guarded(answers.plan),
+    searchPlan: (plan, raw) => searched(searchPlan(plan, raw)),
     searchContext: (query, options) => searched(searchContext(query, options)),
     searchWorkspaces: guarded(answers.searchWorkspaces),
     searchGrouped: (query, options) => guarded(answers.searchGrouped)(query, options).then(partial),

@@ -16,11 +16,17 @@ function open(root: string, data: string): SessionLibrary {
   return createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
 }
 
+/** What `indexingOf` gives when no answer is partial. */
+const NONE = Array.from({ length: 6 }, () => undefined);
+
 /** The `indexing` of every answer that depends on the index. */
 function indexingOf(library: SessionLibrary): unknown[] {
   return [
     library.search('codebase', { limit: 3 }).indexing,
+    // (the engine's path: planned once, the plan searched locally and in a team archive)
+    library.searchPlan(library.plan('codebase', { limit: 3 }), 'codebase').indexing,
     library.searchContext('codebase', { limit: 3, threshold: 0 }).indexing,
+    library.searchContext(library.plan('codebase', {}), { limit: 3, threshold: 0 }).indexing,
     library.list({ limit: 3 }).indexing,
     library.preferences().indexing,
   ];
@@ -39,7 +45,7 @@ test('a first load says it is partial in every answer, preferences included, wit
       const i = indexing as { filesTotal: number; filesDone: number; complete: boolean } | undefined;
       assert.ok(i && !i.complete && i.filesTotal === 40 && i.filesDone < 40, JSON.stringify(i));
     }
-  assert.deepEqual(indexingOf(library), [undefined, undefined, undefined, undefined]);
+  assert.deepEqual(indexingOf(library), NONE);
   await library.close();
 });
 
@@ -53,9 +59,9 @@ test('a warm start answers without `indexing` when nothing changed, and with it 
   const warm = open(root, data);
   const loading = warm.load();
   await warm.answerable;
-  assert.deepEqual(indexingOf(warm), [undefined, undefined, undefined, undefined], 'answered from the snapshot: nothing is missing');
+  assert.deepEqual(indexingOf(warm), NONE, 'answered from the snapshot: nothing is missing');
   await loading;
-  assert.deepEqual(indexingOf(warm), [undefined, undefined, undefined, undefined]);
+  assert.deepEqual(indexingOf(warm), NONE);
   await warm.close();
 
   // one transcript grew: answers given while it is read say so, and say how much is left
@@ -78,7 +84,7 @@ test('a warm start answers without `indexing` when nothing changed, and with it 
       complete: false,
       stopped: undefined,
     });
-  assert.deepEqual(indexingOf(changed), [undefined, undefined, undefined, undefined]);
+  assert.deepEqual(indexingOf(changed), NONE);
   await changed.close();
 });
 
@@ -100,7 +106,7 @@ test('a restart from a checkpoint of a load that was killed says it is partial f
   const early = resumed.search('codebase', { limit: 3 }).indexing;
   assert.ok(early && !early.complete, 'the first answer from a checkpoint is not taken for the whole history');
   await loading;
-  assert.deepEqual(indexingOf(resumed), [undefined, undefined, undefined, undefined]);
+  assert.deepEqual(indexingOf(resumed), NONE);
   assert.equal(resumed.sessions.size, 150);
   await resumed.close();
 });
