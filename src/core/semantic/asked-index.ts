@@ -86,7 +86,7 @@ function bestFirst(ranked: Ranked[], limit: number, accept?: (doc: number) => bo
   const byScore = (a: Ranked, b: Ranked): number => b.score - a.score || a.order - b.order;
   const take = (sorted: Ranked[]): Ranked[] => (accept ? sorted.filter((r) => accept(r.doc)) : sorted).slice(0, limit);
   if (ranked.length <= limit) return take(ranked.sort(byScore));
-  // the limit-th best score: those above it, and as many of those equal to it as the order takes
+  // (the order is total, score then first scored: the heap's best `limit` are the sort's first `limit`)
   const top = selectTop(ranked, limit, byScore);
   const chosen = take(top);
   return chosen.length === limit ? chosen : take(ranked.sort(byScore));
