@@ -297,7 +297,7 @@ export class SemanticIndex {
   }
 
   /**
-   * The vectors as one array of rows: a search reads them in order (at 10,000 sessions, a third of the time of a map
+   * The vectors as one array of rows: a search reads them in order (at 10,000 sessions, with the sum below, about half the time of a map
    * walk with a call per vector). Each vector becomes a view of its row, so that the table is their only copy.
    */
   private packed(): { keys: string[]; rows: Float32Array; k: number } {
