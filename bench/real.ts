@@ -293,6 +293,7 @@ for (const size of values.sizes!.split(',').map(Number)) {
     `${((100 * hit1) / c.known.length).toFixed(0)}% / ${((100 * hit10) / c.known.length).toFixed(0)}% · ${((100 * lexicalHit1) / c.known.length).toFixed(0)}% · ${peerOr(`${((100 * ftsHit1) / c.known.length).toFixed(0)}% / ${((100 * ftsHit10) / c.known.length).toFixed(0)}%`)}`,
   ].join(' | ');
   rows.push(`| ${line} |`);
+  console.error(`${size}: | ${line} |`); // at once: a long run's later phases (the restart) may not be waited for
   const perWords = c.queries.map((_, k) => `${k + 1}w ${f2(pct(oursMs[k], 0.5))}/${f2(pct(ftsMs[k], 0.5))}`).join(', ');
   console.error(`${size}: p50 by words, ours/FTS5+snippets ms: ${perWords}`);
   console.error(

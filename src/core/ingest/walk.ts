@@ -2,6 +2,7 @@
  * Lists regular files under a root without leaving it: symlinks are followed only when their target stays inside the
  * root, and FIFOs, sockets and devices are never opened.
  */
+import { readdirSync, type Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, isAbsolute, sep } from 'node:path';
 import type { Logger } from '../log.js';
@@ -27,6 +28,8 @@ export interface WalkOptions {
   logger: Logger;
   accept: (file: string) => boolean;
   maxDepth?: number;
+  /** Folders listed through the thread pool from the start (as a slow disk makes them be); for tests. */
+  pooled?: boolean;
 }
 
 export async function walkFiles(root: string, options: WalkOptions): Promise<string[]> {
@@ -39,13 +42,11 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
   // a root that is one file (an imported export) is read alone
   if ((await stat(realRoot).catch(() => undefined))?.isFile()) return options.accept(realRoot) ? [realRoot] : [];
   const maxDepth = options.maxDepth ?? 12;
-  // folders are listed several at a time (a history of 10,000 sessions is thousands of folders, each a round trip to
-  // the disk); the files come out in the same order as one folder after the other
-  const list = limited(WALK_CONCURRENCY);
+  const list = folderLister(options.pooled === true);
   const visit = async (dir: string, depth: number): Promise<string[]> => {
     let entries;
     try {
-      entries = await list(() => readdir(dir, { withFileTypes: true }));
+      entries = await list(dir);
     } catch (err) {
       options.logger.warn(`${dir}: cannot list (${(err as NodeJS.ErrnoException).code ?? 'error'}), skipped`);
       return [];
@@ -86,8 +87,35 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
   return visit(realRoot, 0);
 }
 
-/** How many folders a walk lists at once. */
+/** How many folders a walk lists at once through the thread pool. */
 const WALK_CONCURRENCY = 16;
+/** A folder listed in this thread slower than this (ms) sends the rest of the walk through the thread pool. */
+const SLOW_FOLDER_MS = 20;
+/** Listing in this thread yields to answers and timers after this long (ms). */
+const YIELD_MS = 10;
+
+/**
+ * Lists folders in this thread while the disk answers at once (a folder the system has cached: microseconds, where a
+ * listing through the thread pool costs its round trip; a history of 10,000 sessions is about 2,000 folders, and a warm
+ * start walks them all), yielding every few milliseconds so that answers go on. Once a folder is slow to list (a
+ * network drive), the rest are listed through the thread pool, several at a time. The files come out in the same order
+ * either way: one folder after the other.
+ */
+function folderLister(pooled: boolean): (dir: string) => Promise<Dirent[]> {
+  const pool = limited(WALK_CONCURRENCY);
+  let since = performance.now();
+  return async (dir) => {
+    if (pooled) return pool(() => readdir(dir, { withFileTypes: true }));
+    if (performance.now() - since > YIELD_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+    const started = performance.now();
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (performance.now() - started > SLOW_FOLDER_MS) pooled = true;
+    return entries;
+  };
+}
 
 /** Runs at most `n` of the tasks given at a time (only while each runs: a task may start others and wait for them). */
 function limited(n: number): <T>(task: () => Promise<T>) => Promise<T> {
