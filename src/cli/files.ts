@@ -1,6 +1,6 @@
 /** `session-search files <path> [--lines N-M]` for people: the sessions behind a file, and who wrote its lines. */
 import type { FileHistoryResponse } from '../core/answer/file-history.js';
-import { indexingLine } from '../core/format.js';
+import { indexingLine } from '../core/indexing-line.js';
 import { ANSI, printable, style } from './render.js';
 
 export function renderFiles(response: FileHistoryResponse, color: boolean): string {

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionLibrary } from '../core/library.js';
 import type { CliOptions } from './args.js';
-import { running } from '../core/store/lock.js';
+import { running } from '../core/store/running.js';
 
 /** Set in the learner's environment: it never starts another. */
 const LEARNER_ENV = 'SESSION_SEARCH_LEARNER';

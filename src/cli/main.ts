@@ -1,6 +1,5 @@
 /** `session-search`: the terminal front end on the same engine as the MCP server and the extension. */
 import { errorCode, errorMessage, SessionSearchError } from '../core/errors.js';
-import { render as renderFormat } from '../core/format.js';
 import type { SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import type { Role } from '../core/model.js';
@@ -74,9 +73,12 @@ function sessionFilters(
   return { date, dateFrom, dateTo, source, project, branch, projectScope, tags, allTags };
 }
 
+/** Set once a command asks for --toon. */
+let toonText: ((value: unknown) => string) | undefined;
+
 function print(options: CliOptions, value: unknown, human: () => string): void {
   if (options.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-  else if (options.toon) process.stdout.write(`${renderFormat(value, 'toon').text}\n`);
+  else if (options.toon) process.stdout.write(`${toonText!(value)}\n`);
   else process.stdout.write(human());
 }
 
@@ -101,6 +103,11 @@ async function run(argv: string[]): Promise<number> {
   if (options.help || !options.command) {
     process.stdout.write((options.help && commandHelp(options.command)) || USAGE);
     return options.help ? 0 : 2;
+  }
+  // (TOON's encoder loads only for --toon: every command's start counts)
+  if (options.toon) {
+    const { render } = await import('../core/format.js');
+    toonText = (value) => render(value, 'toon').text;
   }
   const color = !!process.stdout.isTTY && !process.env.NO_COLOR;
   switch (options.command) {

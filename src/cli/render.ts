@@ -1,6 +1,6 @@
 /** Human-readable output for the terminal. Matched words are marked when stdout is a terminal. */
 import type { GetResponse, ListResponse, SearchResponse } from '../core/contracts.js';
-import { indexingLine } from '../core/format.js';
+import { indexingLine } from '../core/indexing-line.js';
 
 export const ANSI = { bold: '\x1b[1m', dim: '\x1b[2m', mark: '\x1b[1;33m', reset: '\x1b[0m' };
 

@@ -4,6 +4,9 @@
  * table) and `auto` sends TOON only where that view is shorter than the plain JSON.
  */
 import { decode, encode } from '@toon-format/toon';
+import { indexingLine } from './indexing-line.js';
+
+export { indexingLine };
 
 export type OutputFormat = 'json' | 'toon' | 'auto';
 
@@ -70,27 +73,6 @@ export function render(value: unknown, format: OutputFormat): { format: 'json' |
   const toon = toToon(tabularView(value));
   if (format === 'toon' || toon.length < json.length) return { format: 'toon', text: toon };
   return { format: 'json', text: json };
-}
-
-/** One line saying an answer covers only what is indexed so far (empty once everything is). */
-export function indexingLine(value: unknown): string {
-  return loadLine(value) + embeddingsLine(value);
-}
-
-/** While the user's own model embeds the sessions, or cannot: how far it is. */
-function embeddingsLine(value: unknown): string {
-  const e = (value as { embeddings?: { status: string; model: string; sessionsDone: number; sessionsTotal: number; error?: string } } | null)?.embeddings;
-  if (!e || e.status === 'ready') return '';
-  if (e.status === 'failed') return `your embedding model cannot be used (${e.error ?? 'see the log'}): ranked without it\n`;
-  return `your embedding model is embedding sessions: ${e.sessionsDone.toLocaleString('en-US')} of ${e.sessionsTotal.toLocaleString('en-US')}; meaning ranks with those done\n`;
-}
-
-function loadLine(value: unknown): string {
-  const indexing = (value as { indexing?: { filesDone: number; filesTotal: number; complete: boolean; stopped?: string } } | null)?.indexing;
-  if (!indexing || indexing.complete) return '';
-  if (indexing.stopped) return `indexing stopped: ${indexing.stopped}; results may be incomplete\n`;
-  if (!indexing.filesTotal) return 'still indexing: looking for transcript files; results may be incomplete\n';
-  return `still indexing: ${indexing.filesDone.toLocaleString('en-US')} of ${indexing.filesTotal.toLocaleString('en-US')} transcript files, newest first; results may be incomplete\n`;
 }
 
 /** The text of an answer for a model: the indexing line when partial, then the answer (TOON where smaller). */

@@ -23,7 +23,7 @@ import { splitRoots, type SourceRoot } from '../core/ingest/sources/registry.js'
 import type { Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { connectSocket } from './socket.js';
-import { running } from '../core/store/lock.js';
+import { running } from '../core/store/running.js';
 import { withAllocatorEnv } from '../core/allocator.js';
 import { ENGINE_BUILT } from '../version.js';
 import {

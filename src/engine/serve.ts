@@ -23,7 +23,7 @@ import { EngineWindows } from './windows.js';
 import { createLibrary } from '../core/library.js';
 import { embedConfigFromEnv } from '../core/embed/config.js';
 import type { Logger } from '../core/log.js';
-import { running } from '../core/store/lock.js';
+import { running } from '../core/store/running.js';
 import { inProcess, type Engine } from './api.js';
 import type { TeamArchive } from '../core/team/archive.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';

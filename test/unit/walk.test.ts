@@ -53,6 +53,9 @@ test('every tree is walked to the same files in the same order, folders listed i
       return pa.length - pb.length;
     });
     assert.deepEqual(here, sorted, `seed ${seed}`);
-    assert.ok(logger.lines.some((l) => l.includes('out-of-root') && l.includes('outside')), `seed ${seed}`);
+    assert.ok(
+      logger.lines.some((l) => l.includes('out-of-root') && l.includes('outside')),
+      `seed ${seed}`,
+    );
   }
 });

@@ -5,12 +5,14 @@
  * killed with kill -9 leaves a lock that goes stale and is taken over, never one that stays stuck.
  */
 import { errorMessage } from '../errors.js';
-import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Logger } from '../log.js';
+import { running } from './running.js';
+
+export { running };
 
 /** A lock not refreshed for this long belongs to a dead process. */
 export const STALE_MS = 15_000;
@@ -84,26 +86,6 @@ async function ownerOf(lock: string): Promise<{ pid: number; host: string } | un
     return typeof o.pid === 'number' && typeof o.host === 'string' ? { pid: o.pid, host: o.host } : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Whether a process of this machine runs under `pid` (one of another user's counts). A process that exited but was
- * never reaped (a zombie, where the parent of orphans does not reap them, as in some containers) does not run.
- */
-export function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  if (process.platform !== 'linux') return true;
-  try {
-    // the state is the field after the command name, which is in parentheses and may hold spaces
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
   }
 }
 
