@@ -5,10 +5,10 @@
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
-import { conjoin, docsHolding, packFields, PostingStore, SEAL_THRESHOLD, termPostings, type PagedArray, type Postings, type Segment } from './postings.js';
+import { conjoin, livePostings, packFields, PostingStore, SEAL_THRESHOLD, type PagedArray, type Postings, type Segment } from './postings.js';
 import {
   DEFAULT_RANKING,
-  FIELD_WEIGHTS,
+  fieldFactors,
   uniqueSlots,
   type DocumentFields,
   type QuerySlot,
@@ -18,8 +18,8 @@ import {
 } from './ranking.js';
 import type { IndexState, RestoredState } from './state.js';
 import { DocTermLists } from './doc-terms.js';
-import { ranksOf, topK } from './top-k.js';
-import { keepCandidates, QueryScratch } from './scratch.js';
+import { ranksBelow, topK } from './top-k.js';
+import { grownTo, keepHolders, QueryScratch } from './scratch.js';
 
 export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type QuerySlot, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
 export type { ChunkedArray, IndexState, RestoredState } from './state.js';
@@ -50,7 +50,7 @@ export class SearchIndex {
   /** Per-term, per-field scratch counts for the document being added. */
   private scratch = new Uint32Array(3 * 1024);
   /** Per document and field: weight / length normaliser, rebuilt lazily when lengths changed. */
-  private fieldFactors = new Float64Array(0);
+  private fieldFactors: Float64Array = new Float64Array(0);
   private factorsStale = true;
   private readonly perQuery = new QueryScratch();
 
@@ -125,16 +125,8 @@ export class SearchIndex {
     if (id === undefined) {
       id = this.termCount++;
       this.dict.set(term, id);
-      if (id * 3 + 3 > this.scratch.length) {
-        const grown = new Uint32Array(this.scratch.length * 2);
-        grown.set(this.scratch);
-        this.scratch = grown;
-      }
-      if (id >= this.df.length) {
-        const grown = new Uint32Array(Math.max(1024, this.df.length * 2));
-        grown.set(this.df);
-        this.df = grown;
-      }
+      if (id * 3 + 3 > this.scratch.length) this.scratch = grownTo(this.scratch, this.scratch.length * 2);
+      if (id >= this.df.length) this.df = grownTo(this.df, Math.max(1024, this.df.length * 2));
     }
     return id;
   }
@@ -213,12 +205,8 @@ export class SearchIndex {
     const doc = this.keys.length;
     this.keys.push(key);
     if (doc * 3 + 3 > this.lengths.length) {
-      const grown = new Uint32Array(Math.max(3 * 1024, this.lengths.length * 2));
-      grown.set(this.lengths);
-      this.lengths = grown;
-      const rec = new Float64Array(Math.max(1024, this.recency.length * 2));
-      rec.set(this.recency);
-      this.recency = rec;
+      this.lengths = grownTo(this.lengths, Math.max(3 * 1024, this.lengths.length * 2));
+      this.recency = grownTo(this.recency, Math.max(1024, this.recency.length * 2));
     }
     this.lengths.set(lengths, doc * 3);
     this.recency[doc] = recency;
@@ -298,20 +286,10 @@ export class SearchIndex {
     return id === undefined ? 0 : this.idfOf(id);
   }
 
-  /** weight_f / max(minNorm, 1 - b_f + b_f * len_f / avg_f) for every document: the per-query work is then a multiply. */
+  /** Every document's field factors (ranking.ts fieldFactors), once lengths changed. */
   private refreshFactors(): void {
     if (!this.factorsStale) return;
-    const n = this.keys.length;
-    const live = Math.max(1, this.byKey.size);
-    const { b, minNorm } = this.params;
-    const avg = this.totalLengths.map((l) => Math.max(1, l / live));
-    if (this.fieldFactors.length < n * 3) this.fieldFactors = new Float64Array(Math.max(n * 3, this.fieldFactors.length * 2));
-    for (let doc = 0; doc < n; doc++) {
-      for (let f = 0; f < 3; f++) {
-        const norm = 1 - b[f] + (b[f] * this.lengths[doc * 3 + f]) / avg[f];
-        this.fieldFactors[doc * 3 + f] = FIELD_WEIGHTS[f] / (norm < minNorm ? minNorm : norm);
-      }
-    }
+    this.fieldFactors = fieldFactors(this.lengths, this.keys.length, this.totalLengths, this.byKey.size, this.params, this.fieldFactors);
     this.factorsStale = false;
   }
 
@@ -389,14 +367,8 @@ export class SearchIndex {
     });
     const results = ordered.map(hit);
     if (options.alsoRank?.size && options.limit !== undefined && candidates.count > ordered.length) {
-      const shown = new Set(ordered);
-      const below = new Set<number>();
-      for (const key of options.alsoRank) {
-        const doc = this.byKey.get(key);
-        if (doc !== undefined && !shown.has(doc)) below.add(doc);
-      }
-      const ranks = ranksOf(candidates.items, candidates.count, below, scores, this.recency);
-      for (const [doc, rank] of [...ranks].sort((a, b) => a[1] - b[1])) results.push({ ...hit(doc), rank });
+      const asked = [...options.alsoRank].map((key) => this.byKey.get(key));
+      for (const [doc, rank] of ranksBelow(candidates.items, candidates.count, ordered, asked, scores, this.recency)) results.push({ ...hit(doc), rank });
     }
     for (let i = 0; i < touchedCount; i++) slotsHeld[touched[i]] = matches[touched[i]] = heldSlots[touched[i]] = 0;
     return results;
@@ -406,21 +378,7 @@ export class SearchIndex {
   private postingsOf(term: string, idfOf?: (term: string) => number | undefined): Postings | undefined {
     const id = this.lookup(term);
     if (id === undefined || !this.df[id]) return undefined;
-    return {
-      idf: idfOf?.(term) ?? this.idfOf(id),
-      each: (visit) => {
-        for (const seg of this.store.segments) {
-          if (id >= seg.terms) continue;
-          const { docs, freqs, from, to } = termPostings(seg, id);
-          for (let i = from; i < to; i++) {
-            const doc = docs[i];
-            if (this.keys[doc] === undefined) continue;
-            const packed = freqs[i];
-            visit(doc, packed & 0xff, (packed >>> 8) & 0xfff, packed >>> 20);
-          }
-        }
-      },
-    };
+    return livePostings(this.store.segments, id, idfOf?.(term) ?? this.idfOf(id), this.keys);
   }
 
   /** The documents holding every one of `terms` (an identifier's parts apart), as one alternative. */
@@ -432,13 +390,7 @@ export class SearchIndex {
   /** Drops candidates that hold an excluded term, miss a required one, or fail `accept`. */
   private filterCandidates(touched: Int32Array, count: number, requiredIds: number[], options: ScoreOptions): { items: Int32Array; count: number } {
     if (!requiredIds.length && !options.excluded?.length && !options.accept) return { items: touched, count };
-    const excluded = (options.excluded ?? []).map((t) => docsHolding(this.store.segments, this.lookup(t)));
-    const required = requiredIds.map((id) => docsHolding(this.store.segments, id));
-    const accept = options.accept;
-    return keepCandidates(
-      touched,
-      count,
-      (doc) => !excluded.some((set) => set.has(doc)) && required.every((set) => set.has(doc)) && (!accept || accept(this.keys[doc]!)),
-    );
+    const excluded = (options.excluded ?? []).map((t) => this.lookup(t));
+    return keepHolders(this.store.segments, this.keys, touched, count, requiredIds, excluded, options.accept);
   }
 }

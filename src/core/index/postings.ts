@@ -197,6 +197,25 @@ export interface Postings {
   each(visit: (doc: number, t0: number, t1: number, t2: number) => void): void;
 }
 
+/** Term `id`'s postings in `segments`, field by field, skipping removed documents (an undefined key). */
+export function livePostings(segments: readonly Segment[], id: number, idf: number, keys: readonly (string | undefined)[]): Postings {
+  return {
+    idf,
+    each: (visit) => {
+      for (const seg of segments) {
+        if (id >= seg.terms) continue;
+        const { docs, freqs, from, to } = termPostings(seg, id);
+        for (let i = from; i < to; i++) {
+          const doc = docs[i];
+          if (keys[doc] === undefined) continue;
+          const packed = freqs[i];
+          visit(doc, packed & 0xff, (packed >>> 8) & 0xfff, packed >>> 20);
+        }
+      }
+    },
+  };
+}
+
 /**
  * The documents every one of `parts` holds (an identifier's parts apart: `web` and `socket` for `web_socket`), each
  * with the mean of its parts' frequencies, at the IDF of the rarest part.

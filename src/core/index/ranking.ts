@@ -24,6 +24,31 @@ export interface RankingParams {
  */
 export const DEFAULT_RANKING: RankingParams = { k1: 2, b: [0, 0.9, 0.9], minNorm: 0.85, coordination: 0 };
 
+/**
+ * weight_f / max(minNorm, 1 - b_f + b_f * len_f / avg_f) for each of the first `docs` documents and each field, into
+ * `into` (grown when too small): the per-query work of BM25F is then a multiply. `live` counts the documents that
+ * `totalLengths` sums over.
+ */
+export function fieldFactors(
+  lengths: Uint32Array,
+  docs: number,
+  totalLengths: readonly number[],
+  live: number,
+  params: RankingParams,
+  into: Float64Array,
+): Float64Array {
+  const { b, minNorm } = params;
+  const avg = totalLengths.map((l) => Math.max(1, l / Math.max(1, live)));
+  const out = into.length < docs * 3 ? new Float64Array(Math.max(docs * 3, into.length * 2)) : into;
+  for (let doc = 0; doc < docs; doc++) {
+    for (let f = 0; f < 3; f++) {
+      const norm = 1 - b[f] + (b[f] * lengths[doc * 3 + f]) / avg[f];
+      out[doc * 3 + f] = FIELD_WEIGHTS[f] / (norm < minNorm ? minNorm : norm);
+    }
+  }
+  return out;
+}
+
 export interface DocumentFields {
   topic: string;
   content: string[];

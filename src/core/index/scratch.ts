@@ -1,4 +1,6 @@
 /** The engine's per-query working arrays, one cell per document: grown as documents come, reused by every query. */
+import { docsHolding, type Segment } from './postings.js';
+
 export class QueryScratch {
   /** Score so far. */
   scores = new Float64Array(0);
@@ -34,4 +36,33 @@ export function keepCandidates(touched: Int32Array, count: number, keep: (doc: n
   let n = 0;
   for (let i = 0; i < count; i++) if (keep(touched[i])) kept[n++] = touched[i];
   return { items: kept, count: n };
+}
+
+/**
+ * The candidates that hold every term of `required`, none of `excluded` (term ids; an unknown excluded term excludes
+ * nothing) and pass `accept` (given the document's key).
+ */
+export function keepHolders(
+  segments: readonly Segment[],
+  keys: readonly (string | undefined)[],
+  touched: Int32Array,
+  count: number,
+  required: readonly number[],
+  excluded: readonly (number | undefined)[],
+  accept: ((key: string) => boolean) | undefined,
+): { items: Int32Array; count: number } {
+  const without = excluded.map((id) => docsHolding(segments, id));
+  const within = required.map((id) => docsHolding(segments, id));
+  return keepCandidates(
+    touched,
+    count,
+    (doc) => !without.some((set) => set.has(doc)) && within.every((set) => set.has(doc)) && (!accept || accept(keys[doc]!)),
+  );
+}
+
+/** A copy of `array` `length` long (the rest zero). */
+export function grownTo<T extends Uint32Array | Float64Array>(array: T, length: number): T {
+  const grown = new (array.constructor as new (n: number) => T)(length);
+  grown.set(array);
+  return grown;
 }

@@ -92,3 +92,22 @@ export function ranksOf(items: Int32Array, count: number, docs: ReadonlySet<numb
   });
   return ranks;
 }
+
+/**
+ * The places (0 first, in that order) of the documents of `asked` that are candidates but not among `shown` (a ranking
+ * cut at its limit): those a fusion with other lists needs beside the shown ones. Unknown documents (undefined) and
+ * documents that are no candidates are left out.
+ */
+export function ranksBelow(
+  items: Int32Array,
+  count: number,
+  shown: readonly number[],
+  asked: readonly (number | undefined)[],
+  scores: Float64Array,
+  recency: Float64Array,
+): [number, number][] {
+  const seen = new Set(shown);
+  const below = new Set<number>();
+  for (const doc of asked) if (doc !== undefined && !seen.has(doc)) below.add(doc);
+  return [...ranksOf(items, count, below, scores, recency)].sort((a, b) => a[1] - b[1]);
+}
