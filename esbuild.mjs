@@ -70,6 +70,8 @@ const webview = build({
 const server = build({ ...common, format: 'cjs', entryPoints: ['src/server/main.ts'], outfile: 'dist/server.cjs' });
 // The parsing thread a long load starts beside whichever bundle runs the library (found next to it in dist/).
 const parseWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/ingest/parse-worker.ts'], outfile: 'dist/parse-worker.cjs' });
+// The thread that walks the roots while a large snapshot is restored, found the same way.
+const scanWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/ingest/scan-worker.ts'], outfile: 'dist/scan-worker.cjs' });
 // The thread that learns the semantic model in the background, found the same way.
 const trainWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/semantic/train-worker.ts'], outfile: 'dist/train-worker.cjs' });
 // The thread that runs a user's own model folder (onnxruntime-web), with the runtime's WebAssembly copied beside it.
@@ -86,4 +88,4 @@ mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 for (const f of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) copyFileSync(`node_modules/onnxruntime-web/dist/${f}`, `dist/${f}`);
 
-await Promise.all([extension, webview, server, parseWorker, trainWorker, embedWorker, commands]);
+await Promise.all([extension, webview, server, parseWorker, scanWorker, trainWorker, embedWorker, commands]);

@@ -101,7 +101,12 @@ function flipAt(b: Buffer, at: number): Buffer {
 
 const QUERIES = ['test', 'error handling', 'readme', '"npm install"', 'todo -write'];
 
-test('a warm start restores the snapshot, reads only the files that changed, and answers like a cold build', async () => {
+for (const aside of [false, true])
+  test(`a warm start restores the snapshot, reads only the files that changed, and answers like a cold build${aside ? ' (the roots walked on a thread of their own meanwhile)' : ''}`, async () => {
+    await warmStart(aside);
+  });
+
+async function warmStart(aside: boolean): Promise<void> {
   const root = corpusCopy();
   const data = tempDir();
   const cold = await open(root, data);
@@ -122,9 +127,15 @@ test('a warm start restores the snapshot, reads only the files that changed, and
   // The reference: a build without a snapshot over the same files and a copy of the same archive.
   const referenceData = tempDir();
   cpSync(join(data, 'archive'), join(referenceData, 'archive'), { recursive: true });
-  const warm = await open(root, data);
+  const warm = await open(root, data, { scanAside: aside });
   assert.ok(
     warm.logger.lines.some((l) => /snapshot of .* restored/.test(l)),
+    warm.logger.lines.join('\n'),
+  );
+  // (the thread did the walk: it did not fall back to this one)
+  assert.equal(
+    warm.logger.lines.some((l) => l.includes('walked on the main thread')),
+    false,
     warm.logger.lines.join('\n'),
   );
   assert.ok(
@@ -144,7 +155,7 @@ test('a warm start restores the snapshot, reads only the files that changed, and
     assert.deepEqual(restored, await reference.library.get(s.id), `get ${s.id} reads its turns from the snapshot`);
   }
   assert.deepEqual(warm.library.list({ limit: 5 }), { ...reference.library.list({ limit: 5 }) });
-});
+}
 
 test('a damaged snapshot, one of another version and one written with other settings are discarded, logged and rebuilt', async () => {
   const root = corpusCopy();

@@ -12,8 +12,9 @@ import { changedEntries, scanRoots, type FileState } from '../ingest/file-state.
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
+import { scanAside, type Scan } from '../ingest/scan-aside.js';
 import { LoadGuard } from './memory-guard.js';
-import { POOL_MIN_FILES, type LibraryOptions, type LoadProgress } from './options.js';
+import { POOL_MIN_FILES, SCAN_ASIDE_MIN_BYTES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import type { ParsedFiles } from '../ingest/sources/line-files.js';
@@ -91,9 +92,12 @@ export class Loader {
   }
 
   private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+    await this.resolveRoots();
+    // a large history's roots are walked on another thread while its snapshot is restored here
+    const { scanAside: aside = (this.parts.persistence?.snapshotBytes() ?? 0) >= SCAN_ASIDE_MIN_BYTES, exclude } = this.parts.options;
+    const scanning = aside ? scanAside(this.roots, exclude, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)) : undefined;
     const restored = await this.parts.persistence?.restore();
     this.restoredPartial = restored?.partial === true;
-    await this.resolveRoots();
     let checked: Promise<unknown> = Promise.resolve();
     if (restored) {
       this.catalog.adopt(restored, (f) =>
@@ -109,16 +113,21 @@ export class Loader {
       // roots are walked meanwhile; what changed is told apart once both checks are done.
       checked = Promise.all([this.checkArchiveEntries(), this.indexComplete]);
     }
-    await this.catchUp(onProgress, signal, checked);
+    await this.catchUp(onProgress, signal, checked, scanning);
     if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
   }
 
   /** Reads what changed since the catalog was last current: new and modified files, and files that are gone. */
-  private async catchUp(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal, checked: Promise<unknown> = Promise.resolve()): Promise<void> {
+  private async catchUp(
+    onProgress?: (p: LoadProgress) => void,
+    signal?: AbortSignal,
+    checked: Promise<unknown> = Promise.resolve(),
+    scanning?: Promise<Scan>,
+  ): Promise<void> {
     let scanned!: () => void;
     this.scanned = new Promise<void>((resolve) => (scanned = resolve));
     try {
-      await this.readChanged(scanned, onProgress, signal, checked);
+      await this.readChanged(scanned, onProgress, signal, checked, scanning);
     } finally {
       scanned();
       this.scanned = undefined;
@@ -130,8 +139,9 @@ export class Loader {
     onProgress: ((p: LoadProgress) => void) | undefined,
     signal: AbortSignal | undefined,
     checked: Promise<unknown>,
+    scanning = scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)),
   ): Promise<void> {
-    const [{ plan, seen }] = await Promise.all([scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)), checked]);
+    const [{ plan, seen }] = await Promise.all([scanning, checked]);
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);

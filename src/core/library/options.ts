@@ -12,6 +12,12 @@ import type { LiveOptions } from '../ingest/live.js';
 export const POOL_MIN_FILES = 16;
 
 /**
+ * A start that restores a snapshot this large (about 1,000 real-sized sessions) walks the roots on a thread of its own
+ * meanwhile (ingest/scan-aside.ts); for a smaller one, starting the thread costs more than the walk.
+ */
+export const SCAN_ASIDE_MIN_BYTES = 64 * 1024 * 1024;
+
+/**
  * A long first load writes the snapshot this often, so that a load that is killed resumes where it was. Each write
  * costs the load time (at 10,000 real-sized sessions, writes every 2 minutes made the 4-minute load 15% slower), so
  * only loads longer than this pay for one; a shorter load killed midway reads its files again from their archive
@@ -53,6 +59,11 @@ export interface LibraryOptions {
   snapshotDelayMs?: number;
   /** Threads that parse during a long load (default: one fewer than the cores, at most 3; 0 parses on this thread). */
   parseThreads?: number;
+  /**
+   * Walk the roots on a thread of their own while the snapshot is restored (default: when the snapshot is
+   * SCAN_ASIDE_MIN_BYTES or more; ingest/scan-aside.ts).
+   */
+  scanAside?: boolean;
   /** How often a long load writes the snapshot as it goes (default CHECKPOINT_MS). */
   checkpointMs?: number;
   /** Index bytes held in memory that make a load write the snapshot (default CHECKPOINT_BYTES). */

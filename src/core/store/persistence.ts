@@ -7,6 +7,7 @@ import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION } from '../mask.js';
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { DEFAULT_RANKING, SearchIndex } from '../index/engine.js';
 import type { Logger } from '../log.js';
@@ -94,6 +95,11 @@ export class Persistence {
   }
 
   /** The last snapshot, or undefined (none yet, or unusable: the reason is logged and it will be rebuilt). */
+  /** The snapshot file's size (0 where there is none). */
+  snapshotBytes(): number {
+    return statSync(this.path, { throwIfNoEntry: false })?.size ?? 0;
+  }
+
   async restore(): Promise<Restored | undefined> {
     // the semantic leg's file is read while the snapshot is
     const semanticBytes = readFile(this.semanticFile).catch(() => undefined);

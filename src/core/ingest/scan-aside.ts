@@ -1,0 +1,69 @@
+/**
+ * The roots walked and their files stated on a thread of their own (scan-worker.ts), for a warm start of a large
+ * history: the main thread restores the snapshot meanwhile. At 10,000 sessions the walk and the stats of 11,000 files in
+ * 2,000 folders take 0.2-0.4 s of the main thread, as long as a large part of the restore. Where no thread can start
+ * (no script beside the bundle) or it fails, the scan runs on the main thread as before: a thread only saves time.
+ */
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startWorker, threadScript } from '../threads.js';
+import type { Logger } from '../log.js';
+import { scanRoots, type FileState } from './file-state.js';
+import type { SourceRoot } from './sources/registry.js';
+import type { SourceAdapter } from './sources/types.js';
+
+/** main → thread (its workerData): the roots to walk and the patterns of files never read. */
+export interface ScanRequest {
+  roots: SourceRoot[];
+  exclude: string[] | undefined;
+}
+
+/** thread → main: every root's accepted files with their state, or why not; the thread's log lines. */
+export interface ScanReply {
+  logs: ['info' | 'warn' | 'error', string][];
+  plan?: { root: SourceRoot; files: FileState[] }[];
+  error?: string;
+}
+
+export type Scan = Awaited<ReturnType<typeof scanRoots>>;
+
+function workerScript(): string | undefined {
+  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  return threadScript(here, 'scan-worker');
+}
+
+/**
+ * `scanRoots` of `roots` on a thread; `accepts` must take the files the thread's own test takes (an adapter's `accepts`
+ * and the `exclude` patterns): it is what the main thread uses where the thread cannot help.
+ */
+export function scanAside(
+  roots: readonly SourceRoot[],
+  exclude: string[] | undefined,
+  logger: Logger,
+  accepts: (adapter: SourceAdapter, file: string, root: string) => boolean,
+): Promise<Scan> {
+  const here = (why: string): Promise<Scan> => {
+    logger.info(`the roots are walked on the main thread: ${why}`);
+    return scanRoots(roots, logger, accepts);
+  };
+  const script = workerScript();
+  if (!script) return here('no scanning thread beside the bundle');
+  return new Promise<ScanReply>((resolve, reject) => {
+    const worker = startWorker(script, { roots: [...roots], exclude } satisfies ScanRequest);
+    worker.once('message', (reply: ScanReply) => {
+      resolve(reply);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the scanning thread exited with code ${code}`)));
+  }).then(
+    (reply) => {
+      for (const [level, message] of reply.logs) logger[level](message);
+      if (!reply.plan) return here(reply.error ?? 'the scanning thread failed');
+      const seen = new Set<string>();
+      for (const { files } of reply.plan) for (const f of files) seen.add(f.file);
+      return { plan: reply.plan, seen };
+    },
+    (err: unknown) => here(String(err)),
+  );
+}
