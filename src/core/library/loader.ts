@@ -5,10 +5,11 @@
  */
 import { importedRoots } from '../ingest/imports.js';
 import { realpath, stat } from 'node:fs/promises';
-import { basename, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import { SessionSearchError, errorMessage } from '../errors.js';
 import { excluder } from '../ingest/exclude.js';
-import { changedEntries, scanRoots, type FileState } from '../ingest/file-state.js';
+import { scanRoots, type FileState } from '../ingest/file-state.js';
+import { markChangedEntries, restoreArchivedOnly } from './archive-checks.js';
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
@@ -21,8 +22,7 @@ import type { ParsedFiles } from '../ingest/sources/line-files.js';
 import type { SourceId } from '../model.js';
 import { sourceById, type SourceRoot } from '../ingest/sources/registry.js';
 import type { SourceAdapter, SourceContext } from '../ingest/sources/types.js';
-import { holdsCurrentFacts, maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
-import { sessionFacts } from '../ingest/sources/build.js';
+import type { Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
 import { releaseToArchive, type TurnHooks } from '../store/turns.js';
 import { isInside } from '../ingest/walk.js';
@@ -45,6 +45,8 @@ export class Loader {
   readonly roots: SourceRoot[] = [];
   private readonly missingRoots: SourceRoot[] = [];
   private readonly excluded: (path: string) => boolean;
+  /** The archive entry names the start's check computed (a hash each), for its look for archived-only sessions. */
+  private entryNames: Map<string, string> | undefined;
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
   private indexComplete: Promise<void> = Promise.resolve();
   private rebuilding: Promise<void> | undefined;
@@ -114,6 +116,7 @@ export class Loader {
       checked = Promise.all([this.checkArchiveEntries(), this.indexComplete]);
     }
     await this.catchUp(onProgress, signal, checked, scanning);
+    this.entryNames = undefined; // (a load stopped before its look for archived-only sessions)
     if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
   }
 
@@ -311,14 +314,9 @@ export class Loader {
     }
   }
 
-  /** Transcripts whose archive entry changed since the snapshot (damaged, or rewritten) count as changed: read again. */
+  /** Marks transcripts whose archive entry changed since the snapshot (archive-checks.ts). */
   private async checkArchiveEntries(): Promise<void> {
-    const archive = this.parts.archive;
-    if (!archive) return;
-    for (const k of await changedEntries([...this.catalog.byFile.values()], (file) => archive.entryPath(file))) {
-      this.logger.warn(`${k.file}: its archive entry changed since the snapshot; reading it again`);
-      k.size = -1;
-    }
+    if (this.parts.archive) this.entryNames = await markChangedEntries(this.catalog, this.parts.archive, this.logger);
   }
 
   /** Whether this process writes the data folder (archive, snapshot); other processes only read it. */
@@ -351,26 +349,11 @@ export class Loader {
     for (const read of reads) for (const session of read.sessions) releaseToArchive(session, this.parts.turnHooks);
   }
 
-  /** Archived sessions of configured sources whose transcript no longer exists: still searchable, marked deleted. */
+  /** Archived sessions whose transcript no longer exists: still searchable, marked deleted (archive-checks.ts). */
   private async restoreArchived(): Promise<void> {
-    const archive = this.parts.archive;
-    if (!archive) return;
-    const known = new Set([...this.catalog.byFile.keys()].map((f) => basename(archive.entryPath(f))));
-    for (const { entry, meta } of await archive.list((name) => !known.has(name))) {
-      if (this.catalog.byFile.has(meta.file) || !this.isConfigured(meta.source, meta.file)) continue;
-      if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
-      const archived = await archive.load(entry);
-      if (!archived) continue;
-      if (!maskedByCurrentRules(meta)) await remaskArchived(archive, meta, archived.sessions, this.logger);
-      // (the transcript is gone: what its sessions touched and decided is found in their archived turns)
-      if (!holdsCurrentFacts(meta)) for (const s of archived.sessions) sessionFacts(s);
-      if (archived.damaged) this.logger.warn(`${meta.file}: ${archived.damaged} session(s) lost: damaged in the archive and the transcript no longer exists`);
-      for (const s of archived.sessions) s.sourceDeleted = true;
-      this.catalog.replaceFile(
-        { file: meta.file, sessions: archived.sessions, size: meta.size, mtimeMs: meta.mtimeMs, ino: 0 },
-        { source: meta.source, path: meta.file },
-      );
-    }
+    const names = this.entryNames;
+    this.entryNames = undefined;
+    if (this.parts.archive) await restoreArchivedOnly(this.catalog, this.parts.archive, this.logger, (source, file) => this.isConfigured(source, file), names);
   }
 
   /** A deleted file's sessions are read from the file that took its place, if its source names one and it exists. */

@@ -1,0 +1,58 @@
+/**
+ * What a start checks of the archive beside the transcripts: entries changed since the snapshot (their transcripts are
+ * read again), and sessions only the archive still holds (their transcripts are gone: kept, marked deleted).
+ */
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Logger } from '../log.js';
+import { changedEntries } from '../ingest/file-state.js';
+import { sessionFacts } from '../ingest/sources/build.js';
+import { holdsCurrentFacts, maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
+import type { SessionCatalog } from './catalog.js';
+
+/**
+ * Transcripts whose archive entry changed since the snapshot (damaged, or rewritten) count as changed: read again.
+ * Returns the entry names it computed (a hash each), for `restoreArchivedOnly` to use.
+ */
+export async function markChangedEntries(catalog: SessionCatalog, archive: Archive, logger: Logger): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const entryPath = (file: string): string => {
+    const path = archive.entryPath(file);
+    names.set(file, basename(path));
+    return path;
+  };
+  for (const k of await changedEntries([...catalog.byFile.values()], entryPath)) {
+    logger.warn(`${k.file}: its archive entry changed since the snapshot; reading it again`);
+    k.size = -1;
+  }
+  return names;
+}
+
+/**
+ * Archived sessions of configured sources (`isConfigured`) whose transcript no longer exists: still searchable, marked
+ * deleted. `names` are entry names already computed.
+ */
+export async function restoreArchivedOnly(
+  catalog: SessionCatalog,
+  archive: Archive,
+  logger: Logger,
+  isConfigured: (source: string, file: string) => boolean,
+  names?: Map<string, string>,
+): Promise<void> {
+  const known = new Set([...catalog.byFile.keys()].map((f) => names?.get(f) ?? basename(archive.entryPath(f))));
+  for (const { entry, meta } of await archive.list((name) => !known.has(name))) {
+    if (catalog.byFile.has(meta.file) || !isConfigured(meta.source, meta.file)) continue;
+    if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
+    const archived = await archive.load(entry);
+    if (!archived) continue;
+    if (!maskedByCurrentRules(meta)) await remaskArchived(archive, meta, archived.sessions, logger);
+    // (the transcript is gone: what its sessions touched and decided is found in their archived turns)
+    if (!holdsCurrentFacts(meta)) for (const s of archived.sessions) sessionFacts(s);
+    if (archived.damaged) logger.warn(`${meta.file}: ${archived.damaged} session(s) lost: damaged in the archive and the transcript no longer exists`);
+    for (const s of archived.sessions) s.sourceDeleted = true;
+    catalog.replaceFile(
+      { file: meta.file, sessions: archived.sessions, size: meta.size, mtimeMs: meta.mtimeMs, ino: 0 },
+      { source: meta.source, path: meta.file },
+    );
+  }
+}
