@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SEARCH_MODES, SOURCE_IDS, type SearchMode, type SourceId } from '../core/model.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../core/export.js';
-import { defaultRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
+import { defaultRoots, type SourceRoot } from '../core/ingest/sources/default-roots.js';
 import { COMMANDS, didYouMean } from './help.js';
 import { checkEmbedConfig, embedConfigFromEnv, isEmbedConfigured, type EmbedConfig } from '../core/embed/config.js';
 

@@ -19,7 +19,7 @@ import {
   type RequestType,
 } from 'vscode-jsonrpc/node';
 import { SessionSearchError, errorMessage, type ErrorCode } from '../core/errors.js';
-import { splitRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
+import { splitRoots, type SourceRoot } from '../core/ingest/sources/default-roots.js';
 import type { Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { connectSocket } from './socket.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { splitRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
+import { splitRoots, type SourceRoot } from '../core/ingest/sources/default-roots.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../core/library/options.js';
 
 /** A Unix socket's path must fit in sockaddr_un (104 bytes on macOS, 108 on Linux). */

@@ -1,7 +1,7 @@
 /** `store_session`: a conversation written in CodeArchitect's layout under the first CodeArchitect root, indexed at once. */
 import { mkdir, realpath } from 'node:fs/promises';
 import { SessionSearchError } from '../errors.js';
-import { codeArchitectDefaultRoot } from '../ingest/sources/codearchitect.js';
+import { codeArchitectDefaultRoot } from '../ingest/sources/default-roots.js';
 import { storeCodeArchitectSession, type StoredMessage } from '../store/codearchitect-store.js';
 import type { SessionCatalog } from './catalog.js';
 import type { Loader } from './loader.js';

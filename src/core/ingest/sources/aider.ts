@@ -7,8 +7,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, relative, sep } from 'node:path';
 import type { Session } from '../../model.js';
 import { buildSession, titleFrom, type RawTurn } from './build.js';
-import { homeDir } from './locations.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const START = /^# aider chat started at (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})\s*$/;
 const MAX_BYTES = 256 * 1024 * 1024;
@@ -70,7 +70,7 @@ export function parseAiderHistory(text: string): AiderSession[] {
 export const aiderSource: SourceAdapter = {
   id: 'aider',
   label: 'Aider',
-  defaultRoots: (env) => [process.cwd() === '/' ? homeDir(env) : process.cwd()],
+  defaultRoots: DEFAULT_ROOTS.aider,
   accepts: (file) => isAiderHistory(file),
   async readFile(file, root, ctx) {
     const info = await stat(file);

@@ -4,24 +4,20 @@
  * blocks are `text`, `thinking`, `tool_use {id, name, input}` and `tool_result` (`toolUseID` with `run.result` /
  * `run.error`, or the Anthropic shape `tool_use_id` with `content`).
  */
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { blockTurns, toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, readJsonDocument, str } from './line-files.js';
-import { dataHome, homeDir, pathFromFileUri } from './locations.js';
+import { pathFromFileUri } from './locations.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const toolKind = toolKinds(['Read', 'read_file', 'Grep', 'glob', 'list_directory'], ['edit_file', 'create_file', 'Edit', 'Write', 'apply_patch', 'undo_edit']);
 
 export const ampSource: SourceAdapter = {
   id: 'amp',
   label: 'Amp',
-  defaultRoots(env) {
-    if (env.AMP_DATA_DIR) return [join(env.AMP_DATA_DIR, 'threads')];
-    const xdg = join(env.XDG_DATA_HOME ?? join(homeDir(env), '.local', 'share'), 'amp', 'threads');
-    const native = join(dataHome(env), 'amp', 'threads');
-    return xdg === native ? [xdg] : [xdg, native];
-  },
+  defaultRoots: DEFAULT_ROOTS.amp,
   accepts: (file) => /^T-[\w-]+\.json$/.test(basename(file)),
   async readFile(file, _root, ctx) {
     const read = await readJsonDocument(file, ctx.logger);

@@ -3,14 +3,14 @@
  * `agent-<id>.jsonl` beside it (2.0.x) or in `<session id>/subagents/` (2.1.x). One API message is written as several
  * lines sharing `message.id`; they are merged back here. Titles can live in another file (`summary.leafUuid`).
  */
-import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import { maskText } from '../../mask.js';
 import { isPrompt, SessionNote, type TurnKind } from '../../model.js';
 import { buildSession, slashCommandText, titleFrom, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FILE_TOOLS = new Set(['Read', 'NotebookRead', 'View', 'read_file']);
@@ -19,20 +19,6 @@ const TOOL_INPUT_MAX = 4000;
 
 /** Titles found in a file and the record ids it holds, kept until `finalize` matches summaries across files. */
 const titleEvidence = new SessionNote<{ explicit: boolean; uuids: Set<string>; summaries: Map<string, string> }>('title evidence', { travels: true });
-
-export function claudeDefaultRoots(env: NodeJS.ProcessEnv): string[] {
-  if (env.CLAUDE_CONFIG_DIR) {
-    return env.CLAUDE_CONFIG_DIR.split(',')
-      .map((d) => d.trim())
-      .filter(Boolean)
-      .map((d) => join(d, 'projects'));
-  }
-  const home = env.HOME ?? env.USERPROFILE ?? '.';
-  const roots = [join(home, '.claude', 'projects')];
-  const xdg = join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'claude', 'projects');
-  if (existsSync(xdg)) roots.push(xdg);
-  return roots;
-}
 
 function toolKind(name: string): TurnKind {
   if (FILE_TOOLS.has(name)) return 'file';
@@ -198,7 +184,7 @@ function readAssistant(state: FileState, message: Record<string, unknown>, base:
 export const claudeCodeSource: SourceAdapter = {
   id: 'claude-code',
   label: 'Claude Code',
-  defaultRoots: claudeDefaultRoots,
+  defaultRoots: DEFAULT_ROOTS['claude-code'],
   accepts: (file) => file.endsWith('.jsonl') && !file.includes(`${sep}tool-results${sep}`),
   async readFile(file, root, ctx) {
     const info = await stat(file);

@@ -1,4 +1,4 @@
 /** Cline: task folders under `globalStorage/saoudrizwan.claude-dev/tasks/` (see task-folders.ts). */
 import { taskFolderSource } from './task-folders.js';
 
-export const clineSource = taskFolderSource('cline', 'Cline', ['saoudrizwan.claude-dev']);
+export const clineSource = taskFolderSource('cline', 'Cline');

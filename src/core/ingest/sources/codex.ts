@@ -15,15 +15,12 @@ import type { Session } from '../../model.js';
 import { buildSession, titleFrom, type RawTurn } from './build.js';
 import { isRecord, isoTime, parseJsonLines, parseJsonObject, readJsonRecords, readLines, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i;
 const COMPRESSED = '.zst';
 const INJECTED = /^\s*(<environment_context>|<user_instructions>|<permissions|# AGENTS\.md|<skills|<INSTRUCTIONS>|<user_shell_command>)/;
 const NOT_TRANSCRIPTS = new Set(['session_index.jsonl', 'history.jsonl']);
-
-export function codexHome(env: NodeJS.ProcessEnv): string {
-  return env.CODEX_HOME ?? join(env.HOME ?? env.USERPROFILE ?? '.', '.codex');
-}
 
 interface CodexState {
   meta: { id?: string; cwd?: string; branch?: string; created?: string };
@@ -142,7 +139,7 @@ function homeOf(root: string): string {
 export const codexSource: SourceAdapter = {
   id: 'codex',
   label: 'Codex',
-  defaultRoots: (env) => [join(codexHome(env), 'sessions'), join(codexHome(env), 'archived_sessions')],
+  defaultRoots: DEFAULT_ROOTS.codex,
   accepts: (file) => (file.endsWith('.jsonl') || file.endsWith(`.jsonl${COMPRESSED}`)) && !NOT_TRANSCRIPTS.has(basename(file)),
   successor: (file) => `${file}${COMPRESSED}`,
   async readFile(file, _root, ctx) {

@@ -8,8 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonDocument, str } from './line-files.js';
-import { homeDir, pathFromFileUri } from './locations.js';
+import { pathFromFileUri } from './locations.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -43,7 +44,7 @@ function createdDates(dir: string): Map<string, string> {
 export const continueSource: SourceAdapter = {
   id: 'continue',
   label: 'Continue',
-  defaultRoots: (env) => [join(env.CONTINUE_GLOBAL_DIR ?? join(homeDir(env), '.continue'), 'sessions')],
+  defaultRoots: DEFAULT_ROOTS.continue,
   accepts: (file) => file.endsWith('.json') && basename(file) !== 'sessions.json',
   async readFile(file, _root, ctx) {
     const read = await readJsonDocument(file, ctx.logger);

@@ -10,9 +10,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Session, TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
-import { editorUserDirs, pathFromFileUri, VSCODE_PRODUCTS } from './locations.js';
+import { pathFromFileUri } from './locations.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter, SourceContext } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const CHAT_FOLDERS = new Set(['chatSessions', 'emptyWindowChatSessions', 'transferredChatSessions']);
 const STORAGE_FOLDERS = new Set(['workspaceStorage', 'globalStorage', 'User']);
@@ -142,7 +143,7 @@ async function exportId(file: string, root: string): Promise<string> {
 export const copilotChatSource: SourceAdapter = {
   id: 'copilot-chat',
   label: 'Copilot Chat',
-  defaultRoots: (env) => editorUserDirs(env, VSCODE_PRODUCTS).flatMap((u) => [join(u, 'workspaceStorage'), join(u, 'globalStorage')]),
+  defaultRoots: DEFAULT_ROOTS['copilot-chat'],
   accepts(file, root) {
     if (!/\.jsonl?$/.test(file)) return false;
     const parts = relative(root, file).split(sep);

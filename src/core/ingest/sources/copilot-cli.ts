@@ -5,12 +5,12 @@
  * `assistant.reasoning` and `tool.execution_complete` (`toolCallId`, `result`). Other event types are skipped.
  */
 import { stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, relative, sep } from 'node:path';
 import type { TurnKind } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
-import { homeDir } from './locations.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const FILE_TOOLS = new Set(['view', 'read', 'read_file', 'glob', 'grep']);
 const DIFF_TOOLS = new Set(['edit', 'create', 'write', 'str_replace', 'apply_patch']);
@@ -30,7 +30,7 @@ function resultText(result: unknown): string {
 export const copilotCliSource: SourceAdapter = {
   id: 'copilot-cli',
   label: 'GitHub Copilot CLI',
-  defaultRoots: (env) => [join(env.COPILOT_HOME ?? join(homeDir(env), '.copilot'), 'session-state')],
+  defaultRoots: DEFAULT_ROOTS['copilot-cli'],
   accepts(file, root) {
     const parts = relative(root, file).split(sep);
     return (parts.length === 1 && file.endsWith('.jsonl')) || (parts.length === 2 && parts[1] === 'events.jsonl');

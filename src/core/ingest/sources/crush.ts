@@ -6,16 +6,15 @@
  * `{type, data}`: `text {text}`, `reasoning {thinking}`, `tool_call {id, name, input}`, `tool_result {tool_call_id,
  * name, content, is_error}`, `finish`, images and binary attachments.
  */
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Session } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, str } from './line-files.js';
-import { dataHome } from './locations.js';
 import { asText, rows, tableNames, withDatabase } from './sqlite.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const toolKind = toolKinds(['view', 'ls', 'glob', 'grep'], ['edit', 'multiedit', 'write']);
 
@@ -51,22 +50,10 @@ function messageTurns(role: unknown, value: unknown, names: Map<string, string>,
   return turns;
 }
 
-/** The data folders of the projects Crush lists in its `projects.json`. */
-function registeredDataDirs(env: NodeJS.ProcessEnv): string[] {
-  const registry = join(env.CRUSH_GLOBAL_DATA ?? join(dataHome(env), 'crush'), 'projects.json');
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(registry, 'utf8'));
-    const projects = isRecord(parsed) && Array.isArray(parsed.projects) ? parsed.projects.filter(isRecord) : [];
-    return projects.map((p) => str(p.data_dir)).filter((d): d is string => !!d);
-  } catch {
-    return [];
-  }
-}
-
 export const crushSource: SourceAdapter = {
   id: 'crush',
   label: 'Crush',
-  defaultRoots: registeredDataDirs,
+  defaultRoots: DEFAULT_ROOTS.crush,
   accepts: (file) => basename(file) === 'crush.db',
   async readFile(file, _root, ctx) {
     const info = await stat(file);

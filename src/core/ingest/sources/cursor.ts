@@ -10,10 +10,11 @@ import { basename, dirname, join } from 'node:path';
 import type { Database } from 'sql.js';
 import type { Session } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
-import { editorUserDirs, pathFromFileUri } from './locations.js';
+import { pathFromFileUri } from './locations.js';
 import { isRecord, isoTime, str } from './line-files.js';
 import { asText, rows, tableNames, withDatabase } from './sqlite.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 type Json = Record<string, unknown>;
 
@@ -121,7 +122,7 @@ function workspaceFolder(dbFile: string): string | undefined {
 export const cursorSource: SourceAdapter = {
   id: 'cursor',
   label: 'Cursor',
-  defaultRoots: (env) => editorUserDirs(env, ['Cursor']).flatMap((u) => [join(u, 'workspaceStorage'), join(u, 'globalStorage')]),
+  defaultRoots: DEFAULT_ROOTS.cursor,
   accepts: (file) => basename(file) === 'state.vscdb',
   async readFile(file, _root, ctx) {
     const info = await stat(file);

@@ -5,19 +5,19 @@
  * `thinking`, `tool_use`, `tool_result`). Other record types are skipped.
  */
 import { stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { blockTurns, toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
-import { homeDir } from './locations.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const toolKind = toolKinds(['Read', 'LS', 'Grep', 'Glob'], ['Edit', 'MultiEdit', 'Create', 'Write', 'ApplyPatch']);
 
 export const droidSource: SourceAdapter = {
   id: 'droid',
   label: 'Factory Droid',
-  defaultRoots: (env) => [join(env.FACTORY_HOME ?? join(homeDir(env), '.factory'), 'sessions')],
+  defaultRoots: DEFAULT_ROOTS.droid,
   accepts: (file) => file.endsWith('.jsonl'),
   async readFile(file, _root, ctx) {
     const info = await stat(file);

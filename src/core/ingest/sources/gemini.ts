@@ -9,9 +9,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Session, TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
-import { homeDir } from './locations.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter, SourceContext } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const MAX_JSON_BYTES = 256 * 1024 * 1024;
 const FILE_TOOLS = new Set(['read_file', 'read_many_files', 'list_directory', 'glob']);
@@ -173,7 +173,7 @@ async function readLogs(file: string, root: string, size: number, mtime: Date): 
 export const geminiSource: SourceAdapter = {
   id: 'gemini',
   label: 'Gemini CLI',
-  defaultRoots: (env) => [join(env.GEMINI_CLI_HOME ?? homeDir(env), '.gemini', 'tmp')],
+  defaultRoots: DEFAULT_ROOTS.gemini,
   accepts(file, root) {
     const name = basename(file);
     if (isLogs(name)) return true;

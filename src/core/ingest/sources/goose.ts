@@ -9,14 +9,14 @@
  * `userVisible: false` is the agent's own bookkeeping and is skipped.
  */
 import { stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { Session, TurnKind } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
-import { homeDir } from './locations.js';
 import { asText, rows, tableNames, withDatabase } from './sqlite.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const toolKind = toolKinds(['developer__text_editor_view', 'read', 'view'], ['developer__text_editor', 'write', 'edit']);
 
@@ -109,11 +109,7 @@ async function readDatabase(file: string): Promise<Omit<Parameters<typeof buildS
 export const gooseSource: SourceAdapter = {
   id: 'goose',
   label: 'Goose',
-  defaultRoots(env) {
-    if (env.GOOSE_PATH_ROOT) return [join(env.GOOSE_PATH_ROOT, 'data', 'sessions')];
-    if (process.platform === 'win32') return [join(env.APPDATA ?? join(homeDir(env), 'AppData', 'Roaming'), 'Block', 'goose', 'data', 'sessions')];
-    return [join(env.XDG_DATA_HOME ?? join(homeDir(env), '.local', 'share'), 'goose', 'sessions')];
-  },
+  defaultRoots: DEFAULT_ROOTS.goose,
   accepts: (file) => basename(file) === 'sessions.db' || file.endsWith('.jsonl'),
   async readFile(file, _root, ctx) {
     const info = await stat(file);

@@ -8,13 +8,13 @@
  * `tool.call {toolCallId, name, args}`, `tool.result {toolCallId, result{output, isError, message}}`, `step.*`.
  */
 import { stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { TurnKind } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
-import { homeDir } from './locations.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const toolKind = toolKinds(['ReadFile', 'Read', 'Glob', 'Grep', 'read_file'], ['WriteFile', 'StrReplaceFile', 'Edit', 'Write', 'write_file']);
 
@@ -48,7 +48,7 @@ function place(file: string): { id: string; project?: string } {
 export const kimiSource: SourceAdapter = {
   id: 'kimi',
   label: 'Kimi CLI',
-  defaultRoots: (env) => [join(env.KIMI_SHARE_DIR ?? join(homeDir(env), '.kimi'), 'sessions'), join(homeDir(env), '.kimi-code', 'sessions')],
+  defaultRoots: DEFAULT_ROOTS.kimi,
   accepts: (file) => basename(file) === 'wire.jsonl',
   async readFile(file, _root, ctx) {
     const info = await stat(file);

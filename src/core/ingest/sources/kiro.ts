@@ -6,12 +6,12 @@
  * editor storage, which is not read.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
-import { homeDir } from './locations.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const toolKind = toolKinds(['read', 'fs_read', 'glob', 'grep'], ['write', 'fs_write', 'strReplace']);
 
@@ -29,7 +29,7 @@ async function sidecar(file: string): Promise<Record<string, unknown>> {
 export const kiroSource: SourceAdapter = {
   id: 'kiro',
   label: 'Kiro CLI',
-  defaultRoots: (env) => [join(homeDir(env), '.kiro', 'sessions')],
+  defaultRoots: DEFAULT_ROOTS.kiro,
   accepts: (file) => file.endsWith('.jsonl'),
   async readFile(file, _root, ctx) {
     const info = await stat(file);

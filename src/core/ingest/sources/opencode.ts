@@ -9,10 +9,10 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Session, TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
-import { dataHome } from './locations.js';
 import { isRecord, isoTime, str } from './line-files.js';
 import { asText, rows, tableNames, withDatabase } from './sqlite.js';
 import type { SourceAdapter, SourceContext } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 type Json = Record<string, unknown>;
 
@@ -129,7 +129,7 @@ function pick(row: Json, keys: string[]): Json {
 export const openCodeSource: SourceAdapter = {
   id: 'opencode',
   label: 'OpenCode',
-  defaultRoots: (env) => (env.OPENCODE_DB ? [dirname(env.OPENCODE_DB)] : [join(dataHome(env), 'opencode')]),
+  defaultRoots: DEFAULT_ROOTS.opencode,
   accepts(file, root) {
     if (basename(file) === 'opencode.db') return true;
     const parts = relative(root, file).split(sep);

@@ -12,8 +12,8 @@ import { basename, dirname, join } from 'node:path';
 import type { TurnKind } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonDocument, str } from './line-files.js';
-import { homeDir } from './locations.js';
 import type { SourceAdapter, SourceContext } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 type Json = Record<string, unknown>;
 
@@ -85,7 +85,7 @@ const WORKING_DIR_KEYS = ['working_dir', 'cwd', 'path', 'root', 'mount_path'];
 export const openHandsSource: SourceAdapter = {
   id: 'openhands',
   label: 'OpenHands',
-  defaultRoots: (env) => [join(env.OH_PERSISTENCE_DIR ?? join(homeDir(env), '.openhands'), 'conversations')],
+  defaultRoots: DEFAULT_ROOTS.openhands,
   accepts: (file) => basename(file) === 'base_state.json',
   async readFile(file, _root, ctx) {
     const read = await readJsonDocument(file, ctx.logger);

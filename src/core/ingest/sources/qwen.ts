@@ -5,12 +5,12 @@
  * Tool results arrive as `user` records holding only `functionResponse` parts.
  */
 import { stat } from 'node:fs/promises';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import type { TurnKind } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
-import { homeDir } from './locations.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const FILE_TOOLS = new Set(['read_file', 'read_many_files', 'list_directory', 'glob', 'search_file_content']);
 const DIFF_TOOLS = new Set(['write_file', 'replace', 'edit']);
@@ -42,7 +42,7 @@ function partsTurns(role: 'user' | 'assistant', parts: unknown[], timestamp: str
 export const qwenSource: SourceAdapter = {
   id: 'qwen',
   label: 'Qwen Code',
-  defaultRoots: (env) => [join(homeDir(env), '.qwen', 'projects')],
+  defaultRoots: DEFAULT_ROOTS.qwen,
   accepts: (file, root) => file.endsWith('.jsonl') && relative(root, file).split(sep).includes('chats'),
   async readFile(file, _root, ctx) {
     const info = await stat(file);

@@ -26,6 +26,7 @@ import { openCodeSource } from './opencode.js';
 import { rooSource } from './roo.js';
 import { specStorySource } from './specstory.js';
 import type { SourceAdapter } from './types.js';
+import { WORKSPACE_SOURCES, type SourceRoot } from './default-roots.js';
 
 export const SOURCES: readonly SourceAdapter[] = [
   codeArchitectSource,
@@ -59,27 +60,7 @@ export function sourceById(id: string): SourceAdapter | undefined {
   return SOURCES.find((s) => s.id === id);
 }
 
-export interface SourceRoot {
-  source: SourceId;
-  path: string;
-}
-
-/** Default roots of every source, derived from HOME and the variables that move them. */
-export function defaultRoots(env: NodeJS.ProcessEnv): SourceRoot[] {
-  return SOURCES.flatMap((s) => s.defaultRoots(env).map((path) => ({ source: s.id, path })));
-}
-
-/** Sources whose default folder is the open workspace (not a tool's home). */
-const WORKSPACE_SOURCES = new Set<SourceId>(['specstory', 'aider']);
-
-/**
- * A client's roots split in two: the machine's (tools' homes, editors' storage: what an engine of the data folder reads
- * for everyone) and the workspace's (SpecStory and Aider histories in a window's folders or a command's working folder:
- * read for the clients that name them, while they are connected).
- */
-export function splitRoots(roots: readonly SourceRoot[]): { machine: SourceRoot[]; workspace: SourceRoot[] } {
-  return { machine: roots.filter((r) => !WORKSPACE_SOURCES.has(r.source)), workspace: roots.filter((r) => WORKSPACE_SOURCES.has(r.source)) };
-}
+export { defaultRoots, splitRoots, type SourceRoot } from './default-roots.js';
 
 export interface SourceSetting {
   id: SourceId;

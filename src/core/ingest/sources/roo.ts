@@ -1,4 +1,4 @@
 /** Roo Code (and its Kilo Code fork): task folders under `globalStorage/rooveterinaryinc.roo-cline/tasks/`. */
 import { taskFolderSource } from './task-folders.js';
 
-export const rooSource = taskFolderSource('roo', 'Roo Code', ['rooveterinaryinc.roo-cline', 'kilocode.kilo-code']);
+export const rooSource = taskFolderSource('roo', 'Roo Code');

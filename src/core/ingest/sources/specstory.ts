@@ -9,6 +9,7 @@ import { basename, dirname, sep } from 'node:path';
 import type { Role, TurnKind } from '../../model.js';
 import { buildSession, slashCommandText, type RawTurn } from './build.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const FILE_NAME = /^(\d{4}-\d{2}-\d{2})_(\d{2})-(\d{2})(?:-(\d{2}))?Z-.*\.md$/;
 const TURN = /^_\*\*(User|Agent|Assistant)(?: \((.*)\))?\*\*_\s*$/;
@@ -93,7 +94,7 @@ export function parseSpecStory(text: string): { turns: RawTurn[]; title?: string
 export const specStorySource: SourceAdapter = {
   id: 'specstory',
   label: 'SpecStory',
-  defaultRoots: () => [process.cwd()],
+  defaultRoots: DEFAULT_ROOTS.specstory,
   accepts: (file) => FILE_NAME.test(basename(file)) && !file.split(sep).includes('node_modules'),
   async readFile(file, _root, ctx) {
     const info = await stat(file);

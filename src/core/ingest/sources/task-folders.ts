@@ -7,11 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { SourceId, TurnKind } from '../../model.js';
+import type { TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
-import { editorUserDirs, VSCODE_PRODUCTS } from './locations.js';
 import { isRecord, isoTime, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 const MAX_BYTES = 256 * 1024 * 1024;
 const FILE_TOOLS = new Set(['readFile', 'listFilesTopLevel', 'listFilesRecursive', 'searchFiles', 'listCodeDefinitionNames']);
@@ -93,11 +93,11 @@ function historyEntry(taskDir: string): { task?: string; cwd?: string } {
   }
 }
 
-export function taskFolderSource(id: SourceId, label: string, extensionIds: string[]): SourceAdapter {
+export function taskFolderSource(id: 'cline' | 'roo', label: string): SourceAdapter {
   return {
     id,
     label,
-    defaultRoots: (env) => editorUserDirs(env, [...VSCODE_PRODUCTS, 'Cursor']).flatMap((u) => extensionIds.map((e) => join(u, 'globalStorage', e))),
+    defaultRoots: DEFAULT_ROOTS[id],
     accepts(file) {
       const name = basename(file);
       if (name === 'ui_messages.json' || name === 'claude_messages.json') return true;

@@ -7,15 +7,15 @@
  * output | content, is_error}}}}]}`. Mentions, images and other blocks are skipped.
  */
 import { stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { decompress } from 'fzstd';
 import type { Session } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, str } from './line-files.js';
-import { dataHome } from './locations.js';
 import { asText, rows, tableNames, withDatabase } from './sqlite.js';
 import type { SourceAdapter } from './types.js';
+import { DEFAULT_ROOTS } from './default-roots.js';
 
 type Json = Record<string, unknown>;
 const toolKind = toolKinds(['read_file', 'list_directory', 'find_path', 'grep'], ['edit_file', 'create_file', 'delete_path', 'move_path']);
@@ -77,10 +77,7 @@ function threadDoc(dataType: unknown, data: unknown): Json | undefined {
 export const zedSource: SourceAdapter = {
   id: 'zed',
   label: 'Zed',
-  defaultRoots(env) {
-    const base = process.platform === 'linux' || env.XDG_DATA_HOME ? join(dataHome(env), 'zed') : join(dataHome(env), 'Zed');
-    return [join(base, 'threads')];
-  },
+  defaultRoots: DEFAULT_ROOTS.zed,
   accepts: (file) => basename(file) === 'threads.db',
   async readFile(file, _root, ctx) {
     const info = await stat(file);
