@@ -11,9 +11,10 @@ import { errorMessage } from '../errors.js';
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { ChunkedArray, IndexState, RestoredState } from '../index/engine.js';
-import type { PagedArray, Segment } from '../index/postings.js';
-import { ArrayFile, BlockChecksums, DiskArray } from './disk-array.js';
+import type { IndexState, RestoredState } from '../index/engine.js';
+import type { Segment } from '../index/postings.js';
+import { ArrayFile, DiskArray } from './disk-array.js';
+import { SnapshotWriter } from './snapshot-writer.js';
 import { mergePostings } from './merged-postings.js';
 import type { Session, SourceId } from '../model.js';
 
@@ -107,65 +108,6 @@ export interface WrittenSnapshot {
 }
 
 /** Writes in 4 MB batches, tracking the offset, padding typed arrays to their alignment. */
-class Writer {
-  offset = 0;
-  /** CRC-32 of the last buffer written (with `array`, of the array without its padding). */
-  crc = 0;
-  private parts: Buffer[] = [];
-  private pending = 0;
-  constructor(private readonly handle: FileHandle) {}
-
-  async write(buffer: Buffer): Promise<[number, number]> {
-    const at = this.offset;
-    this.crc = crc32(buffer);
-    this.parts.push(buffer);
-    this.pending += buffer.length;
-    this.offset += buffer.length;
-    if (this.pending >= 4 * 1024 * 1024) await this.flush();
-    return [at, buffer.length];
-  }
-
-  async array(array: ArrayBufferView): Promise<[number, number]> {
-    const pad = (8 - (this.offset % 8)) % 8;
-    if (pad) await this.write(Buffer.alloc(pad));
-    return this.write(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
-  }
-
-  /** Writes a named section and records its checksum. */
-  async section(into: Header, name: string, data: Buffer | ArrayBufferView): Promise<void> {
-    into.sections[name] = Buffer.isBuffer(data) ? await this.write(data) : await this.array(data);
-    into.checksums[name] = this.crc;
-  }
-
-  /** Writes an array that stays in the file once restored: its checksum, and one per block for reads of a range. */
-  async pagedSection(into: Header, name: string, data: ArrayBufferView | ChunkedArray | PagedArray): Promise<void> {
-    const pad = (8 - (this.offset % 8)) % 8;
-    if (pad) await this.write(Buffer.alloc(pad));
-    const at = this.offset;
-    const blocks = new BlockChecksums();
-    let crc = 0;
-    const pieces = ArrayBuffer.isView(data) ? [new Uint8Array(data.buffer, data.byteOffset, data.byteLength)] : data.chunks();
-    for (const piece of pieces) {
-      const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-      await this.write(bytes);
-      crc = crc32(bytes, crc);
-      blocks.push(bytes);
-    }
-    into.sections[name] = [at, this.offset - at];
-    into.checksums[name] = crc;
-    const sums = blocks.finish();
-    into.blocks[name] = Buffer.from(sums.buffer, sums.byteOffset, sums.byteLength).toString('base64');
-  }
-
-  async flush(): Promise<void> {
-    if (!this.pending) return;
-    const data = Buffer.concat(this.parts, this.pending);
-    this.parts = [];
-    this.pending = 0;
-    await this.handle.write(data, 0, data.length);
-  }
-}
-
 /** Writes a snapshot; returns where each session's turns lie in it (undefined: in the archive), in the order of `sources`. */
 export async function writeSnapshot(
   path: string,
@@ -183,7 +125,7 @@ export async function writeSnapshot(
   const merged = index.segments.length ? [mergePostings(index.segments, index.terms.length, (doc) => index.keys[doc] != null, index.keys.includes(null))] : [];
   let header: Header;
   try {
-    const out = new Writer(handle);
+    const out = new SnapshotWriter(handle);
     let turnsCrc = 0;
     const touches: (readonly string[] | null)[] = [];
     for (const { session, turnCount, firstPrompt, rawTurns, archived, touches: touched } of sources) {
@@ -218,7 +160,11 @@ export async function writeSnapshot(
       files,
       sessions,
     };
-    if (touches.some((t) => t?.length)) await out.section(header, 'touches', Buffer.from(JSON.stringify(touches), 'utf8'));
+    if (touches.some((t) => t?.length)) {
+      const { at, length, crc } = await out.json(touches);
+      header.sections.touches = [at, length];
+      header.checksums.touches = crc;
+    }
     await out.section(header, 'terms', Buffer.from(index.terms.join('\n'), 'utf8'));
     await out.section(header, 'df', index.df);
     await out.section(header, 'lengths', index.lengths);
@@ -230,12 +176,11 @@ export async function writeSnapshot(
       await out.pagedSection(header, `s${i}.docs`, seg.docs);
       await out.pagedSection(header, `s${i}.freqs`, seg.freqs);
     }
-    const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
-    const [headerAt, headerLength] = await out.write(headerBytes);
+    const { at: headerAt, length: headerLength, crc: headerCrc } = await out.json(header, ['keys', 'files', 'sessions']);
     const footer = Buffer.alloc(FOOTER_BYTES);
     footer.writeBigUInt64LE(BigInt(headerAt), 0);
     footer.writeBigUInt64LE(BigInt(headerLength), 8);
-    footer.writeBigUInt64LE(BigInt(crc32(headerBytes)), 16);
+    footer.writeBigUInt64LE(BigInt(headerCrc), 16);
     footer.write(MAGIC, 24, 'latin1');
     await out.write(footer);
     await out.flush();

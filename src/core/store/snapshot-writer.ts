@@ -1,0 +1,120 @@
+/**
+ * The snapshot file written front to back in pieces of a few MB: arrays as they are (8-byte aligned), sections with their
+ * checksums, and JSON a piece at a time (store/snapshot.ts lays the file out).
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import type { ChunkedArray } from '../index/state.js';
+import type { PagedArray } from '../index/postings.js';
+import { BlockChecksums } from './disk-array.js';
+
+/** Where each section lies and its checksums: the part of a snapshot's header a writer fills in. */
+export interface SectionTable {
+  sections: Record<string, [number, number]>;
+  checksums: Record<string, number>;
+  blocks: Record<string, string>;
+}
+
+/** Characters of JSON gathered before they are written (1 M). */
+const JSON_PIECE = 1 << 20;
+
+export class SnapshotWriter {
+  offset = 0;
+  /** CRC-32 of the last buffer written (with `array`, of the array without its padding). */
+  crc = 0;
+  private parts: Buffer[] = [];
+  private pending = 0;
+  constructor(private readonly handle: FileHandle) {}
+
+  async write(buffer: Buffer): Promise<[number, number]> {
+    const at = this.offset;
+    this.crc = crc32(buffer);
+    this.parts.push(buffer);
+    this.pending += buffer.length;
+    this.offset += buffer.length;
+    if (this.pending >= 4 * 1024 * 1024) await this.flush();
+    return [at, buffer.length];
+  }
+
+  async array(array: ArrayBufferView): Promise<[number, number]> {
+    const pad = (8 - (this.offset % 8)) % 8;
+    if (pad) await this.write(Buffer.alloc(pad));
+    return this.write(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
+  }
+
+  /** Writes a named section and records its checksum. */
+  async section(into: SectionTable, name: string, data: Buffer | ArrayBufferView): Promise<void> {
+    into.sections[name] = Buffer.isBuffer(data) ? await this.write(data) : await this.array(data);
+    into.checksums[name] = this.crc;
+  }
+
+  /** Writes an array that stays in the file once restored: its checksum, and one per block for reads of a range. */
+  async pagedSection(into: SectionTable, name: string, data: ArrayBufferView | ChunkedArray | PagedArray): Promise<void> {
+    const pad = (8 - (this.offset % 8)) % 8;
+    if (pad) await this.write(Buffer.alloc(pad));
+    const at = this.offset;
+    const blocks = new BlockChecksums();
+    let crc = 0;
+    const pieces = ArrayBuffer.isView(data) ? [new Uint8Array(data.buffer, data.byteOffset, data.byteLength)] : data.chunks();
+    for (const piece of pieces) {
+      const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+      await this.write(bytes);
+      crc = crc32(bytes, crc);
+      blocks.push(bytes);
+    }
+    into.sections[name] = [at, this.offset - at];
+    into.checksums[name] = crc;
+    const sums = blocks.finish();
+    into.blocks[name] = Buffer.from(sums.buffer, sums.byteOffset, sums.byteLength).toString('base64');
+  }
+
+  /**
+   * `JSON.stringify(value)` written a piece at a time, the arrays of `value` (or those named in `streamed`, of an object)
+   * element by element: a large history's header and touches are hundreds of MB as one string, held twice (string and
+   * bytes) at every checkpoint of a first load. The object's streamed keys come last. Returns where it lies and its CRC.
+   */
+  async json(value: unknown, streamed: readonly string[] = []): Promise<{ at: number; length: number; crc: number }> {
+    const at = this.offset;
+    let crc = 0;
+    let text = '';
+    const put = async (piece: string, last = false): Promise<void> => {
+      text += piece;
+      if (text.length < JSON_PIECE && !last) return;
+      const bytes = Buffer.from(text, 'utf8');
+      text = '';
+      crc = crc32(bytes, crc);
+      await this.write(bytes);
+    };
+    const elements = async (list: readonly unknown[]): Promise<void> => {
+      await put('[');
+      for (let i = 0; i < list.length; i++) await put(`${i ? ',' : ''}${JSON.stringify(list[i]) ?? 'null'}`);
+      await put(']');
+    };
+    if (Array.isArray(value)) await elements(value);
+    else {
+      const rest: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+      for (const key of streamed) delete rest[key];
+      const head = JSON.stringify(rest);
+      await put(head.slice(0, -1));
+      let first = head === '{}';
+      for (const key of streamed) {
+        const list = (value as Record<string, unknown>)[key];
+        if (!Array.isArray(list)) continue;
+        await put(`${first ? '' : ','}${JSON.stringify(key)}:`);
+        await elements(list);
+        first = false;
+      }
+      await put('}');
+    }
+    await put('', true);
+    return { at, length: this.offset - at, crc };
+  }
+
+  async flush(): Promise<void> {
+    if (!this.pending) return;
+    const data = Buffer.concat(this.parts, this.pending);
+    this.parts = [];
+    this.pending = 0;
+    await this.handle.write(data, 0, data.length);
+  }
+}

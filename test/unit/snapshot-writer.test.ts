@@ -1,0 +1,78 @@
+/** JSON written a piece at a time reads back as JSON.stringify's would, with the checksum of what was written. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { crc32 } from 'node:zlib';
+import { SnapshotWriter } from '../../src/core/store/snapshot-writer.js';
+import { tempDir } from '../helpers.js';
+
+/** Seeded values of every JSON shape: nested objects and arrays, absent fields, odd strings, long lists. */
+function randomValue(seed: number, depth = 0): unknown {
+  let state = seed;
+  const next = (n: number): number => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return Math.floor((state / 2147483648) * n);
+  };
+  const strings = ['', 'plain', 'quote " and \\ slash', 'line\nbreak', 'é ü 日本語', '😀 astral', '\u0000 nul', '</script>'];
+  const make = (d: number): unknown => {
+    switch (d > 3 ? next(4) : next(7)) {
+      case 0:
+        return strings[next(strings.length)];
+      case 1:
+        return next(3) ? next(1_000_000) - 500_000 : next(1000) / 7;
+      case 2:
+        return [null, true, false, undefined][next(4)];
+      case 3:
+        return new Date(Date.UTC(2026, next(12), 1 + next(28)));
+      case 4:
+        return Array.from({ length: next(6) }, () => make(d + 1));
+      default: {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < next(5); i++) o[strings[next(strings.length)] + i] = make(d + 1);
+        return o;
+      }
+    }
+  };
+  return make(depth);
+}
+
+async function written(value: unknown, streamed: string[] = []): Promise<{ text: string; crc: number; bytes: Buffer }> {
+  const file = join(tempDir(), 'out.bin');
+  const handle = await open(file, 'w');
+  const out = new SnapshotWriter(handle);
+  await out.write(Buffer.from('before'));
+  const where = await out.json(value, streamed);
+  await out.write(Buffer.from('after'));
+  await out.flush();
+  await handle.close();
+  const bytes = readFileSync(file).subarray(where.at, where.at + where.length);
+  assert.equal(where.crc, crc32(bytes));
+  return { text: bytes.toString('utf8'), crc: where.crc, bytes };
+}
+
+test('every value written a piece at a time parses to what JSON.stringify gives, its checksum that of its bytes', async () => {
+  for (let seed = 1; seed <= 200; seed++) {
+    const list = Array.from({ length: seed % 7 }, (_, i) => randomValue(seed * 31 + i, 1));
+    const object = {
+      head: randomValue(seed),
+      keys: list,
+      files: seed % 3 ? list : undefined,
+      sessions: Array.from({ length: seed % 5 }, (_, i) => randomValue(seed + i)),
+    };
+    const { text } = await written(object, ['keys', 'files', 'sessions']);
+    assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(object)), `seed ${seed}`);
+    const array = await written(list);
+    assert.equal(array.text, JSON.stringify(list), `seed ${seed}: an array is written as JSON.stringify writes it`);
+  }
+});
+
+test('an object of streamed keys only, and lists longer than a piece, read back whole', async () => {
+  assert.deepEqual(JSON.parse((await written({ sessions: [] }, ['sessions'])).text), { sessions: [] });
+  assert.deepEqual(JSON.parse((await written({}, ['sessions'])).text), {});
+  const long = Array.from({ length: 60_000 }, (_, i) => ({ id: `session-${i}`, text: 'é'.repeat(i % 50), n: i }));
+  const { text, bytes } = await written({ version: 7, sessions: long }, ['sessions']);
+  assert.ok(bytes.length > 2 * 1024 * 1024, 'more than one piece');
+  assert.deepEqual(JSON.parse(text), { version: 7, sessions: long });
+});
