@@ -346,7 +346,8 @@ test('postings damaged on disk under a running library: the query says so, the i
   );
   const reference = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await reference.load();
-  for (const q of QUERIES) assert.deepEqual(answers(library, q), answers(reference, q), q);
+  // (by words: the meaning leg of a rebuilt index is learned behind, on its own time, and the reference's may be ready)
+  for (const q of QUERIES) assert.deepEqual(answers(library, q, 'lexical'), answers(reference, q, 'lexical'), q);
   await library.close();
 });
 
