@@ -6,8 +6,6 @@
 import { decode, encode } from '@toon-format/toon';
 import { indexingLine } from './indexing-line.js';
 
-export { indexingLine };
-
 export type OutputFormat = 'json' | 'toon' | 'auto';
 
 export function toToon(value: unknown): string {

@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { eventually } from '../eventually.js';
 import { ROOT, tempDir, writeCodeArchitect } from '../helpers.js';
-import { running } from '../../src/core/store/lock.js';
+import { running } from '../../src/core/store/running.js';
 import { startFakeEndpoint, type FakeEndpoint } from '../embed-server.js';
 
 const run = promisify(execFile);

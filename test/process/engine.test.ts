@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { eventually } from '../eventually.js';
 import { CORPUS, ROOT, tempDir, writeCodeArchitect } from '../helpers.js';
-import { running } from '../../src/core/store/lock.js';
+import { running } from '../../src/core/store/running.js';
 import { ALLOCATOR_ENV } from '../../src/core/allocator.js';
 
 const HOME_DIR = tempDir();

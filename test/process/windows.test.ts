@@ -15,7 +15,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type
 import { SOURCE_IDS } from '../../src/core/model.js';
 import { openWindowLink } from '../../src/engine/window-link.js';
 import type { RemoteEngine } from '../../src/engine/client.js';
-import { running } from '../../src/core/store/lock.js';
+import { running } from '../../src/core/store/running.js';
 import type { IndexProgress, ServerSettings, TreeSession } from '../../src/protocol.js';
 import { eventually } from '../eventually.js';
 import { CORPUS, ROOT, tempDir } from '../helpers.js';

@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
-import { indexingLine } from '../../src/core/format.js';
+import { indexingLine } from '../../src/core/indexing-line.js';
 import type { EmbedConfig } from '../../src/core/embed/config.js';
 import { startFakeEndpoint, type FakeEndpoint } from '../embed-server.js';
 import { eventually } from '../eventually.js';

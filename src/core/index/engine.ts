@@ -5,7 +5,7 @@
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
-import { conjoin, livePostings, packFields, PostingStore, SEAL_THRESHOLD, type PagedArray, type Postings, type Segment } from './postings.js';
+import { conjoin, grow, livePostings, packFields, PostingStore, SEAL_THRESHOLD, type PagedArray, type Postings, type Segment } from './postings.js';
 import {
   DEFAULT_RANKING,
   fieldFactors,
@@ -19,7 +19,7 @@ import {
 import type { IndexState, RestoredState } from './state.js';
 import { DocTermLists } from './doc-terms.js';
 import { ranksBelow, topK } from './top-k.js';
-import { grownTo, keepHolders, QueryScratch } from './scratch.js';
+import { keepHolders, QueryScratch } from './scratch.js';
 
 export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type QuerySlot, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
 export type { ChunkedArray, IndexState, RestoredState } from './state.js';
@@ -125,8 +125,8 @@ export class SearchIndex {
     if (id === undefined) {
       id = this.termCount++;
       this.dict.set(term, id);
-      if (id * 3 + 3 > this.scratch.length) this.scratch = grownTo(this.scratch, this.scratch.length * 2);
-      if (id >= this.df.length) this.df = grownTo(this.df, Math.max(1024, this.df.length * 2));
+      this.scratch = grow(this.scratch, id * 3 + 3);
+      this.df = grow(this.df, Math.max(1024, id + 1));
     }
     return id;
   }
@@ -204,10 +204,8 @@ export class SearchIndex {
     for (const text of fields.messages) this.countTokens(text, 2, touched, lengths);
     const doc = this.keys.length;
     this.keys.push(key);
-    if (doc * 3 + 3 > this.lengths.length) {
-      this.lengths = grownTo(this.lengths, Math.max(3 * 1024, this.lengths.length * 2));
-      this.recency = grownTo(this.recency, Math.max(1024, this.recency.length * 2));
-    }
+    this.lengths = grow(this.lengths, Math.max(3 * 1024, doc * 3 + 3));
+    this.recency = grow(this.recency, Math.max(1024, doc + 1));
     this.lengths.set(lengths, doc * 3);
     this.recency[doc] = recency;
     const s = this.scratch;

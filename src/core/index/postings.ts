@@ -55,9 +55,10 @@ function isInMemory(seg: Segment): seg is MemorySegment {
   return seg.docs instanceof Int32Array && seg.freqs instanceof Uint32Array;
 }
 
-function grow<T extends Uint32Array | Int32Array>(array: T, needed: number, make: (n: number) => T): T {
+/** `array`, or a copy at least `needed` long (twice as long at least, the rest zero) where it is shorter. */
+export function grow<T extends Uint32Array | Int32Array | Float64Array>(array: T, needed: number): T {
   if (needed <= array.length) return array;
-  const next = make(Math.max(needed, array.length * 2));
+  const next = new (array.constructor as new (n: number) => T)(Math.max(needed, array.length * 2));
   next.set(array);
   return next;
 }
@@ -76,9 +77,9 @@ export class PostingStore {
   add(term: number, doc: number, packed: number): void {
     const n = this.pendingLength + 1;
     if (n > this.pendingTerms.length) {
-      this.pendingTerms = grow(this.pendingTerms, n, (k) => new Uint32Array(k));
-      this.pendingDocs = grow(this.pendingDocs, n, (k) => new Int32Array(k));
-      this.pendingFreqs = grow(this.pendingFreqs, n, (k) => new Uint32Array(k));
+      this.pendingTerms = grow(this.pendingTerms, n);
+      this.pendingDocs = grow(this.pendingDocs, n);
+      this.pendingFreqs = grow(this.pendingFreqs, n);
     }
     this.pendingTerms[this.pendingLength] = term;
     this.pendingDocs[this.pendingLength] = doc;

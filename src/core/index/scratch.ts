@@ -59,10 +59,3 @@ export function keepHolders(
     (doc) => !without.some((set) => set.has(doc)) && within.every((set) => set.has(doc)) && (!accept || accept(keys[doc]!)),
   );
 }
-
-/** A copy of `array` `length` long (the rest zero). */
-export function grownTo<T extends Uint32Array | Float64Array>(array: T, length: number): T {
-  const grown = new (array.constructor as new (n: number) => T)(length);
-  grown.set(array);
-  return grown;
-}

@@ -1,5 +1,6 @@
 /** Exclude patterns from settings: globs (`**`, `*`, `?`) matched against a file's path with forward slashes. */
 import { escapeRegExp } from '../regexp.js';
+import type { SourceAdapter } from './sources/types.js';
 
 export function globToRegExp(glob: string): RegExp {
   let re = '';
@@ -15,6 +16,15 @@ export function globToRegExp(glob: string): RegExp {
   }
   // a pattern without a slash matches a name anywhere; one with a slash matches the path (or its tail)
   return glob.includes('/') ? new RegExp(`(^|/)${re}$`) : new RegExp(`(^|/)${re}(/|$)`);
+}
+
+/**
+ * Whether a file under a root is read: its adapter recognises it and no exclude pattern names it. The one test, for the
+ * library's reads and for the thread that walks the roots (ingest/scan-worker.ts).
+ */
+export function transcriptTest(patterns: string[] | undefined): (adapter: SourceAdapter, file: string, root: string) => boolean {
+  const excluded = excluder(patterns);
+  return (adapter, file, root) => adapter.accepts(file, root) && !excluded(file);
 }
 
 export function excluder(patterns: string[] | undefined): (path: string) => boolean {

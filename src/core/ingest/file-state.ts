@@ -111,15 +111,25 @@ export async function scanRoots(
   roots: readonly SourceRoot[],
   logger: Logger,
   accepts: (adapter: SourceAdapter, file: string, root: string) => boolean,
-): Promise<{ plan: { root: SourceRoot; files: FileState[] }[]; seen: Set<string> }> {
-  const plan: { root: SourceRoot; files: FileState[] }[] = [];
-  const seen = new Set<string>();
+): Promise<Scan> {
+  const plan: Scan['plan'] = [];
   // (a copy: a library's roots may change while they are walked, a window's folder added or dropped)
   for (const root of [...roots]) {
     const adapter = sourceById(root.source)!;
-    const files = await statFiles(await walkFiles(root.path, { logger, accept: (f) => accepts(adapter, f, root.path) }));
-    for (const f of files) seen.add(f.file);
-    plan.push({ root, files });
+    plan.push({ root, files: await statFiles(await walkFiles(root.path, { logger, accept: (f) => accepts(adapter, f, root.path) })) });
   }
+  return scanOf(plan);
+}
+
+/** What a walk of the roots found: each root's files with their state, and the set of them all. */
+export interface Scan {
+  plan: { root: SourceRoot; files: FileState[] }[];
+  seen: Set<string>;
+}
+
+/** A scan of `plan` (the set of its files added). */
+export function scanOf(plan: Scan['plan']): Scan {
+  const seen = new Set<string>();
+  for (const { files } of plan) for (const f of files) seen.add(f.file);
   return { plan, seen };
 }

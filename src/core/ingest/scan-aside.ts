@@ -8,9 +8,9 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWorker, threadScript } from '../threads.js';
 import type { Logger } from '../log.js';
-import { scanRoots, type FileState } from './file-state.js';
+import { scanOf, scanRoots, type Scan } from './file-state.js';
+import { transcriptTest } from './exclude.js';
 import type { SourceRoot } from './sources/registry.js';
-import type { SourceAdapter } from './sources/types.js';
 
 /** main → thread (its workerData): the roots to walk and the patterns of files never read. */
 export interface ScanRequest {
@@ -21,30 +21,22 @@ export interface ScanRequest {
 /** thread → main: every root's accepted files with their state, or why not; the thread's log lines. */
 export interface ScanReply {
   logs: ['info' | 'warn' | 'error', string][];
-  plan?: { root: SourceRoot; files: FileState[] }[];
+  plan?: Scan['plan'];
   error?: string;
 }
 
-export type Scan = Awaited<ReturnType<typeof scanRoots>>;
+export type { Scan };
 
 function workerScript(): string | undefined {
   const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
   return threadScript(here, 'scan-worker');
 }
 
-/**
- * `scanRoots` of `roots` on a thread; `accepts` must take the files the thread's own test takes (an adapter's `accepts`
- * and the `exclude` patterns): it is what the main thread uses where the thread cannot help.
- */
-export function scanAside(
-  roots: readonly SourceRoot[],
-  exclude: string[] | undefined,
-  logger: Logger,
-  accepts: (adapter: SourceAdapter, file: string, root: string) => boolean,
-): Promise<Scan> {
+/** `scanRoots` of `roots` on a thread, the files read those `transcriptTest(exclude)` takes. */
+export function scanAside(roots: readonly SourceRoot[], exclude: string[] | undefined, logger: Logger): Promise<Scan> {
   const here = (why: string): Promise<Scan> => {
     logger.info(`the roots are walked on the main thread: ${why}`);
-    return scanRoots(roots, logger, accepts);
+    return scanRoots(roots, logger, transcriptTest(exclude));
   };
   const script = workerScript();
   if (!script) return here('no scanning thread beside the bundle');
@@ -59,10 +51,7 @@ export function scanAside(
   }).then(
     (reply) => {
       for (const [level, message] of reply.logs) logger[level](message);
-      if (!reply.plan) return here(reply.error ?? 'the scanning thread failed');
-      const seen = new Set<string>();
-      for (const { files } of reply.plan) for (const f of files) seen.add(f.file);
-      return { plan: reply.plan, seen };
+      return reply.plan ? scanOf(reply.plan) : here(reply.error ?? 'the scanning thread failed');
     },
     (err: unknown) => here(String(err)),
   );

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import { excluder } from './exclude.js';
+import { transcriptTest } from './exclude.js';
 import { scanRoots } from './file-state.js';
 import type { ScanReply, ScanRequest } from './scan-aside.js';
 
@@ -18,8 +18,7 @@ if (port) {
     warn: (message) => logs.push(['warn', message]),
     error: (message) => logs.push(['error', message]),
   };
-  const excluded = excluder(exclude);
-  scanRoots(roots, logger, (adapter, file, root) => adapter.accepts(file, root) && !excluded(file)).then(
+  scanRoots(roots, logger, transcriptTest(exclude)).then(
     ({ plan }) => port.postMessage({ logs, plan } satisfies ScanReply),
     (err: unknown) => port.postMessage({ logs, error: errorMessage(err) } satisfies ScanReply),
   );

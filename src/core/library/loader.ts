@@ -7,13 +7,13 @@ import { importedRoots } from '../ingest/imports.js';
 import { realpath, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { SessionSearchError, errorMessage } from '../errors.js';
-import { excluder } from '../ingest/exclude.js';
-import { scanRoots, type FileState } from '../ingest/file-state.js';
+import { transcriptTest } from '../ingest/exclude.js';
+import { scanRoots, type FileState, type Scan } from '../ingest/file-state.js';
 import { markChangedEntries, restoreArchivedOnly } from './archive-checks.js';
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
-import { scanAside, type Scan } from '../ingest/scan-aside.js';
+import { scanAside } from '../ingest/scan-aside.js';
 import { LoadGuard } from './memory-guard.js';
 import { POOL_MIN_FILES, SCAN_ASIDE_MIN_BYTES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
@@ -44,7 +44,7 @@ export interface LoaderParts {
 export class Loader {
   readonly roots: SourceRoot[] = [];
   private readonly missingRoots: SourceRoot[] = [];
-  private readonly excluded: (path: string) => boolean;
+  private readonly accept: (adapter: SourceAdapter, file: string, root: string) => boolean;
   /** The archive entry names the start's check computed (a hash each), for its look for archived-only sessions. */
   private entryNames: Map<string, string> | undefined;
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
@@ -67,7 +67,7 @@ export class Loader {
   readonly loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
 
   constructor(private readonly parts: LoaderParts) {
-    this.excluded = excluder(parts.options.exclude);
+    this.accept = transcriptTest(parts.options.exclude);
   }
 
   private get catalog(): SessionCatalog {
@@ -97,7 +97,7 @@ export class Loader {
     await this.resolveRoots();
     // a large history's roots are walked on another thread while its snapshot is restored here
     const { scanAside: aside = (this.parts.persistence?.snapshotBytes() ?? 0) >= SCAN_ASIDE_MIN_BYTES, exclude } = this.parts.options;
-    const scanning = aside ? scanAside(this.roots, exclude, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)) : undefined;
+    const scanning = aside ? scanAside(this.roots, exclude, this.logger) : undefined;
     const restored = await this.parts.persistence?.restore();
     this.restoredPartial = restored?.partial === true;
     let checked: Promise<unknown> = Promise.resolve();
@@ -419,7 +419,7 @@ export class Loader {
 
   /** Whether a file under a root is read: the adapter recognises it and no exclude pattern names it. */
   accepts(adapter: SourceAdapter, file: string, root: string): boolean {
-    return adapter.accepts(file, root) && !this.excluded(file);
+    return this.accept(adapter, file, root);
   }
 
   /** Whether a file lies under a configured root of its source (existing or not). */

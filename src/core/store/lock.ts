@@ -12,8 +12,6 @@ import lockfile from 'proper-lockfile';
 import type { Logger } from '../log.js';
 import { running } from './running.js';
 
-export { running };
-
 /** A lock not refreshed for this long belongs to a dead process. */
 export const STALE_MS = 15_000;
 

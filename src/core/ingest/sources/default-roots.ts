@@ -17,11 +17,11 @@ export interface SourceRoot {
 export const TASK_EXTENSIONS = { cline: ['saoudrizwan.claude-dev'], roo: ['rooveterinaryinc.roo-cline', 'kilocode.kilo-code'] } as const;
 
 export function codeArchitectDefaultRoot(env: NodeJS.ProcessEnv): string {
-  return join(env.HOME ?? env.USERPROFILE ?? '.', '.codearchitect', 'sessions');
+  return join(homeDir(env), '.codearchitect', 'sessions');
 }
 
 function codexHome(env: NodeJS.ProcessEnv): string {
-  return env.CODEX_HOME ?? join(env.HOME ?? env.USERPROFILE ?? '.', '.codex');
+  return env.CODEX_HOME ?? join(homeDir(env), '.codex');
 }
 
 function claudeRoots(env: NodeJS.ProcessEnv): string[] {
@@ -31,7 +31,7 @@ function claudeRoots(env: NodeJS.ProcessEnv): string[] {
       .filter(Boolean)
       .map((d) => join(d, 'projects'));
   }
-  const home = env.HOME ?? env.USERPROFILE ?? '.';
+  const home = homeDir(env);
   const roots = [join(home, '.claude', 'projects')];
   const xdg = join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'claude', 'projects');
   if (existsSync(xdg)) roots.push(xdg);
