@@ -11,6 +11,7 @@ import { findSnippets, matcherFor } from '../index/snippets.js';
 import { forEachToken } from '../index/tokenize.js';
 import type { BlockType, Session } from '../model.js';
 import { decisionsIn } from '../ingest/decisions.js';
+import { forEachTurn } from '../store/turn-reader.js';
 import { planQuery, rankSessions, type QueryPlan } from './search.js';
 import type { LibraryView } from './view.js';
 import { normalisedTags, sessionTags, tagFilter } from './tags.js';
@@ -70,7 +71,10 @@ export function contextCandidates(
   const wanted = options.sessions?.length ? new Set(options.sessions) : undefined;
   const byTags = tagFilter(lib, options.tags, options.allTags);
   // a query already planned keeps its expansions (the team archive's candidates ranked by the local plan)
-  const filters = { source: options.source, project: options.project, mode: options.mode };
+  // only the best SESSIONS_EXAMINED are read: ranked with that limit (the best of the same ranking, not every match with
+  // its objects, tens of thousands for a common word), unless a filter applied after the ranking drops some of them
+  const limit = wanted || byTags ? undefined : SESSIONS_EXAMINED;
+  const filters = { source: options.source, project: options.project, mode: options.mode, limit };
   const plan = 'slots' in asked ? { ...asked, options: filters, range } : planQuery(lib.index, asked, filters, range, lib.shortForms());
   const { query } = plan;
   const ranked = rankSessions(lib, plan).filter((hit) => {
@@ -102,13 +106,16 @@ export function contextCandidates(
     const s = lib.sessions.get(hit.key)!;
     // a decision is about its session's subject too: a topic the query names ("database") counts as held by it
     const topics = decisionsWanted ? new Set(sessionTags(lib, s)) : undefined;
-    for (const turn of s.turns) {
+    // (one turn at a time: a session of many MB is not held parsed whole, nor pushed into the turn cache)
+    // (a turn of a kind not asked for is not read, unless decisions are: any turn may hold one)
+    const kinds = options.types?.length && !decisionsWanted ? (kind: BlockType) => options.types!.includes(kind) : undefined;
+    forEachTurn(s, (turn) => {
       const decided = decisionsWanted ? decisionsIn(turn) : [];
       const type: BlockType = decided.length ? 'decision' : turn.kind;
-      if (options.types?.length && !options.types.includes(type)) continue;
+      if (options.types?.length && !options.types.includes(type)) return;
       matcher.lastIndex = 0;
       const named = decided.length && [...needed].some((t) => topics?.has(t));
-      if (!matcher.test(turn.text) && !named) continue;
+      if (!matcher.test(turn.text) && !named) return;
       const present = new Set<string>();
       forEachToken(turn.text, (tok) => needed.has(tok) && present.add(tok), false, true);
       if (decided.length) for (const t of needed) if (topics?.has(t)) present.add(t);
@@ -137,7 +144,7 @@ export function contextCandidates(
         },
         features,
       });
-    }
+    }, kinds);
   });
   return out;
 }

@@ -9,9 +9,8 @@ import { SessionSearchError } from '../errors.js';
 import type { FileIndex } from '../files/file-index.js';
 import { attributeLines, writtenBlocks, type WrittenEdit } from '../files/attribution.js';
 import type { FileTouch } from '../files/touches.js';
-import { isPrompt, ROLES, TURN_KINDS, type Session, type Turn } from '../model.js';
-import { LAYOUT_FIELDS } from '../store/archive.js';
-import { rawArchived } from '../store/turns.js';
+import { isPrompt, type Session, type Turn } from '../model.js';
+import { openTurnReader, type TurnReader } from '../store/turn-reader.js';
 
 export interface FileHistoryQuery {
   path: string;
@@ -67,7 +66,7 @@ function parseLines(lines: string): { from: number; to: number } {
 }
 
 function describe(session: Session, touches: FileTouch[]): FileHistorySession {
-  const turns = turnReader(session);
+  const turns = openTurnReader(session);
   try {
     return describeWith(session, touches, turns);
   } finally {
@@ -84,7 +83,8 @@ function describeWith(session: Session, touches: FileTouch[], turns: TurnReader)
     touches: touches.map((t) => {
       const turn = t.kind === 'edit' || t.kind === 'write' || t.kind === 'read' ? turns.get(t.turn) : undefined;
       const entry: FileHistoryTouch = { turn: `${session.id}#${t.turn}`, kind: t.kind };
-      const at = turn?.timestamp ?? turns.timestamp(t.turn);
+      // (a turn of another kind is not read from disk for its time)
+      const at = turn?.timestamp ?? (turns.onDisk ? undefined : turns.get(t.turn)?.timestamp);
       if (at) entry.at = at;
       if (turn && (t.kind === 'edit' || t.kind === 'write')) {
         const hunk = writtenBlocks(turn, () => true).join('\n…\n');
@@ -101,52 +101,20 @@ function describeWith(session: Session, touches: FileTouch[], turns: TurnReader)
 
 /** The last prompt before a turn: what the user asked that the agent was doing. */
 function requestBefore(turns: TurnReader, turn: number): string | undefined {
-  const prompt = turns.promptBefore(turn);
+  const prompt = promptBefore(turns, turn);
   if (!prompt) return undefined;
   const text = prompt.text.replace(/\s+/g, ' ').trim();
   return text.length > REQUEST_CHARS ? `${text.slice(0, REQUEST_CHARS - 1)}…` : text;
 }
 
-interface TurnReader {
-  get(index: number): Turn | undefined;
-  /** Only where the turns are at hand (a turn read from disk says it with `get`). */
-  timestamp(index: number): string | undefined;
-  promptBefore(index: number): Turn | undefined;
-  close(): void;
-}
-
-/**
- * A session's turns for the few an answer names: read one by one from its archive line where its turns are on disk
- * (a session of many MB costs a few small reads, as snippets do), else from memory.
- */
-function turnReader(session: Session): TurnReader {
-  const raw = rawArchived(session);
-  if (!raw) {
-    const turns = session.turns;
-    return {
-      get: (i) => turns[i],
-      timestamp: (i) => turns[i]?.timestamp,
-      promptBefore: (i) => turns.slice(0, Math.min(i, turns.length - 1) + 1).findLast(isPrompt),
-      close: () => undefined,
-    };
+/** The last prompt at or before turn `i`, read from disk alone where the session's turns are there. */
+function promptBefore(turns: TurnReader, i: number): Turn | undefined {
+  for (let k = Math.min(i, turns.count - 1); k >= 0; k--) {
+    const role = turns.role(k);
+    const kind = turns.kind(k);
+    if (role && kind && isPrompt({ role, kind })) return turns.get(k);
   }
-  const count = raw.layout.length / LAYOUT_FIELDS;
-  const read = (i: number): Turn | undefined => {
-    const bytes = i >= 0 && i < count ? raw.turn(i) : undefined;
-    return bytes ? (JSON.parse(bytes.toString('utf8')) as Turn) : undefined;
-  };
-  return {
-    get: read,
-    timestamp: () => undefined,
-    promptBefore(i) {
-      for (let k = Math.min(i, count - 1); k >= 0; k--) {
-        const flags = raw.layout[k * LAYOUT_FIELDS + 2];
-        if (isPrompt({ role: ROLES[flags & 15], kind: TURN_KINDS[flags >> 4] })) return read(k);
-      }
-      return undefined;
-    },
-    close: () => raw.close(),
-  };
+  return undefined;
 }
 
 interface EditRef {
@@ -170,7 +138,7 @@ function attribute(text: string, key: string, touched: Session[], files: FileInd
   for (const session of touched) {
     const writes = files.touches(session, key).filter((t) => t.kind === 'edit' || t.kind === 'write');
     if (!writes.length) continue;
-    const turns = turnReader(session);
+    const turns = openTurnReader(session);
     try {
       for (const touch of writes) {
         const turn = turns.get(touch.turn);
@@ -186,7 +154,7 @@ function attribute(text: string, key: string, touched: Session[], files: FileInd
   const segments = attributeLines(text, edits, range.from, range.to).map((s) => {
     if (!s.ref) return { from: s.from, to: s.to };
     const { session, turn } = s.ref;
-    const reader = turnReader(session);
+    const reader = openTurnReader(session);
     const request = requestBefore(reader, turn);
     reader.close();
     return {

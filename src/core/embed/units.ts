@@ -3,9 +3,8 @@
  * prompts; never tool output, files or thinking (most of the bytes, little of what a session is about). Each unit is
  * cut to UNIT_CHARS and named by a hash of its text, so that a session that grew embeds only its new units.
  */
-import { isPrompt, ROLES, TURN_KINDS, type Session, type Turn } from '../model.js';
-import { LAYOUT_FIELDS } from '../store/archive.js';
-import { rawArchived } from '../store/turns.js';
+import { isPrompt, type Session, type Turn } from '../model.js';
+import { forEachTurn } from '../store/turn-reader.js';
 
 export const UNIT_CHARS = 1_000;
 /** Units a session keeps at most: its first ones and its last ones (a long session's middle is left out). */
@@ -34,21 +33,9 @@ export function textHash(text: string): number {
  * disk: tool output, most of a session's bytes, is never read for them.
  */
 export function conversationTurns(session: Session): Turn[] {
-  const raw = rawArchived(session);
-  if (!raw) return session.turns.filter((t) => t.kind === 'conversation');
-  try {
-    const turns: Turn[] = [];
-    const count = raw.layout.length / LAYOUT_FIELDS;
-    for (let i = 0; i < count; i++) {
-      const flags = raw.layout[i * LAYOUT_FIELDS + 2];
-      if (TURN_KINDS[flags >> 4] !== 'conversation' || !['user', 'assistant'].includes(ROLES[flags & 15])) continue;
-      const bytes = raw.turn(i);
-      if (bytes) turns.push(JSON.parse(bytes.toString('utf8')) as Turn);
-    }
-    return turns;
-  } finally {
-    raw.close();
-  }
+  const turns: Turn[] = [];
+  forEachTurn(session, (turn) => turns.push(turn), (kind, role) => kind === 'conversation' && (role === 'user' || role === 'assistant'));
+  return turns;
 }
 
 export function embeddingUnits(session: Pick<Session, 'topic'> & { turns: readonly Turn[] }): Unit[] {
