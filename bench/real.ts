@@ -34,6 +34,9 @@ const { values } = parseArgs({
     restart: { type: 'boolean', default: false },
     // ours alone (no FTS5 build or queries): for sizes whose FTS5 side does not fit the time at hand
     'no-peer': { type: 'boolean', default: false },
+    // the data folder an earlier run of this size left is started warm (no cold build, no peer): the warm start, the
+    // queries and the serving memory of the code as built now, without the first load's hour at 50,000 sessions
+    'warm-only': { type: 'boolean', default: false },
   },
 });
 const OUT = join(ROOT, 'bench', '.out', 'real');
@@ -169,7 +172,9 @@ for (const size of values.sizes!.split(',').map(Number)) {
   const dir = join(OUT, String(size));
   const data = join(dir, 'data');
   const db = join(dir, 'fts5.db');
-  rmSync(data, { recursive: true, force: true });
+  const warmOnly = values['warm-only'] === true;
+  if (warmOnly && !existsSync(join(data, 'index'))) throw new Error(`--warm-only: no data folder of ${size} sessions at ${data}; run without it first`);
+  if (!warmOnly) rmSync(data, { recursive: true, force: true });
   rmSync(db, { force: true });
   rmSync(`${db}-wal`, { force: true });
   // Our archive and FTS5's database are each about the corpus's size: where the disk cannot hold both, FTS5 is
@@ -178,7 +183,7 @@ for (const size of values.sizes!.split(',').map(Number)) {
   const ftsFirst = free < 2.3 * c.bytes;
   let fts: { buildMs: number; peakRssMb: number } | undefined;
   let ftsDiskMb = 0;
-  const noPeer = values['no-peer'] === true;
+  const noPeer = values['no-peer'] === true || warmOnly;
   if (noPeer) fts = { buildMs: NaN, peakRssMb: NaN };
   else if (ftsFirst) {
     fts = await ftsBuild(c, db);
@@ -192,33 +197,41 @@ for (const size of values.sizes!.split(',').map(Number)) {
   // sessions are searchable once a tenth of the files are committed (the load reads newest first); the cold build ends
   // when an answer is no longer partial (asked every quarter second until the tenth, then once a second).
   let t = performance.now();
-  const cold = await mcpServer(c, data);
-  let expected = await search(cold.client, c.known[0].query);
-  const firstAnswerMs = performance.now() - t;
-  let newestTenthMs = expected.partial ? 0 : firstAnswerMs;
-  while (expected.partial) {
-    await new Promise((resolve) => setTimeout(resolve, newestTenthMs ? 1000 : 250));
+  let expected: Found | undefined;
+  let [firstAnswerMs, newestTenthMs, coldMs, vectorsMs, coldRss] = [NaN, NaN, NaN, NaN, NaN];
+  if (!warmOnly) {
+    const cold = await mcpServer(c, data);
     expected = await search(cold.client, c.known[0].query);
-    const { filesDone = 0, filesTotal = 1 } = expected.indexing ?? {};
-    if (!newestTenthMs && (!expected.partial || (filesTotal > 0 && filesDone >= filesTotal / 10))) newestTenthMs = performance.now() - t;
+    firstAnswerMs = performance.now() - t;
+    newestTenthMs = expected.partial ? 0 : firstAnswerMs;
+    while (expected.partial) {
+      await new Promise((resolve) => setTimeout(resolve, newestTenthMs ? 1000 : 250));
+      expected = await search(cold.client, c.known[0].query);
+      const { filesDone = 0, filesTotal = 1 } = expected.indexing ?? {};
+      if (!newestTenthMs && (!expected.partial || (filesTotal > 0 && filesDone >= filesTotal / 10))) newestTenthMs = performance.now() - t;
+    }
+    coldMs = performance.now() - t;
+    // the semantic leg learns once the load is over: searches are hybrid from then on (the answer a warm start must give)
+    while ((expected = await search(cold.client, c.known[0].query)).mode !== 'hybrid' && performance.now() - t < 4 * coldMs + 600_000)
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    vectorsMs = performance.now() - t;
+    coldRss = peakRssMb(cold.pid);
+    await cold.close();
+    if (!fts) {
+      fts = await ftsBuild(c, db);
+      ftsDiskMb = duMb(db);
+    }
   }
-  const coldMs = performance.now() - t;
-  // the semantic leg learns once the load is over: searches are hybrid from then on (the answer a warm start must give)
-  while ((expected = await search(cold.client, c.known[0].query)).mode !== 'hybrid' && performance.now() - t < 4 * coldMs + 600_000)
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  const vectorsMs = performance.now() - t;
-  const coldRss = peakRssMb(cold.pid);
-  await cold.close();
-  if (!fts) {
-    fts = await ftsBuild(c, db);
-    ftsDiskMb = duMb(db);
-  }
+  fts ??= { buildMs: NaN, peakRssMb: NaN }; // (warm only: no peer)
 
   // Warm: a new server on the data folder, until the first right answer (the one the cold server gave).
   t = performance.now();
   const warm = await mcpServer(c, data);
   let first = await search(warm.client, c.known[0].query);
-  while (first.ids.join() !== expected.ids.join() && performance.now() - t < 120_000) first = await search(warm.client, c.known[0].query);
+  // (warm only: the first complete answer with the meaning leg, which a cold run's last answer was)
+  const right = (found: Found): boolean => (expected ? found.ids.join() === expected.ids.join() : !found.partial && found.mode === 'hybrid');
+  while (!right(first) && performance.now() - t < 120_000) first = await search(warm.client, c.known[0].query);
+  expected ??= first;
   const warmMs = performance.now() - t;
 
   const real = ftsFirst || noPeer ? undefined : await ftsServer(db);
@@ -283,12 +296,12 @@ for (const size of values.sizes!.split(',').map(Number)) {
     peerOr(`${f2(pct(s, 0.5))} / ${f2(pct(s, 0.95))} / ${f2(pct(s, 0.99))}`),
     peerOr(`${f2(pct(n, 0.5))} / ${f2(pct(n, 0.95))}`),
     peerOr(`${f2(pct(o, 0.5) / pct(s, 0.5))}× / ${f2(pct(o, 0.95) / pct(s, 0.95))}×`),
-    noPeer ? `${f1(coldMs / 1000)} / —` : `${f1(coldMs / 1000)} / ${f1(fts.buildMs / 1000)} (${f2(coldMs / fts.buildMs)}×)`,
+    warmOnly ? '— (warm only)' : noPeer ? `${f1(coldMs / 1000)} / —` : `${f1(coldMs / 1000)} / ${f1(fts.buildMs / 1000)} (${f2(coldMs / fts.buildMs)}×)`,
     `${f2(pct(h, 0.5))} / ${f2(pct(h, 0.95))} (${f2(pct(h, 0.5) / pct(o, 0.5))}× lexical p50)`,
-    `${f1(vectorsMs / 1000)} (${f2(vectorsMs / coldMs)}× without)`,
+    warmOnly ? '—' : `${f1(vectorsMs / 1000)} (${f2(vectorsMs / coldMs)}× without)`,
     f2(warmMs / 1000),
     `${servingRss.toFixed(0)} / ${peerOr(ftsServingRss.toFixed(0))}`,
-    `${coldRss.toFixed(0)} / ${noPeer ? '—' : fts.peakRssMb.toFixed(0)}`,
+    warmOnly ? '—' : `${coldRss.toFixed(0)} / ${noPeer ? '—' : fts.peakRssMb.toFixed(0)}`,
     diskMb,
     `${((100 * hit1) / c.known.length).toFixed(0)}% / ${((100 * hit10) / c.known.length).toFixed(0)}% · ${((100 * lexicalHit1) / c.known.length).toFixed(0)}% · ${peerOr(`${((100 * ftsHit1) / c.known.length).toFixed(0)}% / ${((100 * ftsHit10) / c.known.length).toFixed(0)}%`)}`,
   ].join(' | ');
@@ -302,12 +315,13 @@ for (const size of values.sizes!.split(',').map(Number)) {
   console.error(
     `${size}: search_context (3 words, threshold 0.7): p50 / p95 ${f2(pct(contextMs, 0.5))} / ${f2(pct(contextMs, 0.95))} ms (search_session hybrid, 3 words: ${f2(pct(hybridMs[2], 0.5))} ms)`,
   );
-  console.error(
-    `${size}: first answer of a cold start (partial, while indexing) after ${f2(firstAnswerMs / 1000)} s; newest 10% of sessions searchable after ${f1(newestTenthMs / 1000)} s`,
-  );
+  if (!warmOnly)
+    console.error(
+      `${size}: first answer of a cold start (partial, while indexing) after ${f2(firstAnswerMs / 1000)} s; newest 10% of sessions searchable after ${f1(newestTenthMs / 1000)} s`,
+    );
   rmSync(db, { force: true });
   rmSync(`${db}-wal`, { force: true });
-  if (values.restart) {
+  if (values.restart && !warmOnly) {
     rmSync(data, { recursive: true, force: true });
     const restart = await killAndRestart(c, join(dir, 'data-restart'), coldMs);
     restarts.push(`| ${size} | ${restart} |`);

@@ -5,7 +5,7 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSy
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
-import { LiveUpdates, type Watcher } from '../../src/core/ingest/live.js';
+import { chokidarFactory, foldersFactory, LiveUpdates, type Watcher } from '../../src/core/ingest/live.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { CORPUS, tempDir } from '../helpers.js';
@@ -29,76 +29,81 @@ async function setup(dataDir = tempDir()) {
 
 const found = (library: SessionLibrary, words: string) => library.search(words).results;
 
-describe('watching', () => {
-  test('an appended turn, a rewritten file, a new file and a renamed file are all picked up', async () => {
-    const { root, file, library, logger } = await setup();
-    let changes = 0;
-    const live = new LiveUpdates(library, { logger, debounceMs: 20, onChange: () => changes++ });
-    await live.start();
-    try {
-      appendFileSync(file, claudeLine('appended-1', 'zebracorn appended while the agent writes'));
-      await eventually(() => found(library, 'zebracorn').length === 1, 'appended turn found');
-      const seen = changes;
-      appendFileSync(file, claudeLine('partial-1', 'quokkaline half').slice(0, 60)); // an incomplete last line waits
-      await eventually(() => changes > seen, 'the partial append is seen');
-      await live.settled();
-      assert.equal(found(library, 'quokkaline').length, 0);
-      assert.equal(found(library, 'zebracorn').length, 1);
+// each way of watching: one watch per folder (Linux's default) and chokidar (the default elsewhere)
+for (const [how, watchFactory] of [
+  ['one watch per folder', foldersFactory],
+  ['chokidar', chokidarFactory],
+] as const)
+  describe(`watching (${how})`, () => {
+    test('an appended turn, a rewritten file, a new file and a renamed file are all picked up', async () => {
+      const { root, file, library, logger } = await setup();
+      let changes = 0;
+      const live = new LiveUpdates(library, { logger, debounceMs: 20, onChange: () => changes++, watchFactory });
+      await live.start();
+      try {
+        appendFileSync(file, claudeLine('appended-1', 'zebracorn appended while the agent writes'));
+        await eventually(() => found(library, 'zebracorn').length === 1, 'appended turn found');
+        const seen = changes;
+        appendFileSync(file, claudeLine('partial-1', 'quokkaline half').slice(0, 60)); // an incomplete last line waits
+        await eventually(() => changes > seen, 'the partial append is seen');
+        await live.settled();
+        assert.equal(found(library, 'quokkaline').length, 0);
+        assert.equal(found(library, 'zebracorn').length, 1);
 
-      writeFileSync(file, claudeLine('rewritten-1', 'narwhalix after a rewrite'));
-      await eventually(() => found(library, 'narwhalix').length === 1 && found(library, 'zebracorn').length === 0, 'rewrite replaces the old text', {
-        debug: () => JSON.stringify([found(library, 'narwhalix').length, found(library, 'zebracorn').map((r) => r.id)]),
-      });
+        writeFileSync(file, claudeLine('rewritten-1', 'narwhalix after a rewrite'));
+        await eventually(() => found(library, 'narwhalix').length === 1 && found(library, 'zebracorn').length === 0, 'rewrite replaces the old text', {
+          debug: () => JSON.stringify([found(library, 'narwhalix').length, found(library, 'zebracorn').map((r) => r.id)]),
+        });
 
-      const other = join(root, 'new-project', '11111111-2222-4333-8444-555555555555.jsonl');
-      mkdirSync(join(root, 'new-project'));
-      writeFileSync(other, claudeLine('n1', 'okapiform in a brand new folder'));
-      await eventually(() => found(library, 'okapiform').length === 1, 'a file in a new folder is found');
-    } finally {
-      await live.close();
-    }
+        const other = join(root, 'new-project', '11111111-2222-4333-8444-555555555555.jsonl');
+        mkdirSync(join(root, 'new-project'));
+        writeFileSync(other, claudeLine('n1', 'okapiform in a brand new folder'));
+        await eventually(() => found(library, 'okapiform').length === 1, 'a file in a new folder is found');
+      } finally {
+        await live.close();
+      }
+    });
+
+    test('a deleted transcript stays searchable from the archive, marked source deleted, also after a restart', async () => {
+      const { file, library, logger, roots, dataDir } = await setup();
+      const live = new LiveUpdates(library, { logger, debounceMs: 20, watchFactory });
+      await live.start();
+      try {
+        assert.equal(found(library, '"hello.py"')[0]?.id, `claude-code:${CLAUDE_ID}`);
+        rmSync(file);
+        await eventually(() => found(library, '"hello.py"')[0]?.sourceDeleted === true, 'deleted source is marked');
+      } finally {
+        await live.close();
+      }
+      const restarted = createLibrary({ roots, logger: new MemoryLogger(), dataDir, env: {} });
+      await restarted.load();
+      const hit = found(restarted, '"hello.py"')[0];
+      assert.equal(hit.id, `claude-code:${CLAUDE_ID}`);
+      assert.equal(hit.sourceDeleted, true);
+      assert.equal(restarted.list().sessions[0].sourceDeleted, true);
+      const page = await restarted.read(`claude-code:${CLAUDE_ID}`);
+      assert.ok(page.found && page.text.includes('hello.py'));
+    });
+
+    test('when the system cannot watch (ENOSPC), a warning is logged once and periodic rescans take over', async () => {
+      const { file, library, logger } = await setup();
+      const failing = (): Watcher => {
+        const emitter = new EventEmitter() as EventEmitter & Watcher;
+        emitter.close = async () => {};
+        setImmediate(() => emitter.emit('error', Object.assign(new Error('watch limit'), { code: 'ENOSPC' })));
+        return emitter;
+      };
+      const live = new LiveUpdates(library, { logger, debounceMs: 10, pollMs: 50, watchFactory: failing });
+      await live.start();
+      try {
+        appendFileSync(file, claudeLine('polled-1', 'capybarix found by a rescan'));
+        await eventually(() => found(library, 'capybarix').length === 1, 'rescan finds the append');
+        assert.equal(logger.lines.filter((l) => l.includes('ENOSPC')).length, 1);
+      } finally {
+        await live.close();
+      }
+    });
   });
-
-  test('a deleted transcript stays searchable from the archive, marked source deleted, also after a restart', async () => {
-    const { file, library, logger, roots, dataDir } = await setup();
-    const live = new LiveUpdates(library, { logger, debounceMs: 20 });
-    await live.start();
-    try {
-      assert.equal(found(library, '"hello.py"')[0]?.id, `claude-code:${CLAUDE_ID}`);
-      rmSync(file);
-      await eventually(() => found(library, '"hello.py"')[0]?.sourceDeleted === true, 'deleted source is marked');
-    } finally {
-      await live.close();
-    }
-    const restarted = createLibrary({ roots, logger: new MemoryLogger(), dataDir, env: {} });
-    await restarted.load();
-    const hit = found(restarted, '"hello.py"')[0];
-    assert.equal(hit.id, `claude-code:${CLAUDE_ID}`);
-    assert.equal(hit.sourceDeleted, true);
-    assert.equal(restarted.list().sessions[0].sourceDeleted, true);
-    const page = await restarted.read(`claude-code:${CLAUDE_ID}`);
-    assert.ok(page.found && page.text.includes('hello.py'));
-  });
-
-  test('when the system cannot watch (ENOSPC), a warning is logged once and periodic rescans take over', async () => {
-    const { file, library, logger } = await setup();
-    const failing = (): Watcher => {
-      const emitter = new EventEmitter() as EventEmitter & Watcher;
-      emitter.close = async () => {};
-      setImmediate(() => emitter.emit('error', Object.assign(new Error('watch limit'), { code: 'ENOSPC' })));
-      return emitter;
-    };
-    const live = new LiveUpdates(library, { logger, debounceMs: 10, pollMs: 50, watchFactory: failing });
-    await live.start();
-    try {
-      appendFileSync(file, claudeLine('polled-1', 'capybarix found by a rescan'));
-      await eventually(() => found(library, 'capybarix').length === 1, 'rescan finds the append');
-      assert.equal(logger.lines.filter((l) => l.includes('ENOSPC')).length, 1);
-    } finally {
-      await live.close();
-    }
-  });
-});
 
 describe('roots that cannot be watched or go away', () => {
   test('a root on a network drive is said so once and rescanned instead of watched', async () => {

@@ -1,5 +1,5 @@
 /**
- * Keeps a library fresh while it runs: chokidar watches every root, and a file that is added, appended to, rewritten,
+ * Keeps a library fresh while it runs: every root is watched (a watch per folder on Linux, chokidar elsewhere), and a file that is added, appended to, rewritten,
  * renamed or deleted is read again (debounced, one file at a time). When the system cannot watch (too many files for
  * inotify: ENOSPC/EMFILE, or a network drive) it warns once and falls back to rescanning the roots periodically.
  */
@@ -12,6 +12,7 @@ import { safeLogger, type Logger } from '../log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import { isInside, NEVER_WALKED, walkFiles } from './walk.js';
 import { networkFileSystem } from './filesystems.js';
+import { watchFolders } from './folder-watcher.js';
 
 /** The part of a file watcher we use; tests pass their own to simulate failures. */
 export interface Watcher {
@@ -21,7 +22,8 @@ export interface Watcher {
   close(): Promise<void>;
 }
 
-export type WatchFactory = (root: SourceRoot, accepts: (path: string) => boolean) => Watcher;
+/** `known`: the files the library holds from a folder (what a folder that went away took with it). */
+export type WatchFactory = (root: SourceRoot, accepts: (path: string) => boolean, known: (folder: string) => string[]) => Watcher;
 
 export interface LiveOptions {
   logger: Logger;
@@ -53,6 +55,12 @@ export const chokidarFactory: WatchFactory = (root, accepts) =>
     depth: 12,
     ignored: (path, stats) => (stats?.isFile() ? !accepts(path) : NEVER_WALKED.has(basename(path))),
   });
+
+/** One watch per folder (folder-watcher.ts), where the system reports a watched folder's files' changes: Linux. */
+export const foldersFactory: WatchFactory = (root, accepts, known) => watchFolders(root.path, { accepts, known });
+
+/** The watchers used unless a test gives its own: one per folder on Linux, chokidar elsewhere. */
+export const defaultWatchFactory: WatchFactory = process.platform === 'linux' ? foldersFactory : chokidarFactory;
 
 export class LiveUpdates {
   private readonly watchers = new Map<SourceRoot, Watcher>();
@@ -125,11 +133,15 @@ export class LiveUpdates {
       return;
     }
     const adapter = sourceById(root.source)!;
-    const factory = this.options.watchFactory ?? chokidarFactory;
+    const factory = this.options.watchFactory ?? defaultWatchFactory;
     await new Promise<void>((resolve) => {
       let watcher: Watcher;
       try {
-        watcher = factory(root, (path) => this.library.accepts(adapter, path, root.path));
+        watcher = factory(
+          root,
+          (path) => this.library.accepts(adapter, path, root.path),
+          (folder) => this.library.filesUnder(folder),
+        );
       } catch (err) {
         this.fallBack(root, err);
         resolve();
