@@ -109,42 +109,46 @@ export function contextCandidates(
     // (one turn at a time: a session of many MB is not held parsed whole, nor pushed into the turn cache)
     // (a turn of a kind not asked for is not read, unless decisions are: any turn may hold one)
     const kinds = options.types?.length && !decisionsWanted ? (kind: BlockType) => options.types!.includes(kind) : undefined;
-    forEachTurn(s, (turn) => {
-      const decided = decisionsWanted ? decisionsIn(turn) : [];
-      const type: BlockType = decided.length ? 'decision' : turn.kind;
-      if (options.types?.length && !options.types.includes(type)) return;
-      matcher.lastIndex = 0;
-      const named = decided.length && [...needed].some((t) => topics?.has(t));
-      if (!matcher.test(turn.text) && !named) return;
-      const present = new Set<string>();
-      forEachToken(turn.text, (tok) => needed.has(tok) && present.add(tok), false, true);
-      if (decided.length) for (const t of needed) if (topics?.has(t)) present.add(t);
-      let covered = 0;
-      for (const slot of slots) {
-        const held = slot.alts.filter((a) => (a.all ?? [a.term]).every((t) => present.has(t)));
-        // (relative to the word itself: a question word is not discounted here, its IDF already is low)
-        covered += slot.weight * Math.min(1, Math.max(0, ...held.map((a) => a.weight / slot.alts[0].weight)));
-      }
-      const features = {
-        coverage: covered / total,
-        sessionShare,
-        reciprocalRank,
-        conversation: turn.kind === 'conversation' ? 1 : 0,
-      };
-      const snippet = decided.length ? decided.join(' … ') : (findSnippets([turn], plan.shown, { max: 1 })[0]?.text ?? turn.text.slice(0, 300));
-      out.push({
-        block: {
-          blockId: turn.id,
-          sessionId: s.id,
-          sessionName: s.topic,
-          type,
-          snippet,
-          tags: [...sessionTags(lib, s), type],
-          createdAt: turn.timestamp ?? s.created,
-        },
-        features,
-      });
-    }, kinds);
+    forEachTurn(
+      s,
+      (turn) => {
+        const decided = decisionsWanted ? decisionsIn(turn) : [];
+        const type: BlockType = decided.length ? 'decision' : turn.kind;
+        if (options.types?.length && !options.types.includes(type)) return;
+        matcher.lastIndex = 0;
+        const named = decided.length && [...needed].some((t) => topics?.has(t));
+        if (!matcher.test(turn.text) && !named) return;
+        const present = new Set<string>();
+        forEachToken(turn.text, (tok) => needed.has(tok) && present.add(tok), false, true);
+        if (decided.length) for (const t of needed) if (topics?.has(t)) present.add(t);
+        let covered = 0;
+        for (const slot of slots) {
+          const held = slot.alts.filter((a) => (a.all ?? [a.term]).every((t) => present.has(t)));
+          // (relative to the word itself: a question word is not discounted here, its IDF already is low)
+          covered += slot.weight * Math.min(1, Math.max(0, ...held.map((a) => a.weight / slot.alts[0].weight)));
+        }
+        const features = {
+          coverage: covered / total,
+          sessionShare,
+          reciprocalRank,
+          conversation: turn.kind === 'conversation' ? 1 : 0,
+        };
+        const snippet = decided.length ? decided.join(' … ') : (findSnippets([turn], plan.shown, { max: 1 })[0]?.text ?? turn.text.slice(0, 300));
+        out.push({
+          block: {
+            blockId: turn.id,
+            sessionId: s.id,
+            sessionName: s.topic,
+            type,
+            snippet,
+            tags: [...sessionTags(lib, s), type],
+            createdAt: turn.timestamp ?? s.created,
+          },
+          features,
+        });
+      },
+      kinds,
+    );
   });
   return out;
 }

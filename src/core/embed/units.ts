@@ -34,7 +34,11 @@ export function textHash(text: string): number {
  */
 export function conversationTurns(session: Session): Turn[] {
   const turns: Turn[] = [];
-  forEachTurn(session, (turn) => turns.push(turn), (kind, role) => kind === 'conversation' && (role === 'user' || role === 'assistant'));
+  forEachTurn(
+    session,
+    (turn) => turns.push(turn),
+    (kind, role) => kind === 'conversation' && (role === 'user' || role === 'assistant'),
+  );
   return turns;
 }
 
