@@ -10,10 +10,10 @@
  */
 import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION, maskText } from '../mask.js';
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Logger } from '../log.js';
 import { isSession, SessionNote, SOURCE_IDS, turnFlags, type Session, type SourceId } from '../model.js';
@@ -182,6 +182,10 @@ export function readArchivedSession(entry: string, at: [number, number], id: str
   return undefined;
 }
 
+/** SHA-256 in hex: the one-shot `crypto.hash` where the runtime has it (Node 20.12 and later), three times faster for a path. */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
+
 export class Archive {
   readonly dir: string;
 
@@ -193,7 +197,8 @@ export class Archive {
   }
 
   entryPath(file: string): string {
-    return join(this.dir, `${createHash('sha256').update(file).digest('hex').slice(0, 40)}.jsonl`);
+    // (a warm start names an entry for every transcript: 50,000 at once; `dir` is already normal, so no join)
+    return `${this.dir}${sep}${sha256Hex(file).slice(0, 40)}.jsonl`;
   }
 
   /**

@@ -5,6 +5,7 @@
  * A session parsed in this process keeps its own `files`; a restored one is found here by the object itself, so a
  * session read again from its transcript never gets the touches of the one it replaced.
  */
+import { isAscii } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 import type { Session } from '../model.js';
 import { DamagedArrayError } from './disk-array.js';
@@ -48,7 +49,7 @@ export class RestoredTouches {
     const { file, at, checksum } = this.section!;
     const bytes = file.raw(at);
     if (crc32(bytes) !== checksum) throw new DamagedArrayError(`${file.path}: the files sessions touched are damaged (checksum)`);
-    const decoded: unknown = JSON.parse(bytes.toString('utf8'));
+    const decoded: unknown = JSON.parse(bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')); // (ASCII: snapshot-writer.ts asciiJson)
     if (!Array.isArray(decoded)) throw new DamagedArrayError(`${file.path}: the files sessions touched are not a list`);
     this.decoded = decoded as (string[] | null)[];
     return this.decoded;

