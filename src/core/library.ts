@@ -37,7 +37,7 @@ import { createMeaning } from './library/meaning.js';
 import type { EmbedConfig } from './embed/config.js';
 import type { MeaningLeg, MeaningState } from './embed/leg.js';
 import { parseQuery } from './index/query.js';
-import { addRoot } from './library/added-roots.js';
+import { addRoot, addRoots } from './library/added-roots.js';
 import { LiveUpdates } from './ingest/live.js';
 
 /**
@@ -107,6 +107,8 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
    * it is one.
    */
   addRoot(root: SourceRoot): Promise<SourceRoot | undefined>;
+  /** `addRoot` for several at once: the roots of one folder are walked once. */
+  addRoots(roots: readonly SourceRoot[]): Promise<(SourceRoot | undefined)[]>;
   /** No longer reads a root added by `addRoot`; its sessions stay (the archive keeps them) until a restart. */
   dropRoot(root: SourceRoot): void;
   purgeArchive(): Promise<void>;
@@ -279,6 +281,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     accepts: (adapter, file, root) => load.accepts(adapter, file, root),
     store: (input, now) => storeConversation(options, load, catalog, input, now),
     addRoot: (root) => addRoot(load, catalog, root, logger),
+    addRoots: (roots) => addRoots(load, catalog, roots, logger),
     dropRoot: (root) => {
       const at = load.roots.indexOf(root);
       if (at >= 0) load.roots.splice(at, 1);

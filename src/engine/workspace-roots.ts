@@ -27,7 +27,8 @@ export class WorkspaceRoots {
 
   /** Reads (and with `watch`, watches) `roots` for `holder`; resolves once they are read. */
   async register(holder: object, roots: readonly SourceRoot[], watch: boolean): Promise<number> {
-    let count = 0;
+    const named: { real: string; held: Held }[] = [];
+    const fresh: { root: SourceRoot; held: Held }[] = [];
     for (const root of roots) {
       const real = await realpath(root.path).catch(() => undefined);
       if (!real) continue;
@@ -36,10 +37,24 @@ export class WorkspaceRoots {
       if (!held) {
         // a root the engine reads for everyone (given to `serve`) is not a client's to drop
         if (this.library.roots.some((r) => r.source === root.source && r.path === real)) continue;
-        held = { added: this.library.addRoot({ source: root.source, path: real }), holders: new Set(), watchers: new Set() };
+        held = { added: Promise.resolve(undefined), holders: new Set(), watchers: new Set() };
         this.held.set(key, held);
+        fresh.push({ root: { source: root.source, path: real }, held });
       }
       held.holders.add(holder);
+      named.push({ real, held });
+    }
+    // the new ones are read together: a folder's SpecStory and Aider histories in one walk (a command run in a large
+    // folder walked it once for each)
+    if (fresh.length) {
+      const reading = this.library.addRoots(fresh.map((f) => f.root));
+      for (const [i, f] of fresh.entries()) {
+        f.held.added = reading.then((added) => added[i]);
+        f.held.added.catch(() => undefined); // (each is awaited below, where a failure is logged)
+      }
+    }
+    let count = 0;
+    for (const { real, held } of named) {
       const added = await held.added.catch((err: unknown) => {
         this.logger.warn(`${real}: not read (${errorMessage(err)})`);
         return undefined;

@@ -38,3 +38,33 @@ test('a workspace root added while the library runs is read, and dropping it mid
   assert.equal(library.roots.length, 1);
   await library.close();
 });
+
+test("a folder's SpecStory and Aider histories added together are read as when added one by one", async () => {
+  const workspace = tempDir();
+  mkdirSync(join(workspace, '.specstory', 'history'), { recursive: true });
+  const name = '2026-01-29_14-35-22Z-already-done-the-test.md';
+  copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', name), join(workspace, '.specstory', 'history', name));
+  mkdirSync(join(workspace, 'sub'));
+  copyFileSync(join(CORPUS, 'aider', 'zen-mcp-server', '.aider.chat.history.md'), join(workspace, 'sub', '.aider.chat.history.md'));
+  const roots = [
+    { source: 'specstory' as const, path: workspace },
+    { source: 'aider' as const, path: workspace },
+    { source: 'specstory' as const, path: join(workspace, 'no such folder') },
+  ];
+  const together = createLibrary({ roots: [], logger: new MemoryLogger(), env: {} });
+  await together.load();
+  const added = await together.addRoots(roots);
+  assert.deepEqual(
+    added.map((r) => r && [r.source, r.path]),
+    [['specstory', workspace], ['aider', workspace], undefined],
+  );
+  const alone = createLibrary({ roots: [], logger: new MemoryLogger(), env: {} });
+  await alone.load();
+  for (const root of roots) await alone.addRoot(root);
+  const sessions = (library: typeof alone) => [...library.sessions.values()].map((s) => [s.id, s.source, s.file, s.turns.length]).sort();
+  assert.deepEqual(sessions(together), sessions(alone));
+  assert.deepEqual(new Set(sessions(together).map((s) => s[1])), new Set(['specstory', 'aider']), 'both sources read');
+  // added again: the roots already read, nothing read twice
+  assert.deepEqual(await together.addRoots(roots.slice(0, 2)), added.slice(0, 2));
+  await Promise.all([together.close(), alone.close()]);
+});

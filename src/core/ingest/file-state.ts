@@ -113,10 +113,15 @@ export async function scanRoots(
   accepts: (adapter: SourceAdapter, file: string, root: string) => boolean,
 ): Promise<Scan> {
   const plan: Scan['plan'] = [];
+  // roots of one folder (a workspace's SpecStory and Aider histories) are walked once, their files told apart after
   // (a copy: a library's roots may change while they are walked, a window's folder added or dropped)
-  for (const root of [...roots]) {
-    const adapter = sourceById(root.source)!;
-    plan.push({ root, files: await statFiles(await walkFiles(root.path, { logger, accept: (f) => accepts(adapter, f, root.path) })) });
+  const byFolder = new Map<string, SourceRoot[]>();
+  for (const root of [...roots]) byFolder.set(root.path, [...(byFolder.get(root.path) ?? []), root]);
+  for (const [folder, group] of byFolder) {
+    const adapters = group.map((root) => sourceById(root.source)!);
+    const accepted = (file: string, i: number): boolean => accepts(adapters[i], file, folder);
+    const files = await statFiles(await walkFiles(folder, { logger, accept: (f) => group.some((_, i) => accepted(f, i)) }));
+    for (const [i, root] of group.entries()) plan.push({ root, files: group.length === 1 ? files : files.filter((f) => accepted(f.file, i)) });
   }
   return scanOf(plan);
 }

@@ -11,20 +11,38 @@ import { SessionSearchError } from '../errors.js';
 import type { SessionCatalog } from './catalog.js';
 import type { Loader } from './loader.js';
 
-export async function addRoot(load: Loader, catalog: SessionCatalog, root: SourceRoot, logger: Logger): Promise<SourceRoot | undefined> {
-  const adapter = sourceById(root.source);
-  if (!adapter) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
-  const real = await realpath(root.path).catch(() => undefined);
-  if (!real) return undefined;
-  const known = load.roots.find((r) => r.source === root.source && r.path === real);
-  if (known) return known;
-  const added: SourceRoot = { source: root.source, path: real };
-  load.roots.push(added);
-  // a load under way reads it if it had not walked the roots yet; what it did not read is read here, after it
+/**
+ * Adds roots to a running library, each resolved (undefined where its folder does not exist); the roots of one folder
+ * (a workspace's SpecStory and Aider histories) are walked once together.
+ */
+export async function addRoots(load: Loader, catalog: SessionCatalog, roots: readonly SourceRoot[], logger: Logger): Promise<(SourceRoot | undefined)[]> {
+  const out: (SourceRoot | undefined)[] = [];
+  const fresh: SourceRoot[] = [];
+  for (const root of roots) {
+    if (!sourceById(root.source)) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
+    const real = await realpath(root.path).catch(() => undefined);
+    const known = real === undefined ? undefined : load.roots.find((r) => r.source === root.source && r.path === real);
+    if (real === undefined || known) {
+      out.push(known);
+      continue;
+    }
+    const added: SourceRoot = { source: root.source, path: real };
+    load.roots.push(added);
+    fresh.push(added);
+    out.push(added);
+  }
+  if (!fresh.length) return out;
+  // a load under way reads them if it had not walked the roots yet; what it did not read is read here, after it
   await load.loaded;
-  const { plan } = await scanRoots([added], logger, (a, f, r) => load.accepts(a, f, r));
-  const changed = plan.flatMap((p) => p.files).filter((f) => !catalog.unchanged(f));
-  for (const f of changed) await load.reloadFile(f.file);
-  if (changed.length) logger.info(`${adapter.label}: ${real} added, ${changed.length} file(s) read`);
-  return added;
+  const { plan } = await scanRoots(fresh, logger, (a, f, r) => load.accepts(a, f, r));
+  for (const { root, files } of plan) {
+    const changed = files.filter((f) => !catalog.unchanged(f));
+    for (const f of changed) await load.reloadFile(f.file);
+    if (changed.length) logger.info(`${sourceById(root.source)!.label}: ${root.path} added, ${changed.length} file(s) read`);
+  }
+  return out;
+}
+
+export async function addRoot(load: Loader, catalog: SessionCatalog, root: SourceRoot, logger: Logger): Promise<SourceRoot | undefined> {
+  return (await addRoots(load, catalog, [root], logger))[0];
 }
