@@ -282,7 +282,7 @@ for (const size of values.sizes!.split(',').map(Number)) {
   await warm.close();
   peer.close();
 
-  const diskMb = `${duMb(join(data, 'archive')).toFixed(0)} + ${duMb(join(data, 'index')).toFixed(0)} / ${ftsDiskMb.toFixed(0)}`;
+  const diskMb = `${duMb(join(data, 'archive')).toFixed(0)} + ${duMb(join(data, 'index')).toFixed(0)} / ${noPeer ? '—' : ftsDiskMb.toFixed(0)}`;
   const flat = (xs: number[][]): number[] => xs.flat();
   const peerOr = (text: string): string => (ftsFirst || noPeer ? '—' : text);
   const o = flat(oursMs);
