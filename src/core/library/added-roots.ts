@@ -10,6 +10,8 @@ import type { Logger } from '../log.js';
 import { SessionSearchError } from '../errors.js';
 import type { SessionCatalog } from './catalog.js';
 import type { Loader } from './loader.js';
+import type { LibraryOptions } from './options.js';
+import { importedRoots } from '../ingest/imports.js';
 
 /**
  * Adds roots to a running library, each resolved (undefined where its folder does not exist); the roots of one folder
@@ -45,4 +47,28 @@ export async function addRoots(load: Loader, catalog: SessionCatalog, roots: rea
 
 export async function addRoot(load: Loader, catalog: SessionCatalog, root: SourceRoot, logger: Logger): Promise<SourceRoot | undefined> {
   return (await addRoots(load, catalog, [root], logger))[0];
+}
+
+/**
+ * The roots a library starts with: the configured ones, then the exports imported into its data folder
+ * (core/ingest/imports.ts), each resolved; those that do not exist (yet) apart, said in the log.
+ */
+export async function resolveConfiguredRoots(
+  options: Pick<LibraryOptions, 'roots' | 'dataDir'>,
+  logger: Logger,
+): Promise<{ found: SourceRoot[]; missing: SourceRoot[] }> {
+  const found: SourceRoot[] = [];
+  const missing: SourceRoot[] = [];
+  const imported = importedRoots(options.dataDir).filter((i) => !options.roots.some((r) => r.source === i.source && r.path === i.path));
+  for (const root of [...options.roots, ...imported]) {
+    const adapter = sourceById(root.source);
+    if (!adapter) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
+    const real = await realpath(root.path).catch(() => undefined);
+    if (real) found.push({ source: root.source, path: real });
+    else {
+      logger.info(`${adapter.label}: ${root.path} does not exist, nothing to read`);
+      missing.push(root);
+    }
+  }
+  return { found, missing };
 }

@@ -9,6 +9,9 @@ import { changedEntries } from '../ingest/file-state.js';
 import { sessionFacts } from '../ingest/sources/build.js';
 import { holdsCurrentFacts, maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
 import type { SessionCatalog } from './catalog.js';
+import type { FileState } from '../ingest/file-state.js';
+import type { SourceRoot } from '../ingest/sources/registry.js';
+import { Persistence } from '../store/persistence.js';
 
 /**
  * Transcripts whose archive entry changed since the snapshot (damaged, or rewritten) count as changed: read again.
@@ -55,4 +58,26 @@ export async function restoreArchivedOnly(
       { source: meta.source, path: meta.file },
     );
   }
+}
+
+/**
+ * Deletes the archive and the snapshot: sessions whose transcript is gone leave the index; the files still on disk are
+ * handed to `readAgain` (the archive held their turns).
+ */
+export async function purgeArchive(
+  catalog: SessionCatalog,
+  archive: Archive,
+  dataDir: string,
+  readAgain: (files: Map<SourceRoot, FileState[]>) => Promise<void>,
+): Promise<void> {
+  await archive.purge();
+  await Persistence.discard(dataDir);
+  const again = new Map<SourceRoot, FileState[]>();
+  for (const [file, known] of [...catalog.byFile]) {
+    if (known.ids.length && known.ids.every((id) => catalog.sessions.get(id)?.sourceDeleted === true)) {
+      for (const id of known.ids) catalog.remove(id);
+      catalog.byFile.delete(file);
+    } else again.set(known.root, [...(again.get(known.root) ?? []), known]);
+  }
+  await readAgain(again);
 }

@@ -3,13 +3,11 @@
  * archives, and hands the sessions to the catalog; restores the snapshot first, so queries are answered while it
  * catches up; reads single files again as they change, and the whole history again when asked.
  */
-import { importedRoots } from '../ingest/imports.js';
-import { realpath, stat } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
-import { SessionSearchError, errorMessage } from '../errors.js';
+import { stat } from 'node:fs/promises';
+import { errorMessage } from '../errors.js';
 import { transcriptTest } from '../ingest/exclude.js';
 import { scanRoots, type FileState, type Scan } from '../ingest/file-state.js';
-import { markChangedEntries, restoreArchivedOnly } from './archive-checks.js';
+import { markChangedEntries, purgeArchive, restoreArchivedOnly } from './archive-checks.js';
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
@@ -18,6 +16,7 @@ import { LoadGuard } from './memory-guard.js';
 import { POOL_MIN_FILES, SCAN_ASIDE_MIN_BYTES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
+import { resolveConfiguredRoots } from './added-roots.js';
 import type { ParsedFiles } from '../ingest/sources/line-files.js';
 import type { SourceId } from '../model.js';
 import { sourceById, type SourceRoot } from '../ingest/sources/registry.js';
@@ -26,7 +25,7 @@ import type { Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
 import { releaseToArchive, type TurnHooks } from '../store/turns.js';
 import { isInside } from '../ingest/walk.js';
-import { newestFirst, order } from './load-order.js';
+import { filesNamed, newestFirst, order } from './load-order.js';
 import type { SessionCatalog } from './catalog.js';
 import type { SnapshotScheduler } from './snapshots.js';
 
@@ -252,17 +251,8 @@ export class Loader {
    * (a Claude Code or Codex id is in its file name, a CodeArchitect topic is its folder) are read at once. Whether any was.
    */
   async readNamed(name: string): Promise<boolean> {
-    const key = name
-      .replace(/#.*$/, '')
-      .replace(/^[a-z-]+:/, '')
-      .replace(/(-summary\.md|-full\.md|\.md|\.jsonl?)$/, '');
     await this.scanned; // a load that has just begun knows its files first
-    if (key.length < 4 || !this.pending.size) return false;
-    const names = (file: string, root: SourceRoot): boolean =>
-      relative(root.path, file)
-        .split(sep)
-        .some((part) => part === key || part.replace(/\.[^.]+$/, '') === key || (key.length >= 16 && part.includes(key)));
-    const found = [...this.pending.values()].filter(({ root, state }) => names(state.file, root)).slice(0, 20);
+    const { key, found } = filesNamed(name, this.pending.values());
     if (!found.length) return false;
     const writer = await this.writable();
     for (const { root, state } of found) {
@@ -290,18 +280,9 @@ export class Loader {
   }
 
   private async resolveRoots(): Promise<void> {
-    // the configured roots, then the exports imported into this data folder (core/ingest/imports.ts)
-    const imported = importedRoots(this.parts.options.dataDir).filter((i) => !this.parts.options.roots.some((r) => r.source === i.source && r.path === i.path));
-    for (const root of [...this.parts.options.roots, ...imported]) {
-      const adapter = sourceById(root.source);
-      if (!adapter) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
-      const real = await realpath(root.path).catch(() => undefined);
-      if (real) this.roots.push({ source: root.source, path: real });
-      else {
-        this.logger.info(`${adapter.label}: ${root.path} does not exist, nothing to read`);
-        this.missingRoots.push(root);
-      }
-    }
+    const { found, missing } = await resolveConfiguredRoots(this.parts.options, this.logger);
+    this.roots.push(...found);
+    this.missingRoots.push(...missing);
   }
 
   /** What the snapshot hands over after answering began; when that turns out damaged, everything is read again. */
@@ -386,21 +367,14 @@ export class Loader {
    * (the archive held their turns), archived again while the archive is on, and the snapshot is written anew.
    */
   async purgeArchive(): Promise<void> {
-    const { archive, options } = this.parts;
+    const { archive, options, snapshots } = this.parts;
     if (!archive || !options.dataDir) return;
-    await archive.purge();
-    await Persistence.discard(options.dataDir);
-    const again = new Map<SourceRoot, FileState[]>();
-    for (const [file, known] of [...this.catalog.byFile]) {
-      if (known.ids.length && known.ids.every((id) => this.catalog.sessions.get(id)?.sourceDeleted === true)) {
-        for (const id of known.ids) this.catalog.remove(id);
-        this.catalog.byFile.delete(file);
-      } else again.set(known.root, [...(again.get(known.root) ?? []), known]);
-    }
-    const writer = await this.writable();
-    for (const [root, files] of again) await this.readFiles(root, files, false, writer);
-    this.parts.snapshots.markDirty();
-    await this.parts.snapshots.saveNow();
+    await purgeArchive(this.catalog, archive, options.dataDir, async (again) => {
+      const writer = await this.writable();
+      for (const [root, files] of again) await this.readFiles(root, files, false, writer);
+    });
+    snapshots.markDirty();
+    await snapshots.saveNow();
   }
 
   /**
