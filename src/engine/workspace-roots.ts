@@ -16,6 +16,9 @@ interface Held {
   watchers: Set<object>;
 }
 
+/** How a root's reading, started once every new root of a registration is known, settles its `added`. */
+type Settle = { resolve: (root: SourceRoot | undefined) => void; reject: (err: unknown) => void };
+
 export class WorkspaceRoots {
   private readonly held = new Map<string, Held>();
 
@@ -28,7 +31,7 @@ export class WorkspaceRoots {
   /** Reads (and with `watch`, watches) `roots` for `holder`; resolves once they are read. */
   async register(holder: object, roots: readonly SourceRoot[], watch: boolean): Promise<number> {
     const named: { real: string; held: Held }[] = [];
-    const fresh: { root: SourceRoot; held: Held }[] = [];
+    const fresh: { root: SourceRoot; settle: Settle }[] = [];
     for (const root of roots) {
       const real = await realpath(root.path).catch(() => undefined);
       if (!real) continue;
@@ -37,22 +40,23 @@ export class WorkspaceRoots {
       if (!held) {
         // a root the engine reads for everyone (given to `serve`) is not a client's to drop
         if (this.library.roots.some((r) => r.source === root.source && r.path === real)) continue;
-        held = { added: Promise.resolve(undefined), holders: new Set(), watchers: new Set() };
+        // (settled once the reading below is done: a client registering the same root meanwhile waits for it too)
+        let settle!: Settle;
+        held = { added: new Promise((resolve, reject) => (settle = { resolve, reject })), holders: new Set(), watchers: new Set() };
+        held.added.catch(() => undefined); // (each holder awaits it below, where a failure is logged)
         this.held.set(key, held);
-        fresh.push({ root: { source: root.source, path: real }, held });
+        fresh.push({ root: { source: root.source, path: real }, settle });
       }
       held.holders.add(holder);
       named.push({ real, held });
     }
     // the new ones are read together: a folder's SpecStory and Aider histories in one walk (a command run in a large
     // folder walked it once for each)
-    if (fresh.length) {
-      const reading = this.library.addRoots(fresh.map((f) => f.root));
-      for (const [i, f] of fresh.entries()) {
-        f.held.added = reading.then((added) => added[i]);
-        f.held.added.catch(() => undefined); // (each is awaited below, where a failure is logged)
-      }
-    }
+    if (fresh.length)
+      this.library.addRoots(fresh.map((f) => f.root)).then(
+        (added) => fresh.forEach((f, i) => f.settle.resolve(added[i])),
+        (err: unknown) => fresh.forEach((f) => f.settle.reject(err)),
+      );
     let count = 0;
     for (const { real, held } of named) {
       const added = await held.added.catch((err: unknown) => {

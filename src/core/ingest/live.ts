@@ -1,7 +1,8 @@
 /**
- * Keeps a library fresh while it runs: every root is watched (a watch per folder on Linux, chokidar elsewhere), and a file that is added, appended to, rewritten,
- * renamed or deleted is read again (debounced, one file at a time). When the system cannot watch (too many files for
- * inotify: ENOSPC/EMFILE, or a network drive) it warns once and falls back to rescanning the roots periodically.
+ * Keeps a library fresh while it runs: every root is watched (a watch per folder on Linux, chokidar elsewhere), and a
+ * file that is added, appended to, rewritten, renamed or deleted is read again (debounced, one file at a time). When
+ * the system cannot watch (its watch limit: ENOSPC/EMFILE, or a network drive) it warns once and falls back to
+ * rescanning the roots periodically.
  */
 import { errorMessage } from '../errors.js';
 import { stat } from 'node:fs/promises';

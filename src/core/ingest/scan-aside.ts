@@ -25,8 +25,6 @@ export interface ScanReply {
   error?: string;
 }
 
-export type { Scan };
-
 function workerScript(): string | undefined {
   const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
   return threadScript(here, 'scan-worker');

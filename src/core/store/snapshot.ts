@@ -108,7 +108,6 @@ export interface WrittenSnapshot {
   arrays: { segments: Segment[]; docTerms: DiskArray; close: () => void };
 }
 
-/** Writes in 4 MB batches, tracking the offset, padding typed arrays to their alignment. */
 /** Writes a snapshot; returns where each session's turns lie in it (undefined: in the archive), in the order of `sources`. */
 export async function writeSnapshot(
   path: string,

@@ -14,7 +14,7 @@ export interface TurnReader {
   role(i: number): Role | undefined;
   /** Turn `i`, or undefined when it is out of range or its bytes on disk fail their checksum (`damaged` says so). */
   get(i: number): Turn | undefined;
-  /** Whether a turn read from disk failed its checksum: the session's `turns` reads it whole and repairs it. */
+  /** Whether a turn read from disk failed its checksum (`session.turns` then logs it and queues the transcript). */
   readonly damaged: boolean;
   /** Whether the turns are read from disk one by one (their timestamps are then only on the turns `get` returns). */
   readonly onDisk: boolean;
@@ -65,8 +65,8 @@ export function openTurnReader(session: Session): TurnReader {
 
 /**
  * Visits a session's turns in order (those `only` keeps, by kind and role, when given), one at a time: a turn read
- * from disk is let go once visited. Where a turn on disk is damaged, the rest are visited from `session.turns`, which
- * reads the session again from its transcript.
+ * from disk is let go once visited. Where a turn on disk is damaged, the rest come from `session.turns`: it finds the
+ * damage too, logs it and queues the transcript to be read again, and holds no turns until then.
  */
 export function forEachTurn(session: Session, visit: (turn: Turn, index: number) => void, only?: (kind: TurnKind, role: Role) => boolean): void {
   const reader = openTurnReader(session);
