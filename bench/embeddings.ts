@@ -13,7 +13,7 @@ import { createLibrary } from '../src/core/library.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { defaultRoots, splitRoots } from '../src/core/ingest/sources/registry.js';
 import { Persistence } from '../src/core/store/persistence.js';
-import { conversationTurns, embeddingUnits } from '../src/core/embed/units.js';
+import { embeddingUnits } from '../src/core/embed/units.js';
 import { ROOT } from '../test/helpers.js';
 import { startFakeEndpoint } from '../test/embed-server.js';
 import type { RealCorpus } from './real-corpus.js';
@@ -38,7 +38,7 @@ const sessions = [...library.sessions.values()];
 const counts: number[] = [];
 let chars = 0;
 for (const s of sessions) {
-  const units = embeddingUnits({ topic: s.topic, turns: conversationTurns(s) });
+  const units = embeddingUnits({ topic: s.topic, turns: library.turns.conversation(s) });
   counts.push(units.length);
   chars += units.reduce((n, u) => n + u.text.length, 0);
 }

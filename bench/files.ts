@@ -37,7 +37,7 @@ const touches = sessions.flatMap((s) => (s.files ?? []).map((f) => ({ session: s
 
 // what finding the touches costs while reading: timed again here over a sample's turns (read first, not timed)
 const sample = sessions.filter((_, i) => i % Math.max(1, Math.floor(sessions.length / 500)) === 0);
-const turns = sample.map((s) => ({ turns: s.turns, project: s.project }));
+const turns = sample.map((s) => ({ turns: library.turns.all(s), project: s.project }));
 started = performance.now();
 for (const t of turns) fileTouches(t.turns, t.project);
 const extractMs = ((performance.now() - started) / sample.length) * sessions.length;

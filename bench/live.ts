@@ -19,7 +19,7 @@ import { silentLogger } from '../src/core/log.js';
 import { Persistence } from '../src/core/store/persistence.js';
 import { ParsedFiles } from '../src/core/ingest/sources/line-files.js';
 import { claudeCodeSource } from '../src/core/ingest/sources/claude-code.js';
-import type { Session } from '../src/core/model.js';
+import type { ParsedSession } from '../src/core/model.js';
 import { generateCorpus, type BenchDoc } from './corpus.js';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, appends: { type: 'string', default: '200' } } });
@@ -87,7 +87,7 @@ class Fts5FromFiles {
     this.query = this.db.prepare('SELECT id FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 0, 0, 3.0, 2.0, 1.0) LIMIT 10');
   }
 
-  private rows(file: string, sessions: Session[]): void {
+  private rows(file: string, sessions: ParsedSession[]): void {
     for (const s of sessions) {
       const content = s.turns.filter((t) => t.kind === 'conversation').map((t) => t.text);
       const messages = s.turns.filter((t) => t.kind !== 'conversation').map((t) => t.text);
@@ -97,7 +97,7 @@ class Fts5FromFiles {
 
   async build(files: string[], root: string): Promise<void> {
     const ctx = { logger: silentLogger, env: {} };
-    const batch: { file: string; sessions: Session[] }[] = [];
+    const batch: { file: string; sessions: ParsedSession[] }[] = [];
     const flush = this.db.transaction(() => {
       for (const b of batch) this.rows(b.file, b.sessions);
     });

@@ -54,7 +54,7 @@ async function realTurns(): Promise<Pool> {
   const pool: Pool = { prompts: [], replies: [], thinking: [], calls: [], outputs: [], words: [] };
   const counts = new Map<string, number>();
   for (const s of [...library.sessions.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    for (const t of s.turns) {
+    for (const t of library.turns.all(s)) {
       if (!t.text.trim()) continue;
       if (t.kind === 'conversation' && t.role === 'user') {
         pool.prompts.push(t.text.slice(0, 8000));

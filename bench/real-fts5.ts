@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { silentLogger } from '../src/core/log.js';
-import type { Session, SourceId } from '../src/core/model.js';
+import type { ParsedSession, SourceId } from '../src/core/model.js';
 import { sourceById } from '../src/core/ingest/sources/registry.js';
 import { walkFiles } from '../src/core/ingest/walk.js';
 
@@ -38,8 +38,8 @@ async function build(path: string, roots: { source: SourceId; path: string }[]):
   for (const root of roots) {
     const adapter = sourceById(root.source)!;
     const files = await walkFiles(root.path, { logger: silentLogger, accept: (f) => adapter.accepts(f, root.path) });
-    let batch: Session[] = [];
-    const flush = db.transaction((sessions: Session[]) => {
+    let batch: ParsedSession[] = [];
+    const flush = db.transaction((sessions: ParsedSession[]) => {
       for (const s of sessions) {
         const content = s.turns.filter((t) => t.kind === 'conversation').map((t) => t.text);
         const messages = s.turns.filter((t) => t.kind !== 'conversation').map((t) => t.text);

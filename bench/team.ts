@@ -20,7 +20,7 @@ import { planQuery, searchSessions, type QueryPlan } from '../src/core/answer/se
 import { SearchIndex } from '../src/core/index/engine.js';
 import { parseQuery } from '../src/core/index/query.js';
 import { isStopWord, tokenize } from '../src/core/index/tokenize.js';
-import type { Session, Turn } from '../src/core/model.js';
+import type { ParsedSession, Turn } from '../src/core/model.js';
 import type { SearchResponse } from '../src/core/contracts.js';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '10000,50000' } } });
@@ -34,12 +34,12 @@ let seed = 42;
 const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 
 const { library } = await loadLibrary(corpusRoots);
-const real = [...library.sessions.values()].map((s) => ({ s, turns: s.turns })).filter((r) => r.turns.length > 0);
+const real = [...library.sessions.values()].map((s) => ({ s, turns: library.turns.all(s) })).filter((r) => r.turns.length > 0);
 const sampleBytes = real.reduce((n, r) => n + r.turns.reduce((m, t) => m + t.text.length, 0), 0);
 console.error(`${real.length} sample sessions, ${(sampleBytes / real.length / 1024).toFixed(1)} KB of text on average`);
 
 /** The i-th session: a real one's turns (shared, not copied) on machine i % 5, with one prompt of its own. */
-function synth(i: number): Session {
+function synth(i: number): ParsedSession {
   const { s, turns } = real[(i * 7919) % real.length];
   const m = i % MACHINES;
   const extra: Turn = { id: '', role: 'user', kind: 'conversation', text: `follow-up ${i} for ticket T${i}` };
@@ -89,7 +89,11 @@ try {
     for (let from = pushed; from < size; from += BATCH) {
       const batch = Array.from({ length: Math.min(BATCH, size - from) }, (_, k) => synth(from + k));
       for (const s of batch) bytes += s.turns.reduce((n, t) => n + t.text.length, 0);
-      await Promise.all(Array.from({ length: MACHINES }, (_, m) => pushSessions(dbs[m], batch, { machine: `machine-${m}`, projects: [`/home/dev${m}`] })));
+      await Promise.all(
+        Array.from({ length: MACHINES }, (_, m) =>
+          pushSessions(dbs[m], batch, { machine: `machine-${m}`, projects: [`/home/dev${m}`], turns: (s) => (s as ParsedSession).turns }),
+        ),
+      );
     }
     const pushSeconds = (performance.now() - t0) / 1000;
     const added = size - pushed;
@@ -109,7 +113,7 @@ try {
       teamHits += answer.results.length;
     }
     const all = Array.from({ length: size }, (_, i) => synth(i));
-    const local = teamView(all, (s) => indexedFields(s.turns));
+    const local = teamView(all, (s) => indexedFields((s as ParsedSession).turns));
     const localMs: number[] = [];
     for (const q of queries) {
       const t = performance.now();

@@ -24,6 +24,7 @@ const library = await loadCorpus();
 const sessions = [...library.sessions.values()];
 const view: LibraryView = {
   sessions: library.sessions,
+  turns: library.turns,
   index: library.index,
   roots: library.roots,
   worktrees: new WorktreeRoots(),

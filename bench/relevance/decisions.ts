@@ -43,7 +43,8 @@ for (const split of ['tuning', 'held-out'] as const) {
   const bySource = new Map<string, [number, number]>();
   for (const label of set) {
     const id = label.turn.slice(0, label.turn.lastIndexOf('#'));
-    const turn = library.sessions.get(id)?.turns.find((t) => t.id === label.turn);
+    const session = library.sessions.get(id);
+    const turn = session && library.turns.all(session).find((t) => t.id === label.turn);
     const sentence = turn && sentences(turn.text).find((s) => hash(s) === label.sentence);
     if (!turn || !sentence || (turn.role !== 'user' && turn.role !== 'assistant')) {
       missing++;

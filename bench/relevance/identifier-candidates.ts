@@ -15,7 +15,7 @@ if (words.length) {
   for (const w of words) {
     console.log(`##### ${w}`);
     for (const s of lib.sessions.values())
-      for (const t of s.turns)
+      for (const t of lib.turns.all(s))
         if (t.role === 'user' && t.kind === 'conversation') {
           const i = t.text.indexOf(w);
           if (i >= 0) console.log(`  ${s.id}: ${t.text.slice(Math.max(0, i - 120), i + 120).replace(/\s+/g, ' ')}`);
@@ -28,7 +28,7 @@ const ID = /(?:--[a-z][a-z0-9-]+|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a
 const inPrompts = new Map<string, Set<string>>();
 const anywhere = new Map<string, Set<string>>();
 for (const s of lib.sessions.values()) {
-  for (const t of s.turns) {
+  for (const t of lib.turns.all(s)) {
     for (const m of t.text.matchAll(ID)) {
       const k = m[0];
       (anywhere.get(k) ?? anywhere.set(k, new Set()).get(k)!).add(s.id);

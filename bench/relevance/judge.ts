@@ -13,7 +13,8 @@ const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ');
 const prompts = [...library.sessions.values()].map((s) => ({
   id: s.id,
   text: norm(
-    s.turns
+    library.turns
+      .all(s)
       .filter((t) => t.role === 'user')
       .map((t) => t.text)
       .join('\n'),

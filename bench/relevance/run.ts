@@ -46,7 +46,8 @@ const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'),
 const library = await loadCorpus();
 const sessions = [...library.sessions.values()];
 const body = (kinds: (k: string) => boolean) => (s: (typeof sessions)[number]) =>
-  s.turns
+  library.turns
+    .all(s)
     .filter((t) => kinds(t.kind))
     .map((t) => t.text)
     .join('\n');
@@ -106,7 +107,7 @@ const chosen = file.queries
 if (values.team) {
   const { teamAnswers } = await import('./team.js');
   const answers = await teamAnswers(
-    sessions,
+    sessions.map((s) => ({ ...s, turns: library.turns.all(s) })),
     chosen.map((q) => q.query),
     library.index,
   );

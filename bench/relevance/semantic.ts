@@ -30,7 +30,7 @@ const sessions = [...library.sessions.values()].sort((a, b) => a.id.localeCompar
 const CHUNK = 600;
 const chunks: { session: number; text: string }[] = [];
 sessions.forEach((s, i) => {
-  const convo = s.turns.filter((t) => t.kind === 'conversation');
+  const convo = library.turns.all(s).filter((t) => t.kind === 'conversation');
   const prompts = convo.filter((t) => t.role === 'user').map((t) => t.text);
   const last = convo.filter((t) => t.role === 'assistant').at(-1)?.text;
   for (const text of [s.topic, ...prompts, ...(last ? [last] : [])].slice(0, 24)) if (text.trim()) chunks.push({ session: i, text: text.slice(0, CHUNK) });

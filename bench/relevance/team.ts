@@ -10,13 +10,13 @@ import { TeamDatabase } from '../../src/core/team/connection.js';
 import { projectName, pushSessions } from '../../src/core/team/push.js';
 import { searchTeam } from '../../src/core/team/search.js';
 import { parseTeamId, type GlobalStats } from '../../src/core/team/view.js';
-import type { Session } from '../../src/core/model.js';
+import type { ParsedSession, Session } from '../../src/core/model.js';
 import type { Vocabulary } from '../../src/core/index/expand.js';
 import { planQuery } from '../../src/core/answer/search.js';
 import { parseQuery } from '../../src/core/index/query.js';
 
 /** Every query's team answer (session ids as the local library knows them), computed before the sync rankers run. */
-export async function teamAnswers(sessions: Session[], queries: string[], vocabulary: Vocabulary & GlobalStats): Promise<Map<string, string[]>> {
+export async function teamAnswers(sessions: ParsedSession[], queries: string[], vocabulary: Vocabulary & GlobalStats): Promise<Map<string, string[]>> {
   const cluster = await startCluster();
   try {
     const admin = new TeamDatabase(cluster.url('team_admin'));
@@ -28,7 +28,7 @@ export async function teamAnswers(sessions: Session[], queries: string[], vocabu
     const placed = sessions.map((s) =>
       Object.assign(Object.create(s) as Session, { project: `/corpus/${projectName(s.project) || s.source}`, turns: s.turns }),
     );
-    await pushSessions(db, placed, { machine: 'bench', projects: ['/corpus'] });
+    await pushSessions(db, placed, { machine: 'bench', projects: ['/corpus'], turns: (s) => (s as ParsedSession).turns });
     const answers = new Map<string, string[]>();
     for (const q of queries) {
       try {

@@ -37,7 +37,12 @@ async function push(db: TeamDatabase, options: CliOptions, openLibrary: () => Pr
     if (process.stderr.isTTY && !options.json) process.stderr.write(`\rpushing ${p.done}/${p.total} sessions…`);
   };
   const once = async (): Promise<void> => {
-    const result = await pushSessions(db, library.sessions.values(), { machine, projects: options.projects, onProgress: progress });
+    const result = await pushSessions(db, library.sessions.values(), {
+      machine,
+      projects: options.projects,
+      turns: (s) => library.turns.all(s),
+      onProgress: progress,
+    });
     if (process.stderr.isTTY && !options.json) process.stderr.write('\r\x1b[K');
     print({ value: result, text: pushLine(result) });
   };

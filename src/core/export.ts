@@ -62,7 +62,7 @@ function fence(text: string): string {
   return '`'.repeat(longest + 1);
 }
 
-function toMarkdown(session: Session, turns: Turn[], clean: (t: string) => string): string {
+function toMarkdown(session: Session, turns: readonly Turn[], clean: (t: string) => string): string {
   const lines = [`# ${title(session, clean)}`, ''];
   const meta = metadata(session, clean);
   for (const [k, v] of meta) lines.push(`- **${k}:** ${v}`);
@@ -96,7 +96,7 @@ pre.text { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 details.thinking, details.tool, details.file, details.diff { color: var(--muted); }
 `;
 
-function toHtml(session: Session, turns: Turn[], clean: (t: string) => string): string {
+function toHtml(session: Session, turns: readonly Turn[], clean: (t: string) => string): string {
   const meta = metadata(session, clean);
   const body = turns.map((turn) => {
     const open = turn.kind === 'conversation' ? ' open' : '';
@@ -125,7 +125,7 @@ function toHtml(session: Session, turns: Turn[], clean: (t: string) => string): 
   ].join('\n');
 }
 
-function toJson(session: Session, turns: Turn[], clean: (t: string) => string): string {
+function toJson(session: Session, turns: readonly Turn[], clean: (t: string) => string): string {
   const out = {
     id: session.id,
     source: session.source,
@@ -147,9 +147,8 @@ function toJson(session: Session, turns: Turn[], clean: (t: string) => string): 
 }
 
 /** The session in `format`. */
-export function exportSession(session: Session, format: ExportFormat, options: ExportOptions = {}): string {
+export function exportSession(session: Session, turns: readonly Turn[], format: ExportFormat, options: ExportOptions = {}): string {
   const clean = cleaner(options);
-  const turns = session.turns;
   if (format === 'md') return toMarkdown(session, turns, clean);
   if (format === 'html') return toHtml(session, turns, clean);
   return toJson(session, turns, clean);

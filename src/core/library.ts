@@ -2,9 +2,10 @@
  * The library, built by `createLibrary`: it wires small parts and returns one interface to every front end (CLI, MCP
  * server, index server). The parts: the session catalog (sessions, index, files: library/catalog.ts), the loader
  * (reading, archiving, catching up, live reloads: library/loader.ts), the snapshot scheduler (library/snapshots.ts),
- * and the answers (search, get, list, read, context: answers.ts) as functions over one view. The caches (turns read
- * back, parsed records kept for live appends, worktree roots) are this library's own: two libraries in one process
- * never share state, and `close` lets them go.
+ * the turn store (where each session's turns lie on disk, and the turns read back: store/turn-store.ts), and the
+ * answers (search, get, list, read, context: answers.ts) as functions over one view. The caches (turns read back,
+ * parsed records kept for live appends, worktree roots) are this library's own: two libraries in one process never
+ * share state, and `close` lets them go.
  */
 import { ShortForms } from './index/short-forms.js';
 import { createAnswers, type Answers } from './answer/answers.js';
@@ -28,7 +29,7 @@ import type { SourceAdapter } from './ingest/sources/types.js';
 import { Archive } from './store/archive.js';
 import { DamagedArrayError } from './store/disk-array.js';
 import { errorMessage, SessionSearchError } from './errors.js';
-import { TurnCache, type TurnHooks } from './store/turns.js';
+import { TurnStore } from './store/turn-store.js';
 import type { LibraryView } from './answer/view.js';
 import type { SemanticIndex } from './semantic/semantic-index.js';
 import { exportSession, type ExportFormat, type ExportOptions } from './export.js';
@@ -70,6 +71,8 @@ export interface SessionLibrary extends Omit<Answers, 'read'> {
   readonly meaning: MeaningLeg | undefined;
   /** Uses the embedding model a config names (undefined: none); another model's vectors are made in the background. */
   useModel(config: EmbedConfig | undefined): void;
+  /** Where the turns of the sessions it holds are read: from memory, or from where it stored them (store/turn-store.ts). */
+  readonly turns: TurnStore;
   /** Asks the user's model for a query's vector, so that the search of it that follows ranks by it too (no model: nothing). */
   prepare(query: string): Promise<void>;
   /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
@@ -128,13 +131,12 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
   // Every line the engine logs is made safe once, here: no parser snippet of a transcript, secrets masked.
   const options: LibraryOptions = { ...given, maxFileBytes: given.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, logger: safeLogger(given.logger) };
   const { logger, dataDir } = options;
-  const turnCache = new TurnCache();
   const parsedFiles = new ParsedFiles();
   const worktrees = new WorktreeRoots();
   const archive = dataDir && options.archive !== false ? new Archive(dataDir, logger) : undefined;
   // the parts refer to each other through callbacks that run only once the library is built
   const repairs = new Repairs((file) => load.reloadFile(file), logger);
-  const turnHooks: TurnHooks = { logger, cache: turnCache, unreadable: (session) => repairs.request(session) };
+  const turns = new TurnStore(logger, (session) => repairs.request(session));
   const persistence =
     dataDir && options.snapshot !== false
       ? new Persistence(
@@ -147,7 +149,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
           }),
           logger,
           archive?.dir,
-          turnHooks,
+          turns,
         )
       : undefined;
   // a learned model is written at once, in its own small file: a process asked to stop has seconds (an MCP client
@@ -162,12 +164,13 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
     persistence && ((s) => persistence.touches.of(s)),
   );
   const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);
-  const load = new Loader({ options, catalog, snapshots, archive, persistence, turnHooks, parsedFiles });
-  const meaning = createMeaning(options, catalog, persistence);
+  const load = new Loader({ options, catalog, snapshots, archive, persistence, turns, parsedFiles });
+  const meaning = createMeaning(options, catalog, persistence, turns);
   // rebuilt when the index changed (sessions added or removed)
   let shortForms: { at: number; forms: ShortForms } | undefined;
   const view: LibraryView = {
     sessions: catalog.sessions,
+    turns,
     get index() {
       return catalog.index;
     },
@@ -192,7 +195,11 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
   let closed = false;
   void load.loaded.then(() => {
     if (closed) return;
-    catalog.semantic.fill([...catalog.sessions.values()], (s) => catalog.sessions.get(s.id) === s);
+    catalog.semantic.fill(
+      [...catalog.sessions.values()],
+      (s) => catalog.sessions.get(s.id) === s,
+      (s) => turns.conversation(s),
+    );
     catalog.semantic.release();
     meaning.release();
   });
@@ -237,6 +244,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
       return catalog.meaning;
     },
     useModel: (config) => meaning.use(config),
+    turns,
     prepare: async (query) => {
       const meaning = catalog.meaning;
       const text = meaning && parseQuery(query).text;
@@ -272,7 +280,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
       const { session } = await this.get(name, { format: 'json' });
       const found = catalog.sessions.get(session.id);
       if (!found) throw new SessionSearchError('FILE_NOT_FOUND', `No session named "${name}".`);
-      return { id: found.id, text: exportSession(found, format, exportOptions) };
+      return { id: found.id, text: exportSession(found, turns.all(found), format, exportOptions) };
     },
     reloadFile: (file) => load.reloadFile(file),
     markSourceDeleted: (file) => catalog.markSourceDeleted(file),
@@ -300,7 +308,7 @@ export function createLibrary(given: LibraryOptions): SessionLibrary {
       await snapshots.close();
       await persistence?.close();
       catalog.index.close();
-      turnCache.clear();
+      turns.clear();
       parsedFiles.clear();
       worktrees.clear();
     },

@@ -102,8 +102,16 @@ export interface Session {
   files?: string[];
   /** What it shows about how its person likes to work (ingest/preference-evidence.ts), found when it was read. */
   preferences?: PreferenceEvidence[];
-  turns: Turn[];
+  /**
+   * Its turns, while they are held in memory: a session just read from its transcript, or held by a library with no
+   * data folder. A library keeps the turns of the sessions it stored on disk (none here): its turn store reads them
+   * (store/turn-store.ts).
+   */
+  turns?: Turn[];
 }
+
+/** A session as a source adapter reads it from its transcript: every turn in memory. */
+export type ParsedSession = Session & { turns: Turn[] };
 
 /** Local calendar day of an instant, YYYY-MM-DD. */
 export function localDay(date: Date): string {
@@ -158,7 +166,7 @@ export class SessionNote<T> {
 }
 
 /**
- * What lists and the tree show of a session whose turns are still on disk (store/turns.ts): how many turns, and the
+ * What lists and the tree show of a session whose turns are on disk (store/turn-store.ts): how many turns, and the
  * start of the first prompt. Sessions held in memory have none and are counted directly.
  */
 export const turnSummaries = new SessionNote<{ count: number; firstPrompt?: string }>('turn summary');
@@ -175,11 +183,11 @@ export function isPrompt(turn: Pick<Turn, 'role' | 'kind'>): boolean {
 export function firstPrompt(session: Session): string | undefined {
   const summary = turnSummaries.get(session);
   if (summary) return summary.firstPrompt;
-  return session.turns.find(isPrompt)?.text;
+  return session.turns?.find(isPrompt)?.text;
 }
 
 export function turnCount(session: Session): number {
-  return turnSummaries.get(session)?.count ?? session.turns.length;
+  return turnSummaries.get(session)?.count ?? session.turns?.length ?? 0;
 }
 
 const isString = (x: unknown): x is string => typeof x === 'string';
@@ -201,7 +209,7 @@ export function isTurn(x: unknown): x is Turn {
 }
 
 /** A session read back from disk (an archive line) with every field the engine reads, and well-formed turns. */
-export function isSession(x: unknown): x is Session {
+export function isSession(x: unknown): x is ParsedSession {
   if (typeof x !== 'object' || x === null) return false;
   const s = x as Record<string, unknown>;
   return (

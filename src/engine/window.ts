@@ -165,7 +165,8 @@ export function serveWindow(connection: RequestHost, host: WindowHost): void {
     if (!archive) throw new Error('no team archive is configured: set sessionSearch.team.database in your user settings.');
     const { pushSessions } = await import('../core/team/push.js');
     const { machine, db } = await archive;
-    return pushSessions(db, (await lib()).sessions.values(), { machine, projects: host.teamProjects() });
+    const library = await lib();
+    return pushSessions(db, library.sessions.values(), { machine, projects: host.teamProjects(), turns: (s) => library.turns.all(s) });
   });
   on(ImportRequest, ({ path }) => host.importExport(path));
   on0(RebuildRequest, () => host.rebuild());

@@ -61,7 +61,7 @@ test("a folder's SpecStory and Aider histories added together are read as when a
   const alone = createLibrary({ roots: [], logger: new MemoryLogger(), env: {} });
   await alone.load();
   for (const root of roots) await alone.addRoot(root);
-  const sessions = (library: typeof alone) => [...library.sessions.values()].map((s) => [s.id, s.source, s.file, s.turns.length]).sort();
+  const sessions = (library: typeof alone) => [...library.sessions.values()].map((s) => [s.id, s.source, s.file, library.turns.all(s).length]).sort();
   assert.deepEqual(sessions(together), sessions(alone));
   assert.deepEqual(new Set(sessions(together).map((s) => s[1])), new Set(['specstory', 'aider']), 'both sources read');
   // added again: the roots already read, nothing read twice

@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Session, Turn } from '../../src/core/model.js';
+import type { ParsedSession, Turn } from '../../src/core/model.js';
 import { AskedIndex, askedStems, sortedBag, stemOf } from '../../src/core/semantic/asked-index.js';
 import { SemanticIndex } from '../../src/core/semantic/semantic-index.js';
 import { decodeSemantic, encodeSemantic } from '../../src/core/semantic/semantic-file.js';
 import { silentLogger } from '../../src/core/log.js';
 import { fuse } from '../../src/core/answer/hybrid.js';
 
-function session(id: string, topic: string, prompts: string[], replies: string[] = []): Session {
+function session(id: string, topic: string, prompts: string[], replies: string[] = []): ParsedSession {
   const turns: Turn[] = prompts.flatMap((text, i) => [
     { id: `${id}#${2 * i}`, role: 'user', kind: 'conversation', text },
     { id: `${id}#${2 * i + 1}`, role: 'assistant', kind: 'conversation', text: replies[i] ?? 'done' },
@@ -31,7 +31,7 @@ function session(id: string, topic: string, prompts: string[], replies: string[]
     firstDay: day,
     lastDay: day,
     turns,
-  } as Session;
+  } as ParsedSession;
 }
 
 const slots = (...words: string[]) => words.map((term) => ({ alts: [{ term, weight: 1 }] }));
@@ -43,7 +43,7 @@ test('what was asked, by stem: other forms meet, replies do not count, removed s
     session('c', 'docs', ['write the readme section about caching']),
   ];
   const index = new SemanticIndex(silentLogger, 0, false);
-  for (const s of sessions) index.add(s);
+  for (const s of sessions) index.add(s, s.turns);
   // "leak" is what the first session's user asked ("leaking"); the second only has it in a reply
   assert.deepEqual(
     index.searchAsked(slots('leak', 'handle'), 10).map((h) => h.key),
@@ -83,7 +83,7 @@ test('a slot scores its best alternative once; a word asked once is kept', () =>
   const ids = new Map<string, number>();
   const id = (w: string): number => ids.get(w) ?? (ids.set(w, ids.size), ids.size - 1);
   for (const s of [session('x', 't', ['retry the request with a countdown']), session('y', 't', ['retries retried retrying'])])
-    index.set(s.id, sortedBag(askedStems(s).map(([stem, n]) => [id(stem), n])));
+    index.set(s.id, sortedBag(askedStems(s, s.turns).map(([stem, n]) => [id(stem), n])));
   const twice = index.search(
     [
       {
@@ -100,7 +100,7 @@ test('a slot scores its best alternative once; a word asked once is kept', () =>
   assert.deepEqual(twice, once, 'two forms of one stem count once');
   assert.equal(once[0].key, 'y', 'three forms of "retry" outweigh one');
   const long = session('z', 'zeta', [Array.from({ length: 400 }, (_, i) => `word${i}x`).join(' '), 'word1x '.repeat(50), 'and a rareword']);
-  const kept = askedStems(long);
+  const kept = askedStems(long, long.turns);
   assert.ok(
     kept.some(([s]) => s === 'rareword'),
     'a word met once is kept',
@@ -111,8 +111,9 @@ test('a slot scores its best alternative once; a word asked once is kept', () =>
 
 test('postings built in one pass, sessions added since found by a scan, removed ones gone after compaction', () => {
   const index = new SemanticIndex(silentLogger, 0, false);
-  const ask = (i: number): Session => session(`s${i}`, 'work', [`please fix the parser group${i % 10} widget`]);
-  for (let i = 0; i < 2_400; i++) index.add(ask(i));
+  const ask = (i: number): ParsedSession => session(`s${i}`, 'work', [`please fix the parser group${i % 10} widget`]);
+  const add = (s: ParsedSession): void => index.add(s, s.turns);
+  for (let i = 0; i < 2_400; i++) add(ask(i));
   const found = (): string[] =>
     index
       .searchAsked(slots('group3'), 1_000)
@@ -125,7 +126,7 @@ test('postings built in one pass, sessions added since found by a scan, removed 
       .sort();
   let live = Array.from({ length: 2_400 }, (_, i) => i);
   assert.deepEqual(found(), expected(live), 'from the postings');
-  for (let i = 2_400; i < 2_440; i++) index.add(ask(i));
+  for (let i = 2_400; i < 2_440; i++) add(ask(i));
   live = [...live, ...Array.from({ length: 40 }, (_, i) => 2_400 + i)];
   assert.deepEqual(found(), expected(live), 'the newest by a scan');
   for (let i = 0; i < 2_400; i += 2) index.remove(`s${i}`);

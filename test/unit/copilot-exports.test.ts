@@ -41,7 +41,17 @@ test('each of the eight sample exports imported from their folder is its own ses
   assert.deepEqual(sessions.map((s) => s.file.split('/').pop()).sort(), files.filter((f) => f !== 'empty-requests.export.json').sort());
 
   // a word each session holds and no other does finds it first
-  const words = new Map(sessions.map((s) => [s.id, new Set(s.turns.flatMap((t) => tokenize(t.text)).filter((w) => w.length > 3 && !/\d/.test(w)))]));
+  const words = new Map(
+    sessions.map((s) => [
+      s.id,
+      new Set(
+        library.turns
+          .all(s)
+          .flatMap((t) => tokenize(t.text))
+          .filter((w) => w.length > 3 && !/\d/.test(w)),
+      ),
+    ]),
+  );
   for (const s of sessions) {
     const own = [...words.get(s.id)!].find((w) => sessions.every((o) => o === s || !words.get(o.id)!.has(w)));
     if (!own) {

@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } f
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryLogger } from '../../src/core/log.js';
-import type { Session } from '../../src/core/model.js';
+import type { ParsedSession, Session } from '../../src/core/model.js';
 import { claudeCodeSource } from '../../src/core/ingest/sources/claude-code.js';
 import { codexSource } from '../../src/core/ingest/sources/codex.js';
 import { ParsedFiles } from '../../src/core/ingest/sources/line-files.js';
@@ -21,12 +21,12 @@ const line = (i: number, text = `turn number ${i} about topic${i}${PAD}`): strin
 const kept = new ParsedFiles();
 const lastIncrementalRead = (file: string) => kept.lastRead(file);
 
-async function read(adapter: SourceAdapter, file: string, root: string, live: boolean, logger = new MemoryLogger()): Promise<Session[]> {
+async function read(adapter: SourceAdapter, file: string, root: string, live: boolean, logger = new MemoryLogger()): Promise<ParsedSession[]> {
   return adapter.readFile(file, root, { logger, env: {}, live: live ? kept : undefined });
 }
 
 /** A live (incremental) read must equal a full read of the same bytes. */
-async function same(adapter: SourceAdapter, file: string, root: string): Promise<Session[]> {
+async function same(adapter: SourceAdapter, file: string, root: string): Promise<ParsedSession[]> {
   const live = await read(adapter, file, root, true);
   assert.deepEqual(live, await read(adapter, file, root, false));
   return live;

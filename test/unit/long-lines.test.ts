@@ -86,7 +86,7 @@ test('a Claude Code line of 50 MB (one huge tool output beside a prompt) is read
   assert.equal(library.search('zebracornmarker').results[0]?.id, `claude-code:${ID}`, 'the prompt in the long line is found');
   assert.equal(library.search('quasarmarker').results[0]?.id, `claude-code:${ID}`, 'and the first page of the output');
   assert.equal(library.search('nebulamarker').count, 0, 'what lay past the kept start is not there');
-  const output = library.sessions.get(`claude-code:${ID}`)!.turns.find((t) => t.role === 'tool' && t.text.includes('quasarmarker'))!;
+  const output = library.turns.all(library.sessions.get(`claude-code:${ID}`)!).find((t) => t.role === 'tool' && t.text.includes('quasarmarker'))!;
   assert.ok(Buffer.byteLength(output.text) < KEPT_STRING_BYTES + 200, 'kept short');
   assert.match(output.text, /more bytes not kept: a line too long to keep whole\]$/);
   assert.ok(logger.lines.some((l) => /:3: line of \d+ bytes read with 1 long text\(s\) cut/.test(l)));

@@ -107,7 +107,7 @@ test('on real transcripts, every word the engine would mark is marked in the ren
   let tried = 0;
   let carried = 0;
   for (const session of library.sessions.values()) {
-    for (const turn of session.turns) {
+    for (const turn of library.turns.all(session)) {
       if (turn.kind !== 'conversation' || turn.role === 'tool') continue;
       const words = [...turn.text.matchAll(/\b[A-Za-z]{6,}\b/g)].slice(0, 20);
       if (!words.length) continue;

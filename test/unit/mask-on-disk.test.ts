@@ -57,7 +57,7 @@ test('each credential context is masked on disk (archive, snapshot) and in title
   assert.equal(library.sessions.size, CONTEXTS.length);
   for (const s of library.sessions.values()) {
     assert.ok(!values.some((v) => s.topic.includes(v)), `title ${s.topic}`);
-    assert.match(s.turns.at(-1)!.text, /\(using password: YES\)/, 'MySQL says whether a password was used: that stays');
+    assert.match(library.turns.all(s).at(-1)!.text, /\(using password: YES\)/, 'MySQL says whether a password was used: that stays');
   }
   await library.close();
   const files = (dir: string): string[] =>

@@ -26,7 +26,7 @@ async function load(parseThreads: number): Promise<{ library: SessionLibrary; lo
 test('sessions parsed on a thread equal sessions parsed on the main thread, for every source; so do the answers', async () => {
   const [threads, main] = await Promise.all([load(1), load(0)]);
   const byId = (library: SessionLibrary) =>
-    [...library.sessions.values()].sort((a, b) => a.id.localeCompare(b.id)).map((s) => ({ ...s, turns: s.turns.map((t) => ({ ...t })) }));
+    [...library.sessions.values()].sort((a, b) => a.id.localeCompare(b.id)).map((s) => ({ ...s, turns: library.turns.all(s).map((t) => ({ ...t })) }));
   assert.ok(threads.logger.lines.includes('info parsing on 1 thread(s) beside indexing'), threads.logger.lines.join('\n'));
   assert.ok(!main.logger.lines.some((l) => l.includes('thread(s)')));
   const a = byId(threads.library);

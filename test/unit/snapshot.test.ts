@@ -279,7 +279,7 @@ test('with an archive the snapshot does not repeat the turns; restored sessions 
   appendFileSync(target.file, `${readFileSync(target.file, 'utf8').endsWith('\n') ? '' : '\n'}${record('rewrittenentry appended')}`);
   await writer.library.reloadFile(target.file);
   assert.ok(!readFileSync(entry).equals(entryBefore), 'the entry was rewritten');
-  const turns = reader.library.sessions.get(target.id)!.turns;
+  const turns = reader.library.turns.all(reader.library.sessions.get(target.id)!);
   assert.ok(turns.length >= turnCount(target), `turns still readable after the entry was rewritten (${turns.length})`);
   assert.ok(!reader.logger.lines.some((l) => l.includes('no longer in its archive entry') || l.includes('unreadable')), reader.logger.lines.join('\n'));
 });

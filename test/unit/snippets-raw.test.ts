@@ -1,6 +1,6 @@
 /** Snippets cut from the few turns a raw archive line points at equal those cut from the whole parsed session. */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { chooseSnippetTurns, type TurnSource } from '../../src/core/index/snippet-turns.js';
 import { parseQuery } from '../../src/core/index/query.js';
 import { turnCount, type TurnKind } from '../../src/core/model.js';
-import { rawArchived } from '../../src/core/store/turns.js';
+import { readRawSession } from '../../src/core/store/session-layout.js';
 import { LAYOUT_FIELDS } from '../../src/core/store/archive.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 
@@ -113,7 +113,11 @@ test('a session of thousands of turns (a layout longer than the first read of it
   writeFileSync(join(root, `${id}.jsonl`), lines.join(''));
   const { restored, memory } = await archivedAndInMemory([{ source: 'claude-code' as const, path: root }]);
   const session = [...restored.sessions.values()][0];
-  const raw = rawArchived(session);
+  // its line in the archive entry of its transcript (the entry's first line is the entry's own)
+  const entry = restored.archive!.entryPath(session.file);
+  const bytes = readFileSync(entry);
+  const start = bytes.indexOf(10) + 1;
+  const raw = readRawSession(entry, [start, bytes.indexOf(10, start) + 1 - start], session.id);
   assert.ok(raw, 'its archive line opens with its layout');
   assert.equal(raw.layout.length / LAYOUT_FIELDS, turnCount(session));
   assert.ok(turnCount(session) > 2_500, `${turnCount(session)} turns`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary } from '../../src/core/library.js';
+import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { Session } from '../../src/core/model.js';
 import { exportKind } from '../../src/core/ingest/imports.js';
@@ -15,7 +15,7 @@ import { loadLibrary, ROOT, tempDir } from '../helpers.js';
 import { writeDatabase } from '../helpers-sqlite.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures');
-const shape = (s: Session): string[] => s.turns.map((t) => `${t.role}/${t.kind}${t.tool ? `/${t.tool}` : ''}`);
+const shape = (library: SessionLibrary, s: Session): string[] => library.turns.all(s).map((t) => `${t.role}/${t.kind}${t.tool ? `/${t.tool}` : ''}`);
 const byId = (sessions: Iterable<Session>): Session[] => [...sessions].sort((a, b) => a.id.localeCompare(b.id));
 
 test('Goose (session file): metadata line gives project and title; hidden messages, signatures and a cut last line are left out', async () => {
@@ -26,7 +26,7 @@ test('Goose (session file): metadata line gives project and title; hidden messag
   assert.equal(s.topic, 'Cache the forecast API responses');
   assert.equal(s.project, '/home/dev/weather');
   assert.equal(s.created, '2025-11-04T18:30:12.000Z');
-  assert.deepEqual(shape(s), [
+  assert.deepEqual(shape(library, s), [
     'user/conversation',
     'assistant/thinking',
     'assistant/conversation',
@@ -36,9 +36,9 @@ test('Goose (session file): metadata line gives project and title; hidden messag
     'tool/tool/developer__shell',
     'assistant/conversation',
   ]);
-  assert.match(s.turns[4].text, /requests\.get\(API \+ city\)/);
-  assert.equal(s.turns[6].text, '[error] pytest: command not found');
-  assert.ok(!s.turns.some((t) => /internal summary|c2lnbmF0dXJl/.test(t.text)));
+  assert.match(library.turns.all(s)[4].text, /requests\.get\(API \+ city\)/);
+  assert.equal(library.turns.all(s)[6].text, '[error] pytest: command not found');
+  assert.ok(!library.turns.all(s).some((t) => /internal summary|c2lnbmF0dXJl/.test(t.text)));
   assert.ok(
     logger.lines.some((l) => /20251104_183012\.jsonl:9/.test(l)),
     'the unfinished last line is named',
@@ -67,8 +67,8 @@ test('Goose (sessions.db): sessions with their working folder, name, dates and m
   const s = library.sessions.get('goose:20260105_1')!;
   assert.equal(s.topic, 'Postgres pool exhaustion');
   assert.equal(s.project, '/home/dev/api');
-  assert.deepEqual(shape(s), ['user/conversation', 'assistant/conversation']);
-  assert.equal(s.turns[0].timestamp, '2026-01-05T09:00:00.000Z');
+  assert.deepEqual(shape(library, s), ['user/conversation', 'assistant/conversation']);
+  assert.equal(library.turns.all(s)[0].timestamp, '2026-01-05T09:00:00.000Z');
   await library.close();
 });
 
@@ -82,7 +82,7 @@ test('Kimi CLI: both layouts; parts of one reply become one turn; tool calls and
   assert.equal(legacy.id, 'kimi:b8e1d2c4-5a6b-4c7d-8e9f-0a1b2c3d4e5f');
   assert.equal(legacy.topic, 'Why does the migration drop the invoices index?');
   assert.equal(legacy.created, '2025-11-07T08:00:00.250Z');
-  assert.deepEqual(shape(legacy), [
+  assert.deepEqual(shape(library, legacy), [
     'user/conversation',
     'assistant/thinking',
     'assistant/conversation',
@@ -90,12 +90,12 @@ test('Kimi CLI: both layouts; parts of one reply become one turn; tool calls and
     'tool/file/ReadFile',
     'assistant/conversation',
   ]);
-  assert.equal(legacy.turns[5].text, 'It drops ix_invoices_customer before recreating it\nwith the composite key; the drop is intended.');
+  assert.equal(library.turns.all(legacy)[5].text, 'It drops ix_invoices_customer before recreating it\nwith the composite key; the drop is intended.');
   assert.ok(logger.lines.some((l) => /^warn .*wire\.jsonl:12: skipped/.test(l)));
   assert.equal(code.id, 'kimi:7d1e:main');
   assert.equal(code.project, 'ledger');
-  assert.deepEqual(shape(code), ['user/conversation', 'assistant/tool/Shell', 'tool/tool/Shell', 'assistant/conversation']);
-  assert.equal(code.turns[2].text, 'usage: ledger import FILE');
+  assert.deepEqual(shape(library, code), ['user/conversation', 'assistant/tool/Shell', 'tool/tool/Shell', 'assistant/conversation']);
+  assert.equal(library.turns.all(code)[2].text, 'usage: ledger import FILE');
   await library.close();
 });
 
@@ -107,7 +107,7 @@ test('Factory Droid: title and folder from session_start; thinking, a search and
   assert.equal(s.topic, 'Flaky upload test on CI');
   assert.equal(s.project, '/home/dev/atlas');
   assert.equal(s.updated, '2026-09-14T09:00:30.000Z');
-  assert.deepEqual(shape(s), [
+  assert.deepEqual(shape(library, s), [
     'user/conversation',
     'assistant/thinking',
     'assistant/conversation',
@@ -117,7 +117,7 @@ test('Factory Droid: title and folder from session_start; thinking, a search and
     'tool/diff/Edit',
     'assistant/conversation',
   ]);
-  assert.match(s.turns[4].text, /time\.Sleep\(50/);
+  assert.match(library.turns.all(s)[4].text, /time\.Sleep\(50/);
   assert.ok(logger.lines.some((l) => /\.jsonl:9/.test(l)));
   await library.close();
 });
@@ -156,8 +156,8 @@ test('Crush: every session of a project store, titled, with reasoning, tool call
   assert.equal(s.topic, 'Slow image thumbnails');
   assert.equal(s.project, project);
   assert.equal(s.created, '2025-10-09T08:53:20.000Z');
-  assert.deepEqual(shape(s), ['user/conversation', 'assistant/thinking', 'assistant/file/view', 'tool/file/view', 'assistant/conversation']);
-  assert.equal(s.turns[3].text, 'img.Resize(w, h, imaging.Lanczos)');
+  assert.deepEqual(shape(library, s), ['user/conversation', 'assistant/thinking', 'assistant/file/view', 'tool/file/view', 'assistant/conversation']);
+  assert.equal(library.turns.all(s)[3].text, 'img.Resize(w, h, imaging.Lanczos)');
   await library.close();
 });
 
@@ -168,7 +168,7 @@ test('OpenHands: a conversation folder read through base_state.json and its even
   assert.equal(s.id, 'openhands:9c0ffee1-2222-4333-8444-555566667777');
   assert.equal(s.project, '/home/dev/shopfront');
   assert.equal(s.topic, 'The checkout button does nothing on Safari, fix it');
-  assert.deepEqual(shape(s), [
+  assert.deepEqual(shape(library, s), [
     'user/conversation',
     'assistant/conversation',
     'assistant/file/file_editor',
@@ -177,8 +177,8 @@ test('OpenHands: a conversation folder read through base_state.json and its even
     'tool/tool/terminal',
     'assistant/conversation',
   ]);
-  assert.match(s.turns[5].text, /PASS checkout\.test\.js/);
-  assert.ok(!s.turns.some((t) => /You are OpenHands agent/.test(t.text)), 'the system prompt is not a turn');
+  assert.match(library.turns.all(s)[5].text, /PASS checkout\.test\.js/);
+  assert.ok(!library.turns.all(s).some((t) => /You are OpenHands agent/.test(t.text)), 'the system prompt is not a turn');
   assert.ok(logger.lines.some((l) => /^warn .*event-00007-h8\.json: skipped/.test(l)));
   await library.close();
 });
@@ -191,7 +191,7 @@ test('Kiro CLI: both line shapes; title, folder and dates from the sidecar; edit
   assert.equal(a.topic, 'Rename retries config key');
   assert.equal(a.project, '/home/dev/queue');
   assert.equal(a.created, '2026-07-21T10:00:00.000Z');
-  assert.deepEqual(shape(a), [
+  assert.deepEqual(shape(library, a), [
     'user/conversation',
     'assistant/conversation',
     'assistant/file/grep',
@@ -200,9 +200,9 @@ test('Kiro CLI: both line shapes; title, folder and dates from the sidecar; edit
     'tool/diff/write',
     'assistant/conversation',
   ]);
-  assert.match(a.turns[3].text, /retries: 3/);
+  assert.match(library.turns.all(a)[3].text, /retries: 3/);
   assert.ok(logger.lines.some((l) => /0f8e7d6c.*\.jsonl:7/.test(l)));
-  assert.deepEqual(shape(b), ['user/conversation', 'assistant/file/read', 'tool/file/read', 'assistant/conversation']);
+  assert.deepEqual(shape(library, b), ['user/conversation', 'assistant/file/read', 'tool/file/read', 'assistant/conversation']);
   assert.equal(b.created, '2026-07-22T08:00:00.000Z');
   await library.close();
 });
@@ -216,10 +216,10 @@ test('Gemini Takeout: prompts grouped by day, answers as text (no markup, entiti
   assert.equal(library.sessions.size, 2);
   assert.equal(mar.id, 'gemini-takeout:2025-03-04');
   assert.equal(mar.topic, 'write a regex for ISO dates');
-  assert.deepEqual(shape(mar), ['user/conversation', 'assistant/conversation', 'user/conversation', 'assistant/conversation']);
-  assert.equal(mar.turns[1].text, '^\\d{4}-\\d{2}-\\d{2}$\nIt does not check that the day exists <e.g. 02-30>.');
-  assert.match(mar.turns[3].text, /- --hard discards them & cannot be undone/);
-  assert.equal(feb.turns[1].text, 'A set that answers "maybe" or \'no\' in little memory.');
+  assert.deepEqual(shape(library, mar), ['user/conversation', 'assistant/conversation', 'user/conversation', 'assistant/conversation']);
+  assert.equal(library.turns.all(mar)[1].text, '^\\d{4}-\\d{2}-\\d{2}$\nIt does not check that the day exists <e.g. 02-30>.');
+  assert.match(library.turns.all(mar)[3].text, /- --hard discards them & cannot be undone/);
+  assert.equal(library.turns.all(feb)[1].text, 'A set that answers "maybe" or \'no\' in little memory.');
   assert.equal(library.search('bloom filter').results[0]?.id, feb.id);
   assert.equal(readFileSync(file, 'utf8'), before, 'the export is never written');
   await library.close();
@@ -236,14 +236,14 @@ test('Factory Droid: lines appended while it runs are read on the next reload', 
   );
   const library = createLibrary({ roots: [{ source: 'droid', path: root }], logger: new MemoryLogger(), env: {} });
   await library.load();
-  const before = [...library.sessions.values()][0].turns.length;
+  const before = library.turns.all([...library.sessions.values()][0]).length;
   appendFileSync(
     file,
     `${JSON.stringify({ type: 'message', timestamp: '2026-09-14T09:02:00.000Z', message: { role: 'assistant', content: 'Ran it 50 times with -count=50: no failure.' } })}\n`,
   );
   await library.reloadFile(file);
   const after = [...library.sessions.values()][0];
-  assert.equal(after.turns.length, before + 1);
+  assert.equal(library.turns.all(after).length, before + 1);
   assert.equal(library.search('count=50 failure').results[0]?.id, after.id);
   await library.close();
 });
@@ -260,7 +260,7 @@ test('Codex: a rollout compressed after a week idle (.jsonl.zst) is read; a plai
   assert.equal(s.file, compressed);
   assert.equal(s.project, '/home/dev/payroll');
   assert.equal(s.topic, 'overtime is paid at 1.25 instead of 1.5 on Sundays');
-  assert.deepEqual(shape(s), ['user/conversation', 'assistant/tool/shell', 'tool/tool/shell', 'assistant/conversation']);
+  assert.deepEqual(shape(library, s), ['user/conversation', 'assistant/tool/shell', 'tool/tool/shell', 'assistant/conversation']);
   assert.ok(
     logger.lines.some((l) => /\.jsonl\.zst:6: skipped/.test(l)),
     'a bad line inside the compressed file is named',
@@ -320,7 +320,7 @@ test('Zed: threads of threads.db, zstd-compressed and plain JSON; thinking, tool
   assert.equal(s.topic, 'Debounce the search box');
   assert.equal(s.project, '/home/dev/notes');
   assert.equal(s.created, '2026-06-02T10:00:00.000Z');
-  assert.deepEqual(shape(s), [
+  assert.deepEqual(shape(library, s), [
     'user/conversation',
     'assistant/thinking',
     'assistant/conversation',
@@ -330,7 +330,7 @@ test('Zed: threads of threads.db, zstd-compressed and plain JSON; thinking, tool
     'tool/diff/edit_file',
     'assistant/conversation',
   ]);
-  assert.match(s.turns[6].text, /^\[error\] Some edits were produced/);
+  assert.match(library.turns.all(s)[6].text, /^\[error\] Some edits were produced/);
   assert.equal(library.sessions.get('zed:c3d4')!.topic, 'what is a thunk');
   assert.ok(logger.lines.some((l) => /^warn .*threads\.db: thread e5f6 skipped/.test(l)));
   await library.close();
@@ -360,8 +360,8 @@ test("exports as they arrive, zipped: ChatGPT's zip and a Google Takeout zip are
   );
   const first = [...plain.library.sessions.values()][0];
   assert.deepEqual(
-    zipped.library.sessions.get(first.id)!.turns.map((t) => t.text),
-    first.turns.map((t) => t.text),
+    zipped.library.turns.all(zipped.library.sessions.get(first.id)!).map((t) => t.text),
+    plain.library.turns.all(first).map((t) => t.text),
   );
   await Promise.all([plain.library.close(), zipped.library.close()]);
 });

@@ -15,7 +15,7 @@ describe('Gemini CLI', () => {
     assert.equal(real.topic, 'show tools');
     assert.equal(real.created, '2026-01-16T11:01:22.281Z');
     assert.equal(real.updated, '2026-01-16T12:34:29.824Z');
-    assert.ok(real.turns.some((t) => t.role === 'tool'));
+    assert.ok(library.turns.all(real).some((t) => t.role === 'tool'));
     assert.equal(all(library).filter((s) => s.nativeId === '5b959dae-8655-4cd1-b10f-720b8c336ea2').length, 1, 'logs.json does not duplicate a chat');
     const edge = library.sessions.get('gemini:test-timestamp-mismatch')!;
     assert.equal(firstPrompt(edge), 'show tools');
@@ -53,7 +53,7 @@ describe('Gemini CLI', () => {
     assert.equal(s.topic, 'Monday date test failure');
     assert.equal(s.project, '/home/dev/shop');
     assert.deepEqual(
-      s.turns.map((t) => t.text),
+      library.turns.all(s).map((t) => t.text),
       [
         'why does test_dates fail on Mondays?',
         'Checking weekday logic: Monday is 0',
@@ -63,7 +63,7 @@ describe('Gemini CLI', () => {
       ],
     );
     assert.deepEqual(
-      s.turns.map((t) => t.kind),
+      library.turns.all(s).map((t) => t.kind),
       ['conversation', 'thinking', 'conversation', 'file', 'file'],
     );
   });
@@ -75,8 +75,8 @@ describe('OpenCode', () => {
     const s = library.sessions.get('opencode:test-session-1')!;
     assert.equal(s.project, '/test/project');
     assert.equal(firstPrompt(s), 'Create a test file with console.log statements');
-    assert.ok(s.turns.some((t) => t.kind === 'diff' && t.tool === 'Write'));
-    assert.ok(s.turns.some((t) => t.kind === 'file' && t.tool === 'Read'));
+    assert.ok(library.turns.all(s).some((t) => t.kind === 'diff' && t.tool === 'Write'));
+    assert.ok(library.turns.all(s).some((t) => t.kind === 'file' && t.tool === 'Read'));
     assert.equal(s.created, new Date(1737979200000).toISOString());
   });
 
@@ -108,7 +108,7 @@ describe('OpenCode', () => {
     assert.equal(s.topic, 'Flaky Monday test');
     assert.equal(s.project, '/home/dev/shop');
     assert.deepEqual(
-      s.turns.map((t) => t.role),
+      library.turns.all(s).map((t) => t.role),
       ['user', 'assistant'],
     );
   });
@@ -122,10 +122,10 @@ describe('SpecStory', () => {
     const projA = library.sessions.get('specstory:11111111-aaaa-bbbb-cccc-000000000001')!;
     assert.equal(projA.topic, 'can we run a build and all the tests');
     assert.ok(projA.project?.endsWith(join('lore-fixtures', 'projA')));
-    assert.ok(projA.turns.some((t) => t.kind === 'tool' && t.tool === 'Bash'));
+    assert.ok(library.turns.all(projA).some((t) => t.kind === 'tool' && t.tool === 'Bash'));
     assert.equal(projA.created, '2026-05-01T10:00:00.000Z');
     const real = library.sessions.get('specstory:fd7590b3-62e3-49dd-b0bb-f6e4755245e8')!;
-    assert.ok(real.turns.length > 20);
+    assert.ok(library.turns.all(real).length > 20);
     assert.equal(real.topic, '/pr-review 150', 'a slash command reads as the user typed it');
   });
 
@@ -159,10 +159,10 @@ describe('SpecStory', () => {
     const [s] = all(library);
     assert.equal(s.topic, 'Fix the date test');
     assert.deepEqual(
-      s.turns.map((t) => `${t.role}:${t.kind}`),
+      library.turns.all(s).map((t) => `${t.role}:${t.kind}`),
       ['user:conversation', 'assistant:thinking', 'assistant:conversation'],
     );
-    assert.match(s.turns[0].text, /quoted transcript, not a turn/);
+    assert.match(library.turns.all(s)[0].text, /quoted transcript, not a turn/);
     assert.equal(s.project, join(dir, 'proj'));
   });
 });
@@ -175,8 +175,8 @@ describe('Aider', () => {
     const last = library.sessions.get('aider:aider-repo/chat-history.md#1133')!;
     assert.equal(last.topic, 'update the message to use a here doc (from https://discord.com/channels/1131200896827654144/1276177534048014398)');
     assert.equal(firstPrompt(last), last.topic);
-    assert.ok(last.turns.some((t) => t.role === 'assistant'));
-    assert.ok(last.turns.some((t) => t.role === 'tool'));
+    assert.ok(library.turns.all(last).some((t) => t.role === 'assistant'));
+    assert.ok(library.turns.all(last).some((t) => t.role === 'tool'));
     const zen = all(library).filter((s) => s.file.includes('zen-mcp-server'));
     assert.ok(zen.every((s) => s.project?.endsWith('zen-mcp-server')));
   });
@@ -191,7 +191,7 @@ describe('Aider', () => {
     const [s] = all(library);
     assert.equal(firstPrompt(s), 'why does test_dates\nfail on Mondays?');
     assert.deepEqual(
-      s.turns.map((t) => t.role),
+      library.turns.all(s).map((t) => t.role),
       ['tool', 'user', 'assistant', 'tool'],
     );
     assert.equal(s.created, new Date('2025-03-02T09:15:00').toISOString());

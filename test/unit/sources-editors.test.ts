@@ -16,13 +16,13 @@ describe('Copilot Chat', () => {
     const simple = sessions.find((s) => s.filename === 'simple-chat.export')!;
     assert.equal(simple.topic, 'hi');
     assert.deepEqual(
-      simple.turns.map((t) => t.role),
+      library.turns.all(simple).map((t) => t.role),
       ['user', 'assistant', 'user', 'assistant'],
     );
     const mcp = sessions.find((s) => s.filename === 'mcp-tool-success.export')!;
-    assert.ok(mcp.turns.some((t) => t.role === 'tool' && /get_documents/.test(t.text)));
+    assert.ok(library.turns.all(mcp).some((t) => t.role === 'tool' && /get_documents/.test(t.text)));
     const canceled = sessions.find((s) => s.filename === 'canceled-chat.export')!;
-    assert.ok(canceled.turns.some((t) => t.kind === 'note' && t.text === 'Request canceled.'));
+    assert.ok(library.turns.all(canceled).some((t) => t.kind === 'note' && t.text === 'Request canceled.'));
     assert.ok(logger.lines.some((l) => l.includes('empty-requests.export.json: no conversation turns')));
   });
 
@@ -49,7 +49,7 @@ describe('Copilot Chat', () => {
     assert.equal(all(library).length, 1, 'the .jsonl wins over the .json of the same session');
     assert.equal(s.topic, 'Monday date test failure');
     assert.deepEqual(
-      s.turns.map((t) => t.text),
+      library.turns.all(s).map((t) => t.text),
       ['why does test_dates fail on Mondays?', 'weekday() returns 0 on Monday'],
     );
     assert.equal(s.project, 'c:\\Users\\dev\\shop');
@@ -62,8 +62,8 @@ describe('Cursor', () => {
     const { library } = await loadLibrary([{ source: 'cursor', path: join(CORPUS, 'cursor') }]);
     const sessions = all(library);
     const tab = sessions.find((s) => s.topic === 'Ionic App Sidebar Customization Guide')!;
-    assert.ok(tab.turns.length > 10);
-    assert.deepEqual([...new Set(tab.turns.map((t) => t.role))].sort(), ['assistant', 'user']);
+    assert.ok(library.turns.all(tab).length > 10);
+    assert.deepEqual([...new Set(library.turns.all(tab).map((t) => t.role))].sort(), ['assistant', 'user']);
     assert.equal(tab.created.slice(0, 10), '2024-11-17');
     assert.ok(sessions.length >= 10, `${sessions.length} sessions`);
   });
@@ -97,7 +97,7 @@ describe('Cursor', () => {
     assert.equal(s.topic, 'Monday date bug');
     assert.equal(s.project, '/home/dev/shop');
     assert.deepEqual(
-      s.turns.map((t) => `${t.role}:${t.kind}`),
+      library.turns.all(s).map((t) => `${t.role}:${t.kind}`),
       ['user:conversation', 'assistant:thinking', 'assistant:conversation', 'assistant:file', 'tool:file'],
     );
   });
@@ -127,7 +127,7 @@ describe('Cline and Roo Code', () => {
     assert.equal(s.project, '/home/dev/shop');
     assert.equal(firstPrompt(s), 'why does test_dates fail on Mondays?');
     assert.deepEqual(
-      s.turns.map((t) => `${t.role}:${t.kind}`),
+      library.turns.all(s).map((t) => `${t.role}:${t.kind}`),
       ['user:conversation', 'assistant:file', 'assistant:conversation'],
     );
     assert.equal(s.created, new Date(1772442900000).toISOString());
@@ -153,9 +153,9 @@ describe('Cline and Roo Code', () => {
     const { library } = await loadLibrary([{ source: 'roo', path: root }]);
     const [s] = all(library);
     assert.equal(s.source, 'roo');
-    assert.equal(s.turns[0].text, 'rename the helper');
+    assert.equal(library.turns.all(s)[0].text, 'rename the helper');
     assert.deepEqual(
-      s.turns.map((t) => t.kind),
+      library.turns.all(s).map((t) => t.kind),
       ['conversation', 'thinking', 'tool', 'tool'],
     );
   });

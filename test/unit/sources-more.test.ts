@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary } from '../../src/core/library.js';
+import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { Session } from '../../src/core/model.js';
 import { addImport, exportKind } from '../../src/core/ingest/imports.js';
 import { loadLibrary, ROOT, tempDir } from '../helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures');
-const shape = (s: Session): string[] => s.turns.map((t) => `${t.role}/${t.kind}${t.tool ? `/${t.tool}` : ''}`);
+const shape = (library: SessionLibrary, s: Session): string[] => library.turns.all(s).map((t) => `${t.role}/${t.kind}${t.tool ? `/${t.tool}` : ''}`);
 
 test('GitHub Copilot CLI: events.jsonl with its project, branch, reasoning, tool call and output; a bad line is skipped', async () => {
   const { library, logger } = await loadLibrary([{ source: 'copilot-cli', path: join(FIXTURES, 'copilot-cli', 'session-state') }]);
@@ -25,7 +25,7 @@ test('GitHub Copilot CLI: events.jsonl with its project, branch, reasoning, tool
   assert.equal(s.project, '/home/dev/billing');
   assert.equal(s.branch, 'fix/rounding');
   assert.equal(s.created, '2026-10-02T08:00:00.000Z');
-  assert.deepEqual(shape(s), [
+  assert.deepEqual(shape(library, s), [
     'user/conversation',
     'assistant/thinking',
     'assistant/conversation',
@@ -33,7 +33,7 @@ test('GitHub Copilot CLI: events.jsonl with its project, branch, reasoning, tool
     'tool/file/view',
     'assistant/conversation',
   ]);
-  assert.match(s.turns[4].text, /net \* 1\.21/);
+  assert.match(library.turns.all(s)[4].text, /net \* 1\.21/);
   assert.ok(
     logger.lines.some((l) => /^warn .*events\.jsonl:10: skipped/.test(l)),
     'the malformed line is named',
@@ -47,12 +47,12 @@ test('GitHub Copilot CLI: turns appended while it runs are read on the next relo
   const file = join(root, '5b1c2d3e-0000-4000-8000-000000000001', 'events.jsonl');
   const library = createLibrary({ roots: [{ source: 'copilot-cli', path: root }], logger: new MemoryLogger(), env: {} });
   await library.load();
-  const before = [...library.sessions.values()][0].turns.length;
+  const before = library.turns.all([...library.sessions.values()][0]).length;
   appendFileSync(file, `${JSON.stringify({ type: 'user.message', timestamp: '2026-10-02T08:05:00.000Z', data: { content: 'now add a test for 0.005' } })}\n`);
   await library.reloadFile(file);
   const after = [...library.sessions.values()][0];
-  assert.equal(after.turns.length, before + 1);
-  assert.equal(after.turns.at(-1)!.text, 'now add a test for 0.005');
+  assert.equal(library.turns.all(after).length, before + 1);
+  assert.equal(library.turns.all(after).at(-1)!.text, 'now add a test for 0.005');
   assert.equal(library.search('0.005 test').results[0]?.id, after.id);
   await library.close();
 });
@@ -64,7 +64,7 @@ test('Amp: a thread with its title, project, thinking, tool calls and results (a
   assert.equal(s.topic, 'Speed up the search index build');
   assert.equal(s.project, '/home/dev/indexer');
   assert.equal(s.created, '2025-10-09T08:00:00.000Z');
-  assert.deepEqual(shape(s), [
+  assert.deepEqual(shape(library, s), [
     'user/conversation',
     'assistant/thinking',
     'assistant/conversation',
@@ -74,9 +74,9 @@ test('Amp: a thread with its title, project, thinking, tool calls and results (a
     'assistant/conversation',
     'tool/diff/edit_file',
   ]);
-  assert.equal(s.turns[4].text, 'tokenize 71% of samples');
-  assert.equal(s.turns[7].text, 'file changed on disk');
-  assert.equal(s.turns[6].timestamp, '2025-10-09T08:09:00.000Z');
+  assert.equal(library.turns.all(s)[4].text, 'tokenize 71% of samples');
+  assert.equal(library.turns.all(s)[7].text, 'file changed on disk');
+  assert.equal(library.turns.all(s)[6].timestamp, '2025-10-09T08:09:00.000Z');
   await library.close();
 });
 
@@ -87,7 +87,7 @@ test('Continue: a session with its workspace, context files, thinking, tool call
   assert.equal(s.topic, 'Retry webhooks with backoff');
   assert.equal(s.project, '/home/dev/hooks');
   assert.equal(s.created, new Date(1760436000000).toISOString());
-  assert.deepEqual(shape(s), [
+  assert.deepEqual(shape(library, s), [
     'user/conversation',
     'tool/file/deliver.ts',
     'assistant/thinking',
@@ -104,10 +104,10 @@ test('ChatGPT export: every conversation, the branch it shows (a regenerated ans
   const pool = library.sessions.get('chatgpt:68bb1a2c-0000-8000-9000-aaaaaaaaaaaa')!;
   assert.equal(library.sessions.size, 2);
   assert.equal(pool.topic, 'Postgres connection pool sizing');
-  assert.deepEqual(shape(pool), ['user/conversation', 'assistant/thinking', 'assistant/conversation']);
-  assert.ok(!pool.turns.some((t) => t.text.includes('abandoned')), 'the regenerated answer is not on the shown branch');
+  assert.deepEqual(shape(library, pool), ['user/conversation', 'assistant/thinking', 'assistant/conversation']);
+  assert.ok(!library.turns.all(pool).some((t) => t.text.includes('abandoned')), 'the regenerated answer is not on the shown branch');
   assert.equal(pool.created, new Date(1757065200500).toISOString());
-  assert.equal(library.sessions.get('chatgpt:68bc6b80-0000-8000-9000-bbbbbbbbbbbb')?.turns.length, 2);
+  assert.equal(library.turns.all(library.sessions.get('chatgpt:68bc6b80-0000-8000-9000-bbbbbbbbbbbb')!).length, 2);
   await library.close();
 });
 
@@ -116,7 +116,7 @@ test('Claude.ai export: conversations with attachments and thinking; an empty co
   assert.equal(library.sessions.size, 1);
   const [s] = [...library.sessions.values()];
   assert.equal(s.topic, 'Flaky date test on Mondays');
-  assert.deepEqual(shape(s), ['user/conversation', 'user/file/test.log', 'assistant/thinking', 'assistant/conversation']);
+  assert.deepEqual(shape(library, s), ['user/conversation', 'user/file/test.log', 'assistant/thinking', 'assistant/conversation']);
   assert.equal(s.created, '2025-07-14T09:30:00.000Z');
   await library.close();
 });
@@ -151,7 +151,7 @@ test('Qwen Code: a chat log with its project, thought, tool call and its respons
   assert.equal(s.topic, 'The --json flag prints nothing when stdout is a pipe');
   assert.equal(s.project, '/home/dev/cli');
   assert.equal(s.created, '2025-11-03T14:00:00.000Z');
-  assert.deepEqual(shape(s), ['user/conversation', 'assistant/thinking', 'assistant/file/read_file', 'tool/file/read_file', 'assistant/conversation']);
-  assert.match(s.turns[3].text, /process\.exit\(0\)/);
+  assert.deepEqual(shape(library, s), ['user/conversation', 'assistant/thinking', 'assistant/file/read_file', 'tool/file/read_file', 'assistant/conversation']);
+  assert.match(library.turns.all(s)[3].text, /process\.exit\(0\)/);
   await library.close();
 });

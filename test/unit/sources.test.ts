@@ -48,9 +48,9 @@ describe('CodeArchitect', () => {
     assert.equal(s.topic, 'python');
     assert.equal(s.filename, 'python');
     assert.ok(s.file.endsWith(join('2024-08-06', 'python', 'full.md')));
-    assert.equal(s.turns.length, 4);
+    assert.equal(library.turns.all(s).length, 4);
     assert.deepEqual(
-      s.turns.map((t) => t.role),
+      library.turns.all(s).map((t) => t.role),
       ['user', 'assistant', 'user', 'assistant'],
     );
     assert.equal(firstPrompt(s), '/test pytest tests/basic/test_main.py');
@@ -85,7 +85,10 @@ describe('CodeArchitect', () => {
     for (const s of untitled) {
       assert.doesNotMatch(s.topic, /^session-\d+$/, s.id);
       const squeeze = (text: string): string => text.replace(/\s+/g, ' ');
-      const prompts = s.turns.filter((t) => t.role === 'user').map((t) => squeeze(t.text.replace(/^[#>*\s-]+/, '')));
+      const prompts = library.turns
+        .all(s)
+        .filter((t) => t.role === 'user')
+        .map((t) => squeeze(t.text.replace(/^[#>*\s-]+/, '')));
       const from = prompts.findIndex((p) => p.startsWith(squeeze(s.topic.replace(/…$/, ''))));
       assert.ok(from >= 0, `${s.topic} / ${firstPrompt(s)?.slice(0, 80)}`);
       assert.ok(
@@ -122,14 +125,14 @@ describe('Claude Code', () => {
         .filter((l) => l.includes('"type":"assistant"') && l.includes('"type":"text"'))
         .map((l) => (JSON.parse(l) as { message: { id: string } }).message.id),
     );
-    const assistantProse = s.turns.filter((t) => t.role === 'assistant' && t.kind === 'conversation');
+    const assistantProse = library.turns.all(s).filter((t) => t.role === 'assistant' && t.kind === 'conversation');
     assert.equal(assistantProse.length, textMessageIds.size);
     assert.ok(
-      s.turns.some((t) => t.role === 'tool'),
+      library.turns.all(s).some((t) => t.role === 'tool'),
       'tool results are turns',
     );
     assert.ok(
-      s.turns.some((t) => t.kind === 'diff' && t.tool === 'Write'),
+      library.turns.all(s).some((t) => t.kind === 'diff' && t.tool === 'Write'),
       'an edited file is a diff turn',
     );
     assert.equal(s.created, '2025-09-03T00:47:19.293Z');
@@ -147,19 +150,19 @@ describe('Claude Code', () => {
 
   test('thinking is its own kind, signatures and base64 never reach the text', () => {
     const all = sessionsOf('claude-code');
-    assert.ok(all.some((s) => s.turns.some((t) => t.kind === 'thinking')));
-    for (const s of all) for (const t of s.turns) assert.doesNotMatch(t.text, /"signature"|iVBORw0KGgo|\/9j\/4AAQ/);
+    assert.ok(all.some((s) => library.turns.all(s).some((t) => t.kind === 'thinking')));
+    for (const s of all) for (const t of library.turns.all(s)) assert.doesNotMatch(t.text, /"signature"|iVBORw0KGgo|\/9j\/4AAQ/);
   });
 
   test('compaction is marked and the compact summary kept as a note', () => {
     const s = sessionsOf('claude-code').find((x) => x.file.endsWith('session-624a4a58.jsonl'))!;
-    assert.ok(s.turns.some((t) => t.kind === 'note' && t.text === 'Conversation compacted.'));
-    assert.ok(s.turns.some((t) => t.kind === 'note' && t.text.startsWith('This session is being continued')));
+    assert.ok(library.turns.all(s).some((t) => t.kind === 'note' && t.text === 'Conversation compacted.'));
+    assert.ok(library.turns.all(s).some((t) => t.kind === 'note' && t.text.startsWith('This session is being continued')));
   });
 
   test('lines that are not JSON objects are skipped with file, line and reason; the rest loads', () => {
     const s = sessionsOf('claude-code').find((x) => x.file.endsWith('edge_cases.jsonl'))!;
-    assert.ok(s.turns.length > 5);
+    assert.ok(library.turns.all(s).length > 5);
     assert.ok(logger.lines.some((l) => /edge_cases\.jsonl:\d+: skipped, not a JSON object/.test(l)));
   });
 });
@@ -169,7 +172,7 @@ describe('Codex', () => {
     const s = library.sessions.get('codex:a1b2c3d4-e5f6-7890-abcd-ef1234567890')!;
     assert.equal(s.topic, 'Hello, Codex! Please explain what you do.');
     assert.deepEqual(
-      s.turns.map((t) => `${t.role}:${t.kind}`),
+      library.turns.all(s).map((t) => `${t.role}:${t.kind}`),
       ['user:conversation', 'assistant:conversation', 'user:conversation', 'assistant:conversation'],
     );
     assert.equal(s.project, '/home/user/project');
@@ -179,7 +182,7 @@ describe('Codex', () => {
 
   test('injected context and encrypted reasoning are never indexed', () => {
     for (const s of sessionsOf('codex')) {
-      for (const t of s.turns) {
+      for (const t of library.turns.all(s)) {
         if (t.role === 'user') assert.doesNotMatch(t.text, /^<environment_context>|^# AGENTS\.md/);
         assert.doesNotMatch(t.text, /encrypted_content/);
       }
@@ -190,9 +193,9 @@ describe('Codex', () => {
     const s = library.sessions.get('codex:019e1625-789d-76c0-80ab-3724b5ddb799')!;
     assert.equal(s.project, '/Users/Sample_User/repos/codemie-ai/codemie-code');
     assert.equal(s.branch, 'feat/codex-agent-plugin');
-    assert.ok(s.turns.filter((t) => t.role === 'tool').length >= 50);
-    assert.ok(s.turns.some((t) => t.kind === 'diff'));
-    assert.equal(s.turns.filter((t) => t.role === 'user' && t.kind === 'conversation').length, 2);
+    assert.ok(library.turns.all(s).filter((t) => t.role === 'tool').length >= 50);
+    assert.ok(library.turns.all(s).some((t) => t.kind === 'diff'));
+    assert.equal(library.turns.all(s).filter((t) => t.role === 'user' && t.kind === 'conversation').length, 2);
   });
 
   test('files with no conversation (token counts only) are reported, not indexed', () => {

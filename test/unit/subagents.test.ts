@@ -43,7 +43,7 @@ test('a sub-agent transcript names the session that started it, and that session
   // a word of a sub-agent's own turns finds it, and the result shows whose sub-agent it is
   const hit = library
     .search('"Run the test suite"', { limit: 10 })
-    .results.find((r) => r.id === agents.find((a) => a.turns[0].text === 'Run the test suite')?.id);
+    .results.find((r) => r.id === agents.find((a) => library.turns.all(a)[0].text === 'Run the test suite')?.id);
   assert.ok(hit, 'found by its own words');
   assert.equal(hit.parentId, PARENT);
   assert.equal(library.list({ limit: 50 }).sessions.find((s) => s.id === hit.id)?.parentId, PARENT);

@@ -103,7 +103,7 @@ export function createAnswers(view: LibraryView) {
     /** The sessions that touched a file, and with `lines` which one wrote them (file-history.ts). */
     fileHistory(query: FileHistoryQuery): FileHistoryResponse {
       if (!view.files) throw new SessionSearchError('INVALID_ARGUMENT', "file history is kept for this machine's sessions only.");
-      return fileHistory(view.sessions, view.files, query);
+      return fileHistory(view.sessions, view.turns, view.files, query);
     },
 
     get(name: string, options: { format?: OutputFormat } = {}): Promise<GetResponse> {
@@ -128,7 +128,7 @@ export function createAnswers(view: LibraryView) {
       const s = view.sessions.get(id);
       if (!s) return undefined;
       const start = Math.max(0, Math.floor(from));
-      const all = s.turns;
+      const all = view.turns.all(s);
       const turns = all.slice(start, Math.max(start, Math.floor(to)));
       const matcher = planQuery(view.index, parseQuery(query), {}, {}).matcher;
       const notes: string[] = [];
@@ -152,14 +152,14 @@ export function createAnswers(view: LibraryView) {
     async tag(name: string, tags: readonly string[]): Promise<TagResponse> {
       const { session } = findSession(view, name);
       if (!Array.isArray(tags) || !tags.length) throw new SessionSearchError('INVALID_ARGUMENT', 'give at least one tag.');
-      return { success: true, id: session.id, tags: await view.tags.add(session.id, tags), derived: derivedTags(session) };
+      return { success: true, id: session.id, tags: await view.tags.add(session.id, tags), derived: derivedTags(session, view.turns) };
     },
 
     /** Removes tags a person gave a session (tags it does not carry are ignored; derived tags cannot be removed). */
     async untag(name: string, tags: readonly string[]): Promise<TagResponse> {
       const { session } = findSession(view, name);
       if (!Array.isArray(tags) || !tags.length) throw new SessionSearchError('INVALID_ARGUMENT', 'give at least one tag.');
-      return { success: true, id: session.id, tags: await view.tags.remove(session.id, tags), derived: derivedTags(session) };
+      return { success: true, id: session.id, tags: await view.tags.remove(session.id, tags), derived: derivedTags(session, view.turns) };
     },
 
     /** What the sessions show about how the person likes to work (only one project's with `project`). */

@@ -11,7 +11,6 @@ import { findSnippets, matcherFor } from '../index/snippets.js';
 import { forEachToken } from '../index/tokenize.js';
 import type { BlockType, Session } from '../model.js';
 import { decisionsIn } from '../ingest/decisions.js';
-import { forEachTurn } from '../store/turn-reader.js';
 import { planQuery, rankSessions, type QueryPlan } from './search.js';
 import type { LibraryView } from './view.js';
 import { normalisedTags, sessionTags, tagFilter } from './tags.js';
@@ -109,7 +108,7 @@ export function contextCandidates(
     // (one turn at a time: a session of many MB is not held parsed whole, nor pushed into the turn cache)
     // (a turn of a kind not asked for is not read, unless decisions are: any turn may hold one)
     const kinds = options.types?.length && !decisionsWanted ? (kind: BlockType) => options.types!.includes(kind) : undefined;
-    forEachTurn(
+    lib.turns.forEach(
       s,
       (turn) => {
         const decided = decisionsWanted ? decisionsIn(turn) : [];

@@ -10,7 +10,7 @@ import type { FileIndex } from '../files/file-index.js';
 import { attributeLines, writtenBlocks, type WrittenEdit } from '../files/attribution.js';
 import type { FileTouch } from '../files/touches.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
-import { openTurnReader, type TurnReader } from '../store/turn-reader.js';
+import type { TurnReader, TurnStore } from '../store/turn-store.js';
 
 export interface FileHistoryQuery {
   path: string;
@@ -37,7 +37,7 @@ const REQUEST_CHARS = 300;
 /** Files larger than this are not read to attribute lines. */
 const MAX_ATTRIBUTED_BYTES = 8 * 1024 * 1024;
 
-export function fileHistory(sessions: ReadonlyMap<string, Session>, files: FileIndex, query: FileHistoryQuery): FileHistoryResponse {
+export function fileHistory(sessions: ReadonlyMap<string, Session>, store: TurnStore, files: FileIndex, query: FileHistoryQuery): FileHistoryResponse {
   if (!query.path?.trim()) throw new SessionSearchError('INVALID_ARGUMENT', 'path is required: the file to look up.');
   const range = query.lines === undefined ? undefined : parseLines(query.lines);
   const limit = query.limit ?? DEFAULT_LIMIT;
@@ -51,9 +51,9 @@ export function fileHistory(sessions: ReadonlyMap<string, Session>, files: FileI
     .map((id) => sessions.get(id))
     .filter((s): s is Session => !!s && (query.since === undefined || s.updated >= query.since))
     .sort((a, b) => b.updated.localeCompare(a.updated) || a.id.localeCompare(b.id));
-  const shown = touched.slice(0, limit).map((s) => describe(s, files.touches(s, key)));
+  const shown = touched.slice(0, limit).map((s) => describe(s, files.touches(s, key), store));
   const response: FileHistoryResponse = { success: true, path: key, count: shown.length, total: touched.length, sessions: shown };
-  if (range) response.lines = attribute(query.text ?? readText(absolute), key, touched, files, range);
+  if (range) response.lines = attribute(query.text ?? readText(absolute), key, touched, store, files, range);
   return response;
 }
 
@@ -65,8 +65,8 @@ function parseLines(lines: string): { from: number; to: number } {
   return { from, to };
 }
 
-function describe(session: Session, touches: FileTouch[]): FileHistorySession {
-  const turns = openTurnReader(session);
+function describe(session: Session, touches: FileTouch[], store: TurnStore): FileHistorySession {
+  const turns = store.reader(session);
   try {
     return describeWith(session, touches, turns);
   } finally {
@@ -133,12 +133,12 @@ function readText(absolute: string): string {
   }
 }
 
-function attribute(text: string, key: string, touched: Session[], files: FileIndex, range: { from: number; to: number }): FileHistoryLines {
+function attribute(text: string, key: string, touched: Session[], store: TurnStore, files: FileIndex, range: { from: number; to: number }): FileHistoryLines {
   const edits: WrittenEdit<EditRef>[] = [];
   for (const session of touched) {
     const writes = files.touches(session, key).filter((t) => t.kind === 'edit' || t.kind === 'write');
     if (!writes.length) continue;
-    const turns = openTurnReader(session);
+    const turns = store.reader(session);
     try {
       for (const touch of writes) {
         const turn = turns.get(touch.turn);
@@ -154,7 +154,7 @@ function attribute(text: string, key: string, touched: Session[], files: FileInd
   const segments = attributeLines(text, edits, range.from, range.to).map((s) => {
     if (!s.ref) return { from: s.from, to: s.to };
     const { session, turn } = s.ref;
-    const reader = openTurnReader(session);
+    const reader = store.reader(session);
     const request = requestBefore(reader, turn);
     reader.close();
     return {

@@ -29,7 +29,7 @@ export function learnPreferences(lib: LibraryView, options: { project?: string }
   const evidenceOf = (s: Session) => {
     if (!s.preferences && backfilled < BACKFILL) {
       backfilled++;
-      s.preferences = preferenceEvidence(s.turns);
+      s.preferences = preferenceEvidence(lib.turns.all(s));
     }
     return s.preferences ?? [];
   };

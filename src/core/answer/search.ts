@@ -18,7 +18,7 @@ import { heldTerms, uniqueSlots } from '../index/ranking.js';
 import type { LibraryView } from './view.js';
 import { sessionTags, tagFilter, tagShare } from './tags.js';
 import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
-import { rawArchived } from '../store/turns.js';
+import type { TurnStore } from '../store/turn-store.js';
 import { findSnippetsRaw, rawTurnsHold, type RawSession } from '../store/session-layout.js';
 import { keptWord } from '../semantic/asked-index.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight, whyLexical } from './hybrid.js';
@@ -99,14 +99,17 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked
   // each candidate's archive line is opened once, for its prompts and then its body, and closed at the end
   const opened = new Map<Session, RawSession | undefined>();
   const rawOf = (s: Session): RawSession | undefined => {
-    if (!opened.has(s)) opened.set(s, rawArchived(s));
+    if (!opened.has(s)) opened.set(s, lib.turns.raw(s));
     return opened.get(s);
   };
   // a prompt is read for a literal only when the session's asked stems hold its every word (no turn read to tell)
   // (a plain word is typed where its stem was asked: the asked stems say so without a prompt read)
   const typed = (h: Scored, s: Session): number =>
     literals.filter(
-      (l) => !indexLacks(h, l) && lib.semantic.asksAll(s.id, l.words) && ((l.plain && l.slot >= 0 && l.words.length > 0) || holdsLiteral(s, l, true, rawOf)),
+      (l) =>
+        !indexLacks(h, l) &&
+        lib.semantic.asksAll(s.id, l.words) &&
+        ((l.plain && l.slot >= 0 && l.words.length > 0) || holdsLiteral(lib.turns, s, l, true, rawOf)),
     ).length;
   // rank: literals held first, then typed (in a prompt or the title), then the words' score (topic x3 among them).
   // Prompts are read first (they are small); a session whose user typed every literal holds them all. Bodies are read
@@ -121,7 +124,7 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked
     if (indexHolds(h, l)) return true;
     if (indexLacks(h, l) || read >= BODY_BYTES) return false;
     read += s.size;
-    return holdsLiteral(s, l, false, rawOf);
+    return holdsLiteral(lib.turns, s, l, false, rawOf);
   };
   try {
     for (const h of hits.filter(looked)) {
@@ -155,12 +158,18 @@ function jsonNeedle(word: string): RegExp {
  * read turn by turn from its archive line, parsing only the turns whose bytes hold the word: a literal query looks at
  * up to a hundred candidates, and parsing each whole (many MB for some) cost more than the rest of the search.
  */
-function holdsLiteral(s: Session, literal: { matcher: RegExp; needle: RegExp }, promptsOnly: boolean, rawOf: (s: Session) => RawSession | undefined): boolean {
+function holdsLiteral(
+  store: TurnStore,
+  s: Session,
+  literal: { matcher: RegExp; needle: RegExp },
+  promptsOnly: boolean,
+  rawOf: (s: Session) => RawSession | undefined,
+): boolean {
   if (literal.matcher.test(s.topic)) return true;
   const raw = rawOf(s);
   const held = raw && rawTurnsHold(raw, literal.needle, literal.matcher, promptsOnly);
   if (held !== undefined) return held;
-  return containsPhrase(s, literal.matcher, promptsOnly ? isPrompt : undefined);
+  return containsPhrase(store, s, literal.matcher, promptsOnly ? isPrompt : undefined);
 }
 
 /** Filters on what every session keeps in memory (source, project, days): no turn is read. Undefined without filters. */
@@ -177,21 +186,21 @@ function metadataFilter(plan: QueryPlan, lib: LibraryView): ((s: Session) => boo
 }
 
 /** Whether the title or a turn (of those `inTurn` takes) holds the matcher's text. */
-function containsPhrase(session: Session, matcher: RegExp, inTurn: (t: Turn) => boolean = () => true): boolean {
-  return matcher.test(session.topic) || session.turns.some((t) => inTurn(t) && matcher.test(t.text));
+function containsPhrase(store: TurnStore, session: Session, matcher: RegExp, inTurn: (t: Turn) => boolean = () => true): boolean {
+  return matcher.test(session.topic) || store.all(session).some((t) => inTurn(t) && matcher.test(t.text));
 }
 
 /** Checks that read a session's turns (phrases, excluded phrases, role, kind); undefined when the plan has none. */
-function contentCheck(plan: QueryPlan): ((s: Session) => boolean) | undefined {
+function contentCheck(plan: QueryPlan, store: TurnStore): ((s: Session) => boolean) | undefined {
   const { query, options } = plan;
   const phrases = query.phrases.map(phraseMatcher);
   const excludedPhrases = query.excludedPhrases.map(phraseMatcher);
   const byTurn = options.role !== undefined || options.kind !== undefined;
   if (!phrases.length && !excludedPhrases.length && !byTurn) return undefined;
   return (s) =>
-    phrases.every((p) => containsPhrase(s, p)) &&
-    !excludedPhrases.some((p) => containsPhrase(s, p)) &&
-    (!byTurn || turnsMatch(s.turns, plan.shown, options.role, options.kind));
+    phrases.every((p) => containsPhrase(store, s, p)) &&
+    !excludedPhrases.some((p) => containsPhrase(store, s, p)) &&
+    (!byTurn || turnsMatch(store.all(s), plan.shown, options.role, options.kind));
 }
 
 /**
@@ -215,7 +224,7 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
   const mode = effectiveMode(plan.options.mode, plan.query, lib.semantic, lib.meaning);
   if (mode !== 'lexical') {
     const meta = metadataFilter(plan, lib);
-    const check = contentCheck(plan);
+    const check = contentCheck(plan, lib.turns);
     const accept = (key: string): boolean => {
       const s = lib.sessions.get(key);
       return !!s && (!meta || meta(s)) && (!check || check(s));
@@ -255,7 +264,7 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
   // the best by words are looked at for the literals, and further down, a session whose user asked every word of a
   // literal (by its asked stems: no turn read); the others keep their place below those that hold them
   const parts = plan.query.literals.map(literalWords);
-  const depth = contentCheck(plan) ? LITERAL_WINDOW : LITERAL_DEPTH; // (phrase and role checks read each candidate's turns)
+  const depth = contentCheck(plan, lib.turns) ? LITERAL_WINDOW : LITERAL_DEPTH; // (phrase and role checks read each candidate's turns)
   const hits = rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, depth));
   const looked = (h: Scored, i: number): boolean =>
     i < LITERAL_WINDOW || (i < depth && parts.some((words) => words.length > 0 && lib.semantic.asksAll(h.key, words)));
@@ -306,7 +315,7 @@ function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefine
           return !!s && meta(s);
         }),
     });
-  const check = contentCheck(plan);
+  const check = contentCheck(plan, lib.turns);
   if (!check) return score(limit);
   // ranked once, every candidate; checked in that order until `limit` pass (each check reads the session's turns)
   const out: Scored[] = [];
@@ -348,7 +357,7 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     return session ? [{ hit, s: session }] : [];
   });
   const results: SearchResult[] = hits.map(({ hit, s }) => {
-    const layout = rawArchived(s);
+    const layout = lib.turns.raw(s);
     const seek = { ...how, absent: absentFrom(hit) };
     let snippets;
     try {
@@ -356,7 +365,7 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     } finally {
       layout?.close();
     }
-    snippets ??= sessionSnippets(s.turns, query, seek);
+    snippets ??= sessionSnippets(lib.turns.all(s), query, seek);
     // found by meaning, without the query's words: the session's first prompt says what it is about
     if (!snippets.length && hit.matchCount === 0) {
       const prompt = firstPrompt(s);

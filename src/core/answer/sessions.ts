@@ -37,7 +37,7 @@ export function findSession(lib: LibraryView, name: string): { session: Session;
   return { session: matches[0], part };
 }
 
-export function turnsToMarkdown(session: Session, turns: Turn[] = session.turns): string {
+export function turnsToMarkdown(session: Session, turns: readonly Turn[]): string {
   const head = [`# ${session.topic}`, '', `- Source: ${session.source}`, `- Date: ${session.created}`];
   if (session.project) head.push(`- Project: ${session.project}`);
   if (session.branch) head.push(`- Branch: ${session.branch}`);
@@ -60,7 +60,8 @@ async function readInsideRoots(lib: LibraryView, file: string): Promise<string> 
 
 export async function getSession(lib: LibraryView, name: string, format: OutputFormat): Promise<GetResponse> {
   const { session, part } = findSession(lib, name);
-  const messages: Message[] = session.turns.map((t) => ({ role: t.role, kind: t.kind, content: t.text }));
+  const turns = lib.turns.all(session);
+  const messages: Message[] = turns.map((t) => ({ role: t.role, kind: t.kind, content: t.text }));
   let file = session.file;
   let markdown: string;
   if (session.source === 'codearchitect' && !session.sourceDeleted) {
@@ -71,7 +72,7 @@ export async function getSession(lib: LibraryView, name: string, format: OutputF
     }
     markdown = await readInsideRoots(lib, file);
   } else {
-    markdown = turnsToMarkdown(session);
+    markdown = turnsToMarkdown(session, turns);
   }
   const chosen = format === 'json' ? 'json' : render({ messages }, format).format;
   const base = {
@@ -169,11 +170,11 @@ export function listSessions(
 /** The text behind a docid: a whole session (rendered as markdown) or one turn, exactly as stored. */
 export function docText(lib: LibraryView, docid: string): string | undefined {
   const session = lib.sessions.get(docid);
-  if (session) return turnsToMarkdown(session);
+  if (session) return turnsToMarkdown(session, lib.turns.all(session));
   const hash = docid.lastIndexOf('#');
   if (hash === -1) return undefined;
   const owner = lib.sessions.get(docid.slice(0, hash));
-  return owner?.turns.find((t) => t.id === docid)?.text;
+  return owner && lib.turns.all(owner).find((t) => t.id === docid)?.text;
 }
 
 export function readDoc(lib: LibraryView, docid: string, offset: number): ReadResponse {

@@ -6,24 +6,25 @@
 import { basename } from 'node:path';
 import type { Session } from '../model.js';
 import { sessionTopics } from '../ingest/topics.js';
+import type { TurnStore } from '../store/turn-store.js';
 import type { LibraryView } from './view.js';
 
 /** The topics of a session read before topics were found at ingest: found once, from its turns, and kept on it. */
-function topicsOf(s: Session): readonly string[] {
-  s.topics ??= sessionTopics(s.topic, s.turns);
+function topicsOf(s: Session, store: TurnStore): readonly string[] {
+  s.topics ??= sessionTopics(s.topic, store.all(s));
   return s.topics;
 }
 
-/** The tags a session carries by itself; `find: false` leaves out topics not found yet (no turn is read). */
-export function derivedTags(s: Session, find = true): string[] {
-  const tags = [...(find ? topicsOf(s) : (s.topics ?? [])), s.source];
+/** The tags a session carries by itself; without `store`, topics not found yet are left out (no turn is read). */
+export function derivedTags(s: Session, store?: TurnStore): string[] {
+  const tags = [...(store ? topicsOf(s, store) : (s.topics ?? [])), s.source];
   if (s.project) tags.push(basename(s.project.replace(/[\\/]+$/, '')).toLowerCase());
   if (s.branch) tags.push(s.branch.toLowerCase());
   return [...new Set(tags)];
 }
 
 export function sessionTags(lib: LibraryView, s: Session, find = true): string[] {
-  return [...new Set([...lib.tags.of(s.id), ...derivedTags(s, find)])];
+  return [...new Set([...lib.tags.of(s.id), ...derivedTags(s, find ? lib.turns : undefined)])];
 }
 
 /** Tags as given, normalised as they are kept (lower case, spaces as -). */

@@ -9,10 +9,13 @@ import type { SemanticIndex } from '../semantic/semantic-index.js';
 import type { MeaningLeg } from '../embed/leg.js';
 import type { TagStore } from '../store/tags.js';
 import type { PreferenceStore } from '../store/preferences.js';
+import type { TurnStore } from '../store/turn-store.js';
 import type { ShortForms } from '../index/short-forms.js';
 
 export interface LibraryView {
   readonly sessions: Map<string, Session>;
+  /** Where the sessions' turns are read (those on disk, and those in memory). */
+  readonly turns: TurnStore;
   /** The current index (a restored snapshot's, or one being built). */
   readonly index: SearchIndex;
   readonly roots: readonly SourceRoot[];

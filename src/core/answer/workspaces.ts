@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import type { FailedWorkspace, WorkspaceGroup, WorkspaceSummary } from '../contracts.js';
 import { highlightRanges } from '../index/snippets.js';
 import type { Session, Turn } from '../model.js';
-import { scanTurns } from '../store/turns.js';
+import type { TurnStore } from '../store/turn-store.js';
 import type { LibraryView } from './view.js';
 
 export const HITS_PER_WORKSPACE = 50;
@@ -95,11 +95,11 @@ function workspacesOf(lib: LibraryView, sessions: Iterable<Session>): Workspace[
 }
 
 /** Scans one workspace's sessions for matching turns; yields after each session, so a caller can pause between them. */
-function* scanWorkspace(ws: Workspace, matcher: RegExp | undefined): Generator<void, WorkspaceAnswer> {
+function* scanWorkspace(ws: Workspace, matcher: RegExp | undefined, store: TurnStore): Generator<void, WorkspaceAnswer> {
   const group: WorkspaceGroup = { project: ws.project, worktree: ws.worktree, name: ws.name, count: 0, hits: [] };
   const unreadable: string[] = [];
   for (const s of ws.sessions) {
-    const turns = matcher ? scanTurns(s) : [];
+    const turns = matcher ? store.scan(s) : [];
     if (typeof turns === 'string') {
       unreadable.push(turns);
       continue;
@@ -185,7 +185,7 @@ export async function streamWorkspaces(
   const answers: WorkspaceAnswer[] = [];
   let slice = performance.now();
   for (const ws of workspacesOf(lib, ranked)) {
-    const scan = scanWorkspace(ws, matcher);
+    const scan = scanWorkspace(ws, matcher, lib.turns);
     let step = scan.next();
     while (!step.done) {
       if (performance.now() - slice > SLICE_MS) {

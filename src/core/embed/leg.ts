@@ -9,9 +9,10 @@
 import type { EmbeddingsState } from '../contracts.js';
 import type { Logger } from '../log.js';
 import type { Session } from '../model.js';
+import type { TurnStore } from '../store/turn-store.js';
 import { describeEmbed, type EmbedConfig } from './config.js';
 import type { Embedder } from './embedder.js';
-import { conversationTurns, embeddingUnits } from './units.js';
+import { embeddingUnits } from './units.js';
 import { VectorStore } from './vectors.js';
 
 /** Texts per call of the model while embedding sessions. */
@@ -32,6 +33,8 @@ export interface MeaningOptions {
   logger: Logger;
   /** The library's sessions (what is embedded). */
   sessions: () => ReadonlyMap<string, Session>;
+  /** Where their conversation turns are read. */
+  turns: TurnStore;
   /** The embedder the config names (endpoint.ts, folder.ts). */
   open: (config: EmbedConfig) => Promise<Embedder>;
   /** The vectors' file as last written, and how to write it (false: another process is the writer). */
@@ -235,7 +238,7 @@ export class MeaningLeg {
       const session = sessions.get(id);
       let units: ReturnType<typeof embeddingUnits> = [];
       try {
-        units = session ? embeddingUnits({ topic: session.topic, turns: conversationTurns(session) }) : [];
+        units = session ? embeddingUnits({ topic: session.topic, turns: this.options.turns.conversation(session) }) : [];
       } catch (err) {
         this.options.logger.warn(`meaning: ${id} not embedded (its turns could not be read: ${(err as Error).message})`);
       }

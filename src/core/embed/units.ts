@@ -4,7 +4,6 @@
  * cut to UNIT_CHARS and named by a hash of its text, so that a session that grew embeds only its new units.
  */
 import { isPrompt, type Session, type Turn } from '../model.js';
-import { forEachTurn } from '../store/turn-reader.js';
 
 export const UNIT_CHARS = 1_000;
 /** Units a session keeps at most: its first ones and its last ones (a long session's middle is left out). */
@@ -26,20 +25,6 @@ export function textHash(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-/**
- * A session's conversation turns (prompts and replies), read one by one from its archive line where its turns are on
- * disk: tool output, most of a session's bytes, is never read for them.
- */
-export function conversationTurns(session: Session): Turn[] {
-  const turns: Turn[] = [];
-  forEachTurn(
-    session,
-    (turn) => turns.push(turn),
-    (kind, role) => kind === 'conversation' && (role === 'user' || role === 'assistant'),
-  );
-  return turns;
 }
 
 export function embeddingUnits(session: Pick<Session, 'topic'> & { turns: readonly Turn[] }): Unit[] {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { startWorker, threadScript } from '../threads.js';
 import type { Logger } from '../log.js';
-import { SessionNote, type Session, type SourceId } from '../model.js';
+import { SessionNote, type ParsedSession, type SourceId } from '../model.js';
 
 /** main → thread: parse one file. */
 export interface ParseRequest {
@@ -23,7 +23,7 @@ export interface ParseRequest {
 export interface ParseReply {
   id: number;
   logs: ['info' | 'warn' | 'error', string][];
-  sessions?: Session[];
+  sessions?: ParsedSession[];
   notes?: (Record<string, unknown> | undefined)[];
   error?: string;
 }
@@ -34,7 +34,7 @@ function workerScript(): string | undefined {
   return threadScript(here, 'parse-worker');
 }
 
-type Waiting = { resolve: (sessions: Session[]) => void; reject: (err: Error) => void; thread: Thread };
+type Waiting = { resolve: (sessions: ParsedSession[]) => void; reject: (err: Error) => void; thread: Thread };
 type Thread = { worker: Worker; busy: number; dead: boolean };
 
 /** Thrown for files a thread took and could not finish: the caller parses them itself. */
@@ -76,7 +76,7 @@ export class ParsePool {
   }
 
   /** The sessions of one file, parsed and masked by the least busy thread; ThreadGone when no thread is left to do it. */
-  parse(source: SourceId, file: string, root: string): Promise<Session[]> {
+  parse(source: SourceId, file: string, root: string): Promise<ParsedSession[]> {
     const thread = this.threads.filter((t) => !t.dead).sort((a, b) => a.busy - b.busy)[0];
     if (!thread) return Promise.reject(new ThreadGone('no parsing thread left'));
     const id = this.nextId++;

@@ -4,7 +4,7 @@
  */
 import { errorMessage } from '../errors.js';
 import { stat } from 'node:fs/promises';
-import type { Session } from '../model.js';
+import type { ParsedSession } from '../model.js';
 import { holdsCurrentFacts, maskedByCurrentRules, type Archive, type EntryState } from '../store/archive.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import type { FileState } from './file-state.js';
@@ -15,7 +15,7 @@ import { readFileCounting } from './unread-lines.js';
 export interface FileRead {
   file: string;
   root: SourceRoot;
-  sessions: Session[];
+  sessions: ParsedSession[];
   /** Parsed from the source now (so its archive entry must be written), rather than taken from the archive. */
   fresh: boolean;
   size: number;
@@ -26,7 +26,7 @@ export interface FileRead {
 }
 
 /** Parses a transcript file into masked sessions: the adapter's own `readFile`, here or on a parsing thread. */
-export type Parse = (file: string, root: string) => Promise<Session[]>;
+export type Parse = (file: string, root: string) => Promise<ParsedSession[]>;
 
 export async function readFileSessions(
   adapter: SourceAdapter,

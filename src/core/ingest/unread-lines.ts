@@ -3,14 +3,14 @@
  * the file and line; here they are also counted on the file's sessions, so that an answer can say what it left out.
  */
 import type { Logger } from '../log.js';
-import type { Session } from '../model.js';
+import type { ParsedSession } from '../model.js';
 import type { SourceAdapter, SourceContext } from './sources/types.js';
 
 /** How many reasons a session keeps (the count is whole). */
 const REASONS = 3;
 
 /** The adapter's `readFile`, with the lines it skipped counted on the sessions it returns (`Session.unreadLines`). */
-export async function readFileCounting(adapter: SourceAdapter, file: string, root: string, ctx: SourceContext): Promise<Session[]> {
+export async function readFileCounting(adapter: SourceAdapter, file: string, root: string, ctx: SourceContext): Promise<ParsedSession[]> {
   const skipped: string[] = [];
   const logger: Logger = {
     info: (m) => ctx.logger.info(m),

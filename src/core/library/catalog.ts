@@ -10,7 +10,7 @@ import { TitleIndex } from '../index/title-index.js';
 import type { FileState } from '../ingest/file-state.js';
 import type { FileRead } from '../ingest/read-files.js';
 import type { Logger } from '../log.js';
-import type { Session, Turn } from '../model.js';
+import type { ParsedSession, Session, Turn } from '../model.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { ManifestEntry } from '../store/snapshot.js';
 import { isInside } from '../ingest/walk.js';
@@ -61,7 +61,7 @@ export class SessionCatalog {
     return this.titleIndex;
   }
 
-  add(session: Session): void {
+  add(session: ParsedSession): void {
     const existing = this.sessions.get(session.id);
     if (existing && existing.file !== session.file) {
       // A renamed or moved transcript takes its sessions along; two live files claiming one id keep the first, unless
@@ -77,7 +77,7 @@ export class SessionCatalog {
     this.sessions.set(session.id, session);
     this.index.add(session.id, { topic: session.topic, ...indexedFields(session.turns) }, Date.parse(session.updated) || 0);
     this.titleIndex?.add(session.id, session.topic);
-    this.semantic.add(session);
+    this.semantic.add(session, session.turns);
     this.files.add(session);
     this.meaning?.add(session);
   }

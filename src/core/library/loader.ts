@@ -23,7 +23,7 @@ import { sourceById, type SourceRoot } from '../ingest/sources/registry.js';
 import type { SourceAdapter, SourceContext } from '../ingest/sources/types.js';
 import type { Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
-import { releaseToArchive, type TurnHooks } from '../store/turns.js';
+import type { TurnStore } from '../store/turn-store.js';
 import { isInside } from '../ingest/walk.js';
 import { filesNamed, newestFirst, order } from './load-order.js';
 import type { SessionCatalog } from './catalog.js';
@@ -36,7 +36,7 @@ export interface LoaderParts {
   snapshots: SnapshotScheduler;
   archive: Archive | undefined;
   persistence: Persistence | undefined;
-  turnHooks: TurnHooks;
+  turns: TurnStore;
   parsedFiles: ParsedFiles;
 }
 
@@ -327,7 +327,7 @@ export class Loader {
     await archiveReads(writer ? this.parts.archive : undefined, reads, ctx, reads.length === 1);
     for (const read of reads) this.catalog.replaceFile(read, root);
     // Archived sessions read their turns from the archive from now on: memory holds the index, not the transcripts.
-    for (const read of reads) for (const session of read.sessions) releaseToArchive(session, this.parts.turnHooks);
+    for (const read of reads) for (const session of read.sessions) this.parts.turns.release(session);
   }
 
   /** Archived sessions whose transcript no longer exists: still searchable, marked deleted (archive-checks.ts). */

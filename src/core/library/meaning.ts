@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { describeEmbed, isEmbedConfigured, type EmbedConfig } from '../embed/config.js';
 import { MeaningLeg } from '../embed/leg.js';
 import { Persistence } from '../store/persistence.js';
+import type { TurnStore } from '../store/turn-store.js';
 import type { LibraryOptions } from './options.js';
 import type { SessionCatalog } from './catalog.js';
 
@@ -21,7 +22,7 @@ export interface Meaning {
 const keyOf = (config: EmbedConfig | undefined): string =>
   isEmbedConfigured(config) ? JSON.stringify([config.endpoint ?? null, config.model ?? null, config.folder ?? null, !!config.allowRemote]) : '';
 
-export function createMeaning(options: LibraryOptions, catalog: SessionCatalog, persistence: Persistence | undefined): Meaning {
+export function createMeaning(options: LibraryOptions, catalog: SessionCatalog, persistence: Persistence | undefined, turns: TurnStore): Meaning {
   const { logger, dataDir } = options;
   let key = '';
   let released = false;
@@ -44,6 +45,7 @@ export function createMeaning(options: LibraryOptions, catalog: SessionCatalog, 
       const leg = new MeaningLeg(config, {
         logger,
         sessions: () => catalog.sessions,
+        turns,
         open,
         read: dataDir ? () => readFile(Persistence.embeddingsPath(dataDir)).catch(() => undefined) : undefined,
         write: persistence ? (parts) => persistence.saveEmbeddings(parts) : undefined,

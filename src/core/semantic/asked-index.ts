@@ -11,7 +11,7 @@
  * they are an eighth of the rest; removed sessions are skipped, and dropped when a third are dead.
  */
 import { stemmer } from 'stemmer';
-import { isPrompt, type Session } from '../model.js';
+import { isPrompt, type Session, type Turn } from '../model.js';
 import { forEachToken } from '../index/tokenize.js';
 import type { QuerySlot } from '../index/ranking.js';
 import type { Bag } from './lsa.js';
@@ -42,7 +42,7 @@ export function stemOf(word: string): string {
 export const keptWord = (word: string): boolean => word.length > 1 && !/^\d+$/.test(word);
 
 /** The stems of a session's title and prompts with their counts, in the order first met (at most ASKED_TERMS). */
-export function askedStems(session: Session): [string, number][] {
+export function askedStems(session: Pick<Session, 'topic'>, turns: readonly Turn[]): [string, number][] {
   const counts = new Map<string, number>();
   const count = (text: string): void =>
     forEachToken(text.slice(0, PROMPT_CHARS), (t) => {
@@ -53,7 +53,7 @@ export function askedStems(session: Session): [string, number][] {
       else if (counts.size < ASKED_TERMS) counts.set(s, 1);
     });
   count(session.topic);
-  for (const t of session.turns) if (isPrompt(t)) count(t.text);
+  for (const t of turns) if (isPrompt(t)) count(t.text);
   return [...counts];
 }
 

@@ -8,7 +8,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log.js';
-import { firstPrompt, isPrompt, type Session } from '../model.js';
+import { firstPrompt, isPrompt, type Session, type Turn } from '../model.js';
 import { tokenize } from '../index/tokenize.js';
 import { startWorker, threadScript } from '../threads.js';
 import type { QuerySlot } from '../index/ranking.js';
@@ -48,8 +48,8 @@ export interface SemanticState {
 }
 
 /** The text a session's bag is made of: title, the user's prompts, and the last reply, each cut short. */
-export function sessionChunks(session: Session): string[] {
-  const conversation = session.turns.filter((t) => t.kind === 'conversation');
+export function sessionChunks(session: Session, turns: readonly Turn[]): string[] {
+  const conversation = turns.filter((t) => t.kind === 'conversation');
   const prompts = conversation.filter(isPrompt).map((t) => t.text);
   if (!prompts.length) prompts.push(firstPrompt(session) ?? '');
   const last = conversation.filter((t) => t.role === 'assistant').at(-1)?.text;
@@ -95,11 +95,11 @@ export class SemanticIndex {
     return { status: this.model ? 'ready' : this.training ? 'building' : 'empty', sessions: this.bags.size, vectors: this.vectors.size };
   }
 
-  /** A session read with its turns: its bag, its asked stems, and its vector when a model exists. */
-  add(session: Session): void {
-    this.asked.set(session.id, sortedBag(askedStems(session).map(([stem, n]) => [this.wordId(stem), n])));
+  /** A session and its conversation turns: its bag, its asked stems, and its vector when a model exists. */
+  add(session: Session, turns: readonly Turn[]): void {
+    this.asked.set(session.id, sortedBag(askedStems(session, turns).map(([stem, n]) => [this.wordId(stem), n])));
     const counts = new Map<string, number>();
-    for (const chunk of sessionChunks(session))
+    for (const chunk of sessionChunks(session, turns))
       for (const w of tokenize(chunk))
         if (keptWord(w)) {
           const t = stemOf(w);
@@ -225,7 +225,7 @@ export class SemanticIndex {
    * Makes the bags of sessions that have none (restored from a snapshot written before the leg, or with its file
    * damaged) from their turns, a few at a time between other work; then learning may start.
    */
-  fill(sessions: Session[], current: (s: Session) => boolean): void {
+  fill(sessions: Session[], current: (s: Session) => boolean, turnsOf: (s: Session) => readonly Turn[]): void {
     const missing = sessions.filter((s) => !this.bags.has(s.id) || !this.asked.has(s.id));
     if (!missing.length) return;
     this.filling = (async () => {
@@ -233,7 +233,7 @@ export class SemanticIndex {
         if (this.closed) return;
         if (!current(session)) continue;
         try {
-          this.add(session);
+          this.add(session, turnsOf(session));
         } catch (err) {
           this.logger.warn(`${session.id}: no semantic bag (${String(err)})`);
         }

@@ -16,7 +16,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { join, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Logger } from '../log.js';
-import { isSession, SessionNote, SOURCE_IDS, turnFlags, type Session, type SourceId } from '../model.js';
+import { isSession, SessionNote, SOURCE_IDS, turnFlags, type ParsedSession, type Session, type SourceId } from '../model.js';
 
 /** The folder layout (`archive/v1/`): entries of every version live there. */
 export const ARCHIVE_VERSION = 1;
@@ -82,7 +82,7 @@ export const LAYOUT_FIELDS = 5;
  * A session line: `<crc>\t<layout, base64>\t<JSON>`, the JSON with the turns last, and the layout LAYOUT_FIELDS
  * numbers per turn (offset from the JSON's start and length of its JSON, role and kind, checksum), see session-layout.ts.
  */
-function encodeSessionLine(session: Session): Buffer {
+function encodeSessionLine(session: ParsedSession): Buffer {
   const { turns, ...meta } = session;
   const head = Buffer.from(`${JSON.stringify({ ...meta, sourceDeleted: undefined }).slice(0, -1)},"turns":[`, 'utf8');
   const parts: Buffer[] = [head];
@@ -142,7 +142,7 @@ function isMeta(x: unknown): x is ArchiveMeta {
 }
 
 /** A session line, checked: undefined when it is damaged. */
-function decodeSession(bytes: Buffer, at: [number, number]): Session | undefined {
+function decodeSession(bytes: Buffer, at: [number, number]): ParsedSession | undefined {
   try {
     const value = decodeLine(bytes, at);
     return isSession(value) ? value : undefined;
@@ -155,7 +155,7 @@ function decodeSession(bytes: Buffer, at: [number, number]): Session | undefined
  * One archived session, read synchronously (a restored session reading its turns on first use). When the entry was
  * rewritten since the position was taken, the session is looked up by id in the whole entry.
  */
-export function readArchivedSession(entry: string, at: [number, number], id: string): Session | undefined {
+export function readArchivedSession(entry: string, at: [number, number], id: string): ParsedSession | undefined {
   try {
     const fd = openSync(entry, 'r');
     try {
@@ -205,7 +205,7 @@ export class Archive {
    * The sessions archived for a source file, or undefined when there is no readable entry. `damaged` counts session
    * lines that failed their checksum or shape check: they are left out (and logged), the others are kept.
    */
-  async load(entry: string): Promise<{ meta: ArchiveMeta; sessions: Session[]; damaged: number } | undefined> {
+  async load(entry: string): Promise<{ meta: ArchiveMeta; sessions: ParsedSession[]; damaged: number } | undefined> {
     let bytes: Buffer;
     try {
       bytes = await readFile(entry);
@@ -224,7 +224,7 @@ export class Archive {
       this.logger.warn(`${entry}: archive entry unreadable (its first line does not describe a transcript), ignored`);
       return undefined;
     }
-    const sessions: Session[] = [];
+    const sessions: ParsedSession[] = [];
     let damaged = 0;
     for (const at of lines.slice(1)) {
       const session = decodeSession(bytes, at);
@@ -257,12 +257,12 @@ export class Archive {
   }
 
   /**
-   * Writes one entry atomically (temporary file, rename). `durable` also flushes it to the disk before the rename:
-   * done for single changes while running; a bulk load skips it for speed, since an entry lost to a power cut right
-   * after a load is one whose transcript still exists and is read again (an unreadable entry is ignored).
+   * Writes one entry atomically (temporary file, rename); returns its size and modification time, which a snapshot
+   * keeps to notice later damage. `durable` also flushes it to the disk before the rename: done for single changes
+   * while running; a bulk load skips it for speed, since an entry lost to a power cut right after a load is one whose
+   * transcript still exists and is read again (an unreadable entry is ignored).
    */
-  /** Writes an entry; returns its size and modification time, which a snapshot keeps to notice later damage. */
-  async save(meta: Omit<ArchiveMeta, 'version' | 'masked'>, sessions: Session[], durable = true): Promise<EntryState> {
+  async save(meta: Omit<ArchiveMeta, 'version' | 'masked'>, sessions: ParsedSession[], durable = true): Promise<EntryState> {
     await mkdir(this.dir, { recursive: true });
     const entry = this.entryPath(meta.file);
     const temp = `${entry}.${process.pid}.${Date.now()}.tmp`;
@@ -322,7 +322,7 @@ export class Archive {
  * The sessions of an entry written under older masking rules (their transcript is gone, so they cannot be read
  * again), masked under the current rules, written back in place of the old entry.
  */
-export async function remaskArchived(archive: Archive, meta: ArchiveMeta, sessions: Session[], logger: Logger): Promise<void> {
+export async function remaskArchived(archive: Archive, meta: ArchiveMeta, sessions: ParsedSession[], logger: Logger): Promise<void> {
   for (const s of sessions) {
     s.topic = maskText(s.topic);
     for (const t of s.turns) t.text = maskText(t.text);

@@ -26,7 +26,8 @@ import {
   type SessionSource,
   type StoredSession,
 } from './snapshot.js';
-import { archivedPlace, makeLazy, rawTurns, TurnFile, type TurnHooks, type TurnPlace } from './turns.js';
+import { TurnFile, type TurnPlace } from './turns.js';
+import type { TurnStore } from './turn-store.js';
 
 export interface Restored {
   index: SearchIndex;
@@ -56,8 +57,8 @@ export class Persistence {
     private readonly logger: Logger,
     /** The archive folder whose entries hold the turns of archived sessions (none: the snapshot holds them all). */
     private readonly archiveDir: string | undefined,
-    /** The library's turn cache, and who is told when a session's turns cannot be read back. */
-    private readonly hooks: TurnHooks,
+    /** The library's turn store: it reads restored sessions' turns from where this tells it they lie. */
+    private readonly turns: TurnStore,
   ) {
     this.lock = new WriterLock(dataDir, logger);
     this.path = Persistence.snapshotPath(dataDir);
@@ -137,7 +138,7 @@ export class Persistence {
     const session = meta as Session;
     const place: TurnPlace =
       archivedAt && this.archiveDir ? { archive: `${this.archivePrefix}${archivedAt.entry}`, at: archivedAt.at } : { snapshot: file, at: turnsAt ?? [0, 0] };
-    makeLazy(session, place, { count: turnCount, firstPrompt }, this.hooks);
+    this.turns.place(session, place, { count: turnCount, firstPrompt });
     return session;
   }
 
@@ -152,8 +153,8 @@ export class Persistence {
       session,
       turnCount: turnCount(session),
       firstPrompt: firstPrompt(session)?.slice(0, FIRST_PROMPT_CHARS),
-      rawTurns: rawTurns(session),
-      archived: this.archiveDir ? (archiveLocation(session) ?? archivedPlace(session)) : undefined,
+      turns: this.turns.snapshotBytes(session),
+      archived: this.archiveDir ? (archiveLocation(session) ?? this.turns.archivedPlace(session)) : undefined,
       touches: this.touches.holds(session) ? this.touches.of(session) : undefined,
     }));
     const state = index.exportState();
@@ -166,7 +167,7 @@ export class Persistence {
     sources.forEach((s, i) => {
       const at = positions[i];
       const place: TurnPlace = at ? { snapshot: next, at } : { archive: s.archived!.entry, at: s.archived!.at };
-      makeLazy(s.session, place, { count: s.turnCount, firstPrompt: s.firstPrompt }, this.hooks);
+      this.turns.place(s.session, place, { count: s.turnCount, firstPrompt: s.firstPrompt });
     });
     // restored sessions read their touches from the new file (what was read from the old one is let go)
     this.touches.use(written.touches && { file: next, ...written.touches }, sessions, (s) => this.touches.holds(s));

@@ -4,8 +4,8 @@
  *
  * Layout: the turns (as JSON) of sessions that have no archive entry holding them, then the search index as flat, 8-byte aligned arrays, then a JSON header
  * (version, configuration, manifest of the files covered, session metadata, where each section lies), then a fixed
- * footer pointing at the header. Start-up reads the header and the index arrays only; a restored session reads its
- * turns from the file on first use (turns.ts), so a warm start costs a few reads instead of parsing the corpus again.
+ * footer pointing at the header. Start-up reads the header and the index arrays only; the library's turn store reads a
+ * restored session's turns from the file when they are asked for (turn-store.ts), so a warm start costs a few reads instead of parsing the corpus again.
  */
 import { errorMessage } from '../errors.js';
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
@@ -85,13 +85,13 @@ export interface SnapshotContents {
   touches?: { at: [number, number]; checksum: number | undefined };
 }
 
-/** What the writer needs for each session's turns: parsed turns, or the raw bytes of a session still on disk. */
+/** What the writer needs of each session: its turns' bytes or its archive line, and what lists show without them. */
 export interface SessionSource {
   session: Session;
   turnCount: number;
   firstPrompt?: string;
-  /** The turns' JSON bytes, when they can be copied without parsing (a restored session not yet read). */
-  rawTurns?: () => Buffer;
+  /** The turns' JSON bytes (copied without parsing where they lie in the previous snapshot: turn-store.ts). */
+  turns: () => Buffer;
   /** The session's line in an archive entry: the turns are not written again. */
   archived?: { entry: string; at: [number, number] };
   /** The files it touched, when the session does not hold them itself (restored: store/restored-touches.ts). */
@@ -128,17 +128,17 @@ export async function writeSnapshot(
     const out = new SnapshotWriter(handle);
     let turnsCrc = 0;
     const touches: (readonly string[] | null)[] = [];
-    for (const { session, turnCount, firstPrompt, rawTurns, archived, touches: touched } of sources) {
+    for (const { session, turnCount, firstPrompt, turns, archived, touches: touched } of sources) {
       const entry = archived && basename(archived.entry);
       let turnsAt: [number, number] | undefined;
       if (!(entry && ENTRY_NAME.test(entry))) {
-        const bytes = rawTurns ? rawTurns() : Buffer.from(JSON.stringify(session.turns), 'utf8');
+        const bytes = turns();
         turnsAt = await out.write(bytes);
         turnsCrc = crc32(bytes, turnsCrc);
       }
       const archivedAt = turnsAt ? undefined : { entry: entry!, at: archived!.at };
-      // Copied key by key: spreading would call a restored session's `turns` getter and read its turns for nothing.
-      // (the files it touched go in a section of their own, read only when a file is asked about)
+      // Every key but the turns (stored above) and the files it touched (a section of their own, read only when a file
+      // is asked about)
       const meta: Record<string, unknown> = {};
       for (const key of Object.keys(session)) if (key !== 'turns' && key !== 'files') meta[key] = session[key as keyof Session];
       sessions.push({ ...(meta as Omit<Session, 'turns'>), turnCount, firstPrompt, turnsAt, archivedAt });

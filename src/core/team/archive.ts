@@ -91,7 +91,7 @@ export class TeamArchive {
       const sessions: Session[] = [];
       for (const hit of hits) sessions.push(...(await this.view(hit.id)).view.sessions.values());
       if (!sessions.length) return local;
-      const view = teamView(sessions, (s) => indexedFields(s.turns), stats);
+      const view = teamView(sessions, (s) => indexedFields(s.turns ?? []), stats); // (a team session holds its turns)
       const team = createAnswers(view).searchContext(plan, { ...options, project: undefined, mode: 'lexical' });
       const results = [...local.results, ...team.results].sort((a, b) => b.score - a.score).slice(0, options.limit);
       return { ...local, results, totalMatches: local.totalMatches + team.totalMatches };

@@ -20,6 +20,8 @@ export interface PushOptions {
   machine: string;
   /** Projects to push: folder paths or folder names. Nothing is pushed without one. */
   projects: readonly string[];
+  /** A session's turns (the library's turn store: `library.turns.all`). */
+  turns: (session: Session) => readonly Turn[];
   onProgress?: (p: PushProgress) => void;
 }
 
@@ -78,10 +80,10 @@ export function turnChain(turns: readonly Turn[]): string[] {
 }
 
 /** What PostgreSQL ranks the session on: the conversation, and the first part of everything else. */
-function rankedText(session: Session): { conversation: string; messages: string } {
+function rankedText(turns: readonly Turn[]): { conversation: string; messages: string } {
   let conversation = '';
   let messages = '';
-  for (const t of session.turns) {
+  for (const t of turns) {
     if (t.kind === 'conversation') {
       if (conversation.length < FIELD_CHARS) conversation += `${t.text}\n\n`;
     } else if (messages.length < FIELD_CHARS) messages += `${t.text.slice(0, INDEXED_CHARS_PER_TOOL_TURN)}\n\n`;
@@ -92,8 +94,8 @@ function rankedText(session: Session): { conversation: string; messages: string 
 const validTime = (iso: string | undefined): string | null => (iso && !Number.isNaN(Date.parse(iso)) ? iso : null);
 const validDay = (day: string | undefined): string | null => (day && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null);
 
-async function insertTurns(client: PoolClient, machine: string, session: Session, from: number): Promise<number> {
-  const turns = session.turns.slice(from);
+async function insertTurns(client: PoolClient, machine: string, session: Session, all: readonly Turn[], from: number): Promise<number> {
+  const turns = all.slice(from);
   if (!turns.length) return 0;
   await client.query(
     `INSERT INTO ${SCHEMA}.turns (machine, session_id, idx, role, kind, tool, at, text)
@@ -113,8 +115,8 @@ async function insertTurns(client: PoolClient, machine: string, session: Session
 }
 
 /** Writes one session in one transaction: its row, and its turns from `from` on (all of them when `from` is 0). */
-async function writeSession(client: PoolClient, machine: string, session: Session, from: number, hash: string): Promise<number> {
-  const { conversation, messages } = rankedText(session);
+async function writeSession(client: PoolClient, machine: string, session: Session, turns: readonly Turn[], from: number, hash: string): Promise<number> {
+  const { conversation, messages } = rankedText(turns);
   await client.query('BEGIN');
   try {
     if (from === 0) await client.query(`DELETE FROM ${SCHEMA}.turns WHERE owner = current_user AND machine = $1 AND session_id = $2`, [machine, session.id]);
@@ -138,13 +140,13 @@ async function writeSession(client: PoolClient, machine: string, session: Sessio
         validTime(session.updated),
         validDay(session.firstDay),
         validDay(session.lastDay),
-        session.turns.length,
+        turns.length,
         hash,
         conversation,
         messages,
       ],
     );
-    const sent = await insertTurns(client, machine, session, from);
+    const sent = await insertTurns(client, machine, session, turns, from);
     await client.query('COMMIT');
     return sent;
   } catch (err) {
@@ -170,15 +172,16 @@ export async function pushSessions(db: TeamDatabase, sessions: Iterable<Session>
     const held = new Map(rows.map((r) => [r.id, r]));
     let done = 0;
     for (const session of selected) {
-      const chain = turnChain(session.turns);
+      const turns = options.turns(session);
+      const chain = turnChain(turns);
       const hash = chain[chain.length - 1];
       const there = held.get(session.id);
-      if (there && there.turn_count === session.turns.length && there.turns_hash === hash) result.unchanged++;
+      if (there && there.turn_count === turns.length && there.turns_hash === hash) result.unchanged++;
       else {
         // turns appended since the last push keep the pushed ones: only the new ones are sent
-        const appends = !!there && there.turn_count > 0 && there.turn_count < session.turns.length && chain[there.turn_count] === there.turns_hash;
+        const appends = !!there && there.turn_count > 0 && there.turn_count < turns.length && chain[there.turn_count] === there.turns_hash;
         const from = appends ? there.turn_count : 0;
-        result.turns += await writeSession(client, machine, session, from, hash);
+        result.turns += await writeSession(client, machine, session, turns, from, hash);
         if (appends) result.appended++;
         else result.written++;
       }

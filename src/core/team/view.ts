@@ -15,6 +15,7 @@ import type { Role, Session, SourceId, Turn, TurnKind } from '../model.js';
 
 export { TEAM_PREFIX, isTeamId } from './id.js';
 import { TEAM_PREFIX } from './id.js';
+import { TurnStore } from '../store/turn-store.js';
 
 /** The id a team session goes by here: owner, machine and its id on that machine. */
 export function teamId(owner: string, machine: string, id: string): string {
@@ -125,6 +126,7 @@ export function teamView(sessions: Session[], fields: (s: Session) => { content:
   let forms: ShortForms | undefined;
   return {
     sessions: map,
+    turns: new TurnStore(silentLogger),
     index,
     roots: [],
     worktrees: new WorktreeRoots(),

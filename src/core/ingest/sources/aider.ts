@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, relative, sep } from 'node:path';
-import type { Session } from '../../model.js';
+import type { ParsedSession } from '../../model.js';
 import { buildSession, titleFrom, type RawTurn } from './build.js';
 import type { SourceAdapter } from './types.js';
 import { DEFAULT_ROOTS } from './default-roots.js';
@@ -80,7 +80,7 @@ export const aiderSource: SourceAdapter = {
     }
     const text = await readFile(file, 'utf8');
     const project = dirname(file);
-    const out: Session[] = [];
+    const out: ParsedSession[] = [];
     parseAiderHistory(text).forEach((s, index) => {
       const prompts = s.turns.filter((t) => t.role === 'user');
       if (!prompts.length) return; // a start-up banner with no prompt is not a conversation

@@ -1,6 +1,6 @@
 /** Turns an adapter's raw turns into a masked, normalised Session. */
 import { definedAcronyms } from '../../index/short-forms.js';
-import { isPrompt, localDay, type Session, type SourceId, type Turn } from '../../model.js';
+import { isPrompt, localDay, type ParsedSession, type SourceId, type Turn } from '../../model.js';
 import { maskText } from '../../mask.js';
 import { encodeTouches, fileTouches } from '../../files/touches.js';
 import { sessionDecisions } from '../decisions.js';
@@ -51,7 +51,7 @@ export function titleFrom(text: string | undefined): string | undefined {
   return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
 }
 
-export function buildSession(raw: RawSession, fallbackTime: Date): Session {
+export function buildSession(raw: RawSession, fallbackTime: Date): ParsedSession {
   const id = `${raw.source}:${raw.nativeId}`;
   const turns: Turn[] = [];
   for (const t of raw.turns) {
@@ -78,7 +78,7 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
   const topic = maskText(titleFrom(raw.topic) ?? titleFrom(firstUser) ?? raw.filename);
   const firstDay = raw.day ?? localDay(new Date(created));
   const lastDay = raw.day ?? localDay(new Date(updated));
-  const session: Session = {
+  const session: ParsedSession = {
     id,
     source: raw.source,
     nativeId: raw.nativeId,
@@ -106,7 +106,7 @@ export function buildSession(raw: RawSession, fallbackTime: Date): Session {
 }
 
 /** What a session's turns show beside its text: the files its agent touched and the decisions stated (both searched). */
-export function sessionFacts(session: Session): void {
+export function sessionFacts(session: ParsedSession): void {
   const files = fileTouches(session.turns, session.project);
   if (files.length) session.files = encodeTouches(files);
   const decisions = sessionDecisions(session.turns);

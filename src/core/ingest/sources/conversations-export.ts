@@ -3,7 +3,7 @@
  * becomes a session; read as it is or straight from the export's zip. The adapters give the shape test and how one conversation reads.
  */
 import { basename } from 'node:path';
-import type { Session } from '../../model.js';
+import type { ParsedSession } from '../../model.js';
 import { buildSession, type RawSession, type RawTurn } from './build.js';
 import { isRecord, readJsonDocument } from './line-files.js';
 import { readZippedJson } from './zip.js';
@@ -24,7 +24,7 @@ export interface ConversationsExport {
 /** `conversations.json` itself, or the export's zip as the service sends it (the file is read from inside). */
 export const isConversationsFile = (name: string): boolean => basename(name) === 'conversations.json';
 
-async function readExport(spec: ConversationsExport, file: string, ctx: SourceContext): Promise<Session[]> {
+async function readExport(spec: ConversationsExport, file: string, ctx: SourceContext): Promise<ParsedSession[]> {
   const read = file.endsWith('.zip')
     ? await readZippedJson(file, isConversationsFile, MAX_EXPORT_BYTES)
     : await readJsonDocument(file, ctx.logger, MAX_EXPORT_BYTES);
@@ -36,7 +36,7 @@ async function readExport(spec: ConversationsExport, file: string, ctx: SourceCo
     ctx.logger.info(`${file}: not a ${spec.label}, not indexed`);
     return [];
   }
-  const sessions: Session[] = [];
+  const sessions: ParsedSession[] = [];
   for (const c of read.doc.filter(isRecord)) {
     const one = spec.conversation(c);
     if (!one || !one.turns.some((t) => t.role === 'user')) continue;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { Session, TurnKind } from '../../model.js';
+import type { ParsedSession, TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { pathFromFileUri } from './locations.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
@@ -168,7 +168,7 @@ export const copilotChatSource: SourceAdapter = {
       return [];
     }
     const stem = basename(file).replace(/\.jsonl?$/, '');
-    const session: Session = buildSession(
+    const session: ParsedSession = buildSession(
       {
         source: 'copilot-chat',
         nativeId: str(doc.sessionId) ?? (await exportId(file, root)),

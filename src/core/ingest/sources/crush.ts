@@ -8,7 +8,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import type { Session } from '../../model.js';
+import type { ParsedSession } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, str } from './line-files.js';
@@ -59,10 +59,10 @@ export const crushSource: SourceAdapter = {
     const info = await stat(file);
     // the store lies in the project's `.crush` folder
     const project = basename(dirname(file)) === '.crush' ? dirname(dirname(file)) : undefined;
-    const sessions: Session[] = await withDatabase(file, (db) => {
+    const sessions: ParsedSession[] = await withDatabase(file, (db) => {
       const tables = tableNames(db);
       if (!tables.has('sessions') || !tables.has('messages')) return [];
-      const out: Session[] = [];
+      const out: ParsedSession[] = [];
       for (const s of rows(db, 'SELECT * FROM sessions ORDER BY created_at, id')) {
         const id = String(s.id);
         const names = new Map<string, string>();

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Database } from 'sql.js';
-import type { Session } from '../../model.js';
+import type { ParsedSession } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { pathFromFileUri } from './locations.js';
 import { isRecord, isoTime, str } from './line-files.js';
@@ -128,7 +128,7 @@ export const cursorSource: SourceAdapter = {
     const info = await stat(file);
     const chats = await withDatabase(file, (db) => (tableNames(db).has('ItemTable') ? [...oldChats(db), ...splitStorageChats(db)] : splitStorageChats(db)));
     const project = workspaceFolder(file);
-    const sessions: Session[] = [];
+    const sessions: ParsedSession[] = [];
     for (const chat of chats) {
       if (!chat.turns.length) continue;
       sessions.push(

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { Session, TurnKind } from '../../model.js';
+import type { ParsedSession, TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter, SourceContext } from './types.js';
@@ -130,7 +130,7 @@ function projectOf(projectDir: string, root: string): string | undefined {
   return undefined;
 }
 
-function sessionFrom(doc: GeminiDoc, file: string, root: string, size: number, mtime: Date): Session | undefined {
+function sessionFrom(doc: GeminiDoc, file: string, root: string, size: number, mtime: Date): ParsedSession | undefined {
   const turns = doc.messages.flatMap(geminiMessageTurns);
   if (!turns.length) return undefined;
   const chatsDir = dirname(file);
@@ -156,7 +156,7 @@ function sessionFrom(doc: GeminiDoc, file: string, root: string, size: number, m
 }
 
 /** logs.json: user prompts per session, a fallback for sessions whose chat file is gone or never existed. */
-async function readLogs(file: string, root: string, size: number, mtime: Date): Promise<Session[]> {
+async function readLogs(file: string, root: string, size: number, mtime: Date): Promise<ParsedSession[]> {
   const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
   if (!Array.isArray(parsed)) return [];
   const bySession = new Map<string, RawTurn[]>();
@@ -201,7 +201,7 @@ export const geminiSource: SourceAdapter = {
   },
   async finalize(sessions) {
     // A chat file is the whole session; its prompts in logs.json add nothing. A .jsonl beside a .json wins.
-    const fromChats = new Map<string, Session>();
+    const fromChats = new Map<string, ParsedSession>();
     for (const s of sessions) {
       if (s.filename === 'logs') continue;
       const other = fromChats.get(s.nativeId);

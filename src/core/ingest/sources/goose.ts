@@ -10,7 +10,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Session, TurnKind } from '../../model.js';
+import type { ParsedSession, TurnKind } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
@@ -133,7 +133,7 @@ export const gooseSource: SourceAdapter = {
       const topic = str(meta?.description)?.trim();
       raws = [{ source: 'goose', nativeId: id, filename: id, topic: topic || undefined, project: str(meta?.working_dir), turns }];
     }
-    const sessions: Session[] = [];
+    const sessions: ParsedSession[] = [];
     for (const raw of raws) {
       if (hasConversation(raw.turns)) sessions.push(buildSession({ ...raw, file, size: info.size }, info.mtime));
     }

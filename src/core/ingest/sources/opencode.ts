@@ -7,7 +7,7 @@ import { errorMessage } from '../../errors.js';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { Session, TurnKind } from '../../model.js';
+import type { ParsedSession, TurnKind } from '../../model.js';
 import { buildSession, type RawTurn } from './build.js';
 import { isRecord, isoTime, str } from './line-files.js';
 import { asText, rows, tableNames, withDatabase } from './sqlite.js';
@@ -38,7 +38,7 @@ interface Conversation {
   messages: { message: Json; parts: Json[] }[];
 }
 
-function toSession(c: Conversation, file: string, size: number, mtime: Date): Session | undefined {
+function toSession(c: Conversation, file: string, size: number, mtime: Date): ParsedSession | undefined {
   const turns: RawTurn[] = [];
   const ordered = [...c.messages].sort(
     (a, b) => Number((a.message.time as Json | undefined)?.created ?? 0) - Number((b.message.time as Json | undefined)?.created ?? 0),
@@ -140,7 +140,7 @@ export const openCodeSource: SourceAdapter = {
     const info = await stat(file);
     const conversations =
       basename(file) === 'opencode.db' ? await readDatabase(file) : [await readJsonSession(file, ctx)].filter((c): c is Conversation => !!c);
-    const sessions = conversations.map((c) => toSession(c, file, info.size, info.mtime)).filter((s): s is Session => !!s);
+    const sessions = conversations.map((c) => toSession(c, file, info.size, info.mtime)).filter((s): s is ParsedSession => !!s);
     if (!sessions.length) ctx.logger.info(`${file}: no conversation turns, not indexed`);
     return sessions;
   },

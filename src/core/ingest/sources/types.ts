@@ -1,7 +1,7 @@
 /** What every source adapter provides. Adapters only read; they never write a source file. */
 import type { ParsedFiles } from './line-files.js';
 import type { Logger } from '../../log.js';
-import type { Session, SourceId } from '../../model.js';
+import type { ParsedSession, Session, SourceId } from '../../model.js';
 
 export interface SourceContext {
   logger: Logger;
@@ -32,9 +32,9 @@ export interface SourceAdapter {
   /** Whether a file under a root is a transcript of this source. */
   accepts(file: string, root: string): boolean;
   /** Reads one transcript file into zero or more sessions. Bad lines are logged and skipped, never thrown. */
-  readFile(file: string, root: string, ctx: SourceContext): Promise<Session[]>;
+  readFile(file: string, root: string, ctx: SourceContext): Promise<ParsedSession[]>;
   /** Cross-file fix-ups once a root has been read (e.g. titles recorded in another file). */
-  finalize?(sessions: Session[], roots: string[], ctx: SourceContext): Promise<void>;
+  finalize?(sessions: ParsedSession[], roots: string[], ctx: SourceContext): Promise<void>;
   /**
    * The file that takes this one's place when it is deleted (Codex compresses an idle rollout to `.jsonl.zst` and
    * deletes the plain file): its sessions are read from there instead of being marked deleted.

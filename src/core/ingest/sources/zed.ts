@@ -9,7 +9,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { decompress } from 'fzstd';
-import type { Session } from '../../model.js';
+import type { ParsedSession } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, str } from './line-files.js';
@@ -81,9 +81,9 @@ export const zedSource: SourceAdapter = {
   accepts: (file) => basename(file) === 'threads.db',
   async readFile(file, _root, ctx) {
     const info = await stat(file);
-    const sessions: Session[] = await withDatabase(file, (db) => {
+    const sessions: ParsedSession[] = await withDatabase(file, (db) => {
       if (!tableNames(db).has('threads')) return [];
-      const out: Session[] = [];
+      const out: ParsedSession[] = [];
       for (const row of rows(db, 'SELECT * FROM threads ORDER BY updated_at, id')) {
         const id = String(row.id);
         let doc: Json | undefined;

@@ -1,5 +1,6 @@
 /**
- * A session's turns read one at a time from its archive line are the turns it holds; a damaged turn is not shown and
+ * Sessions are plain data: no property of a session reads the disk, and the library's turn store gives the turns a
+ * session held when it was read. A session's turns read one at a time from its archive line are the turns it holds; a damaged turn is not shown and
  * its session is read again; search_context, which reads turns this way and ranks only the sessions it reads, answers
  * as it does from sessions held in memory and as it does when every match is ranked.
  */
@@ -9,9 +10,7 @@ import { test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { LAYOUT_FIELDS } from '../../src/core/store/archive.js';
-import { forEachTurn, openTurnReader } from '../../src/core/store/turn-reader.js';
-import { archivedPlace, rawArchived } from '../../src/core/store/turns.js';
-import type { Turn } from '../../src/core/model.js';
+import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Turn } from '../../src/core/model.js';
 import { corpusRoots, tempDir } from '../helpers.js';
 
 const QUESTIONS = ['test', 'error handling', 'readme', 'database migration', 'install', 'build failed', 'git commit message', 'api key', 'python'];
@@ -35,8 +34,8 @@ test('every session read one turn at a time from disk holds the turns it holds i
   const { restored, memory } = await restoredAndInMemory();
   let onDisk = 0;
   for (const [id, session] of restored.sessions) {
-    const held = memory.sessions.get(id)!.turns;
-    const reader = openTurnReader(session);
+    const held = memory.turns.all(memory.sessions.get(id)!);
+    const reader = restored.turns.reader(session);
     try {
       onDisk += reader.onDisk ? 1 : 0;
       assert.equal(reader.count, held.length, id);
@@ -50,10 +49,10 @@ test('every session read one turn at a time from disk holds the turns it holds i
     }
     for (const only of [undefined, (kind: string) => kind === 'conversation', (_: string, role: string) => role === 'user']) {
       const visited: unknown[] = [];
-      forEachTurn(session, (turn, i) => visited.push([i, shown(turn)]));
+      restored.turns.forEach(session, (turn, i) => visited.push([i, shown(turn)]));
       const expected = held.flatMap((t, i) => (!only || only(t.kind, t.role) ? [[i, shown(t)]] : []));
       const filtered: unknown[] = [];
-      forEachTurn(session, (turn, i) => filtered.push([i, shown(turn)]), only);
+      restored.turns.forEach(session, (turn, i) => filtered.push([i, shown(turn)]), only);
       assert.deepEqual(filtered, expected, id);
       assert.equal(visited.length, held.length, id);
     }
@@ -62,28 +61,48 @@ test('every session read one turn at a time from disk holds the turns it holds i
   await Promise.all([restored.close(), memory.close()]);
 });
 
+test('sessions are plain data, read or restored: their turns come from the store, equal to those held in memory', async () => {
+  const { restored, memory } = await restoredAndInMemory();
+  const fresh = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: tempDir(), env: {} });
+  await fresh.load();
+  for (const library of [restored, fresh]) {
+    let stored = 0;
+    for (const [id, session] of library.sessions) {
+      const accessors = Object.entries(Object.getOwnPropertyDescriptors(session)).filter(([, d]) => d.get || d.set);
+      assert.deepEqual(accessors, [], `${id}: no property is computed when touched`);
+      if (session.turns === undefined) stored++;
+      const held = memory.turns.all(memory.sessions.get(id)!);
+      assert.deepEqual(library.turns.all(session).map(shown), held.map(shown), id);
+      assert.equal(turnCount(session), held.length, id);
+      assert.equal(firstPrompt(session), firstPrompt(memory.sessions.get(id)!)?.slice(0, FIRST_PROMPT_CHARS), id);
+    }
+    assert.ok(stored > library.sessions.size / 2, `${stored} of ${library.sessions.size} sessions keep their turns on disk`);
+  }
+  await Promise.all([restored.close(), memory.close(), fresh.close()]);
+});
+
 test('a damaged turn on disk is not shown: the turns before it are, the damage is logged and the session read again', async () => {
   const { restored, memory, logger } = await restoredAndInMemory();
   // a session not read yet, whose turns lie in its archive line (opening its raw line reads no turn into the cache)
   const target = [...restored.sessions.values()].find((s) => {
-    const raw = rawArchived(s);
+    const raw = restored.turns.raw(s);
     raw?.close();
     return raw && raw.layout.length / LAYOUT_FIELDS > 4;
   })!;
-  const raw = rawArchived(target)!;
+  const raw = restored.turns.raw(target)!;
   const damaged = 2;
   const offset = raw.layout[damaged * LAYOUT_FIELDS];
   raw.close();
   // the disk goes bad under the running library: one byte of the third turn's JSON changes, its checksum no longer matches
-  const where = archivedPlace(target)!;
+  const where = restored.turns.archivedPlace(target)!;
   const bytes = readFileSync(where.entry);
   const line = bytes.subarray(where.at[0], where.at[0] + where.at[1]);
   const at = line.indexOf('\t', 9) + 1 + offset + 2;
   line[at] = line[at] === 0x41 ? 0x42 : 0x41;
   writeFileSync(where.entry, bytes);
-  const held = memory.sessions.get(target.id)!.turns;
+  const held = memory.turns.all(memory.sessions.get(target.id)!);
   const visited: Turn[] = [];
-  forEachTurn(target, (turn) => visited.push(turn));
+  restored.turns.forEach(target, (turn) => visited.push(turn));
   assert.deepEqual(visited.map(shown), held.slice(0, damaged).map(shown));
   assert.ok(
     logger.lines.some((l) => l.includes(target.id) && l.includes('unreadable')),
