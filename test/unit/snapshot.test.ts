@@ -127,6 +127,10 @@ async function warmStart(aside: boolean): Promise<void> {
   // The reference: a build without a snapshot over the same files and a copy of the same archive.
   const referenceData = tempDir();
   cpSync(join(data, 'archive'), join(referenceData, 'archive'), { recursive: true });
+  // the archive entry of an unchanged transcript changes after the snapshot (another process, a damaged disk): the
+  // transcript is read again, whether the entry was stated by the walking thread or by this one
+  const entryChanged = join(root, 'claude-code-log', files[2]);
+  appendFileSync(cold.library.archive!.entryPath(entryChanged), '\n');
   const warm = await open(root, data, { scanAside: aside });
   assert.ok(
     warm.logger.lines.some((l) => /snapshot of .* restored/.test(l)),
@@ -139,9 +143,10 @@ async function warmStart(aside: boolean): Promise<void> {
     warm.logger.lines.join('\n'),
   );
   assert.ok(
-    warm.logger.lines.some((l) => l.includes(': 2 files read,')),
-    'only the appended and the new file are read again',
+    warm.logger.lines.some((l) => l.includes(': 3 files read,')),
+    'only the appended and the new file are read again, and the one whose archive entry changed',
   );
+  assert.ok(warm.logger.lines.some((l) => l.includes(`${entryChanged}: its archive entry changed since the snapshot`)));
   assert.equal(warm.library.search('snapshotcatchup').count, 1);
   assert.equal(warm.library.search('brandnewfile').count, 1);
   const gone = [...warm.library.sessions.values()].filter((s) => s.file === deleted);

@@ -130,6 +130,14 @@ export async function scanRoots(
 export interface Scan {
   plan: { root: SourceRoot; files: FileState[] }[];
   seen: Set<string>;
+  /** By file, its archive entry's name and state (none: no entry), where the walk stated them too (scan-aside.ts). */
+  entries?: ReadonlyMap<string, EntryCheck>;
+}
+
+/** A transcript's archive entry as a walk found it: its name, and its size and modification time when it exists. */
+export interface EntryCheck {
+  name: string;
+  state?: [size: number, mtimeMs: number];
 }
 
 /** A scan of `plan` (the set of its files added). */

@@ -3,6 +3,8 @@
  * history: the main thread restores the snapshot meanwhile. At 10,000 sessions the walk and the stats of 11,000 files in
  * 2,000 folders take 0.2-0.4 s of the main thread, as long as a large part of the restore. Where no thread can start
  * (no script beside the bundle) or it fails, the scan runs on the main thread as before: a thread only saves time.
+ * Given the archive's folder, the thread also states each file's archive entry, which the main thread would otherwise
+ * state after the restore (at 50,000 sessions, 0.6 s of stats before the first complete answer).
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,12 +18,15 @@ import type { SourceRoot } from './sources/registry.js';
 export interface ScanRequest {
   roots: SourceRoot[];
   exclude: string[] | undefined;
+  archiveDir?: string;
 }
 
 /** thread → main: every root's accepted files with their state, or why not; the thread's log lines. */
 export interface ScanReply {
   logs: ['info' | 'warn' | 'error', string][];
   plan?: Scan['plan'];
+  /** Each file's archive entry: its name, and its size and modification time (size -1: no entry). */
+  entries?: [file: string, name: string, size: number, mtimeMs: number][];
   error?: string;
 }
 
@@ -30,8 +35,8 @@ function workerScript(): string | undefined {
   return threadScript(here, 'scan-worker');
 }
 
-/** `scanRoots` of `roots` on a thread, the files read those `transcriptTest(exclude)` takes. */
-export function scanAside(roots: readonly SourceRoot[], exclude: string[] | undefined, logger: Logger): Promise<Scan> {
+/** `scanRoots` of `roots` on a thread, the files read those `transcriptTest(exclude)` takes; their entries in `archiveDir`. */
+export function scanAside(roots: readonly SourceRoot[], exclude: string[] | undefined, logger: Logger, archiveDir?: string): Promise<Scan> {
   const here = (why: string): Promise<Scan> => {
     logger.info(`the roots are walked on the main thread: ${why}`);
     return scanRoots(roots, logger, transcriptTest(exclude));
@@ -39,7 +44,7 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
   const script = workerScript();
   if (!script) return here('no scanning thread beside the bundle');
   return new Promise<ScanReply>((resolve, reject) => {
-    const worker = startWorker(script, { roots: [...roots], exclude } satisfies ScanRequest);
+    const worker = startWorker(script, { roots: [...roots], exclude, archiveDir } satisfies ScanRequest);
     worker.once('message', (reply: ScanReply) => {
       resolve(reply);
       void worker.terminate();
@@ -49,7 +54,11 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
   }).then(
     (reply) => {
       for (const [level, message] of reply.logs) logger[level](message);
-      return reply.plan ? scanOf(reply.plan) : here(reply.error ?? 'the scanning thread failed');
+      if (!reply.plan) return here(reply.error ?? 'the scanning thread failed');
+      const scan = scanOf(reply.plan);
+      if (reply.entries)
+        scan.entries = new Map(reply.entries.map(([file, name, size, mtimeMs]) => [file, { name, state: size < 0 ? undefined : [size, mtimeMs] }]));
+      return scan;
     },
     (err: unknown) => here(String(err)),
   );

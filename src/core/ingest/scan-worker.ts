@@ -1,17 +1,21 @@
 /**
  * A thread that walks the roots and states their transcript files (`scanRoots`) while the main thread restores the
- * snapshot: a warm start's two longest steps at once. Its messages are typed in scan-aside.ts.
+ * snapshot: a warm start's two longest steps at once; and states each file's archive entry. Its messages are typed in
+ * scan-aside.ts.
  */
+import { statSync } from 'node:fs';
+import { sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { transcriptTest } from './exclude.js';
-import { scanRoots } from './file-state.js';
+import { scanRoots, type Scan } from './file-state.js';
+import { entryFileName } from '../store/entry-name.js';
 import type { ScanReply, ScanRequest } from './scan-aside.js';
 
 const port = parentPort;
 if (port) {
-  const { roots, exclude } = workerData as ScanRequest;
+  const { roots, exclude, archiveDir } = workerData as ScanRequest;
   const logs: ScanReply['logs'] = [];
   const logger: Logger = {
     info: (message) => logs.push(['info', message]),
@@ -19,7 +23,23 @@ if (port) {
     error: (message) => logs.push(['error', message]),
   };
   scanRoots(roots, logger, transcriptTest(exclude)).then(
-    ({ plan }) => port.postMessage({ logs, plan } satisfies ScanReply),
+    ({ plan }) => port.postMessage({ logs, plan, entries: archiveDir ? entryStates(plan, archiveDir) : undefined } satisfies ScanReply),
     (err: unknown) => port.postMessage({ logs, error: errorMessage(err) } satisfies ScanReply),
   );
+}
+
+/** The archive entry of every file found, named as the archive names it; a file whose entry cannot be stated is left out. */
+function entryStates(plan: Scan['plan'], dir: string): NonNullable<ScanReply['entries']> {
+  const out: NonNullable<ScanReply['entries']> = [];
+  for (const { files } of plan)
+    for (const { file } of files) {
+      const name = entryFileName(file);
+      try {
+        const info = statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
+        out.push([file, name, info ? info.size : -1, info ? info.mtimeMs : 0]);
+      } catch {
+        // (the main thread states it again)
+      }
+    }
+  return out;
 }

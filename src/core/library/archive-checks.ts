@@ -5,26 +5,43 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from '../log.js';
-import { changedEntries } from '../ingest/file-state.js';
+import { changedEntries, type EntryCheck } from '../ingest/file-state.js';
 import { sessionFacts } from '../ingest/sources/build.js';
 import { holdsCurrentFacts, maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
 import type { SessionCatalog } from './catalog.js';
+import type { KnownFile } from './options.js';
 import type { FileState } from '../ingest/file-state.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 import { Persistence } from '../store/persistence.js';
 
 /**
  * Transcripts whose archive entry changed since the snapshot (damaged, or rewritten) count as changed: read again.
- * Returns the entry names it computed (a hash each), for `restoreArchivedOnly` to use.
+ * `found`: the entries a walk already stated (scan-aside.ts); the others are stated here. Returns the entry names (a
+ * hash each), for `restoreArchivedOnly` to use.
  */
-export async function markChangedEntries(catalog: SessionCatalog, archive: Archive, logger: Logger): Promise<Map<string, string>> {
+export async function markChangedEntries(
+  catalog: SessionCatalog,
+  archive: Archive,
+  logger: Logger,
+  found?: ReadonlyMap<string, EntryCheck>,
+): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   const entryPath = (file: string): string => {
     const path = archive.entryPath(file);
     names.set(file, basename(path));
     return path;
   };
-  for (const k of await changedEntries([...catalog.byFile.values()], entryPath)) {
+  const changed: KnownFile[] = [];
+  const unstated: KnownFile[] = [];
+  for (const k of catalog.byFile.values()) {
+    const seen = k.entry && found?.get(k.file);
+    if (!seen) unstated.push(k);
+    else {
+      names.set(k.file, seen.name);
+      if (seen.state?.[0] !== k.entry![0] || seen.state[1] !== k.entry![1]) changed.push(k);
+    }
+  }
+  for (const k of [...changed, ...(await changedEntries(unstated, entryPath))]) {
     logger.warn(`${k.file}: its archive entry changed since the snapshot; reading it again`);
     k.size = -1;
   }

@@ -96,7 +96,7 @@ export class Loader {
     await this.resolveRoots();
     // a large history's roots are walked on another thread while its snapshot is restored here
     const { scanAside: aside = (this.parts.persistence?.snapshotBytes() ?? 0) >= SCAN_ASIDE_MIN_BYTES, exclude } = this.parts.options;
-    const scanning = aside ? scanAside(this.roots, exclude, this.logger) : undefined;
+    const scanning = aside ? scanAside(this.roots, exclude, this.logger, this.parts.archive?.dir) : undefined;
     const restored = await this.parts.persistence?.restore();
     this.restoredPartial = restored?.partial === true;
     let checked: Promise<unknown> = Promise.resolve();
@@ -112,7 +112,9 @@ export class Loader {
       this.indexComplete = this.completeRestored();
       // After answering starts: a damaged entry read before its check is caught by its checksums and repaired. The
       // roots are walked meanwhile; what changed is told apart once both checks are done.
-      checked = Promise.all([this.checkArchiveEntries(), this.indexComplete]);
+      checked = Promise.all([this.checkArchiveEntries(scanning), this.indexComplete]);
+      // what the first search would build on first use is built while the checks wait on the disk
+      setImmediate(() => this.catalog.semantic.prepare());
     }
     await this.catchUp(onProgress, signal, checked, scanning);
     this.entryNames = undefined; // (a load stopped before its look for archived-only sessions)
@@ -295,9 +297,11 @@ export class Loader {
     }
   }
 
-  /** Marks transcripts whose archive entry changed since the snapshot (archive-checks.ts). */
-  private async checkArchiveEntries(): Promise<void> {
-    if (this.parts.archive) this.entryNames = await markChangedEntries(this.catalog, this.parts.archive, this.logger);
+  /** Marks transcripts whose archive entry changed since the snapshot (archive-checks.ts), by the scan's stats where it made them. */
+  private async checkArchiveEntries(scanning?: Promise<Scan>): Promise<void> {
+    if (!this.parts.archive) return;
+    const found = (await scanning?.catch(() => undefined))?.entries;
+    this.entryNames = await markChangedEntries(this.catalog, this.parts.archive, this.logger, found);
   }
 
   /** Whether this process writes the data folder (archive, snapshot); other processes only read it. */

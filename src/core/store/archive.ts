@@ -10,7 +10,7 @@
  */
 import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION, maskText } from '../mask.js';
-import * as crypto from 'node:crypto';
+import { entryFileName } from './entry-name.js';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
@@ -182,10 +182,6 @@ export function readArchivedSession(entry: string, at: [number, number], id: str
   return undefined;
 }
 
-/** SHA-256 in hex: the one-shot `crypto.hash` where the runtime has it (Node 20.12 and later), three times faster for a path. */
-const sha256Hex: (text: string) => string =
-  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
-
 export class Archive {
   readonly dir: string;
 
@@ -198,7 +194,7 @@ export class Archive {
 
   entryPath(file: string): string {
     // (a warm start names an entry for every transcript: 50,000 at once; `dir` is already normal, so no join)
-    return `${this.dir}${sep}${sha256Hex(file).slice(0, 40)}.jsonl`;
+    return `${this.dir}${sep}${entryFileName(file)}`;
   }
 
   /**
