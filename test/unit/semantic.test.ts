@@ -112,13 +112,6 @@ test('the learned model is kept with the snapshot: a restart searches by meaning
   assert.ok(decoded?.model && decoded.vectors.length > 20, 'the file holds the model and the vectors');
   assert.equal(decoded.asked.length, decoded.bags.length, 'and what each session asked');
   assert.deepEqual(encodeSemantic(decoded), bytes, 'read back and written again, the same bytes');
-  assert.equal(decoded.model.lsa.projection.buffer, bytes.buffer, 'the arrays are views of the bytes read, not copies');
-  // bytes at an offset no array kind is aligned to (a buffer not read whole from a file): the arrays are copies
-  const shifted = Buffer.alloc(bytes.length + 1).subarray(1);
-  bytes.copy(shifted);
-  const copied = decodeSemantic(shifted);
-  assert.ok(copied?.model && copied.model.lsa.projection.buffer !== shifted.buffer);
-  assert.deepEqual(encodeSemantic(copied), bytes, 'read from unaligned bytes, the same data');
 
   const second = await open();
   assert.equal(second.lib.semantic.state.status, 'ready', 'ready as soon as the snapshot is restored, nothing learned');

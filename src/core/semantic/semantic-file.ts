@@ -77,12 +77,6 @@ export function encodeSemantic(data: SemanticData): Buffer {
   return file;
 }
 
-/** A kind of typed array, made over a buffer (a view of part of it, or all of it). */
-interface Typed<T> {
-  readonly BYTES_PER_ELEMENT: number;
-  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T;
-}
-
 /** The data of a file `encodeSemantic` wrote, or undefined when it is not one (or is damaged). */
 export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
   try {
@@ -91,19 +85,17 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
     const jsonLength = buffer.readUInt32LE(8);
     const header = JSON.parse(buffer.subarray(HEAD, HEAD + jsonLength).toString('utf8')) as Header;
     let offset = HEAD + aligned(jsonLength);
-    // each array a view of the file's bytes, not a copy (every part of the file is kept, but its small JSON head);
-    // a copy only where the bytes are not aligned for the kind (a buffer not read whole from a file)
-    const take = <T>(Kind: Typed<T>, bytes: number): T => {
+    // a fresh copy of each array: the file's buffer is not kept alive by one small view into it
+    const take = <T>(make: (b: ArrayBuffer) => T, bytes: number): T => {
       if (offset + bytes > buffer.length) throw new Error('truncated');
-      const at = buffer.byteOffset + offset;
+      const copy = buffer.buffer.slice(buffer.byteOffset + offset, buffer.byteOffset + offset + bytes) as ArrayBuffer;
       offset += aligned(bytes);
-      const size = Kind.BYTES_PER_ELEMENT;
-      return at % size === 0 ? new Kind(buffer.buffer, at, bytes / size) : new Kind(buffer.buffer.slice(at, at + bytes));
+      return make(copy);
     };
     const bagsOf = (ids: string[], lengths: number[]): [string, Bag][] => {
       const total = lengths.reduce((a, b) => a + b, 0);
-      const terms = take(Uint32Array, total * 4);
-      const counts = take(Uint16Array, (total + (total % 2)) * 2);
+      const terms = take((b) => new Uint32Array(b), total * 4);
+      const counts = take((b) => new Uint16Array(b), (total + (total % 2)) * 2);
       for (let i = 0; i < terms.length; i++) if (terms[i] >= header.words.length) throw new Error('word out of range');
       let at = 0;
       return ids.map((id, i) => {
@@ -116,11 +108,11 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
     const asked = bagsOf(header.askedIds, header.askedLengths);
     const data: SemanticData = { words: header.words, bags, asked, vectors: [] };
     if (header.k > 0) {
-      const toModel = take(Int32Array, header.words.length * 4);
-      const idf = take(Float32Array, header.modelWords * 4);
-      const projection = take(Float32Array, header.modelWords * header.k * 4);
+      const toModel = take((b) => new Int32Array(b), header.words.length * 4);
+      const idf = take((b) => new Float32Array(b), header.modelWords * 4);
+      const projection = take((b) => new Float32Array(b), header.modelWords * header.k * 4);
       data.model = { lsa: { k: header.k, idf, projection }, toModel, sessions: header.sessions };
-      const vectors = take(Float32Array, header.vectorIds.length * header.k * 4);
+      const vectors = take((b) => new Float32Array(b), header.vectorIds.length * header.k * 4);
       data.vectors = header.vectorIds.map((id, i) => [id, vectors.subarray(i * header.k, (i + 1) * header.k)]);
     }
     return offset === aligned(buffer.length) ? data : undefined;
