@@ -113,8 +113,6 @@ export class Loader {
       // After answering starts: a damaged entry read before its check is caught by its checksums and repaired. The
       // roots are walked meanwhile; what changed is told apart once both checks are done.
       checked = Promise.all([this.checkArchiveEntries(scanning), this.indexComplete]);
-      // what the first search would build on first use is built while the checks wait on the disk
-      setImmediate(() => this.catalog.semantic.prepare());
     }
     await this.catchUp(onProgress, signal, checked, scanning);
     this.entryNames = undefined; // (a load stopped before its look for archived-only sessions)

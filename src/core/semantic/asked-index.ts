@@ -274,11 +274,6 @@ export class AskedIndex {
     return { docs, counts };
   }
 
-  /** Builds the postings now (a restored index), rather than in the first search that needs them. */
-  prepare(): void {
-    if (this.byKey.size) this.index();
-  }
-
   /** Builds the postings again once the documents added since are more than an eighth (a linear scan serves them). */
   private index(): void {
     const pending = this.keys.length - this.built;

@@ -191,11 +191,6 @@ export class SemanticIndex {
     return this.asked.holdsAll(key, ids);
   }
 
-  /** Builds what a search would build on first use (the postings of what was asked), so that it does not. */
-  prepare(): void {
-    this.asked.prepare();
-  }
-
   /** Sessions by what their user asked (stems of the slots' words), best first; see asked-index.ts. */
   searchAsked(slots: QuerySlot[], limit: number, accept?: (key: string) => boolean): { key: string; score: number }[] {
     return this.asked.search(slots, (stem) => this.words.get(stem), limit, accept);
