@@ -4,7 +4,7 @@
  * 2,000 folders take 0.2-0.4 s of the main thread, as long as a large part of the restore. Where no thread can start
  * (no script beside the bundle) or it fails, the scan runs on the main thread as before: a thread only saves time.
  * Given the archive's folder, the thread also states each file's archive entry, which the main thread would otherwise
- * state after the restore (at 50,000 sessions, 0.6 s of stats before the first complete answer).
+ * state after the restore (at 50,000 sessions that check took 0.61 s; comparing takes 0.02 s).
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -152,7 +152,7 @@ function decodeSession(bytes: Buffer, at: [number, number]): ParsedSession | und
 }
 
 /**
- * One archived session, read synchronously (a restored session reading its turns on first use). When the entry was
+ * One archived session, read synchronously (the turn store reading a session's turns back). When the entry was
  * rewritten since the position was taken, the session is looked up by id in the whole entry.
  */
 export function readArchivedSession(entry: string, at: [number, number], id: string): ParsedSession | undefined {

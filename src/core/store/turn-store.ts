@@ -52,7 +52,7 @@ export class TurnStore {
    * instead when its copy on disk cannot be read back.
    */
   scan(session: Session): Turn[] | string {
-    const place = !session.turns && this.places.get(session);
+    const place = this.onDisk(session);
     if (!place) return session.turns ?? [];
     return this.cache.get(session) ?? this.readBack(session, place);
   }
@@ -62,7 +62,7 @@ export class TurnStore {
    * few of its turns (session-layout.ts); undefined when its turns are at hand or its line has no layout.
    */
   raw(session: Session): RawSession | undefined {
-    const place = !session.turns && this.places.get(session);
+    const place = this.onDisk(session);
     if (!place || !('archive' in place) || this.cache.has(session)) return undefined;
     return readRawSession(place.archive, place.at, session.id);
   }
@@ -132,7 +132,7 @@ export class TurnStore {
 
   /** The turns' JSON for the next snapshot: copied unparsed from the snapshot they lie in, else encoded. */
   snapshotBytes(session: Session): () => Buffer {
-    const place = !session.turns && this.places.get(session);
+    const place = this.onDisk(session);
     if (place && 'snapshot' in place) return () => place.snapshot.raw(place.at);
     return () => Buffer.from(JSON.stringify(this.all(session)), 'utf8');
   }
@@ -146,6 +146,11 @@ export class TurnStore {
   /** Lets the cached turns go (the library closes). */
   clear(): void {
     this.cache.clear();
+  }
+
+  /** Where a session's turns lie on disk; undefined while they are held in memory. */
+  private onDisk(session: Session): TurnPlace | undefined {
+    return session.turns ? undefined : this.places.get(session);
   }
 
   /** The turns at a session's place, or why not; a damaged copy is logged and its transcript queued to be read again. */
