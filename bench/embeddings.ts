@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createLibrary } from '../src/core/library.js';
+import { openCore } from '../src/core/library/open.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { defaultRoots, splitRoots } from '../src/core/ingest/sources/registry.js';
 import { Persistence } from '../src/core/store/persistence.js';
@@ -30,7 +30,7 @@ const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[M
 const mb = (n: number): string => (n / 1048576).toFixed(1);
 
 const endpoint = await startFakeEndpoint({ fake: 0 }, Number(values.dims));
-const library = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: { HOME: c.home } });
+const library = openCore({ roots, logger: new MemoryLogger(), dataDir: data, env: { HOME: c.home } });
 await library.load();
 const sessions = [...library.sessions.values()];
 

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createLibrary } from '../src/core/library.js';
+import { openCore } from '../src/core/library/open.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { defaultRoots, splitRoots } from '../src/core/ingest/sources/registry.js';
 import { decodeTouch, fileTouches } from '../src/core/files/touches.js';
@@ -25,7 +25,7 @@ const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[M
 
 const snapshotExisted = existsSync(join(data, 'index', 'snapshot.bin'));
 let started = performance.now();
-const library = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: { HOME: c.home } });
+const library = openCore({ roots, logger: new MemoryLogger(), dataDir: data, env: { HOME: c.home } });
 await library.load();
 const loadMs = performance.now() - started;
 await library.saveSnapshot();

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { createLibrary } from '../src/core/library.js';
+import { openCore } from '../src/core/library/open.js';
 import { LiveUpdates } from '../src/core/ingest/live.js';
 import { silentLogger } from '../src/core/log.js';
 import { Persistence } from '../src/core/store/persistence.js';
@@ -142,7 +142,7 @@ for (const size of values.sizes.split(',').map(Number)) {
   gc();
 
   const cold = await timed(async () => {
-    const lib = createLibrary({ roots, logger: silentLogger, env: {}, dataDir: data });
+    const lib = openCore({ roots, logger: silentLogger, env: {}, dataDir: data });
     await lib.load();
     return lib;
   });
@@ -159,7 +159,7 @@ for (const size of values.sizes.split(',').map(Number)) {
   };
   const before = heldBytes();
   const warmStart = performance.now();
-  const library = createLibrary({ roots, logger: silentLogger, env: {}, dataDir: data, snapshotDelayMs: 60_000 });
+  const library = openCore({ roots, logger: silentLogger, env: {}, dataDir: data, snapshotDelayMs: 60_000 });
   const loaded = library.load();
   await Promise.race([library.answerable, loaded]);
   library.search('session', { limit: 10 });

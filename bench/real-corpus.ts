@@ -8,7 +8,7 @@
  */
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLibrary } from '../src/core/library.js';
+import { openCore } from '../src/core/library/open.js';
 import { silentLogger } from '../src/core/log.js';
 import { CORPUS } from '../test/helpers.js';
 import { mulberry32 as rng } from './corpus.js';
@@ -41,7 +41,7 @@ const STOP = new Set(
 
 /** The real turns of the sample transcripts, sorted into what a generated session is made of. */
 async function realTurns(): Promise<Pool> {
-  const library = createLibrary({
+  const library = openCore({
     roots: [
       { source: 'claude-code', path: join(CORPUS, 'claude-code') },
       { source: 'codex', path: join(CORPUS, 'codex') },

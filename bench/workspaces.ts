@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createLibrary } from '../src/core/library.js';
+import { openCore } from '../src/core/library/open.js';
 import { silentLogger } from '../src/core/log.js';
 import type { SourceId } from '../src/core/model.js';
 import { ROOT } from '../test/helpers.js';
@@ -26,7 +26,7 @@ else {
   corpus = await realCorpus(dir, size);
   writeFileSync(marker, JSON.stringify(corpus));
 }
-const library = createLibrary({
+const library = openCore({
   roots: corpus.roots.map((r) => ({ source: r.source as SourceId, path: r.path })),
   logger: silentLogger,
   env: { HOME: corpus.home },

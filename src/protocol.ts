@@ -24,6 +24,9 @@ import type {
 } from './core/contracts.js';
 import type { SourceRoot, SourceSetting } from './core/ingest/sources/registry.js';
 import type { PushResult } from './core/team/push.js';
+import type { ArchiveSize, TreeSession } from './core/contracts.js';
+
+export type { ArchiveSize, TreeSession } from './core/contracts.js';
 
 /** Sent by the host as initializationOptions: what to read and where the data folder is. */
 export interface ServerSettings {
@@ -55,23 +58,6 @@ export interface SearchParams extends SearchOptions {
   scope?: 'local' | 'team';
 }
 
-/** A session as the tree shows it: list metadata plus what the tooltip needs. */
-export interface TreeSession extends SessionInfo {
-  branch?: string;
-  firstPrompt?: string;
-  updated: string;
-  nativeId: string;
-  /** Lines of its transcript that could not be read (the log says which and why). */
-  unreadLines?: number;
-  /** The tags a person gave it. */
-  userTags?: string[];
-  /** Its topics (derived tags). */
-  topics?: string[];
-  /** A team archive session: whose it is and the machine it came from. */
-  owner?: string;
-  machine?: string;
-}
-
 export interface IndexProgress {
   /**
    * cancelled: indexing was stopped; what was read is searchable and the rest is read on the next start. stopped: it
@@ -88,14 +74,6 @@ export interface IndexProgress {
   sessions: number;
 }
 
-export interface ArchiveSize {
-  enabled: boolean;
-  dir: string;
-  bytes: number;
-  entries: number;
-  /** The index snapshot beside it. */
-  snapshotBytes: number;
-}
 
 /** Params and results of the requests, named once. */
 export interface TreeParams {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type fcType from 'fast-check';
-import { createLibrary, type LibraryOptions, type SessionLibrary } from '../src/core/library.js';
+import { openCore, type LibraryOptions, type LibraryCore } from '../src/core/library/open.js';
 import { MemoryLogger } from '../src/core/log.js';
 import { Persistence } from '../src/core/store/persistence.js';
 import { CORPUS, tempDir } from './helpers.js';
@@ -22,9 +22,9 @@ export async function openLibrary(
   root: string,
   data: string | undefined,
   extra: Partial<LibraryOptions> = {},
-): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
+): Promise<{ library: LibraryCore; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, snapshotDelayMs: 60_000, ...extra });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, snapshotDelayMs: 60_000, ...extra });
   await library.load();
   return { library, logger };
 }
@@ -55,8 +55,8 @@ export function damages(fc: FastCheck, length: number): fcType.Arbitrary<Damage>
 
 /** What a user sees: results (ids, scores, snippets), the newest sessions, and every session read whole. */
 /** (Ranked by words only: the semantic leg's model depends on when it was learned, not on damage.) */
-export async function assertSameAnswers(library: SessionLibrary, reference: SessionLibrary, what: string): Promise<void> {
-  const answers = (lib: SessionLibrary, q: string) =>
+export async function assertSameAnswers(library: LibraryCore, reference: LibraryCore, what: string): Promise<void> {
+  const answers = (lib: LibraryCore, q: string) =>
     lib
       .search(q, { limit: 10, mode: 'lexical' })
       .results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, turns: r.snippetTurnIds }));
@@ -69,7 +69,7 @@ export interface SnapshotFixture {
   root: string;
   data: string;
   good: Buffer;
-  reference: SessionLibrary;
+  reference: LibraryCore;
   archive: boolean;
 }
 
@@ -98,7 +98,7 @@ export interface ArchiveFixture {
   root: string;
   data: string;
   entries: { path: string; good: Buffer }[];
-  reference: SessionLibrary;
+  reference: LibraryCore;
 }
 
 export async function archiveFixture(): Promise<ArchiveFixture> {

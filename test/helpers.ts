@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, utimesSync,
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLibrary, type SessionLibrary } from '../src/core/library.js';
+import { openCore, type LibraryCore } from '../src/core/library/open.js';
 import { MemoryLogger } from '../src/core/log.js';
 import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
 
@@ -16,9 +16,9 @@ export const corpusRoots: SourceRoot[] = [
   { source: 'codex', path: join(CORPUS, 'codex') },
 ];
 
-export async function loadLibrary(roots: SourceRoot[]): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
+export async function loadLibrary(roots: SourceRoot[]): Promise<{ library: LibraryCore; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots, logger, env: {} });
+  const library = openCore({ roots, logger, env: {} });
   await library.load();
   return { library, logger };
 }

@@ -1,7 +1,7 @@
 /** The sessions the relevance set is judged on (../shared/corpus), loaded once the same way by every candidate. */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { silentLogger } from '../../src/core/log.js';
 
 export const RELEVANCE_DIR = dirname(fileURLToPath(import.meta.url));
@@ -25,8 +25,8 @@ export const ROOTS = [
   { source: 'aider', path: join(CORPUS, 'aider') },
 ] as const;
 
-export async function loadCorpus(): Promise<SessionLibrary> {
-  const library = createLibrary({ roots: ROOTS.map((r) => ({ ...r })), logger: silentLogger, env: {}, parseThreads: 0 });
+export async function loadCorpus(): Promise<LibraryCore> {
+  const library = openCore({ roots: ROOTS.map((r) => ({ ...r })), logger: silentLogger, env: {}, parseThreads: 0 });
   await library.load();
   await library.semantic.settled();
   return library;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDecision, sentences } from '../../src/core/ingest/decisions.js';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 
@@ -31,7 +31,7 @@ const roots: SourceRoot[] = [
   { source: 'cursor', path: join(corpus, 'cursor') },
 ];
 const { labels } = JSON.parse(readFileSync(join(import.meta.dirname, 'decision-labels.json'), 'utf8')) as { labels: Label[] };
-const library = createLibrary({ roots, logger: new MemoryLogger(), snapshot: false, env: {} });
+const library = openCore({ roots, logger: new MemoryLogger(), snapshot: false, env: {} });
 await library.load();
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 12);
 for (const split of ['tuning', 'held-out'] as const) {

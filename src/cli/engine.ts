@@ -38,8 +38,8 @@ export async function openAnswers(
   }
   stderrLogger(options.verbose).info(`answering in this process: ${opened.reason}`);
   const library = await openLibrary(options);
-  const team = options.team ? (await import('./team.js')).teamArchive(options) : undefined;
-  const engine = inProcess(library, { team, reason: opened.reason, close: async () => team?.close() });
+  const team = options.team ? (await import('./team.js')).teamRef(options) : undefined;
+  const engine = inProcess(library, { team, reason: opened.reason });
   connected.push(engine);
   return { engine, library };
 }

@@ -45,8 +45,7 @@ function sameHistory(options: CliOptions): string[] {
 export function learnInBackground(library: SessionLibrary, options: CliOptions): boolean {
   const dataDir = options.dataDir;
   if (!dataDir || process.env[LEARNER_ENV] || !existsSync(dataDir)) return false;
-  const state = library.semantic.state;
-  if (state.status === 'ready' || library.sessions.size < MIN_SESSIONS || learning(dataDir)) return false;
+  if (library.semanticState().status === 'ready' || library.status().sessions < MIN_SESSIONS || learning(dataDir)) return false;
   const script = process.argv[1];
   if (!script) return false;
   try {
@@ -68,8 +67,8 @@ export async function learnNow(library: SessionLibrary, options: CliOptions): Pr
   const marker = options.dataDir && markerOf(options.dataDir);
   if (marker) writeFileSync(marker, String(process.pid));
   try {
-    await library.semantic.settled();
-    return { status: library.semantic.state.status, sessions: library.sessions.size };
+    await library.semanticSettled();
+    return { status: library.semanticState().status, sessions: library.status().sessions };
   } finally {
     if (marker) rmSync(marker, { force: true });
   }

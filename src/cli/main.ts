@@ -38,7 +38,7 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
     // answer from what is indexed so far; the load goes on until the answer is printed, and is kept for next time
     running.push({ stop, done: library.load(undefined, stop.signal) });
     // once it is known what is left to read, so that the answer says how much it covers
-    await library.counted;
+    await library.untilCounted();
     return library;
   }
   const onInterrupt = (): void => stop.abort();
@@ -167,7 +167,7 @@ async function run(argv: string[]): Promise<number> {
       if (!name) throw new UsageError('resume needs a session name or id; find one with `session-search search` or `list`.');
       const library = await openLibrary(options);
       const { session } = await library.get(name, { format: 'json' });
-      const found = library.sessions.get(session.id);
+      const found = library.session(session.id);
       if (found?.sourceDeleted)
         throw new SessionSearchError(
           'FILE_NOT_FOUND',
@@ -259,7 +259,7 @@ async function run(argv: string[]): Promise<number> {
         // an engine reads the folders it started with: it lets go, and the next command starts one reading the exports
         await (await import('../engine/client.js')).handOver(options.dataDir);
         const library = await openLibrary(options);
-        const counts = value.added.map((r) => [...library.sessions.values()].filter((s) => s.file === r.path).length);
+        const counts = value.added.map((r) => library.countSessions({ files: [r.path] }));
         print(
           options,
           { success: true, ...value, sessions: counts },

@@ -1,7 +1,6 @@
 /** `session-search sources` and `session-search import`: where each source was looked for, and adding exports. */
 import { existsSync } from 'node:fs';
 import { addImport, importedRoots } from '../core/ingest/imports.js';
-import { isInside } from '../core/ingest/walk.js';
 import { SOURCES, type SourceRoot } from '../core/ingest/sources/registry.js';
 import type { SessionLibrary } from '../core/library.js';
 
@@ -15,22 +14,20 @@ export interface SourceReport {
 /** Every source, the folders it was read from (configured or imported) and how many sessions each gave. */
 export function sourcesReport(library: SessionLibrary, configured: readonly SourceRoot[], dataDir: string): SourceReport[] {
   const imported = importedRoots(dataDir);
-  const sessions = [...library.sessions.values()];
   return SOURCES.map((adapter) => {
     const roots = [
       ...configured.filter((r) => r.source === adapter.id).map((r) => ({ ...r, imported: false })),
       ...imported.filter((r) => r.source === adapter.id).map((r) => ({ ...r, imported: true })),
     ];
-    const mine = sessions.filter((s) => s.source === adapter.id);
     return {
       id: adapter.id,
       label: adapter.label,
-      sessions: mine.length,
+      sessions: library.countSessions({ source: adapter.id }),
       roots: roots.map((r) => ({
         path: r.path,
         exists: existsSync(r.path),
         imported: r.imported,
-        sessions: mine.filter((s) => isInside(r.path, s.file)).length,
+        sessions: library.countSessions({ source: adapter.id, inside: r.path }),
       })),
     };
   });

@@ -6,7 +6,8 @@
 import type { SessionLibrary } from '../core/library.js';
 import { TeamDatabase, teamUrl, shownUrl } from '../core/team/connection.js';
 import { migrate, SCHEMA_VERSION } from '../core/team/schema.js';
-import { pushSessions, type PushResult } from '../core/team/push.js';
+import type { PushResult } from '../core/team/push.js';
+import type { TeamRef } from '../core/team/id.js';
 import { share, shares, unshare, visible } from '../core/team/access.js';
 import { machineName, TeamArchive } from '../core/team/archive.js';
 import { UsageError, type CliOptions } from './args.js';
@@ -19,30 +20,30 @@ export function teamDatabase(options: CliOptions): TeamDatabase {
   return new TeamDatabase(url);
 }
 
-/** The team archive beside the local one, for search --team and get of a team id. */
-export function teamArchive(options: CliOptions): TeamArchive {
+/** The team archive beside the local one, for search --team (the library opens it) and get of a team id. */
+export function teamRef(options: CliOptions): TeamRef {
   const url = teamUrl(options.db, process.env);
   if (!url) throw new UsageError('--team needs a database: --db postgres://<role>@<host>/<database> or SESSION_SEARCH_TEAM_DB.');
-  return new TeamArchive(url, machineName(options.machine, process.env));
+  return { url, machine: options.machine };
+}
+
+export function teamArchive(options: CliOptions): TeamArchive {
+  const { url, machine } = teamRef(options);
+  return new TeamArchive(url, machineName(machine, process.env));
 }
 
 function pushLine(r: PushResult): string {
   return `${r.role}@${r.machine}: ${r.selected} session${r.selected === 1 ? '' : 's'} of the chosen projects; ${r.written} written, ${r.appended} appended, ${r.unchanged} unchanged; ${r.turns} turns sent\n`;
 }
 
-async function push(db: TeamDatabase, options: CliOptions, openLibrary: () => Promise<SessionLibrary>, print: (o: Out) => void): Promise<void> {
-  const machine = machineName(options.machine, process.env);
+async function push(options: CliOptions, openLibrary: () => Promise<SessionLibrary>, print: (o: Out) => void): Promise<void> {
   const library = await openLibrary();
+  const team = teamRef(options);
   const progress = (p: { done: number; total: number }): void => {
     if (process.stderr.isTTY && !options.json) process.stderr.write(`\rpushing ${p.done}/${p.total} sessions…`);
   };
   const once = async (): Promise<void> => {
-    const result = await pushSessions(db, library.sessions.values(), {
-      machine,
-      projects: options.projects,
-      turns: (s) => library.turns.all(s),
-      onProgress: progress,
-    });
+    const result = await library.pushToTeam(team, { projects: options.projects, onProgress: progress });
     if (process.stderr.isTTY && !options.json) process.stderr.write('\r\x1b[K');
     print({ value: result, text: pushLine(result) });
   };
@@ -55,7 +56,7 @@ async function push(db: TeamDatabase, options: CliOptions, openLibrary: () => Pr
   while (!stopped) {
     await new Promise((resolve) => setTimeout(resolve, every));
     if (stopped) break;
-    for (const file of await library.changedFiles()) await library.reloadFile(file);
+    await library.catchUp();
     await once().catch((err: unknown) => process.stderr.write(`push failed, trying again in ${every / 1000} s: ${(err as Error).message}\n`));
   }
 }
@@ -75,7 +76,7 @@ export async function teamCommand(options: CliOptions, openLibrary: () => Promis
         return;
       }
       case 'push':
-        await push(db, options, openLibrary, print);
+        await push(options, openLibrary, print);
         return;
       case 'share':
       case 'unshare': {

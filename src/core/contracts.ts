@@ -369,3 +369,30 @@ export const fileHistoryResponseSchema = z.object({
   indexing: indexingSchema.optional(),
 });
 export type FileHistoryResponse = z.infer<typeof fileHistoryResponseSchema>;
+
+/** A session as the tree shows it: list metadata plus what the tooltip needs. */
+export interface TreeSession extends SessionInfo {
+  branch?: string;
+  firstPrompt?: string;
+  updated: string;
+  nativeId: string;
+  /** Lines of its transcript that could not be read (the log says which and why). */
+  unreadLines?: number;
+  /** The tags a person gave it. */
+  userTags?: string[];
+  /** Its topics (derived tags). */
+  topics?: string[];
+  /** A team archive session: whose it is and the machine it came from. */
+  owner?: string;
+  machine?: string;
+}
+
+/** The archive and the snapshot beside it, as the window's status shows them. */
+export interface ArchiveSize {
+  enabled: boolean;
+  dir: string;
+  bytes: number;
+  entries: number;
+  /** The index snapshot beside it. */
+  snapshotBytes: number;
+}

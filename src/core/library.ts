@@ -1,325 +1,296 @@
 /**
- * The library, built by `createLibrary`: it wires small parts and returns one interface to every front end (CLI, MCP
- * server, index server). The parts: the session catalog (sessions, index, files: library/catalog.ts), the loader
- * (reading, archiving, catching up, live reloads: library/loader.ts), the snapshot scheduler (library/snapshots.ts),
- * the turn store (where each session's turns lie on disk, and the turns read back: store/turn-store.ts), and the
- * answers (search, get, list, read, context: answers.ts) as functions over one view. The caches (turns read back,
- * parsed records kept for live appends, worktree roots) are this library's own: two libraries in one process never
- * share state, and `close` lets them go.
+ * The library every front end holds: the engine (engine/serve.ts), and the CLI, the MCP server and the index server
+ * when they answer in their own process. `createLibrary` returns methods only: no map of sessions, no index, archive or
+ * snapshot to reach into. It owns what each front end used to wire itself: its live updates (`watch`), its team
+ * overlay (team archives opened on first use, searched beside the local one) and the order of its shutdown.
+ *
+ * Behind it is the library's core (library/open.ts): the catalog, loader, snapshots and turn store, which the core's
+ * own modules and the tests of the core use. Nothing outside src/core opens the core (test/unit/facade.test.ts).
  */
-import { ShortForms } from './index/short-forms.js';
-import { createAnswers, type Answers } from './answer/answers.js';
-import type { SearchIndex } from './index/engine.js';
-import { DEFAULT_MAX_FILE_BYTES, INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
-import { SessionCatalog } from './library/catalog.js';
-import { Loader } from './library/loader.js';
-import { storeConversation, type StoreInput } from './library/store-conversation.js';
-import { TagStore } from './store/tags.js';
-import { PreferenceStore } from './store/preferences.js';
-import { SnapshotScheduler } from './library/snapshots.js';
-import { safeLogger } from './log.js';
-import type { Session } from './model.js';
-import type { GetResponse, IndexingState, ReadResponse } from './contracts.js';
+import type { ContextResponse, GetResponse, IndexingState, ReadResponse, SearchOptions, SearchResponse, TreeSession, ArchiveSize, TurnWindow } from './contracts.js';
+import type { ContextQuery } from './answer/context-search.js';
 import type { OutputFormat } from './format.js';
-import { Persistence } from './store/persistence.js';
-import { Repairs } from './store/repairs.js';
-import { ParsedFiles } from './ingest/sources/line-files.js';
-import type { SourceRoot } from './ingest/sources/registry.js';
-import type { SourceAdapter } from './ingest/sources/types.js';
-import { Archive } from './store/archive.js';
-import { DamagedArrayError } from './store/disk-array.js';
-import { errorMessage, SessionSearchError } from './errors.js';
-import { TurnStore } from './store/turn-store.js';
-import type { LibraryView } from './answer/view.js';
-import type { SemanticIndex } from './semantic/semantic-index.js';
-import { exportSession, type ExportFormat, type ExportOptions } from './export.js';
-import { WorktreeRoots } from './answer/worktrees.js';
-import { createMeaning } from './library/meaning.js';
 import type { EmbedConfig } from './embed/config.js';
-import type { MeaningLeg, MeaningState } from './embed/leg.js';
-import { parseQuery } from './index/query.js';
-import { addRoot, addRoots } from './library/added-roots.js';
-import { LiveUpdates } from './ingest/live.js';
-
-/**
- * The watchers start this long after the first load has ended: the answers that waited for the load go first (setting
- * up thousands of watches takes the process's time for a second or more), and what changes meanwhile is found by the
- * watchers' own check as they start (LiveUpdates.start).
- */
-const WATCH_AFTER_MS = 1_000;
+import type { MeaningState } from './embed/leg.js';
+import type { SourceRoot } from './ingest/sources/registry.js';
+import type { LibraryOptions, LoadProgress } from './library/options.js';
+import { openCore, type LibraryCore } from './library/open.js';
+import { firstPrompt, turnCount, type Session } from './model.js';
+import { isInside } from './ingest/walk.js';
+import { isTeamId, type TeamRef } from './team/id.js';
+import type { TeamArchive } from './team/archive.js';
+import type { PushProgress, PushResult } from './team/push.js';
+import type { SemanticState } from './semantic/semantic-index.js';
+import { Persistence } from './store/persistence.js';
+import { errorMessage } from './errors.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 
-export interface SessionLibrary extends Omit<Answers, 'read'> {
-  readonly sessions: Map<string, Session>;
-  readonly index: SearchIndex;
-  /** The configured roots that exist, resolved. */
-  readonly roots: readonly SourceRoot[];
-  readonly archive: Archive | undefined;
-  readonly persistence: Persistence | undefined;
-  /** How far the current load has got; `complete` once it caught up with every file. */
-  readonly indexing: Readonly<IndexingState>;
+/** The answers a library gives as they are: the same in the core and the facade. */
+type Answering = Pick<
+  LibraryCore,
+  | 'search'
+  | 'searchContext'
+  | 'searchGrouped'
+  | 'searchWorkspaces'
+  | 'decisions'
+  | 'fileHistory'
+  | 'list'
+  | 'turnWindow'
+  | 'suggestTitles'
+  | 'preferences'
+  | 'updatePreferences'
+  | 'userTagsOf'
+  | 'userTags'
+  | 'tag'
+  | 'untag'
+  | 'read'
+  | 'export'
+  | 'store'
+  | 'useModel'
+  | 'load'
+  | 'ready'
+  | 'addRoot'
+  | 'addRoots'
+  | 'dropRoot'
+  | 'rebuild'
+  | 'purgeArchive'
+  | 'saveSnapshot'
+>;
+
+export type ContextOptions = ContextQuery & { dateFrom?: string; dateTo?: string };
+
+/** How far the load is and how many sessions it holds; `unread`: sessions with lines that could not be read. */
+export type LibraryStatus = IndexingState & { sessions: number; unread: number };
+
+export interface SessionLibrary extends Answering {
   /**
-   * The watchers that keep it fresh (`watch` given), started and closed by the library. They start once the first load
-   * has ended however it ended: a load that stopped short (the memory limit, a failing disk) answers from what it has
-   * and still takes in what changes afterwards, so a new session is never left out because an old one was.
+   * search_session as a front end asks it: the user's model asked for the query's vector first, grouped by workspace
+   * when asked, and with a team archive (`team`, or the library's own) its sessions merged in.
    */
-  readonly live: LiveUpdates | undefined;
-  /** The semantic leg: its state, and `settled()` once no model is being learned. */
-  readonly semantic: SemanticIndex;
-  /** Meaning from the user's own model, when one is configured: its state, and `settled()` once nothing is left to embed. */
-  readonly meaning: MeaningLeg | undefined;
-  /** Uses the embedding model a config names (undefined: none); another model's vectors are made in the background. */
-  useModel(config: EmbedConfig | undefined): void;
-  /** Where the turns of the sessions it holds are read: from memory, or from where it stored them (store/turn-store.ts). */
-  readonly turns: TurnStore;
-  /** Asks the user's model for a query's vector, so that the search of it that follows ranks by it too (no model: nothing). */
-  prepare(query: string): Promise<void>;
-  /** Settles once queries can be answered: right after a snapshot is restored, or at the end of a first load. */
-  readonly answerable: Promise<void>;
-  /**
-   * Settles once the load knows what it has to read: from then on answers that may miss something say so
-   * (`indexing`). Before it, a warm start answers from its snapshot as it was written.
-   */
-  readonly counted: Promise<void>;
-  /** Settles when a load has finished (caught up with every changed file), or failed. */
-  readonly loaded: Promise<void>;
-  /** Restores the snapshot, then reads what changed since (see Loader.load). */
-  load(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void>;
-  /**
-   * What front ends wait for before answering: the load to finish, but no longer than `graceMs` after the snapshot was
-   * restored (by default not at all: a warm start answers from the snapshot at once, and what changed since becomes
-   * searchable as it is read, within a second or two of starting).
-   */
-  ready(graceMs?: number): Promise<void>;
-  /** One session; when its stored turns turned out damaged while answering, answers again once its transcript is read. */
-  get(name: string, options?: { format?: OutputFormat }): Promise<GetResponse>;
-  /** A page of a session or turn; one the first load has not reached yet is read on demand (as `get`). */
-  read(docid: string, offset?: number): Promise<ReadResponse>;
-  /** One session as Markdown, a self-contained HTML page or JSON (core/export.ts). */
-  export(name: string, format: ExportFormat, options?: ExportOptions): Promise<{ id: string; text: string }>;
-  reloadFile(file: string): Promise<void>;
-  markSourceDeleted(file: string): void;
-  changedFiles(): Promise<string[]>;
-  filesUnder(folder: string): string[];
-  accepts(adapter: SourceAdapter, file: string, root: string): boolean;
-  store(input: StoreInput, now?: Date): ReturnType<typeof storeConversation>;
-  /**
-   * Reads a root added while the library runs (a window's workspace folder), once the first load is done, and keeps it
-   * among `roots` until `dropRoot`; the caller watches it. Undefined when it does not exist; the root already read when
-   * it is one.
-   */
-  addRoot(root: SourceRoot): Promise<SourceRoot | undefined>;
-  /** `addRoot` for several at once: the roots of one folder are walked once. */
-  addRoots(roots: readonly SourceRoot[]): Promise<(SourceRoot | undefined)[]>;
-  /** No longer reads a root added by `addRoot`; its sessions stay (the archive keeps them) until a restart. */
-  dropRoot(root: SourceRoot): void;
-  purgeArchive(): Promise<void>;
-  /** Discards the snapshot and reads every root again (through the archive); answers go on from what is read. */
-  rebuild(): Promise<void>;
-  /** Writes the snapshot now (when this process is the writer). */
-  saveSnapshot(): Promise<void>;
-  /** Stops watching, writes pending changes, gives up the writer lock and open files, and lets the caches go. */
+  searchAll(query: string, options: SearchOptions, team?: TeamRef): Promise<SearchResponse>;
+  /** search_context as a front end asks it, the team archive's blocks beside the local ones. */
+  searchContextAll(query: string, options: ContextOptions, team?: TeamRef): Promise<ContextResponse>;
+  /** One session; a team id is asked of the team archive. */
+  get(name: string, options?: { format?: OutputFormat; team?: TeamRef }): Promise<GetResponse>;
+  /** A page of a session or turn, from the team archive for a team id. */
+  readAny(docid: string, offset: number, team?: TeamRef): Promise<ReadResponse>;
+  /** The turns `from`…`to` of a session as the reader shows them, from the team archive for a team id. */
+  turnsOf(id: string, from: number, to: number, query?: string, team?: TeamRef): Promise<TurnWindow | undefined>;
+  /** The newest sessions as the tree shows them; with a team archive, its recent sessions too. */
+  tree(limit?: number, team?: TeamRef): Promise<TreeSession[]>;
+  /** One session's record (a copy), or undefined. */
+  session(id: string): Session | undefined;
+  /** How many sessions come from a source, lie inside a folder, or were read from one of `files`. */
+  countSessions(where: { source?: string; inside?: string; files?: readonly string[] }): number;
+  status(): LibraryStatus;
+  /** The archive's size and folder, and the snapshot's size. */
+  archiveInfo(): Promise<ArchiveSize>;
+  /** The semantic leg's state, and once no model is being learned. */
+  semanticState(): SemanticState;
+  semanticSettled(): Promise<void>;
+  /** How far the user's own model is (undefined: none configured). */
+  embeddings(): MeaningState | undefined;
+  /** Settles once the load knows what it has to read (answers say from then on what they miss). */
+  untilCounted(): Promise<void>;
+  /** Settles when the load has finished (caught up with every changed file), or failed. */
+  untilLoaded(): Promise<void>;
+  /** Reads again every file that changed since it was read (a library that does not watch). */
+  catchUp(): Promise<void>;
+  /** Whether `root` is one of the roots the library reads. */
+  readsRoot(root: SourceRoot): boolean;
+  /** Watches a root added by `addRoot(s)`, or stops watching it (a library made with `watch`; otherwise nothing). */
+  watchRoot(root: SourceRoot): Promise<void>;
+  unwatchRoot(root: SourceRoot): Promise<void>;
+  /** Waits, at most `withinMs`, until the changes the watchers saw are read. */
+  changesRead(withinMs?: number): Promise<void>;
+  /** Reads now files an answer is about to name that changed before their watcher said so (a transcript deleted). */
+  recheck(files: readonly string[]): Promise<void>;
+  /** Sends this machine's sessions of `projects` to a team archive (incremental: only what it lacks). */
+  pushToTeam(team: TeamRef | undefined, options: { projects: readonly string[]; onProgress?: (p: PushProgress) => void }): Promise<PushResult>;
+  /** Stops watching, closes the team archives, writes pending changes, gives up the writer lock and open files. */
   close(): Promise<void>;
 }
 
-/** A library made with `watch`: its watchers exist (started once the first load has ended, however it ended). */
-export type WatchedLibrary = SessionLibrary & { readonly live: LiveUpdates };
-export function createLibrary(given: LibraryOptions & { watch: Exclude<LibraryOptions['watch'], false | undefined> }): WatchedLibrary;
-export function createLibrary(given: LibraryOptions): SessionLibrary;
-export function createLibrary(given: LibraryOptions): SessionLibrary {
-  // Every line the engine logs is made safe once, here: no parser snippet of a transcript, secrets masked.
-  const options: LibraryOptions = { ...given, maxFileBytes: given.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, logger: safeLogger(given.logger) };
-  const { logger, dataDir } = options;
-  const parsedFiles = new ParsedFiles();
-  const worktrees = new WorktreeRoots();
-  const archive = dataDir && options.archive !== false ? new Archive(dataDir, logger) : undefined;
-  // the parts refer to each other through callbacks that run only once the library is built
-  const repairs = new Repairs((file) => load.reloadFile(file), logger);
-  const turns = new TurnStore(logger, (session) => repairs.request(session));
-  const persistence =
-    dataDir && options.snapshot !== false
-      ? new Persistence(
-          dataDir,
-          Persistence.configKey({
-            exclude: options.exclude ?? [],
-            maxFileBytes: options.maxFileBytes ?? null,
-            archive: archive !== undefined,
-            indexed: INDEXED_CHARS_PER_TOOL_TURN,
-          }),
-          logger,
-          archive?.dir,
-          turns,
-        )
-      : undefined;
-  // a learned model is written at once, in its own small file: a process asked to stop has seconds (an MCP client
-  // kills its server 4 s after closing it), too few to write a large snapshot
-  const catalog: SessionCatalog = new SessionCatalog(
-    logger,
-    archive !== undefined,
-    () => snapshots.changed(),
-    true,
-    () => void snapshots.saveSemantic(),
-    worktrees,
-    persistence && ((s) => persistence.touches.of(s)),
-  );
-  const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);
-  const load = new Loader({ options, catalog, snapshots, archive, persistence, turns, parsedFiles });
-  const meaning = createMeaning(options, catalog, persistence, turns);
-  // rebuilt when the index changed (sessions added or removed)
-  let shortForms: { at: number; forms: ShortForms } | undefined;
-  const view: LibraryView = {
-    sessions: catalog.sessions,
-    turns,
-    get index() {
-      return catalog.index;
-    },
-    roots: load.roots,
-    worktrees,
-    semantic: catalog.semantic,
-    get meaning() {
-      return catalog.meaning;
-    },
-    files: catalog.files,
-    titles: () => catalog.titles(),
-    shortForms: () => {
-      const at = catalog.index.changeCount;
-      if (shortForms?.at !== at) shortForms = { at, forms: new ShortForms([...catalog.sessions.values()].flatMap((s) => s.acronyms ?? [])) };
-      return shortForms.forms;
-    },
-    tags: new TagStore(dataDir),
-    preferences: new PreferenceStore(dataDir),
+export function createLibrary(options: LibraryOptions): SessionLibrary {
+  const core = openCore(options);
+  const teams = new TeamArchives(options);
+  const withTeam = (ref: TeamRef | undefined): Promise<TeamArchive> | undefined => teams.open(ref ?? options.team);
+  const prepare = async (query: string, mode: SearchOptions['mode']): Promise<void> => {
+    if (mode !== 'lexical') await core.prepare(query);
   };
-  const answers = createAnswers(view);
-  // After a load the semantic leg may learn; sessions restored without a bag get one from their turns first.
-  let closed = false;
-  void load.loaded.then(() => {
-    if (closed) return;
-    catalog.semantic.fill(
-      [...catalog.sessions.values()],
-      (s) => catalog.sessions.get(s.id) === s,
-      (s) => turns.conversation(s),
-    );
-    catalog.semantic.release();
-    meaning.release();
-  });
-  // Index arrays left on disk are checked as read: damage found while answering rebuilds the index, and says so.
-  const guarded =
-    <A extends unknown[], R>(run: (...args: A) => R) =>
-    (...args: A): R => {
-      try {
-        return run(...args);
-      } catch (err) {
-        if (!(err instanceof DamagedArrayError)) throw err;
-        void load.rebuild(err.message);
-        throw new SessionSearchError('READ_ERROR', 'The index on disk turned out damaged and is being rebuilt from the archive: try again in a moment.');
-      }
-    };
-  // While a load runs, answers cover what is indexed so far and say how far that is.
-  // ...and, while the user's model embeds the sessions (or cannot), how far that is
-  const embedding = (): { embeddings: MeaningState } | undefined => {
-    const state = catalog.meaning?.state;
-    return state && state.status !== 'ready' ? { embeddings: state } : undefined;
-  };
-  const partial = <T extends object>(answer: T): T => (load.partial ? { ...answer, indexing: { ...load.indexing } } : answer);
-  const searched = <T extends object>(answer: T): T => ({ ...partial(answer), ...embedding() });
-  const search = guarded(answers.search);
-  const searchPlan = guarded(answers.searchPlan);
-  const searchContext = guarded(answers.searchContext);
-  const library: SessionLibrary = {
-    ...answers,
-    search: (query, options) => searched(search(query, options)),
-    plan: guarded(answers.plan),
-    searchPlan: (plan, raw) => searched(searchPlan(plan, raw)),
-    searchContext: (query, options) => searched(searchContext(query, options)),
-    searchWorkspaces: guarded(answers.searchWorkspaces),
-    searchGrouped: (query, options) => guarded(answers.searchGrouped)(query, options).then(partial),
-    list: (options) => partial(answers.list(options)),
-    fileHistory: (query) => partial(answers.fileHistory(query)),
-    preferences: (options) => partial(answers.preferences(options)),
-    updatePreferences: (changes) => answers.updatePreferences(changes).then(partial),
-    indexing: load.indexing,
-    semantic: catalog.semantic,
-    get meaning() {
-      return catalog.meaning;
+  // the load this library runs, if one was started: closing waits for it (what it read is kept, then written)
+  let loading: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+  return {
+    search: (query, o) => core.search(query, o),
+    searchContext: (query, o) => core.searchContext(query, o),
+    searchGrouped: (query, o) => core.searchGrouped(query, o),
+    searchWorkspaces: (query, o, onAnswer, signal) => core.searchWorkspaces(query, o, onAnswer, signal),
+    decisions: (o) => core.decisions(o),
+    fileHistory: (query) => core.fileHistory(query),
+    list: (o) => core.list(o),
+    turnWindow: (id, from, to, query) => core.turnWindow(id, from, to, query),
+    suggestTitles: (prefix, limit) => core.suggestTitles(prefix, limit),
+    preferences: (o) => core.preferences(o),
+    updatePreferences: (changes) => core.updatePreferences(changes),
+    userTagsOf: (id) => core.userTagsOf(id),
+    userTags: () => core.userTags(),
+    tag: (id, tags) => core.tag(id, tags),
+    untag: (id, tags) => core.untag(id, tags),
+    read: (docid, offset) => core.read(docid, offset),
+    export: (name, format, o) => core.export(name, format, o),
+    store: (input, now) => core.store(input, now),
+    useModel: (config: EmbedConfig | undefined) => core.useModel(config),
+    load: (onProgress?: (p: LoadProgress) => void, signal?: AbortSignal) => (loading = core.load(onProgress, signal)),
+    ready: (graceMs) => core.ready(graceMs),
+    addRoot: (root) => core.addRoot(root),
+    addRoots: (roots) => core.addRoots(roots),
+    dropRoot: (root) => core.dropRoot(root),
+    rebuild: () => core.rebuild(),
+    purgeArchive: () => core.purgeArchive(),
+    saveSnapshot: () => core.saveSnapshot(),
+
+    async searchAll(query, o, team) {
+      await prepare(query, o.mode);
+      if (o.groupBy) return core.searchGrouped(query, o);
+      const archive = withTeam(team);
+      if (!archive) return core.search(query, o);
+      // parsed and expanded once: the local search and the team archive's read the same plan
+      const plan = core.plan(query, o);
+      return (await archive).search(core.searchPlan(plan, query), plan, o, core.index);
     },
-    useModel: (config) => meaning.use(config),
-    turns,
-    prepare: async (query) => {
-      const meaning = catalog.meaning;
-      const text = meaning && parseQuery(query).text;
-      if (text) await meaning.prepare(text);
+    async searchContextAll(query, o, team) {
+      await prepare(query, o.mode);
+      const archive = withTeam(team);
+      if (!archive || !query.trim()) return core.searchContext(query, o);
+      // planned once: the local blocks and the team archive's are found by the same words and forms
+      const { source, project, dateFrom, dateTo, mode } = o;
+      const plan = core.plan(query, { source, project, dateFrom, dateTo, mode });
+      return (await archive).searchContext(core.searchContext(plan, o), plan, o, core.index);
     },
-    sessions: catalog.sessions,
-    get index() {
-      return catalog.index;
+    async get(name, o = {}) {
+      const archive = isTeamId(name) ? withTeam(o.team) : undefined;
+      return archive ? (await archive).get(name, o.format) : core.get(name, { format: o.format });
     },
-    roots: load.roots,
-    archive,
-    persistence,
-    answerable: load.answerable,
-    counted: load.counted,
-    loaded: load.loaded,
-    load: (onProgress, signal) => load.load(onProgress, signal),
-    ready: (graceMs = 0) => Promise.race([load.loaded, load.answerable.then(() => new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()))]),
-    async get(name, opts = {}) {
-      const first = await answers.get(name, opts).catch(async (err: unknown) => {
-        // a session the first load has not reached yet is read on demand
-        if (err instanceof SessionSearchError && err.code === 'FILE_NOT_FOUND' && (await load.readNamed(name))) return answers.get(name, opts);
-        throw err;
+    async readAny(docid, offset, team) {
+      const archive = isTeamId(docid) ? withTeam(team) : undefined;
+      return archive ? (await archive).read(docid, offset) : core.read(docid, offset);
+    },
+    async turnsOf(id, from, to, query, team) {
+      const archive = isTeamId(id) ? withTeam(team) : undefined;
+      return archive ? (await archive).turnWindow(id, from, to, query) : core.turnWindow(id, from, to, query);
+    },
+    async tree(limit, team) {
+      const local = treeSessions(core, limit);
+      const archive = withTeam(team);
+      if (!archive) return local;
+      // the tree shows what it can: a team archive that does not answer leaves the local sessions, and says so in the log
+      const shared = await (await archive).recent().catch((err: unknown) => {
+        options.logger?.warn(`team sessions for the tree: ${errorMessage(err)}`);
+        return [];
       });
-      if (!repairs.busy) return first;
-      await repairs.settled();
-      return answers.get(name, opts);
+      return [...local, ...shared].sort(newestFirst);
     },
-    async read(docid, offset) {
-      const page = answers.read(docid, offset);
-      return page.found || !(await load.readNamed(docid)) ? page : answers.read(docid, offset);
+    session: (id) => {
+      const s = core.sessions.get(id);
+      return s && { ...s };
     },
-    async export(name, format, exportOptions = {}) {
-      const { session } = await this.get(name, { format: 'json' });
-      const found = catalog.sessions.get(session.id);
-      if (!found) throw new SessionSearchError('FILE_NOT_FOUND', `No session named "${name}".`);
-      return { id: found.id, text: exportSession(found, turns.all(found), format, exportOptions) };
+    countSessions({ source, inside, files }) {
+      const named = files && new Set(files);
+      let n = 0;
+      for (const s of core.sessions.values())
+        if ((!source || s.source === source) && (!inside || isInside(inside, s.file)) && (!named || named.has(s.file))) n++;
+      return n;
     },
-    reloadFile: (file) => load.reloadFile(file),
-    markSourceDeleted: (file) => catalog.markSourceDeleted(file),
-    changedFiles: () => load.changedFiles(),
-    filesUnder: (folder) => catalog.filesUnder(folder),
-    accepts: (adapter, file, root) => load.accepts(adapter, file, root),
-    store: (input, now) => storeConversation(options, load, catalog, input, now),
-    addRoot: (root) => addRoot(load, catalog, root, logger),
-    addRoots: (roots) => addRoots(load, catalog, roots, logger),
-    dropRoot: (root) => {
-      const at = load.roots.indexOf(root);
-      if (at >= 0) load.roots.splice(at, 1);
+    status() {
+      let unread = 0;
+      for (const s of core.sessions.values()) if (s.unreadLines) unread++;
+      return { ...core.indexing, sessions: core.sessions.size, unread };
     },
-    purgeArchive: () => load.purgeArchive(),
-    rebuild: () => load.rebuild('asked to rebuild'),
-    saveSnapshot: () => snapshots.saveNow(),
-    get live() {
-      return live;
+    async archiveInfo() {
+      const size = (await core.archive?.size()) ?? { bytes: 0, entries: 0 };
+      const snapshotBytes = options.dataDir ? await Persistence.snapshotBytes(options.dataDir) : 0;
+      return { enabled: core.archive !== undefined, dir: core.archive?.dir ?? '', ...size, snapshotBytes };
     },
-    async close() {
-      closed = true;
-      await live?.close();
-      catalog.semantic.close();
-      await meaning.close();
-      await snapshots.close();
-      await persistence?.close();
-      catalog.index.close();
-      turns.clear();
-      parsedFiles.clear();
-      worktrees.clear();
+    semanticState: () => core.semantic.state,
+    semanticSettled: () => core.semantic.settled(),
+    embeddings: () => core.meaning?.state,
+    untilCounted: () => core.counted,
+    untilLoaded: () => core.loaded,
+    async catchUp() {
+      for (const file of await core.changedFiles()) await core.reloadFile(file);
     },
+    readsRoot: (root) => core.roots.some((r) => r.source === root.source && r.path === root.path),
+    watchRoot: async (root) => core.live?.watch(root),
+    unwatchRoot: async (root) => core.live?.unwatch(root),
+    changesRead: async (withinMs) => core.live?.settled(withinMs),
+    recheck: async (files) => core.live?.recheck(files),
+    async pushToTeam(team, o) {
+      const archive = withTeam(team);
+      if (!archive) throw new Error('no team archive is configured: set sessionSearch.team.database in your user settings, or give --db.');
+      const { pushSessions } = await import('./team/push.js');
+      const { db, machine } = await archive;
+      return pushSessions(db, core.sessions.values(), { machine, projects: o.projects, onProgress: o.onProgress, turns: (s) => core.turns.all(s) });
+    },
+    close: () =>
+      (closing ??= (async () => {
+        // the load first, then the team archives, then the core's parts in their order (watchers, snapshot, lock)
+        await loading?.catch(() => undefined);
+        await teams.close();
+        await core.close();
+      })()),
   };
-  // once the first load has ended (complete or stopped short), what changes is read again as it is written
-  const live = options.watch ? new LiveUpdates(library, { ...(options.watch === true ? {} : options.watch), logger }) : undefined;
-  if (live)
-    void load.loaded.then(() =>
-      setTimeout(() => {
-        if (!closed) live.start().catch((err: unknown) => logger.warn(`watching for changes failed: ${errorMessage(err)}`));
-      }, WATCH_AFTER_MS),
-    );
-  return library;
+}
+
+/** The team archives a library was asked about, one per database and machine, opened on first use. */
+class TeamArchives {
+  private readonly opened = new Map<string, Promise<TeamArchive>>();
+
+  constructor(private readonly options: LibraryOptions) {}
+
+  open(ref: TeamRef | undefined): Promise<TeamArchive> | undefined {
+    if (!ref) return undefined;
+    const key = JSON.stringify([ref.url, ref.machine ?? null]);
+    let archive = this.opened.get(key);
+    if (!archive) {
+      // (the PostgreSQL driver loads only then)
+      archive = import('./team/archive.js').then((m) => new m.TeamArchive(ref.url, m.machineName(ref.machine, this.options.env ?? process.env)));
+      this.opened.set(key, archive);
+    }
+    return archive;
+  }
+
+  async close(): Promise<void> {
+    for (const archive of this.opened.values()) await (await archive.catch(() => undefined))?.close();
+    this.opened.clear();
+  }
+}
+
+const newestFirst = (a: { updated: string }, b: { updated: string }): number => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0);
+
+function treeSessions(core: LibraryCore, limit?: number): TreeSession[] {
+  return [...core.sessions.values()]
+    .sort(newestFirst)
+    .slice(0, limit ?? Infinity)
+    .map((s) => ({
+      id: s.id,
+      source: s.source,
+      project: s.project,
+      branch: s.branch,
+      filename: s.filename,
+      topic: s.topic,
+      date: s.created,
+      updated: s.updated,
+      file: s.file,
+      size: s.size,
+      turns: turnCount(s),
+      nativeId: s.nativeId,
+      firstPrompt: firstPrompt(s)?.slice(0, 300),
+      sourceDeleted: s.sourceDeleted,
+      parentId: s.parentId,
+      unreadLines: s.unreadLines?.count,
+      userTags: core.userTagsOf(s.id),
+      topics: s.topics,
+    }));
 }

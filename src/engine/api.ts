@@ -1,12 +1,11 @@
 /**
  * The questions every front end asks (the CLI, the MCP server, the engine's clients), as one narrow facade of async
  * methods: answered in process over a SessionLibrary (`inProcess`), or by the resident engine over its socket
- * (client.ts). The team overlay is part of the answer: a configured team archive is searched beside the local one.
+ * (client.ts). The team overlay is the library's: a team archive named is searched beside the local one.
  */
 import type {
   ContextResponse,
   GetResponse,
-  IndexingState,
   ListResponse,
   PreferencesResponse,
   ReadResponse,
@@ -14,22 +13,20 @@ import type {
   SearchResponse,
   TagResponse,
 } from '../core/contracts.js';
-import type { ContextQuery } from '../core/answer/context-search.js';
 import type { FileHistoryQuery, FileHistoryResponse } from '../core/answer/file-history.js';
 import type { OutputFormat } from '../core/format.js';
-import type { SessionLibrary } from '../core/library.js';
+import type { ContextOptions, LibraryStatus, SessionLibrary } from '../core/library.js';
 import type { StoreInput } from '../core/library/store-conversation.js';
-import type { TeamArchive } from '../core/team/archive.js';
-import { isTeamId } from '../core/team/id.js';
+import type { TeamRef } from '../core/team/id.js';
 
 export type ListOptions = Parameters<SessionLibrary['list']>[0];
-export type ContextOptions = ContextQuery & { dateFrom?: string; dateTo?: string };
+export type { ContextOptions } from '../core/library.js';
 export type StoreResult = Awaited<ReturnType<SessionLibrary['store']>>;
 
 /** What a client learns of where its answers come from. */
 export type EngineWhere = { kind: 'engine'; pid: number; version: string } | { kind: 'in-process'; reason: string };
 
-export type EngineStatus = IndexingState & { sessions: number };
+export type EngineStatus = LibraryStatus;
 
 export interface Engine {
   readonly where: EngineWhere;
@@ -52,37 +49,26 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** The facade over a library in this process; `close` is the owner's to give (the engine's clients must not close it). */
-export function inProcess(library: SessionLibrary, options: { team?: TeamArchive; reason?: string; close?: () => Promise<void> } = {}): Engine {
+/**
+ * The facade over a library in this process; `close` is the owner's to give (the engine's clients must not close it).
+ * `team`: the team archive its searches merge in (the library's own when none is named).
+ */
+export function inProcess(library: SessionLibrary, options: { team?: TeamRef; reason?: string; close?: () => Promise<void> } = {}): Engine {
   const { team } = options;
   return {
     where: { kind: 'in-process', reason: options.reason ?? 'asked to run in process' },
-    async search(query, searchOptions) {
-      if (searchOptions.mode !== 'lexical') await library.prepare(query);
-      if (searchOptions.groupBy) return library.searchGrouped(query, searchOptions);
-      // parsed and expanded once: the local search and the team archive's read the same plan
-      const plan = library.plan(query, searchOptions);
-      const local = library.searchPlan(plan, query);
-      return team ? team.search(local, plan, searchOptions, library.index) : local;
-    },
-    async searchContext(query, contextOptions) {
-      if (contextOptions.mode !== 'lexical') await library.prepare(query);
-      if (!team || typeof query !== 'string' || !query.trim()) return library.searchContext(query, contextOptions);
-      // planned once: the local blocks and the team archive's are found by the same words and forms
-      const { source, project, dateFrom, dateTo, mode } = contextOptions;
-      const plan = library.plan(query, { source, project, dateFrom, dateTo, mode });
-      return team.searchContext(library.searchContext(plan, contextOptions), plan, contextOptions, library.index);
-    },
-    get: (name, format) => (team && isTeamId(name) ? team.get(name, format) : library.get(name, { format })),
+    search: (query, searchOptions) => library.searchAll(query, searchOptions, team),
+    searchContext: (query, contextOptions) => library.searchContextAll(query, contextOptions, team),
+    get: (name, format) => library.get(name, { format, team }),
     list: async (listOptions) => library.list(listOptions),
     fileHistory: async (query) => library.fileHistory(query),
-    read: async (docid, offset) => (team && isTeamId(docid) ? team.read(docid, offset) : library.read(docid, offset)),
+    read: (docid, offset) => library.readAny(docid, offset, team),
     store: (input, now) => library.store(input, now ? new Date(now) : undefined),
     tag: (id, tags) => library.tag(id, tags),
     untag: (id, tags) => library.untag(id, tags),
     preferences: async (project) => library.preferences({ project }),
     updatePreferences: (changes) => library.updatePreferences(changes),
-    status: async () => ({ ...library.indexing, sessions: library.sessions.size }),
+    status: async () => library.status(),
     close: options.close ?? (async () => undefined),
   };
 }

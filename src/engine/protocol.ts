@@ -20,7 +20,11 @@ import type { FileHistoryQuery, FileHistoryResponse } from '../core/answer/file-
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import type { StoreInput } from '../core/library/store-conversation.js';
 import type { EmbedConfig } from '../core/embed/config.js';
+import type { TeamRef } from '../core/team/id.js';
 import type { ContextOptions, EngineStatus, ListOptions, StoreResult } from './api.js';
+
+/** The team archive a client searches beside the local one (its own setting): the library opens it once and keeps it. */
+export type { TeamRef } from '../core/team/id.js';
 
 /** Bumped when a request or its answer changes shape; also the product's version (a new build hands over). */
 export const ENGINE_PROTOCOL = 1;
@@ -60,11 +64,6 @@ export interface JoinParams {
 }
 export const EngineJoinRequest = new RequestType<JoinParams, { roots: number }, void>('engine/join');
 
-/** The team archive a client searches beside the local one (its own setting): the engine opens it once and keeps it. */
-export interface TeamRef {
-  url: string;
-  machine?: string;
-}
 
 export interface EngineSearchParams {
   query: string;

@@ -25,7 +25,6 @@ import { embedConfigFromEnv } from '../core/embed/config.js';
 import type { Logger } from '../core/log.js';
 import { running } from '../core/store/running.js';
 import { inProcess, type Engine } from './api.js';
-import type { TeamArchive } from '../core/team/archive.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { canConnect } from './socket.js';
 import { productBuilt } from './client.js';
@@ -135,25 +134,11 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     // (every window connected refreshes when sessions change)
     watch: { onChange: (files) => windows.changed(files) },
   });
-  const live = library.live;
-  const workspaces = new WorkspaceRoots(library, live, logger);
-  // the answers without a team archive, and with each one a client named (opened once, kept until the engine stops)
+  const workspaces = new WorkspaceRoots(library, logger);
+  // the answers with the team archive each client named (the library opens it once and keeps it until it closes)
   const local = inProcess(library);
-  const teams = new Map<string, Promise<{ archive: TeamArchive; answers: Engine }>>();
-  const openTeam = (team: TeamRef): Promise<{ archive: TeamArchive; answers: Engine }> => {
-    const key = JSON.stringify([team.url, team.machine ?? null]);
-    let opened = teams.get(key);
-    if (!opened) {
-      opened = import('../core/team/archive.js').then((m) => {
-        const archive = new m.TeamArchive(team.url, m.machineName(team.machine, env));
-        return { archive, answers: inProcess(library, { team: archive }) };
-      });
-      teams.set(key, opened);
-    }
-    return opened;
-  };
-  const withTeam = async (team: TeamRef | undefined): Promise<Engine> => (team ? (await openTeam(team)).answers : local);
-  const windows = new EngineWindows(library, { dataDir: options.dataDir, logger, teamArchive: async (team) => (await openTeam(team)).archive });
+  const withTeam = (team: TeamRef | undefined): Engine => (team ? inProcess(library, { team }) : local);
+  const windows = new EngineWindows(library, { dataDir: options.dataDir, logger });
   const loaded = library
     .load(windows.progress, windows.loading.signal)
     .then(() => windows.finished())
@@ -175,9 +160,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       let step = 'the load';
       const orderly = async (): Promise<void> => {
         await loaded;
-        step = 'the team archives';
-        for (const team of teams.values()) await (await team.catch(() => undefined))?.archive.close();
-        step = 'the library (watchers, snapshot, writer lock)';
+        step = 'the library (watchers, team archives, snapshot, writer lock)';
         await library.close();
       };
       let deadline: NodeJS.Timeout | undefined;
@@ -203,10 +186,10 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     try {
       await library.ready();
       if ((params as { complete?: boolean }).complete) {
-        await library.loaded;
+        await library.untilLoaded();
         // a change the watchers saw just before (a transcript deleted, a turn appended) is read first, as a command
         // loading in its own process would have read it; a file written without pause does not hold the answer long
-        await live.settled(SETTLE_MS);
+        await library.changesRead(SETTLE_MS);
       }
       return await run(params);
     } catch (err) {
@@ -254,20 +237,20 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     });
     windows.serve(connection);
     on(EngineSearchRequest, async (p) => {
-      const engine = await withTeam(p.team);
+      const engine = withTeam(p.team);
       const response = await engine.search(p.query, p.options);
       if (!p.complete) return response;
       // a complete answer never names as present a transcript deleted before its watcher said so: read those again
       const gone = response.results.filter((r) => !r.owner && !r.sourceDeleted && r.file && !existsSync(r.file)).map((r) => r.file);
       if (!gone.length) return response;
-      await live.recheck(gone);
+      await library.recheck(gone);
       return engine.search(p.query, p.options);
     });
-    on(EngineSearchContextRequest, async (p) => (await withTeam(p.team)).searchContext(p.query, p.options));
-    on(EngineGetRequest, async (p) => (await withTeam(p.team)).get(p.name, p.format));
+    on(EngineSearchContextRequest, (p) => withTeam(p.team).searchContext(p.query, p.options));
+    on(EngineGetRequest, (p) => withTeam(p.team).get(p.name, p.format));
     on(EngineListRequest, (p) => local.list(p.options));
     on(EngineFileHistoryRequest, (p) => local.fileHistory(p.query));
-    on(EngineReadRequest, async (p) => (await withTeam(p.team)).read(p.docid, p.offset));
+    on(EngineReadRequest, (p) => withTeam(p.team).read(p.docid, p.offset));
     on(EngineStoreRequest, (p) => local.store(p.input, p.now));
     on(EngineTagRequest, (p) => (p.remove ? local.untag(p.id, p.tags) : local.tag(p.id, p.tags)));
     on(EnginePreferencesRequest, (p) => local.preferences(p.project));

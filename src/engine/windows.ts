@@ -8,9 +8,8 @@ import { addImport } from '../core/ingest/imports.js';
 import type { SessionLibrary } from '../core/library.js';
 import type { LoadProgress } from '../core/library/options.js';
 import type { Logger } from '../core/log.js';
-import type { TeamArchive } from '../core/team/archive.js';
 import { ChangedNotification, IndexProgressNotification, WorkspaceAnsweredNotification, type IndexProgress } from '../protocol.js';
-import type { JoinParams, TeamRef } from './protocol.js';
+import type { JoinParams } from './protocol.js';
 import { finishedProgress, serveWindow } from './window.js';
 
 export class EngineWindows {
@@ -23,7 +22,7 @@ export class EngineWindows {
 
   constructor(
     private readonly library: SessionLibrary,
-    private readonly options: { dataDir: string; logger: Logger; teamArchive: (team: TeamRef) => Promise<TeamArchive> },
+    private readonly options: { dataDir: string; logger: Logger },
   ) {}
 
   /** The first load's progress, told every window (at most five times a second). */
@@ -58,20 +57,15 @@ export class EngineWindows {
         await library.ready();
         return library;
       },
-      dataDir: options.dataDir,
       logger: options.logger,
-      team: () => {
-        const team = this.teams.get(connection);
-        return team ? options.teamArchive(team) : undefined;
-      },
+      team: () => this.teams.get(connection),
       teamProjects: () => this.teams.get(connection)?.projects ?? [],
       changed: (files) => this.changed(files),
       workspaceAnswered: (params) => tell(() => connection.sendNotification(WorkspaceAnsweredNotification, params)),
       importExport: async (path) => {
         const { added, known } = await addImport(options.dataDir, path);
         for (const root of added) await library.addRoot(root);
-        const files = new Set(added.map((r) => r.path));
-        const sessions = [...library.sessions.values()].filter((s) => files.has(s.file)).length;
+        const sessions = library.countSessions({ files: added.map((r) => r.path) });
         if (added.length) this.changed([]);
         return { added, known, sessions };
       },

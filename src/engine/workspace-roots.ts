@@ -3,7 +3,6 @@
  * watched, while at least one connection that named it is open. A root the engine reads for everyone is left alone.
  */
 import { realpath } from 'node:fs/promises';
-import type { LiveUpdates } from '../core/ingest/live.js';
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import type { SessionLibrary } from '../core/library.js';
 import type { Logger } from '../core/log.js';
@@ -24,7 +23,6 @@ export class WorkspaceRoots {
 
   constructor(
     private readonly library: SessionLibrary,
-    private readonly live: LiveUpdates,
     private readonly logger: Logger,
   ) {}
 
@@ -39,7 +37,7 @@ export class WorkspaceRoots {
       let held = this.held.get(key);
       if (!held) {
         // a root the engine reads for everyone (given to `serve`) is not a client's to drop
-        if (this.library.roots.some((r) => r.source === root.source && r.path === real)) continue;
+        if (this.library.readsRoot({ source: root.source, path: real })) continue;
         // (settled once the reading below is done: a client registering the same root meanwhile waits for it too)
         let settle!: Settle;
         held = { added: new Promise((resolve, reject) => (settle = { resolve, reject })), holders: new Set(), watchers: new Set() };
@@ -68,7 +66,7 @@ export class WorkspaceRoots {
       if (!watch || !held.holders.has(holder)) continue;
       const first = !held.watchers.size;
       held.watchers.add(holder);
-      if (first) await this.live.watch(added);
+      if (first) await this.library.watchRoot(added);
     }
     return count;
   }
@@ -79,7 +77,7 @@ export class WorkspaceRoots {
       if (!held.holders.delete(holder)) continue;
       held.watchers.delete(holder);
       const added = await held.added.catch(() => undefined);
-      if (added && !held.watchers.size) await this.live.unwatch(added);
+      if (added && !held.watchers.size) await this.library.unwatchRoot(added);
       if (held.holders.size) continue;
       this.held.delete(key);
       if (added) this.library.dropRoot(added);

@@ -33,16 +33,15 @@ async function libraryHere(options: StdioOptions, logger: Logger, reason: string
   const { roots, dataDir, archive, exclude, maxFileBytes, embed } = options;
   // (the library and its watchers load only when this server answers in process: an engine's client never reads them)
   const { createLibrary } = await import('../core/library.js');
-  // from the end of its load on, sessions written while the server runs become searchable as they are written
-  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes, embed, watch: true });
-  const loaded = library.load().catch((err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`));
-  // the PostgreSQL driver is loaded only when a team database is configured
-  const teamModule = options.teamDb ? await import('../core/team/archive.js') : undefined;
-  const team = options.teamDb && teamModule ? new teamModule.TeamArchive(options.teamDb, teamModule.machineName(options.machine, process.env)) : undefined;
+  // from the end of its load on, sessions written while the server runs become searchable as they are written; a
+  // configured team database is searched beside the local archive (its driver loaded only then)
+  const team = options.teamDb ? { url: options.teamDb, machine: options.machine } : undefined;
+  const library = createLibrary({ roots, logger, dataDir, archive, exclude, maxFileBytes, embed, team, watch: true });
+  library.load().catch((err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`));
   await library.ready();
-  // Closing writes the snapshot (if something changed) and frees the data folder for the next writer.
-  const close = (): Promise<void> => loaded.then(() => team?.close()).then(() => library.close());
-  return inProcess(library, { team, reason, close });
+  // Closing waits for the load, closes the team archive, writes the snapshot (if something changed) and frees the
+  // data folder for the next writer: the library's own order.
+  return inProcess(library, { reason, close: () => library.close() });
 }
 
 export async function runStdioServer(options: StdioOptions): Promise<void> {

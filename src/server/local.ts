@@ -9,7 +9,6 @@ import { rootsFromSettings } from '../core/ingest/sources/registry.js';
 import { createLibrary, type SessionLibrary } from '../core/library.js';
 import type { Logger } from '../core/log.js';
 import { Persistence } from '../core/store/persistence.js';
-import type { TeamArchive } from '../core/team/archive.js';
 import { finishedProgress, serveWindow } from '../engine/window.js';
 import { ChangedNotification, IndexProgressNotification, WorkspaceAnsweredNotification, type ServerSettings } from '../protocol.js';
 
@@ -23,15 +22,6 @@ const roots = (s: ServerSettings) => rootsFromSettings(s.sources, s.workspaceFol
 let library: SessionLibrary | undefined;
 let ready: Promise<SessionLibrary> | undefined;
 let indexing: AbortController | undefined;
-let team: Promise<TeamArchive> | undefined;
-
-function teamArchive(): Promise<TeamArchive> | undefined {
-  const configured = settings?.team;
-  if (!configured) return undefined;
-  // (the PostgreSQL driver loads only then)
-  team ??= import('../core/team/archive.js').then((m) => new m.TeamArchive(configured.url, m.machineName(configured.machine, process.env)));
-  return team;
-}
 
 /** Opens a library over the roots: answerable once its snapshot is restored; the load, then watching, go on behind. */
 async function open(): Promise<SessionLibrary> {
@@ -74,9 +64,8 @@ export function localAnswers(connection: Connection, windowSettings: ServerSetti
     { onRequest: (method, handler) => handlers.set(method, handler as Handler) },
     {
       library: async () => library ?? (await (ready ?? open())),
-      dataDir: settings!.dataDir,
       logger,
-      team: teamArchive,
+      team: () => settings?.team,
       teamProjects: () => settings?.team?.projects ?? [],
       changed: (files) => send(ChangedNotification, { files }),
       workspaceAnswered: (params) => send(WorkspaceAnsweredNotification, params),
@@ -87,9 +76,8 @@ export function localAnswers(connection: Connection, windowSettings: ServerSetti
         indexing?.abort();
         ready = open();
         const opened = await ready;
-        await opened.loaded;
-        const files = new Set(added.map((r) => r.path));
-        return { added, known, sessions: [...opened.sessions.values()].filter((s) => files.has(s.file)).length };
+        await opened.untilLoaded();
+        return { added, known, sessions: opened.countSessions({ files: added.map((r) => r.path) }) };
       },
       async rebuild() {
         indexing?.abort();
@@ -109,9 +97,8 @@ export function localAnswers(connection: Connection, windowSettings: ServerSetti
   return handlers;
 }
 
-/** The window closes: the load stops (what was read is kept), then the team archive and the library (its watchers first). */
+/** The window closes: the load stops (what was read is kept), then the library (its watchers, team archive, snapshot). */
 export async function closeLocal(): Promise<void> {
   indexing?.abort();
-  await (await team?.catch(() => undefined))?.close();
   await library?.close();
 }

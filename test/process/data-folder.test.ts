@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, write
 import { join } from 'node:path';
 import { eventually } from '../eventually.js';
 import { test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { LiveUpdates } from '../../src/core/ingest/live.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, ROOT, tempDir } from '../helpers.js';
@@ -18,9 +18,9 @@ function corpusCopy(): string {
   return join(root, 'claude');
 }
 
-async function loadsCleanly(dataDir: string, root: string): Promise<SessionLibrary> {
+async function loadsCleanly(dataDir: string, root: string): Promise<LibraryCore> {
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir, env: {} });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, dataDir, env: {} });
   await library.load();
   assert.ok(!logger.lines.some((l) => l.includes('archive entry unreadable')), logger.lines.join('\n'));
   return library;
@@ -84,7 +84,7 @@ test('killing a process (SIGKILL) while it writes the archive never leaves a dat
   }
   assert.ok(killedWriting > 0, 'at least one run was killed in the middle of writing an entry');
   const library = await loadsCleanly(data, root);
-  const fresh = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  const fresh = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await fresh.load();
   assert.equal(library.sessions.size, fresh.sessions.size, 'every session is there, from the archive or read again');
   const result = spawnSync(process.execPath, [CLI, 'archive', 'size', '--data', data, '--json'], { encoding: 'utf8' });
@@ -95,7 +95,7 @@ test('10,000 transcripts appearing at once are all indexed by a running library'
   const root = join(tempDir(), 'projects');
   mkdirSync(root);
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, env: {} });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, env: {} });
   await library.load();
   const live = new LiveUpdates(library, { logger, debounceMs: 20 });
   await live.start();
@@ -150,10 +150,10 @@ test('killing the writer (kill -9) while it writes the snapshot, again and again
   const lock = join(data, 'writer.lock');
   if (existsSync(lock)) utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
   await library.load();
   assert.ok(!logger.lines.some((l) => /snapshot discarded|unreadable/.test(l)), logger.lines.join('\n'));
-  const reference = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  const reference = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await reference.load();
   assert.equal(library.sessions.size, reference.sessions.size);
   for (let attempt = 0; attempt < 8; attempt++) assert.equal(library.search(`killrun${attempt}`).count, 1);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { EMAIL_MASK, SECRET_MASK } from '../../src/core/mask.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { firstPrompt } from '../../src/core/model.js';
@@ -37,7 +37,7 @@ test('secrets planted in transcripts of every source never reach the index, snip
   const roots = await writePlantedSessions(dir, prompt, output);
   const data = join(dir, 'data');
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots, logger, env: {}, dataDir: data });
+  const library = openCore({ roots, logger, env: {}, dataDir: data });
   await library.load();
   const found = library.search('deploy canary');
   assert.deepEqual(found.results.map((r) => r.source).sort(), roots.map((r) => r.source).sort(), 'every source holds the planted session');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, tempDir, writeCodeArchitect } from '../helpers.js';
 
@@ -20,7 +20,7 @@ test('a workspace root added while the library runs is read, and dropping it mid
   const name = '2026-01-29_14-35-22Z-already-done-the-test.md';
   copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', name), join(workspace, '.specstory', 'history', name));
 
-  const library = createLibrary({ roots: [{ source: 'codearchitect', path: machine }], logger: new MemoryLogger(), env: {} });
+  const library = openCore({ roots: [{ source: 'codearchitect', path: machine }], logger: new MemoryLogger(), env: {} });
   // registered as the load starts (an engine's first client joins while the snapshot is restored): it comes first
   const added = library.addRoot({ source: 'specstory', path: workspace });
   await library.load();
@@ -51,14 +51,14 @@ test("a folder's SpecStory and Aider histories added together are read as when a
     { source: 'aider' as const, path: workspace },
     { source: 'specstory' as const, path: join(workspace, 'no such folder') },
   ];
-  const together = createLibrary({ roots: [], logger: new MemoryLogger(), env: {} });
+  const together = openCore({ roots: [], logger: new MemoryLogger(), env: {} });
   await together.load();
   const added = await together.addRoots(roots);
   assert.deepEqual(
     added.map((r) => r && [r.source, r.path]),
     [['specstory', workspace], ['aider', workspace], undefined],
   );
-  const alone = createLibrary({ roots: [], logger: new MemoryLogger(), env: {} });
+  const alone = openCore({ roots: [], logger: new MemoryLogger(), env: {} });
   await alone.load();
   for (const root of roots) await alone.addRoot(root);
   const sessions = (library: typeof alone) => [...library.sessions.values()].map((s) => [s.id, s.source, s.file, library.turns.all(s).length]).sort();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { SearchIndex } from '../../src/core/index/engine.js';
 import { readSnapshot, writeSnapshot } from '../../src/core/store/snapshot.js';
@@ -23,7 +23,7 @@ test('a load whose heap stays nearly full stops at a commit, answers from what i
   const logger = new MemoryLogger();
   // the heap looks nearly full from the second commit on, even after a collection
   const heap = () => ({ used: ++commits >= 2 ? 900 : 100, limit });
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, heap, heapCollected: heap });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, heap, heapCollected: heap });
   await library.load();
   const read = library.sessions.size;
   assert.ok(read > 0 && read < 150, `stopped after ${read} sessions`);
@@ -35,7 +35,7 @@ test('a load whose heap stays nearly full stops at a commit, answers from what i
   assert.ok(existsSync(join(data, 'index', 'snapshot.bin')), 'what was read is kept');
   await library.close();
 
-  const resumed = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+  const resumed = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
   await resumed.load();
   assert.equal(resumed.indexing.filesTotal, 150 - read, 'the next start reads only what the stopped load had not');
   assert.equal(resumed.indexing.stopped, undefined);
@@ -47,7 +47,7 @@ test('a load whose heap stays nearly full stops at a commit, answers from what i
 test('a load hands the index to the snapshot whenever it holds more than its budget: memory does not grow with the history', async () => {
   const root = writeSessionCopies(SAMPLE, 150, 3);
   const data = tempDir();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointBytes: 1 });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointBytes: 1 });
   let written = 0;
   await library.load((p) => {
     if (existsSync(join(data, 'index', 'snapshot.bin')) && p.files < p.totalFiles) written++;

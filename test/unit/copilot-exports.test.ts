@@ -8,16 +8,16 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { addImport } from '../../src/core/ingest/imports.js';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { tokenize } from '../../src/core/index/tokenize.js';
 import { CORPUS, tempDir } from '../helpers.js';
 
 const EXPORTS = join(CORPUS, 'copilot-chat', 'export');
 
-async function imported(dataDir: string): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
+async function imported(dataDir: string): Promise<{ library: LibraryCore; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [], logger, dataDir, env: {} });
+  const library = openCore({ roots: [], logger, dataDir, env: {} });
   await library.load();
   return { library, logger };
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decisionsIn, isDecision } from '../../src/core/ingest/decisions.js';
-import type { SessionLibrary } from '../../src/core/library.js';
+import type { LibraryCore } from '../../src/core/library/open.js';
 import { loadLibrary, tempDir, writeCodeArchitect } from '../helpers.js';
 
 describe('what counts as a decision', () => {
@@ -47,7 +47,7 @@ describe('what counts as a decision', () => {
 });
 
 describe('search_context with types: ["decision"]', () => {
-  let library: SessionLibrary;
+  let library: LibraryCore;
   before(async () => {
     const root = tempDir();
     writeCodeArchitect(root, '2026-01-15', 'backend-architecture', [

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { SessionLibrary } from '../../src/core/library.js';
+import type { LibraryCore } from '../../src/core/library/open.js';
 import { decodeTouch } from '../../src/core/files/touches.js';
 import { CORPUS, loadLibrary, tempDir } from '../helpers.js';
 
 describe('file history over the real Claude Code samples', () => {
-  let library: SessionLibrary;
+  let library: LibraryCore;
   before(async () => {
     ({ library } = await loadLibrary([{ source: 'claude-code', path: join(CORPUS, 'claude-code') }]));
   });
@@ -99,7 +99,7 @@ describe('which session wrote these lines', () => {
     '\n',
   );
   const backoff = ['  for (let i = 0; i < n; i++) {', '    await sleep(2 ** i * 100);', '    attempt(i);', '  }'].join('\n');
-  let library: SessionLibrary;
+  let library: LibraryCore;
 
   before(async () => {
     mkdirSync(join(repo, '.git', 'worktrees', 'wt'), { recursive: true });
@@ -199,7 +199,7 @@ describe('an archive written before sessions kept their files and decisions', ()
   test('a transcript still there is read again; one the tool deleted has them found in its archived turns', async () => {
     const { Archive } = await import('../../src/core/store/archive.js');
     const { MASK_RULES_VERSION } = await import('../../src/core/mask.js');
-    const { createLibrary } = await import('../../src/core/library.js');
+    const { openCore } = await import('../../src/core/library/open.js');
     const { MemoryLogger } = await import('../../src/core/log.js');
     const { statSync, rmSync } = await import('node:fs');
     const root = tempDir();
@@ -245,7 +245,7 @@ describe('an archive written before sessions kept their files and decisions', ()
       writeFileSync(archive.entryPath(transcript), `${JSON.stringify(meta)}\n${JSON.stringify(session)}\n`);
     }
     rmSync(join(root, 'proj', `${ids[1]}.jsonl`)); // the tool deleted the second: only the archive has it
-    const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+    const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
     await library.load();
     try {
       const answer = library.fileHistory({ path: file });
@@ -264,7 +264,7 @@ describe('an archive written before sessions kept their files and decisions', ()
 
 describe('a warm start', () => {
   test('answers a file history as the load that parsed the sessions did, from touches the snapshot keeps apart and reads only when asked', async () => {
-    const { createLibrary } = await import('../../src/core/library.js');
+    const { openCore } = await import('../../src/core/library/open.js');
     const { MemoryLogger } = await import('../../src/core/log.js');
     const { Persistence } = await import('../../src/core/store/persistence.js');
     const { readFileSync } = await import('node:fs');
@@ -277,7 +277,7 @@ describe('a warm start', () => {
         { name: 'Edit', input: { file_path: file, old_string: `v${i}`, new_string: `v${i + 1}` } },
       ]);
     const open = async () => {
-      const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+      const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
       await library.load();
       return library;
     };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { watchFolders } from '../../src/core/ingest/folder-watcher.js';
 import { foldersFactory, LiveUpdates } from '../../src/core/ingest/live.js';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, tempDir } from '../helpers.js';
 import { eventually } from '../eventually.js';
@@ -77,7 +77,7 @@ test('a running library follows a project folder that is removed, and one that i
   mkdirSync(join(root, '-tmp-private'), { recursive: true });
   copyFileSync(join(CORPUS, 'claude-code', 'codemie', 'projects', '-tmp-private', `${id}.jsonl`), join(root, '-tmp-private', `${id}.jsonl`));
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: tempDir(), env: {} });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: tempDir(), env: {} });
   await library.load();
   const live = new LiveUpdates(library, { logger, debounceMs: 10, watchFactory: foldersFactory });
   await live.start();

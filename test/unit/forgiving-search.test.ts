@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { editDistance, expandTerms, FORM_WEIGHT, QUESTION_WORD_WEIGHT, type Vocabulary } from '../../src/core/index/expand.js';
 import { parseQuery } from '../../src/core/index/query.js';
-import type { SessionLibrary } from '../../src/core/library.js';
+import type { LibraryCore } from '../../src/core/library/open.js';
 import { loadCorpus, RELEVANCE_DIR } from '../../bench/relevance/corpus.js';
 
 const vocabulary = (dfs: Record<string, number>): Vocabulary => ({
@@ -61,7 +61,7 @@ test('expansion adds other forms of a word, near spellings of a word no session 
   assert.equal(editDistance('kafka', 'posthog', 1), 2, 'stops once past the bound');
 });
 
-let library: SessionLibrary;
+let library: LibraryCore;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
 before(async () => {
   library = await loadCorpus();

@@ -10,7 +10,7 @@ import { dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { SourceId } from '../../src/core/model.js';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, tempDir } from '../helpers.js';
 import { SOURCES } from '../../src/core/ingest/sources/registry.js';
@@ -105,7 +105,7 @@ for (const c of CASES) {
       join(healthyPath, c.path),
       c.source === 'cursor' ? readFileSync(join(CORPUS, 'cursor/cursor-history/workspaceStorage/state.vscdb')) : healthy,
     );
-    const baseline = createLibrary({ roots: [{ source: c.source, path: healthyPath }], logger: new MemoryLogger(), env: {} });
+    const baseline = openCore({ roots: [{ source: c.source, path: healthyPath }], logger: new MemoryLogger(), env: {} });
     await baseline.load();
     const healthyCount = baseline.sessions.size;
     assert.ok(healthyCount > 0, 'the intact sample loads');
@@ -114,7 +114,7 @@ for (const c of CASES) {
         layOut(c.source, join(root, 'damaged'));
         writeFileSync(join(root, 'damaged', c.path), mutate(healthy, d));
         const logger = new MemoryLogger();
-        const library = createLibrary({
+        const library = openCore({
           roots: [
             { source: c.source, path: healthyPath },
             { source: c.source, path: join(root, 'damaged') },
@@ -144,7 +144,7 @@ for (const adapter of SOURCES) {
   test(`${adapter.id} (from the registry): a damaged copy of any of its files never escapes a load; the intact root beside it loads whole`, async () => {
     const root = (await planted).find((r) => r.source === adapter.id);
     assert.ok(root, `every registered adapter has a planted session (test/planted.ts): ${adapter.id} has none`);
-    const baseline = createLibrary({ roots: [root], logger: new MemoryLogger(), env: {} });
+    const baseline = openCore({ roots: [root], logger: new MemoryLogger(), env: {} });
     await baseline.load();
     const healthyCount = baseline.sessions.size;
     assert.ok(healthyCount > 0, 'the intact sample loads');
@@ -156,7 +156,7 @@ for (const adapter of SOURCES) {
         cpSync(root.path, damaged, { recursive: true });
         const original = files[pick % files.length];
         writeFileSync(join(damaged, relative(root.path, original)), mutate(readFileSync(original), d));
-        const library = createLibrary({ roots: [root, { source: adapter.id, path: damaged }], logger: new MemoryLogger(), env: {} });
+        const library = openCore({ roots: [root, { source: adapter.id, path: damaged }], logger: new MemoryLogger(), env: {} });
         await library.load();
         const fromHealthy = [...library.sessions.values()].filter((s) => !s.file.startsWith(damaged));
         assert.equal(fromHealthy.length, healthyCount);

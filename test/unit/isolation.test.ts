@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { walkFiles } from '../../src/core/ingest/walk.js';
 import { MemoryLogger } from '../../src/core/log.js';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
 
 test('symlinks pointing out of a root, FIFOs and device files are skipped; the rest loads', async () => {
@@ -55,7 +55,7 @@ test('two libraries in one process share no state: each reads, caches and closes
   const file = join(root, 'proj', `${id}.jsonl`);
   writeFile(file, rec('a', 'first question about herons'));
   const open = async () => {
-    const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: tempDir(), env: {} });
+    const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: tempDir(), env: {} });
     await library.load();
     return library;
   };

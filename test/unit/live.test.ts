@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { chokidarFactory, foldersFactory, LiveUpdates, type Watcher } from '../../src/core/ingest/live.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
@@ -22,12 +22,12 @@ async function setup(dataDir = tempDir()) {
   copyFileSync(join(CORPUS, 'claude-code', 'codemie', 'projects', '-tmp-private', `${CLAUDE_ID}.jsonl`), file);
   const roots: SourceRoot[] = [{ source: 'claude-code', path: root }];
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots, logger, dataDir, env: {} });
+  const library = openCore({ roots, logger, dataDir, env: {} });
   await library.load();
   return { root, file, roots, logger, library, dataDir };
 }
 
-const found = (library: SessionLibrary, words: string) => library.search(words).results;
+const found = (library: LibraryCore, words: string) => library.search(words).results;
 
 // each way of watching: one watch per folder (Linux's default) and chokidar (the default elsewhere)
 for (const [how, watchFactory] of [
@@ -75,7 +75,7 @@ for (const [how, watchFactory] of [
       } finally {
         await live.close();
       }
-      const restarted = createLibrary({ roots, logger: new MemoryLogger(), dataDir, env: {} });
+      const restarted = openCore({ roots, logger: new MemoryLogger(), dataDir, env: {} });
       await restarted.load();
       const hit = found(restarted, '"hello.py"')[0];
       assert.equal(hit.id, `claude-code:${CLAUDE_ID}`);
@@ -143,7 +143,7 @@ describe('archive', () => {
   test('unchanged files come from the archive on the next start; the source is never written', async () => {
     const { file, dataDir, roots } = await setup();
     const before = readFileSync(file);
-    const second = createLibrary({ roots, logger: new MemoryLogger(), dataDir, env: {} });
+    const second = openCore({ roots, logger: new MemoryLogger(), dataDir, env: {} });
     await second.load();
     assert.equal(found(second, '"hello.py"')[0]?.id, `claude-code:${CLAUDE_ID}`);
     assert.deepEqual(readFileSync(file), before);
@@ -158,7 +158,7 @@ describe('archive', () => {
     const name = 'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl';
     copyFileSync(join(CORPUS, 'codex', 'codemie', name), join(root, name));
     const logger = new MemoryLogger();
-    const library = createLibrary({ roots: [{ source: 'codex', path: root }], logger, dataDir: tempDir(), env: {} });
+    const library = openCore({ roots: [{ source: 'codex', path: root }], logger, dataDir: tempDir(), env: {} });
     await library.load();
     const live = new LiveUpdates(library, { logger, debounceMs: 20 });
     await live.start();

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { KEPT_STRING_BYTES, LongLine } from '../../src/core/ingest/sources/long-line.js';
 import { readLines } from '../../src/core/ingest/sources/line-files.js';
@@ -81,7 +81,7 @@ test('a Claude Code line of 50 MB (one huge tool output beside a prompt) is read
   assert.ok(Buffer.byteLength(lines[2]) > 50 * 1024 * 1024);
   writeFileSync(join(root, 'p', `${ID}.jsonl`), `${lines.join('\n')}\n`);
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, env: {}, dataDir: tempDir() });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, env: {}, dataDir: tempDir() });
   await library.load();
   assert.equal(library.search('zebracornmarker').results[0]?.id, `claude-code:${ID}`, 'the prompt in the long line is found');
   assert.equal(library.search('quasarmarker').results[0]?.id, `claude-code:${ID}`, 'and the first page of the output');
@@ -104,7 +104,7 @@ test('lines that cannot be read are counted on the session: get_session and the 
     `${good(0, 'first prompt about caching')}\n{"type":"user","message":\n${good(2, 'second prompt about caching')}\n\u0000\u0001garbage\n`,
   );
   const data = tempDir();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {}, dataDir: data });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {}, dataDir: data });
   await library.load();
   const got = await library.get(`claude-code:${ID}`, { format: 'json' });
   assert.equal(got.session.unreadLines?.count, 2);
@@ -113,7 +113,7 @@ test('lines that cannot be read are counted on the session: get_session and the 
   assert.match(renderGet(got), /2 lines of the transcript could not be read \(2: skipped, .*--verbose logs each/);
   await library.close();
   // the count outlives the process: it is stored with the session (snapshot and archive)
-  const again = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {}, dataDir: data });
+  const again = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {}, dataDir: data });
   await again.load();
   assert.equal((await again.get(`claude-code:${ID}`, { format: 'json' })).session.unreadLines?.count, 2);
   await again.close();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CONTEXTS } from '../../bench/credential-contexts.js';
 import { tempDir } from '../helpers.js';
@@ -52,7 +52,7 @@ test('each credential context is masked on disk (archive, snapshot) and in title
     ];
     writeFileSync(join(root, 'proj', `${id}.jsonl`), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
   });
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
   await library.load();
   assert.equal(library.sessions.size, CONTEXTS.length);
   for (const s of library.sessions.values()) {

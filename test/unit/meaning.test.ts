@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
 import { indexingLine } from '../../src/core/indexing-line.js';
@@ -42,11 +42,11 @@ after(() => server.close());
 
 const config = (model = 'fake-embed'): EmbedConfig => ({ endpoint: server.url, model });
 
-function open(embed?: EmbedConfig): SessionLibrary {
-  return createLibrary({ roots: [{ source: 'codearchitect', path: root }], logger: new MemoryLogger(), dataDir, embed, embedRetryMs: [50] });
+function open(embed?: EmbedConfig): LibraryCore {
+  return openCore({ roots: [{ source: 'codearchitect', path: root }], logger: new MemoryLogger(), dataDir, embed, embedRetryMs: [50] });
 }
 
-async function loaded(library: SessionLibrary): Promise<SessionLibrary> {
+async function loaded(library: LibraryCore): Promise<LibraryCore> {
   await library.load();
   await eventually(() => library.meaning?.state.status === 'ready', 'every session embedded', { debug: () => JSON.stringify(library.meaning?.state) });
   return library;
@@ -126,7 +126,7 @@ test('a session that grew embeds only its new units; another model embeds every 
 test('a dead endpoint: answers by words say why meaning is missing, and embedding resumes once it answers', async () => {
   const fresh = tempDir();
   server.failNext(1_000, 500);
-  const library = createLibrary({
+  const library = openCore({
     roots: [{ source: 'codearchitect', path: root }],
     logger: new MemoryLogger(),
     dataDir: fresh,
@@ -152,7 +152,7 @@ test('a dead endpoint: answers by words say why meaning is missing, and embeddin
 });
 
 test('a model that cannot be used is reported, and everything else works as without one', async () => {
-  const library = createLibrary({
+  const library = openCore({
     roots: [{ source: 'codearchitect', path: root }],
     logger: new MemoryLogger(),
     dataDir: tempDir(),
@@ -171,7 +171,7 @@ test('a model that cannot be used is reported, and everything else works as with
 
 test('closing while the endpoint holds a batch does not wait for it (an engine asked to stop stops)', async () => {
   server.stallMs = 30_000;
-  const library = createLibrary({ roots: [{ source: 'codearchitect', path: root }], logger: new MemoryLogger(), dataDir: tempDir(), embed: config() });
+  const library = openCore({ roots: [{ source: 'codearchitect', path: root }], logger: new MemoryLogger(), dataDir: tempDir(), embed: config() });
   try {
     await library.load();
     const asked = server.requests.length;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { CORPUS, corpusRoots } from '../helpers.js';
@@ -16,16 +16,16 @@ const roots: SourceRoot[] = [
   ...(['gemini', 'opencode', 'specstory', 'aider', 'copilot-chat', 'cursor'] as const).map((source) => ({ source, path: join(CORPUS, source) })),
 ];
 
-async function load(parseThreads: number): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
+async function load(parseThreads: number): Promise<{ library: LibraryCore; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots, logger, env: {}, parseThreads });
+  const library = openCore({ roots, logger, env: {}, parseThreads });
   await library.load();
   return { library, logger };
 }
 
 test('sessions parsed on a thread equal sessions parsed on the main thread, for every source; so do the answers', async () => {
   const [threads, main] = await Promise.all([load(1), load(0)]);
-  const byId = (library: SessionLibrary) =>
+  const byId = (library: LibraryCore) =>
     [...library.sessions.values()].sort((a, b) => a.id.localeCompare(b.id)).map((s) => ({ ...s, turns: library.turns.all(s).map((t) => ({ ...t })) }));
   assert.ok(threads.logger.lines.includes('info parsing on 1 thread(s) beside indexing'), threads.logger.lines.join('\n'));
   assert.ok(!main.logger.lines.some((l) => l.includes('thread(s)')));

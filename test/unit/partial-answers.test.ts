@@ -6,21 +6,21 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { copyId, tempDir, writeSessionCopies } from '../helpers.js';
 
 const SAMPLE = '1af7fc5e-8455-4414-9ccd-011d40f70b2a';
 
-function open(root: string, data: string): SessionLibrary {
-  return createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+function open(root: string, data: string): LibraryCore {
+  return openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
 }
 
 /** What `indexingOf` gives when no answer is partial. */
 const NONE = Array.from({ length: 6 }, () => undefined);
 
 /** The `indexing` of every answer that depends on the index. */
-function indexingOf(library: SessionLibrary): unknown[] {
+function indexingOf(library: LibraryCore): unknown[] {
   return [
     library.search('codebase', { limit: 3 }).indexing,
     // (the engine's path: planned once, the plan searched locally and in a team archive)
@@ -92,7 +92,7 @@ test('a restart from a checkpoint of a load that was killed says it is partial f
   const root = writeSessionCopies(SAMPLE, 150, 3);
   const data = tempDir();
   const snapshot = join(data, 'index', 'snapshot.bin');
-  const first = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointBytes: 1 });
+  const first = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointBytes: 1 });
   let checkpoint: Buffer | undefined;
   await first.load((p) => {
     if (!checkpoint && existsSync(snapshot) && p.files < p.totalFiles) checkpoint = readFileSync(snapshot);

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { loadCorpus } from '../../bench/relevance/corpus.js';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SearchResponse } from '../../src/core/contracts.js';
 import { CORPUS, tempDir, writeCodeArchitect } from '../helpers.js';
 
-let library: SessionLibrary;
+let library: LibraryCore;
 let words: string[] = [];
 before(async () => {
   library = await loadCorpus();
@@ -156,7 +156,7 @@ test('an identifier in any form finds the others, the form typed first; its part
   writeCodeArchitect(root, '2026-01-02', 'russian', [{ role: 'user', content: russian }]);
   writeCodeArchitect(root, '2026-01-02', 'chinese', [{ role: 'user', content: '我们应该使用数据库连接池来处理高并发请求。' }]);
   writeCodeArchitect(root, '2026-01-02', 'korean', [{ role: 'user', content: '데이터베이스 연결 풀을 사용합시다' }]);
-  const lib = createLibrary({ roots: [{ source: 'codearchitect', path: root }], logger: new MemoryLogger(), env: {}, parseThreads: 0 });
+  const lib = openCore({ roots: [{ source: 'codearchitect', path: root }], logger: new MemoryLogger(), env: {}, parseThreads: 0 });
   await lib.load();
   try {
     const only = (q: string): string[] => lib.search(q).results.map((r) => r.topic);

@@ -4,10 +4,10 @@ import { before, describe, test } from 'node:test';
 import { SessionSearchError } from '../../src/core/errors.js';
 import { join } from 'node:path';
 import { loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 
-let library: SessionLibrary;
+let library: LibraryCore;
 const LONG = 'lorem ipsum dolor sit amet '.repeat(30);
 
 before(async () => {
@@ -272,7 +272,7 @@ test('exclude patterns and the size limit keep files out, and say so', async () 
   writeCodeArchitect(root, '2025-01-02', 'scratch-topic', [{ role: 'user', content: 'wombatine excluded' }]);
   writeCodeArchitect(root, '2025-01-03', 'huge-topic', [{ role: 'user', content: `wombatine ${'x '.repeat(5000)}` }]);
   const logger = new MemoryLogger();
-  const lib = createLibrary({ roots: [{ source: 'codearchitect', path: root }], logger, env: {}, exclude: ['**/scratch-topic/**'], maxFileBytes: 4096 });
+  const lib = openCore({ roots: [{ source: 'codearchitect', path: root }], logger, env: {}, exclude: ['**/scratch-topic/**'], maxFileBytes: 4096 });
   await lib.load();
   assert.deepEqual(
     lib.search('wombatine').results.map((r) => r.topic),

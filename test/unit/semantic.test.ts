@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { decodeSemantic, encodeSemantic } from '../../src/core/semantic/semantic-file.js';
 import { Persistence } from '../../src/core/store/persistence.js';
@@ -15,7 +15,7 @@ import { loadCorpus, RELEVANCE_DIR } from '../../bench/relevance/corpus.js';
 import { corpusRoots, tempDir } from '../helpers.js';
 import { eventually } from '../eventually.js';
 
-let library: SessionLibrary;
+let library: LibraryCore;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
 before(async () => {
   library = await loadCorpus();
@@ -82,9 +82,9 @@ test('search_context at its threshold answers as if it read every candidate sess
 
 test('the learned model is kept with the snapshot: a restart searches by meaning at once; a damaged file is learned again', async () => {
   const data = tempDir();
-  const open = async (): Promise<{ lib: SessionLibrary; logger: MemoryLogger }> => {
+  const open = async (): Promise<{ lib: LibraryCore; logger: MemoryLogger }> => {
     const logger = new MemoryLogger();
-    const lib = createLibrary({ roots: corpusRoots, logger, env: {}, dataDir: data, parseThreads: 0 });
+    const lib = openCore({ roots: corpusRoots, logger, env: {}, dataDir: data, parseThreads: 0 });
     await lib.load();
     return { lib, logger };
   };

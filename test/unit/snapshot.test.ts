@@ -17,7 +17,7 @@ import {
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
-import { createLibrary, type LibraryOptions, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryOptions, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
 import { SNAPSHOT_VERSION } from '../../src/core/store/snapshot.js';
@@ -38,22 +38,22 @@ function record(text: string, i = 0): string {
   return `${JSON.stringify({ type: 'user', uuid: `u-${i}-${text}`, sessionId: SESSION, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: { role: 'user', content: text } })}\n`;
 }
 
-async function open(root: string, data: string, extra: Partial<LibraryOptions> = {}): Promise<{ library: SessionLibrary; logger: MemoryLogger }> {
+async function open(root: string, data: string, extra: Partial<LibraryOptions> = {}): Promise<{ library: LibraryCore; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, ...extra });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, ...extra });
   await library.load();
   return { library, logger };
 }
 
 /** What a user sees for a query: ids, scores and snippets, whatever the library's history. */
-function answers(library: SessionLibrary, query: string, mode?: 'lexical'): unknown {
+function answers(library: LibraryCore, query: string, mode?: 'lexical'): unknown {
   return library
     .search(query, { limit: 10, mode })
     .results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, deleted: r.sourceDeleted }));
 }
 
 /** Waits for a library whose index is being rebuilt to answer again, from the whole index (not partial). */
-function answersComeBack(library: SessionLibrary): Promise<void> {
+function answersComeBack(library: LibraryCore): Promise<void> {
   return eventually(
     () => {
       try {
@@ -232,7 +232,7 @@ test('cancelled indexing keeps what was read, and the next start reads the rest'
   const root = corpusCopy();
   const data = tempDir();
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {} });
   const controller = new AbortController();
   let seen = 0;
   let total = 0;
@@ -319,7 +319,7 @@ test('the postings stay in the snapshot file: a cold build hands them to disk, a
   await cold.close();
   const { library: warm } = await open(root, data);
   assert.equal(warm.index.postingBytes, held);
-  const reference = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  const reference = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await reference.load();
   assert.ok(reference.index.postingBytes > held, `held in memory: ${reference.index.postingBytes} B by a library without a data folder, ${held} B with one`);
   assert.ok(
@@ -349,7 +349,7 @@ test('postings damaged on disk under a running library: the query says so, the i
     logger.lines.some((l) => l.includes('snapshot discarded') && l.includes('damaged')),
     logger.lines.join('\n'),
   );
-  const reference = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  const reference = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await reference.load();
   // (by words: the meaning leg of a rebuilt index is learned behind, on its own time, and the reference's may be ready)
   for (const q of QUERIES) assert.deepEqual(answers(library, q, 'lexical'), answers(reference, q, 'lexical'), q);
@@ -358,7 +358,7 @@ test('postings damaged on disk under a running library: the query says so, the i
 
 test('a snapshot found as its writer left it is not read whole at a start (damage its record cannot see is caught as read); one changed since is checked whole', async () => {
   const root = corpusCopy();
-  const reference = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  const reference = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await reference.load();
   for (const unseen of [true, false]) {
     const data = tempDir();
@@ -397,7 +397,7 @@ test('a long first load writes the snapshot as it goes: a load killed halfway re
   const root = writeSessionCopies('1af7fc5e-8455-4414-9ccd-011d40f70b2a', 150, 3);
   const data = tempDir();
   const snapshot = join(data, 'index', 'snapshot.bin');
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointMs: 0 });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {}, checkpointMs: 0 });
   let written: Buffer | undefined;
   let copied = 0;
   await library.load((p) => {
@@ -409,7 +409,7 @@ test('a long first load writes the snapshot as it goes: a load killed halfway re
   await library.close();
   assert.ok(written && copied > 0 && copied < 150, `copied after ${copied} files`);
   writeFileSync(snapshot, written);
-  const resumed = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+  const resumed = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
   const loading = resumed.load();
   await resumed.answerable;
   assert.equal(resumed.sessions.size, copied, 'answers at once from what the killed load had written');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { corpusRoots, tempDir } from '../helpers.js';
 import fc from 'fast-check';
@@ -42,14 +42,14 @@ const QUERIES = [
 ];
 
 /** The same roots loaded twice: restored from a data folder (every session's turns on disk, in its archive line) and held in memory. */
-async function archivedAndInMemory(roots: SourceRoot[]): Promise<{ restored: SessionLibrary; memory: SessionLibrary }> {
+async function archivedAndInMemory(roots: SourceRoot[]): Promise<{ restored: LibraryCore; memory: LibraryCore }> {
   const data = tempDir();
-  const writer = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  const writer = openCore({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
   await writer.load();
   await writer.close();
-  const restored = createLibrary({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  const restored = openCore({ roots, logger: new MemoryLogger(), dataDir: data, env: {} });
   await restored.load();
-  const memory = createLibrary({ roots, logger: new MemoryLogger(), env: {} });
+  const memory = openCore({ roots, logger: new MemoryLogger(), env: {} });
   await memory.load();
   return { restored, memory };
 }
@@ -122,7 +122,7 @@ test('a session of thousands of turns (a layout longer than the first read of it
   assert.equal(raw.layout.length / LAYOUT_FIELDS, turnCount(session));
   assert.ok(turnCount(session) > 2_500, `${turnCount(session)} turns`);
   raw.close();
-  const snippets = (library: SessionLibrary): string[] => library.search('zorblax gauge', { limit: 1 }).results[0]?.matchedSnippets ?? [];
+  const snippets = (library: LibraryCore): string[] => library.search('zorblax gauge', { limit: 1 }).results[0]?.matchedSnippets ?? [];
   assert.ok(snippets(restored)[0]?.includes('zorblax gauge reads high'), JSON.stringify(snippets(restored)));
   assert.deepEqual(snippets(restored), snippets(memory));
   await restored.close();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { Session } from '../../src/core/model.js';
 import { exportKind } from '../../src/core/ingest/imports.js';
@@ -15,7 +15,7 @@ import { loadLibrary, ROOT, tempDir } from '../helpers.js';
 import { writeDatabase } from '../helpers-sqlite.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures');
-const shape = (library: SessionLibrary, s: Session): string[] => library.turns.all(s).map((t) => `${t.role}/${t.kind}${t.tool ? `/${t.tool}` : ''}`);
+const shape = (library: LibraryCore, s: Session): string[] => library.turns.all(s).map((t) => `${t.role}/${t.kind}${t.tool ? `/${t.tool}` : ''}`);
 const byId = (sessions: Iterable<Session>): Session[] => [...sessions].sort((a, b) => a.id.localeCompare(b.id));
 
 test('Goose (session file): metadata line gives project and title; hidden messages, signatures and a cut last line are left out', async () => {
@@ -234,7 +234,7 @@ test('Factory Droid: lines appended while it runs are read on the next reload', 
     file,
     `"x"}\n${JSON.stringify({ type: 'message', timestamp: '2026-09-14T09:01:00.000Z', message: { role: 'user', content: 'also run it 50 times' } })}\n`,
   );
-  const library = createLibrary({ roots: [{ source: 'droid', path: root }], logger: new MemoryLogger(), env: {} });
+  const library = openCore({ roots: [{ source: 'droid', path: root }], logger: new MemoryLogger(), env: {} });
   await library.load();
   const before = library.turns.all([...library.sessions.values()][0]).length;
   appendFileSync(
@@ -254,7 +254,7 @@ test('Codex: a rollout compressed after a week idle (.jsonl.zst) is read; a plai
   const day = join(root, '2026', '09', '01');
   const compressed = join(day, 'rollout-2026-09-01T09-30-00-0199a000-1111-7222-8333-944455556666.jsonl.zst');
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'codex', path: root }], logger, env: {}, dataDir: join(root, '..', 'data') });
+  const library = openCore({ roots: [{ source: 'codex', path: root }], logger, env: {}, dataDir: join(root, '..', 'data') });
   await library.load();
   const s = library.sessions.get('codex:0199a000-1111-7222-8333-944455556666')!;
   assert.equal(s.file, compressed);

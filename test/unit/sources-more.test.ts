@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { Session } from '../../src/core/model.js';
 import { addImport, exportKind } from '../../src/core/ingest/imports.js';
 import { loadLibrary, ROOT, tempDir } from '../helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures');
-const shape = (library: SessionLibrary, s: Session): string[] => library.turns.all(s).map((t) => `${t.role}/${t.kind}${t.tool ? `/${t.tool}` : ''}`);
+const shape = (library: LibraryCore, s: Session): string[] => library.turns.all(s).map((t) => `${t.role}/${t.kind}${t.tool ? `/${t.tool}` : ''}`);
 
 test('GitHub Copilot CLI: events.jsonl with its project, branch, reasoning, tool call and output; a bad line is skipped', async () => {
   const { library, logger } = await loadLibrary([{ source: 'copilot-cli', path: join(FIXTURES, 'copilot-cli', 'session-state') }]);
@@ -45,7 +45,7 @@ test('GitHub Copilot CLI: turns appended while it runs are read on the next relo
   const root = tempDir();
   cpSync(join(FIXTURES, 'copilot-cli', 'session-state'), root, { recursive: true });
   const file = join(root, '5b1c2d3e-0000-4000-8000-000000000001', 'events.jsonl');
-  const library = createLibrary({ roots: [{ source: 'copilot-cli', path: root }], logger: new MemoryLogger(), env: {} });
+  const library = openCore({ roots: [{ source: 'copilot-cli', path: root }], logger: new MemoryLogger(), env: {} });
   await library.load();
   const before = library.turns.all([...library.sessions.values()][0]).length;
   appendFileSync(file, `${JSON.stringify({ type: 'user.message', timestamp: '2026-10-02T08:05:00.000Z', data: { content: 'now add a test for 0.005' } })}\n`);
@@ -136,7 +136,7 @@ test('import: an export is recognised by its content, recorded in the data folde
   );
   assert.equal((await addImport(dataDir, join(exportDir, 'conversations.json'))).added.length, 0, 'importing twice adds nothing');
   await assert.rejects(addImport(dataDir, join(FIXTURES, 'amp')), /no export found/);
-  const library = createLibrary({ roots: [], dataDir, logger: new MemoryLogger(), env: {} });
+  const library = openCore({ roots: [], dataDir, logger: new MemoryLogger(), env: {} });
   await library.load();
   assert.equal([...library.sessions.values()][0]?.topic, 'Flaky date test on Mondays');
   assert.equal(library.search('weekStart Monday').results[0]?.source, 'claude-ai');

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { SessionLibrary } from '../../src/core/library.js';
+import type { LibraryCore } from '../../src/core/library/open.js';
 import type { MemoryLogger } from '../../src/core/log.js';
 import { firstPrompt } from '../../src/core/model.js';
 import { CORPUS, corpusRoots, loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
@@ -18,7 +18,7 @@ function hashTree(dir: string, out = new Map<string, string>()): Map<string, str
   return out;
 }
 
-let library: SessionLibrary;
+let library: LibraryCore;
 let logger: MemoryLogger;
 let hashesBefore: Map<string, string>;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { resumeArgs } from '../../src/core/resume.js';
 import { renderGet } from '../../src/cli/render.js';
@@ -14,8 +14,8 @@ import { CORPUS, tempDir } from '../helpers.js';
 
 const PARENT = 'claude-code:5c0375b4-57a5-4f26-b12d-d022ee4e51b7';
 
-async function open(root: string, data: string): Promise<SessionLibrary> {
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+async function open(root: string, data: string): Promise<LibraryCore> {
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
   await library.load();
   return library;
 }

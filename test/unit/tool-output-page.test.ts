@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary, INDEXED_CHARS_PER_TOOL_TURN } from '../../src/core/library.js';
+import { openCore, INDEXED_CHARS_PER_TOOL_TURN } from '../../src/core/library/open.js';
 import fc from 'fast-check';
 import { PAGE_BYTES, readDoc } from '../../src/core/answer/sessions.js';
 import type { LibraryView } from '../../src/core/answer/view.js';
@@ -58,7 +58,7 @@ test('the first 512,000 characters of a tool output are searched; the rest is re
     [600_000, 'quetzalmarker'],
   ]);
   writeToolSession(root, id, 'run the full build', 'make all', output);
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {}, dataDir: tempDir() });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {}, dataDir: tempDir() });
   await library.load();
 
   const found = library.search('zanzibarmarker');
@@ -101,7 +101,7 @@ test('a Codex tool output longer than 64 KiB is kept whole', async () => {
     { timestamp: ts, type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output } },
   ];
   writeFileSync(join(dir, `rollout-2026-06-01T09-00-00-${id}.jsonl`), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
-  const library = createLibrary({ roots: [{ source: 'codex', path: join(home, 'sessions') }], logger: new MemoryLogger(), env: {} });
+  const library = openCore({ roots: [{ source: 'codex', path: join(home, 'sessions') }], logger: new MemoryLogger(), env: {} });
   await library.load();
   const r = library.search('capybaramarker');
   assert.equal(r.count, 1, 'a word 150,000 characters into a Codex output is found');
@@ -148,7 +148,7 @@ test('the workspace view shows the line of a tool output that holds the match, 1
   const id = '88888888-8888-4888-8888-888888888888';
   const output = `${buildLog(1_300_000, [])}\nstep 4812: the borealismarker flag was set\n${buildLog(20_000, [])}`;
   writeToolSession(root, id, 'why does qzxcheck fail in the nightly build', 'make nightly', output);
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await library.load();
   const groups: WorkspaceAnswer[] = [];
   await library.searchWorkspaces('qzxcheck borealismarker', {}, (a) => groups.push(a));

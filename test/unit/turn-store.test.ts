@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
+import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { LAYOUT_FIELDS } from '../../src/core/store/archive.js';
 import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Turn } from '../../src/core/model.js';
@@ -15,15 +15,15 @@ import { corpusRoots, tempDir } from '../helpers.js';
 
 const QUESTIONS = ['test', 'error handling', 'readme', 'database migration', 'install', 'build failed', 'git commit message', 'api key', 'python'];
 
-async function restoredAndInMemory(): Promise<{ restored: SessionLibrary; memory: SessionLibrary; logger: MemoryLogger }> {
+async function restoredAndInMemory(): Promise<{ restored: LibraryCore; memory: LibraryCore; logger: MemoryLogger }> {
   const data = tempDir();
-  const writer = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
+  const writer = openCore({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
   await writer.load();
   await writer.close();
   const logger = new MemoryLogger();
-  const restored = createLibrary({ roots: corpusRoots, logger, dataDir: data, env: {} });
+  const restored = openCore({ roots: corpusRoots, logger, dataDir: data, env: {} });
   await restored.load();
-  const memory = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), env: {} });
+  const memory = openCore({ roots: corpusRoots, logger: new MemoryLogger(), env: {} });
   await memory.load();
   return { restored, memory, logger };
 }
@@ -63,7 +63,7 @@ test('every session read one turn at a time from disk holds the turns it holds i
 
 test('sessions are plain data, read or restored: their turns come from the store, equal to those held in memory', async () => {
   const { restored, memory } = await restoredAndInMemory();
-  const fresh = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: tempDir(), env: {} });
+  const fresh = openCore({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: tempDir(), env: {} });
   await fresh.load();
   for (const library of [restored, fresh]) {
     let stored = 0;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createLibrary } from '../../src/core/library.js';
+import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { tempDir } from '../helpers.js';
 import { eventually } from '../eventually.js';
@@ -46,7 +46,7 @@ test('groupBy workspace: exchanges by workspace with full counts, several hits i
   ]);
   session(root, b, '/home/dev/shop', [['quokkacache metrics', 'Added hit and miss counters.']]);
   session(root, c, '/home/dev/blog', [['quokkacache for the blog too?', 'No, the blog is static.']]);
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
   await library.load();
   const r = await library.searchGrouped('quokkacache', { groupBy: 'workspace' });
   assert.equal(r.workspacesSearched, 2);
@@ -79,7 +79,7 @@ test('the streamed view: each workspace answers on its own, best first; a damage
   ]);
   session(root, b, '/home/dev/blog', [['a wombatqueue for comments?', 'Not needed.']]);
   const logger = new MemoryLogger();
-  const library = createLibrary({ roots: [{ source: 'claude-code', path: root }], logger, env: {}, dataDir: data });
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, env: {}, dataDir: data });
   await library.load();
   const stream = async (): Promise<{ answers: WorkspaceAnswer[]; summary: WorkspaceSummary }> => {
     const answers: WorkspaceAnswer[] = [];

@@ -8,7 +8,7 @@ import { errorMessage } from '../errors.js';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { watch as chokidarWatch } from 'chokidar';
-import type { SessionLibrary } from '../library.js';
+import type { LibraryCore } from '../library/open.js';
 import { safeLogger, type Logger } from '../log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import { isInside, NEVER_WALKED, walkFiles } from './walk.js';
@@ -85,7 +85,7 @@ export class LiveUpdates {
   private readonly options: LiveOptions;
 
   constructor(
-    private readonly library: SessionLibrary,
+    private readonly library: LibraryCore,
     options: LiveOptions,
   ) {
     this.options = { ...options, logger: safeLogger(options.logger) };

@@ -1,4 +1,5 @@
 /** What a SessionLibrary is configured with and reports, and what it remembers per file. */
+import type { TeamRef } from '../team/id.js';
 import type { FileState } from '../ingest/file-state.js';
 import type { Logger } from '../log.js';
 import type { EmbedConfig } from '../embed/config.js';
@@ -82,6 +83,11 @@ export interface LibraryOptions {
    * (ingest/live.ts; `true` with its defaults, or its options). Closing the library stops watching first.
    */
   watch?: boolean | Omit<LiveOptions, 'logger'>;
+  /**
+   * The team archive searched beside the local one when a question names none (`--team`, a configured database):
+   * opened on first use, closed with the library (library.ts).
+   */
+  team?: TeamRef;
 }
 
 export interface LoadProgress {
