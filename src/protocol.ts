@@ -16,7 +16,6 @@ import type {
   ReadResponse,
   SearchOptions,
   SearchResponse,
-  SessionInfo,
   TagResponse,
   TurnWindow,
   WorkspaceGroup,
@@ -73,7 +72,6 @@ export interface IndexProgress {
   totalBytes: number;
   sessions: number;
 }
-
 
 /** Params and results of the requests, named once. */
 export interface TreeParams {

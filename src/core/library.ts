@@ -7,7 +7,17 @@
  * Behind it is the library's core (library/open.ts): the catalog, loader, snapshots and turn store, which the core's
  * own modules and the tests of the core use. Nothing outside src/core opens the core (test/unit/facade.test.ts).
  */
-import type { ContextResponse, GetResponse, IndexingState, ReadResponse, SearchOptions, SearchResponse, TreeSession, ArchiveSize, TurnWindow } from './contracts.js';
+import type {
+  ContextResponse,
+  GetResponse,
+  IndexingState,
+  ReadResponse,
+  SearchOptions,
+  SearchResponse,
+  TreeSession,
+  ArchiveSize,
+  TurnWindow,
+} from './contracts.js';
 import type { ContextQuery } from './answer/context-search.js';
 import type { OutputFormat } from './format.js';
 import type { EmbedConfig } from './embed/config.js';

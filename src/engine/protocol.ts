@@ -64,7 +64,6 @@ export interface JoinParams {
 }
 export const EngineJoinRequest = new RequestType<JoinParams, { roots: number }, void>('engine/join');
 
-
 export interface EngineSearchParams {
   query: string;
   team?: TeamRef;

@@ -6,7 +6,6 @@
 import { homedir } from 'node:os';
 import type { RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { TagResponse } from '../core/contracts.js';
-import { errorMessage } from '../core/errors.js';
 import type { SessionLibrary } from '../core/library.js';
 import type { Logger } from '../core/log.js';
 import type { TeamRef } from '../core/team/id.js';
