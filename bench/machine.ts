@@ -5,12 +5,13 @@
  * - CLI `search` wall time with the engine running, p50/p95, beside node's own start and beside a search in process;
  * - three VS Code windows (each links its extension host to the engine, as src/extension/client.ts does: what the link
  *   adds to the host is counted, bench/window-host.ts), two MCP servers and a loop of CLI searches on the data folder:
- *   the sum of their memory against the engine's;
+ *   the sum of their memory against the engine's: by RSS, and as the machine holds it (each process's private memory,
+ *   and the pages they share, the Node binary's above all, once);
  * - the engine's inotify watches, and its CPU over a quiet minute (no client, no query).
  * It uses bench:real's data folder (warm); where there is none yet it builds it cold and reports that build too. Every
  * client reads the tools' default folders under bench:real's home, as a developer's would (no --root).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +64,39 @@ function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
     .split('\n')
     .find((l) => l.startsWith(`${field}:`));
   return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
+}
+/**
+ * A process's resident memory split in two (MB): what only it holds (private) and what it shares with other processes
+ * (the Node binary's pages above all, mapped by every Node process: RSS counts them again in each).
+ */
+function residency(pid: number): { rss: number; private: number; shared: number } {
+  const kb = (field: string, text: string): number => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0) / 1024;
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const rss = kb('Rss', text);
+  const own = kb('Private_Clean', text) + kb('Private_Dirty', text);
+  return { rss, private: own, shared: rss - own };
+}
+/** A CLI search's largest private memory over its run (sampled every few ms), and what it shared then. */
+async function cliResidency(query: string): Promise<{ private: number; shared: number }> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'search', query, '--json', '--limit', '10', '--data', data], {
+    cwd: project,
+    env,
+    stdio: 'ignore',
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let most = { private: 0, shared: 0 };
+  let done = false;
+  void exited.then(() => (done = true));
+  while (!done) {
+    try {
+      const now = residency(child.pid!);
+      if (now.private > most.private) most = now;
+    } catch {
+      // (it ended between two samples)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3));
+  }
+  return most;
 }
 function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -180,6 +214,13 @@ const engineRss = status(engine, 'VmRSS');
 const windowsRss = await Promise.all(windows.map((w) => w.cost()));
 const serversRss = servers.map(({ pid }) => status(pid, 'VmRSS'));
 const sum = engineRss + [...windowsRss, ...serversRss].reduce((a, b) => a + b, 0) + cliPeak;
+// the same set as the machine holds it: each process's private memory, and what they share (the Node binary) once;
+// against the engine alone (its RSS: private and shared)
+const engineSplit = residency(engine);
+const serversSplit = servers.map(({ pid }) => residency(pid));
+const cliSplit = await cliResidency(queries[12]);
+const sharedOnce = Math.max(engineSplit.shared, cliSplit.shared, ...serversSplit.map((m) => m.shared));
+const held = engineSplit.private + windowsRss.reduce((a, b) => a + b, 0) + [...serversSplit, cliSplit].reduce((a, m) => a + m.private, 0) + sharedOnce;
 const watched = watches(engine);
 for (const w of windows) w.close();
 for (const { client } of servers) await client.close();
@@ -194,14 +235,16 @@ const peak = status(engine, 'VmHWM');
 await stopEngine();
 
 console.log(
-  '| sessions | cold build (CLI, to complete) | warm start to complete answer ms | CLI search p50 / p95 ms (node start p50) | CLI search in process p50 ms | engine + 3 windows (added to their hosts) + 2 MCP + CLI RSS MB (÷ engine) | engine watches | idle CPU % of a core | engine peak / serving RSS MB |',
+  '| sessions | cold build (CLI, to complete) | warm start to complete answer ms | CLI search p50 / p95 ms (node start p50) | CLI search in process p50 ms | engine + 3 windows (added to their hosts) + 2 MCP + CLI RSS MB (÷ engine) | the same, private MB + shared once (÷ engine RSS) | engine watches | idle CPU % of a core | engine peak / serving RSS MB |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 console.log(
   `| ${values.size} | ${cold} | ${f0(warm.ms)} | ${f0(pct(cliMs, 0.5))} / ${f0(pct(cliMs, 0.95))} (${f0(pct(nodeStart, 0.5))}) | ${f0(
     pct(
       inProcess.map((r) => r.ms),
       0.5,
     ),
-  )} | ${f0(engineRss)} + ${windowsRss.map(f0).join(' + ')} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
+  )} | ${f0(engineRss)} + ${windowsRss.map(f0).join(' + ')} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${f0(engineSplit.private)} + ${windowsRss.map(f0).join(' + ')} + ${serversSplit
+    .map((m) => f0(m.private))
+    .join(' + ')} + ${f0(cliSplit.private)} + ${f0(sharedOnce)} shared = ${f0(held)} (${(held / engineRss).toFixed(2)}×) | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
 );
