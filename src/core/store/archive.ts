@@ -6,7 +6,8 @@
  * sees the old entry or the new one, never half of one, and a crash mid-write leaves only a stray temporary file.
  * Each line starts with the CRC-32 of its JSON (`<8 hex digits>\t<json>`), so damage on disk is detected when the
  * line is read: a damaged session is read again from its transcript, or reported when the transcript is gone.
- * Entries of version 1 (lines without a checksum) are still read, their sessions checked for shape only.
+ * Entries of version 1 (lines without a checksum) are still read, their sessions checked for shape only. How a line is
+ * written and read back, whole or a turn at a time, is one module: archive-line.ts.
  */
 import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION, maskText } from '../mask.js';
@@ -14,9 +15,11 @@ import { entryFileName } from './entry-name.js';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { crc32 } from 'node:zlib';
 import type { Logger } from '../log.js';
-import { isSession, SessionNote, SOURCE_IDS, turnFlags, type ParsedSession, type Session, type SourceId } from '../model.js';
+import { isSession, SessionNote, SOURCE_IDS, type ParsedSession, type Session, type SourceId } from '../model.js';
+import { decodeLine, encodeLine, encodeSessionLine } from './archive-line.js';
+
+export { LAYOUT_FIELDS } from './archive-line.js';
 
 /** The folder layout (`archive/v1/`): entries of every version live there. */
 export const ARCHIVE_VERSION = 1;
@@ -67,65 +70,6 @@ function splitLines(bytes: Buffer): [number, number][] {
     start = end + 1;
   }
   return out;
-}
-
-/** A line as written: the checksum of what follows the first tab, a tab, the JSON (the entry's first line). */
-function encodeLine(json: string): Buffer {
-  const body = Buffer.from(json, 'utf8');
-  return Buffer.concat([Buffer.from(`${crc32(body).toString(16).padStart(8, '0')}\t`, 'latin1'), body, Buffer.from('\n')]);
-}
-
-/** Numbers per turn in a session line's layout: offset and length of the turn's JSON, role and kind, its CRC-32, the length of its text. */
-export const LAYOUT_FIELDS = 5;
-
-/**
- * A session line: `<crc>\t<layout, base64>\t<JSON>`, the JSON with the turns last, and the layout LAYOUT_FIELDS
- * numbers per turn (offset from the JSON's start and length of its JSON, role and kind, checksum), see session-layout.ts.
- */
-function encodeSessionLine(session: ParsedSession): Buffer {
-  const { turns, ...meta } = session;
-  const head = Buffer.from(`${JSON.stringify({ ...meta, sourceDeleted: undefined }).slice(0, -1)},"turns":[`, 'utf8');
-  const parts: Buffer[] = [head];
-  const layout = new Uint32Array(turns.length * LAYOUT_FIELDS);
-  let offset = head.length;
-  turns.forEach((turn, i) => {
-    const bytes = Buffer.from(`${i ? ',' : ''}${JSON.stringify(turn)}`, 'utf8');
-    const comma = i ? 1 : 0;
-    const at = i * LAYOUT_FIELDS;
-    layout[at] = offset + comma;
-    layout[at + 1] = bytes.length - comma;
-    layout[at + 2] = turnFlags(turn);
-    layout[at + 3] = crc32(bytes.subarray(comma));
-    layout[at + 4] = turn.text.length;
-    parts.push(bytes);
-    offset += bytes.length;
-  });
-  parts.push(Buffer.from(']}', 'utf8'));
-  const body = Buffer.concat([Buffer.from(`${Buffer.from(layout.buffer, layout.byteOffset, layout.byteLength).toString('base64')}\t`, 'latin1'), ...parts]);
-  return Buffer.concat([Buffer.from(`${crc32(body).toString(16).padStart(8, '0')}\t`, 'latin1'), body, Buffer.from('\n')]);
-}
-
-const CHECKED = /^[0-9a-f]{8}\t/;
-
-/**
- * Where the JSON of a line lies in `bytes`, after checking the line's checksum (throws when it does not match).
- * Lines of version 1 are all JSON, without a checksum; lines of version 3 put the turn layout before the JSON.
- */
-function jsonPart(bytes: Buffer, [offset, length]: [number, number]): [number, number] {
-  const head = bytes.toString('latin1', offset, offset + Math.min(9, length));
-  if (!CHECKED.test(head)) return [offset, length];
-  const body = bytes.subarray(offset + 9, offset + length);
-  if (crc32(body) !== parseInt(head.slice(0, 8), 16)) throw new Error('checksum does not match');
-  if (body[0] === 0x7b) return [offset + 9, length - 9];
-  const tab = body.indexOf(9);
-  if (tab === -1) throw new Error('no layout separator');
-  return [offset + 9 + tab + 1, length - 9 - tab - 1];
-}
-
-/** The JSON value of one line; throws when its checksum does not match (lines of version 1 have none). */
-function decodeLine(bytes: Buffer, at: [number, number]): unknown {
-  const [start, length] = jsonPart(bytes, at);
-  return JSON.parse(bytes.toString('utf8', start, start + length));
 }
 
 function isMeta(x: unknown): x is ArchiveMeta {

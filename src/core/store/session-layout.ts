@@ -11,7 +11,7 @@ import type { ParsedQuery } from '../index/query.js';
 import { findSnippets, type Snippet } from '../index/snippets.js';
 import { chooseSnippetTurns, MAX_SNIPPETS, type SnippetTurnOptions, type TurnSource } from '../index/snippet-turns.js';
 import { crc32 } from 'node:zlib';
-import { LAYOUT_FIELDS } from './archive.js';
+import { LAYOUT_FIELDS, lineHead } from './archive-line.js';
 
 /** A session's archive line opened for reading single turns: its layout, and reads of one turn's JSON at a time. */
 export interface RawSession {
@@ -31,8 +31,6 @@ export interface RawSession {
 
 /** Bytes of a line read first: the checksum, the layout of up to a few thousand turns, the session's id. */
 const HEAD_BYTES = 64 * 1024;
-/** Bytes of the JSON after the layout that hold the session's id. */
-const ID_BYTES = 400;
 /**
  * Bytes read at once for a turn: it and the turns after it that the caller asks for next. One read per turn made a
  * search of ten sessions some 4,400 system calls, about a third of its time; a read of 64 KB whatever came next read
@@ -53,21 +51,15 @@ export function readRawSession(entry: string, at: [number, number], id: string):
       return readSync(fd!, buffer, 0, length, at[0] + offset) === length ? buffer : undefined;
     };
     let head = read(0, Math.min(HEAD_BYTES, at[1]));
-    if (!head || !/^[0-9a-f]{8}\t/.test(head.toString('latin1', 0, 9)) || head[9] === 0x7b) throw new Error('no layout');
-    let tab = head.indexOf(9, 9);
     // a session of thousands of turns has a layout longer than the head: read twice as much until it and the start of
     // the JSON are in (not the whole line, many MB for such a session)
-    while ((tab === -1 || tab + ID_BYTES > head.length) && head.length < at[1]) {
+    let parsed = head && lineHead(head, head.length >= at[1], id);
+    while (parsed === 'more' && head) {
       head = read(0, Math.min(at[1], head.length * 2));
-      if (!head) throw new Error('no layout');
-      tab = head.indexOf(9, 9);
+      parsed = head && lineHead(head, head.length >= at[1], id);
     }
-    if (tab === -1) throw new Error('no layout');
-    const json = tab + 1;
-    if (!head.toString('utf8', json, Math.min(json + ID_BYTES, head.length)).startsWith(`{"id":${JSON.stringify(id)},`)) throw new Error('another session');
-    const packed = Buffer.from(head.toString('latin1', 9, tab), 'base64');
-    if (packed.byteLength % (4 * LAYOUT_FIELDS) !== 0) throw new Error('layout damaged');
-    const layout = new Uint32Array(packed.buffer, packed.byteOffset, packed.byteLength / 4);
+    if (!parsed || parsed === 'more') throw new Error('no layout');
+    const { layout, json } = parsed;
     const open = fd;
     fd = undefined;
     // the bytes last read: the turn asked for and those after it, up to READ_AHEAD_BYTES (the chooser reads in order)

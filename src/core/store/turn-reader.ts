@@ -4,7 +4,7 @@
  * whole session parsed; where they are at hand, from memory.
  */
 import { ROLES, TURN_KINDS, type Role, type Turn, type TurnKind } from '../model.js';
-import { LAYOUT_FIELDS } from './archive.js';
+import { LAYOUT_FIELDS } from './archive-line.js';
 import type { RawSession } from './session-layout.js';
 
 export interface TurnReader {
