@@ -28,6 +28,8 @@ const view: LibraryView = {
   index: library.index,
   roots: library.roots,
   worktrees: new WorktreeRoots(),
+  decisionsOf: (s) => s.decisions,
+  preferencesOf: (s) => s.preferences,
   tags: new TagStore(undefined),
   preferences: new PreferenceStore(undefined),
   semantic: library.semantic,

@@ -120,3 +120,61 @@ describe("the panel's Decisions", () => {
     }
   });
 });
+
+describe('a warm start', () => {
+  test('lists the decisions and learns the preferences a cold load did, from sections the snapshot keeps apart and reads only when asked', async () => {
+    const { openCore } = await import('../../src/core/library/open.js');
+    const { MemoryLogger } = await import('../../src/core/log.js');
+    const { Persistence } = await import('../../src/core/store/persistence.js');
+    const { readFileSync } = await import('node:fs');
+    const { corpusRoots } = await import('../helpers.js');
+    const data = tempDir();
+    const open = async () => {
+      const library = openCore({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
+      await library.load();
+      return library;
+    };
+    const answers = (library: LibraryCore) => {
+      const { projects } = library.decisions();
+      const { preferences, evidence } = library.preferences();
+      return { projects, preferences, evidence };
+    };
+    const cold = await open();
+    const parsed = answers(cold);
+    // (over the real transcripts: some of them decide, and some show how their people work)
+    assert.ok(parsed.projects.some((p) => p.decisions.length));
+    assert.ok(Object.keys(parsed.evidence ?? {}).length);
+    const decided = [...cold.sessions.values()].filter((s) => s.decisions?.length).length;
+    await cold.close();
+    const header = () => {
+      const snapshot = readFileSync(Persistence.snapshotPath(data));
+      const footer = snapshot.subarray(snapshot.length - 32);
+      const at = Number(footer.readBigUInt64LE(0));
+      return JSON.parse(snapshot.subarray(at, at + Number(footer.readBigUInt64LE(8))).toString('utf8'));
+    };
+    // the sessions' metadata no longer carries them: each list is a section of its own
+    const written = header();
+    assert.ok(written.sessions.every((s: { decisions?: unknown; preferences?: unknown }) => s.decisions === undefined && s.preferences === undefined));
+    assert.ok(written.sections.decisions && written.sections.preferences);
+    const warm = await open();
+    try {
+      // restored sessions hold none of them until asked; asked, every session gives what the cold load found
+      assert.equal([...warm.sessions.values()].filter((s) => s.decisions !== undefined).length, 0);
+      assert.deepEqual(answers(warm), parsed);
+      await warm.saveSnapshot();
+    } finally {
+      await warm.close();
+    }
+    assert.ok(decided > 10, `${decided} sessions with decisions`);
+    // a snapshot written by a library whose sessions were restored carries the lists over (read from the one before)
+    const rewritten = header();
+    assert.notEqual(rewritten.created, written.created, 'the warm library wrote a snapshot of its own');
+    assert.ok(rewritten.sections.decisions && rewritten.sections.preferences);
+    const again = await open();
+    try {
+      assert.deepEqual(answers(again), parsed);
+    } finally {
+      await again.close();
+    }
+  });
+});

@@ -28,7 +28,7 @@ const PROJECTS = 20;
 export function listDecisions(lib: LibraryView, options: { project?: string } = {}): DecisionsResponse {
   const byProject = new Map<string, ListedDecision[]>();
   const sessions = [...lib.sessions.values()]
-    .filter((s) => s.decisions?.length && (!options.project || lib.worktrees.inProject(s.project, options.project)))
+    .filter((s) => lib.decisionsOf(s)?.length && (!options.project || lib.worktrees.inProject(s.project, options.project)))
     .sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0));
   for (const s of sessions) {
     const project = s.project ? lib.worktrees.rootOf(s.project) : '';
@@ -36,7 +36,7 @@ export function listDecisions(lib: LibraryView, options: { project?: string } = 
     if (!byProject.has(project)) byProject.set(project, list);
     if (list.length >= PER_PROJECT) continue;
     // a session's own decisions newest first too: the later turns below the earlier ones are read first
-    for (const entry of [...(s.decisions ?? [])].reverse()) {
+    for (const entry of [...(lib.decisionsOf(s) ?? [])].reverse()) {
       const tab = entry.indexOf('\t');
       const turn = Number(entry.slice(0, tab));
       const text = entry.slice(tab + 1);

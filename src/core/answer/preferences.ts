@@ -27,11 +27,11 @@ export function learnPreferences(lib: LibraryView, options: { project?: string }
     .sort((a, b) => (a.updated < b.updated ? 1 : -1));
   let backfilled = 0;
   const evidenceOf = (s: Session) => {
-    if (!s.preferences && backfilled < BACKFILL) {
-      backfilled++;
-      s.preferences = preferenceEvidence(lib.turns.all(s));
-    }
-    return s.preferences ?? [];
+    const kept = lib.preferencesOf(s);
+    if (kept || backfilled >= BACKFILL) return kept ?? [];
+    backfilled++;
+    s.preferences = preferenceEvidence(lib.turns.all(s));
+    return s.preferences;
   };
   const found = new Map<string, Map<string, { text: string; sessions: Set<string>; turns: string[] }>>();
   let extractedFrom = 0;

@@ -32,6 +32,10 @@ export interface LibraryView {
   readonly tags: TagStore;
   /** The short forms queries expand with: the common ones and the acronyms the sessions define. */
   shortForms(): ShortForms;
+  /** The decisions a session's turns state (ingest/decisions.ts), and the preferences its prompts show: its own, or
+   * those of the snapshot it was restored from (store/restored-lists.ts). */
+  decisionsOf(session: Session): readonly string[] | undefined;
+  preferencesOf(session: Session): Session['preferences'];
   /** Preferences set by hand. */
   readonly preferences: PreferenceStore;
   /** Where the view holds only candidates (the team archive's), the inverse document frequencies to rank with. */

@@ -1,6 +1,6 @@
 /**
  * Sessions by the files they touched: built from their touches (`Session.files`, or for a restored session the
- * snapshot's, store/restored-touches.ts) the first time a file is asked about (nothing is paid
+ * snapshot's, store/restored-lists.ts) the first time a file is asked about (nothing is paid
  * by a library nobody asks), then kept up to date as sessions are added and removed. Paths are keyed by the file of
  * the repository they name: a git worktree's file is its main checkout's file of the same relative path, separators
  * are `/`, and on macOS and Windows case does not matter.

@@ -187,6 +187,8 @@ export function openCore(given: LibraryOptions): LibraryCore {
       if (shortForms?.at !== at) shortForms = { at, forms: new ShortForms([...catalog.sessions.values()].flatMap((s) => s.acronyms ?? [])) };
       return shortForms.forms;
     },
+    decisionsOf: (s) => (persistence ? persistence.decisions.of(s) : s.decisions),
+    preferencesOf: (s) => (persistence ? persistence.preferences.of(s) : s.preferences),
     tags: new TagStore(dataDir),
     preferences: new PreferenceStore(dataDir),
   };

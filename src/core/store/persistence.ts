@@ -15,7 +15,7 @@ import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from '../mod
 import { archiveLocation } from './archive.js';
 import { decodeSemantic, encodeSemantic, type SemanticData } from '../semantic/semantic-file.js';
 import { WriterLock } from './lock.js';
-import { RestoredTouches } from './restored-touches.js';
+import { LIST_KEYS, RestoredList, type ListKey } from './restored-lists.js';
 import {
   readSnapshot,
   removeSnapshot,
@@ -49,7 +49,11 @@ export class Persistence {
   private readonly archivePrefix: string;
   private turnFile: TurnFile | undefined;
   /** The files restored sessions touched, read from the snapshot when first asked for. */
-  readonly touches = new RestoredTouches();
+  /** What restored sessions hold in the snapshot's sections, read when first asked for (store/restored-lists.ts). */
+  readonly touches = new RestoredList('files');
+  readonly decisions = new RestoredList('decisions');
+  readonly preferences = new RestoredList('preferences');
+  private readonly lists: { [K in ListKey]: RestoredList<K> } = { files: this.touches, decisions: this.decisions, preferences: this.preferences };
 
   constructor(
     private readonly dataDir: string,
@@ -124,12 +128,25 @@ export class Persistence {
     const file = new TurnFile(contents.handle, this.path);
     this.turnFile = file;
     const sessions = contents.sessions.map((s) => this.restoredSession(s, file));
-    this.touches.use(contents.touches && { file, ...contents.touches }, sessions);
+    for (const key of LIST_KEYS) {
+      const at = contents.lists[key];
+      this.lists[key].use(at && { file, ...at }, sessions);
+    }
     this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
     const bytes = await semanticBytes;
     const semantic = bytes && decodeSemantic(bytes);
     if (bytes && !semantic) this.logger.warn(`${this.semanticFile}: unreadable; the semantic leg is learned again`);
     return { index, sessions, files: contents.files, semantic, partial: contents.partial };
+  }
+
+  /** What a session restored from the snapshot holds there and not in itself (written again into the next one). */
+  private kept(session: Session): Partial<Pick<Session, ListKey>> | undefined {
+    let kept: Partial<Pick<Session, ListKey>> | undefined;
+    for (const key of LIST_KEYS) {
+      const list = this.lists[key];
+      if (list.holds(session)) (kept ??= {})[key] = list.of(session) as never;
+    }
+    return kept;
   }
 
   /** A session whose turns stay on disk until used. */
@@ -155,7 +172,7 @@ export class Persistence {
       firstPrompt: firstPrompt(session)?.slice(0, FIRST_PROMPT_CHARS),
       turns: this.turns.snapshotBytes(session),
       archived: this.archiveDir ? (archiveLocation(session) ?? this.turns.archivedPlace(session)) : undefined,
-      touches: this.touches.holds(session) ? this.touches.of(session) : undefined,
+      kept: this.kept(session),
     }));
     const state = index.exportState();
     const changesAt = index.changeCount;
@@ -169,8 +186,12 @@ export class Persistence {
       const place: TurnPlace = at ? { snapshot: next, at } : { archive: s.archived!.entry, at: s.archived!.at };
       this.turns.place(s.session, place, { count: s.turnCount, firstPrompt: s.firstPrompt });
     });
-    // restored sessions read their touches from the new file (what was read from the old one is let go)
-    this.touches.use(written.touches && { file: next, ...written.touches }, sessions, (s) => this.touches.holds(s));
+    // restored sessions read their lists from the new file (what was read from the old one is let go)
+    for (const key of LIST_KEYS) {
+      const at = written.lists[key];
+      const list = this.lists[key];
+      list.use(at && { file: next, ...at }, sessions, (s) => list.holds(s));
+    }
     const previous = this.turnFile;
     this.turnFile = next;
     if (semantic) {

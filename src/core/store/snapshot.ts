@@ -18,6 +18,7 @@ import { ArrayFile, DiskArray } from './disk-array.js';
 import { SnapshotWriter } from './snapshot-writer.js';
 import { mergePostings } from './merged-postings.js';
 import type { Session, SourceId } from '../model.js';
+import { LIST_KEYS, LIST_SECTIONS, type ListKey } from './restored-lists.js';
 
 /** Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt. */
 export const SNAPSHOT_VERSION = 7;
@@ -81,9 +82,12 @@ export interface SnapshotContents {
   created: string;
   handle: FileHandle;
   partial: boolean;
-  /** Where the files the sessions touched lie (one JSON list, in the sessions' order), when any did. */
-  touches?: { at: [number, number]; checksum: number | undefined };
+  /** Where the lists kept apart from the header lie (one JSON list each, in the sessions' order), when any session has one. */
+  lists: SnapshotLists;
 }
+
+/** Where each list kept apart from the header lies (store/restored-lists.ts). */
+export type SnapshotLists = Partial<Record<ListKey, { at: [number, number]; checksum: number | undefined }>>;
 
 /** What the writer needs of each session: its turns' bytes or its archive line, and what lists show without them. */
 export interface SessionSource {
@@ -94,17 +98,27 @@ export interface SessionSource {
   turns: () => Buffer;
   /** The session's line in an archive entry: the turns are not written again. */
   archived?: { entry: string; at: [number, number] };
-  /** The files it touched, when the session does not hold them itself (restored: store/restored-touches.ts). */
-  touches?: readonly string[];
+  /** Its files, decisions and preferences where the session does not hold them itself (restored: store/restored-lists.ts). */
+  kept?: Partial<Pick<Session, ListKey>>;
 }
 
 export class SnapshotError extends Error {}
 
+/** Where a snapshot's lists lie, from its header (a snapshot of an earlier build has its touches only, or none). */
+function listsOf(header: Header): SnapshotLists {
+  const lists: SnapshotLists = {};
+  for (const key of LIST_KEYS) {
+    const at = header.sections[LIST_SECTIONS[key]];
+    if (at) lists[key] = { at, checksum: header.checksums[LIST_SECTIONS[key]] };
+  }
+  return lists;
+}
+
 /** What writing a snapshot gives back: where each session's turns lie, and the index arrays as they now lie in the file. */
 export interface WrittenSnapshot {
   turnsAt: ([number, number] | undefined)[];
-  /** Where the files the sessions touched lie in the new file, when any did. */
-  touches?: { at: [number, number]; checksum: number | undefined };
+  /** Where the lists kept apart from the header lie in the new file. */
+  lists: SnapshotLists;
   arrays: { segments: Segment[]; docTerms: DiskArray; close: () => void };
 }
 
@@ -127,8 +141,8 @@ export async function writeSnapshot(
   try {
     const out = new SnapshotWriter(handle);
     let turnsCrc = 0;
-    const touches: (readonly string[] | null)[] = [];
-    for (const { session, turnCount, firstPrompt, turns, archived, touches: touched } of sources) {
+    const lists = Object.fromEntries(LIST_KEYS.map((key) => [key, [] as unknown[]])) as Record<ListKey, unknown[]>;
+    for (const { session, turnCount, firstPrompt, turns, archived, kept } of sources) {
       const entry = archived && basename(archived.entry);
       let turnsAt: [number, number] | undefined;
       if (!(entry && ENTRY_NAME.test(entry))) {
@@ -137,12 +151,11 @@ export async function writeSnapshot(
         turnsCrc = crc32(bytes, turnsCrc);
       }
       const archivedAt = turnsAt ? undefined : { entry: entry!, at: archived!.at };
-      // Every key but the turns (stored above) and the files it touched (a section of their own, read only when a file
-      // is asked about)
+      // Every key but the turns (stored above) and the lists kept apart (sections of their own, read when first asked for)
       const meta: Record<string, unknown> = {};
-      for (const key of Object.keys(session)) if (key !== 'turns' && key !== 'files') meta[key] = session[key as keyof Session];
+      for (const key of Object.keys(session)) if (key !== 'turns' && !(key in LIST_SECTIONS)) meta[key] = session[key as keyof Session];
       sessions.push({ ...(meta as Omit<Session, 'turns'>), turnCount, firstPrompt, turnsAt, archivedAt });
-      touches.push(session.files ?? touched ?? null);
+      for (const key of LIST_KEYS) lists[key].push(session[key] ?? kept?.[key] ?? null);
     }
     header = {
       version: SNAPSHOT_VERSION,
@@ -160,10 +173,11 @@ export async function writeSnapshot(
       files,
       sessions,
     };
-    if (touches.some((t) => t?.length)) {
-      const { at, length, crc } = await out.json(touches);
-      header.sections.touches = [at, length];
-      header.checksums.touches = crc;
+    for (const key of LIST_KEYS) {
+      if (!lists[key].some((v) => (v as unknown[] | null)?.length)) continue;
+      const { at, length, crc } = await out.json(lists[key]);
+      header.sections[LIST_SECTIONS[key]] = [at, length];
+      header.checksums[LIST_SECTIONS[key]] = crc;
     }
     await out.section(header, 'terms', Buffer.from(index.terms.join('\n'), 'utf8'));
     await out.section(header, 'df', index.df);
@@ -203,7 +217,7 @@ export async function writeSnapshot(
   await recordWritten(path);
   return {
     turnsAt: sessions.map((s) => s.turnsAt),
-    touches: header.sections.touches && { at: header.sections.touches, checksum: header.checksums.touches },
+    lists: listsOf(header),
     arrays: {
       segments: merged.map((seg, i) => ({
         terms: seg.terms,
@@ -339,9 +353,10 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
       close: () => file.close(),
     };
     checkConsistent(index, header);
-    const touches = s.touches && { at: s.touches, checksum: header.checksums.touches };
-    if (touches && (touches.at[0] < 0 || touches.at[0] + touches.at[1] > limit)) throw new SnapshotError('section touches lies outside the file');
-    return { index, sessions: header.sessions, files: header.files, created: header.created, partial: header.partial === true, handle, touches };
+    const lists = listsOf(header);
+    for (const [key, list] of Object.entries(lists))
+      if (list.at[0] < 0 || list.at[0] + list.at[1] > limit) throw new SnapshotError(`section ${LIST_SECTIONS[key as ListKey]} lies outside the file`);
+    return { index, sessions: header.sessions, files: header.files, created: header.created, partial: header.partial === true, handle, lists };
   } catch (err) {
     await handle.close();
     arrays?.close();

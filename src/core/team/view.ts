@@ -139,6 +139,8 @@ export function teamView(sessions: Session[], fields: (s: Session) => { content:
       return titles;
     },
     shortForms: () => (forms ??= new ShortForms(sessions.flatMap((s) => s.acronyms ?? []))),
+    decisionsOf: (s) => s.decisions,
+    preferencesOf: (s) => s.preferences,
     tags: new TagStore(undefined),
     preferences: new PreferenceStore(undefined),
     ...(stats ? { idf: (term: string) => globalIdf(stats, term, index.docFrequency(term)) } : {}),
