@@ -1,8 +1,8 @@
 /**
- * `session-search serve`: the resident engine of one data folder. It owns the library (load, watchers, writer lock,
- * snapshot), the team overlay and the shutdown order, and answers every client over a local socket that only its user
- * can reach (paths.ts). Started by the first client that needs it; gone once no client has been connected and no query
- * asked for IDLE_MS (SESSION_SEARCH_ENGINE_IDLE_MS overrides it), or when a client of another version asks it to hand
+ * `session-search serve`: the resident engine of one data folder. It owns the library (which owns its load, watchers,
+ * writer lock, snapshot, team archives and the order they close in) and stopping in time, and answers every client over
+ * a local socket that only its user can reach (paths.ts). Started by the first client that needs it; gone once no client
+ * has been connected and no query asked for IDLE_MS (SESSION_SEARCH_ENGINE_IDLE_MS overrides it), or when a client of another version asks it to hand
  * over. Its log goes to engine/engine.log in the data folder. A team archive is opened when a client first names it.
  */
 import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** createServer: the MCP server over one SessionLibrary, transport-agnostic (stdio in production, in-memory in tests). */
+/** createServer: the MCP server over one Engine (the resident engine, or a library in process), transport-agnostic (stdio in production, in-memory in tests). */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Engine } from '../engine/api.js';
 import { registerGetSession } from './tools/get-session.js';

@@ -1,6 +1,6 @@
 /**
- * The library, built by `createLibrary`: it wires small parts and returns one interface to every front end (CLI, MCP
- * server, index server). The parts: the session catalog (sessions, index, files: library/catalog.ts), the loader
+ * The library's core, opened by `openCore`: it wires small parts into the interface the facade (core/library.ts, what
+ * every front end holds) is built on, and the core's own tests use. The parts: the session catalog (sessions, index, files: library/catalog.ts), the loader
  * (reading, archiving, catching up, live reloads: library/loader.ts), the snapshot scheduler (library/snapshots.ts),
  * the turn store (where each session's turns lie on disk, and the turns read back: store/turn-store.ts), and the
  * answers (search, get, list, read, context: answers.ts) as functions over one view. The caches (turns read back,
