@@ -246,5 +246,7 @@ console.log(
     ),
   )} | ${f0(engineRss)} + ${windowsRss.map(f0).join(' + ')} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${f0(engineSplit.private)} + ${windowsRss.map(f0).join(' + ')} + ${serversSplit
     .map((m) => f0(m.private))
-    .join(' + ')} + ${f0(cliSplit.private)} + ${f0(sharedOnce)} shared = ${f0(held)} (${(held / engineRss).toFixed(2)}×) | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
+    .join(
+      ' + ',
+    )} + ${f0(cliSplit.private)} + ${f0(sharedOnce)} shared = ${f0(held)} (${(held / engineRss).toFixed(2)}×) | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
 );
