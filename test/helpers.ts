@@ -90,3 +90,10 @@ export function writeSessionCopies(
   }
   return root;
 }
+
+/** The header of a snapshot file's bytes (its footer: header offset, length, CRC-32, magic), and where it starts. */
+export function snapshotHeader(b: Buffer): { at: number; header: Record<string, unknown> } {
+  const at = Number(b.readBigUInt64LE(b.length - 32));
+  const length = Number(b.readBigUInt64LE(b.length - 24));
+  return { at, header: JSON.parse(b.toString('utf8', at, at + length)) as Record<string, unknown> };
+}

@@ -20,7 +20,6 @@ import type {
 } from './contracts.js';
 import type { ContextQuery } from './answer/context-search.js';
 import type { OutputFormat } from './format.js';
-import type { EmbedConfig } from './embed/config.js';
 import type { MeaningState } from './embed/leg.js';
 import type { SourceRoot } from './ingest/sources/registry.js';
 import type { LibraryOptions, LoadProgress } from './library/options.js';
@@ -36,37 +35,36 @@ import { errorMessage } from './errors.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
 
-/** The answers a library gives as they are: the same in the core and the facade. */
-type Answering = Pick<
-  LibraryCore,
-  | 'search'
-  | 'searchContext'
-  | 'searchGrouped'
-  | 'searchWorkspaces'
-  | 'decisions'
-  | 'fileHistory'
-  | 'list'
-  | 'turnWindow'
-  | 'suggestTitles'
-  | 'preferences'
-  | 'updatePreferences'
-  | 'userTagsOf'
-  | 'userTags'
-  | 'tag'
-  | 'untag'
-  | 'read'
-  | 'export'
-  | 'store'
-  | 'useModel'
-  | 'load'
-  | 'ready'
-  | 'addRoot'
-  | 'addRoots'
-  | 'dropRoot'
-  | 'rebuild'
-  | 'purgeArchive'
-  | 'saveSnapshot'
->;
+/** What the facade gives as the core gives it (bound to the core). */
+const AS_THEY_ARE = [
+  'search',
+  'searchContext',
+  'searchGrouped',
+  'searchWorkspaces',
+  'decisions',
+  'fileHistory',
+  'list',
+  'turnWindow',
+  'suggestTitles',
+  'preferences',
+  'updatePreferences',
+  'userTagsOf',
+  'userTags',
+  'tag',
+  'untag',
+  'read',
+  'export',
+  'store',
+  'useModel',
+  'ready',
+  'addRoot',
+  'addRoots',
+  'dropRoot',
+  'rebuild',
+  'purgeArchive',
+  'saveSnapshot',
+] as const;
+type Answering = Pick<LibraryCore, (typeof AS_THEY_ARE)[number] | 'load'>;
 
 export type ContextOptions = ContextQuery & { dateFrom?: string; dateTo?: string };
 
@@ -133,33 +131,8 @@ export function createLibrary(options: LibraryOptions): SessionLibrary {
   let loading: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
   return {
-    search: (query, o) => core.search(query, o),
-    searchContext: (query, o) => core.searchContext(query, o),
-    searchGrouped: (query, o) => core.searchGrouped(query, o),
-    searchWorkspaces: (query, o, onAnswer, signal) => core.searchWorkspaces(query, o, onAnswer, signal),
-    decisions: (o) => core.decisions(o),
-    fileHistory: (query) => core.fileHistory(query),
-    list: (o) => core.list(o),
-    turnWindow: (id, from, to, query) => core.turnWindow(id, from, to, query),
-    suggestTitles: (prefix, limit) => core.suggestTitles(prefix, limit),
-    preferences: (o) => core.preferences(o),
-    updatePreferences: (changes) => core.updatePreferences(changes),
-    userTagsOf: (id) => core.userTagsOf(id),
-    userTags: () => core.userTags(),
-    tag: (id, tags) => core.tag(id, tags),
-    untag: (id, tags) => core.untag(id, tags),
-    read: (docid, offset) => core.read(docid, offset),
-    export: (name, format, o) => core.export(name, format, o),
-    store: (input, now) => core.store(input, now),
-    useModel: (config: EmbedConfig | undefined) => core.useModel(config),
+    ...(Object.fromEntries(AS_THEY_ARE.map((name) => [name, (core[name] as (...args: never[]) => unknown).bind(core)])) as Omit<Answering, 'load'>),
     load: (onProgress?: (p: LoadProgress) => void, signal?: AbortSignal) => (loading = core.load(onProgress, signal)),
-    ready: (graceMs) => core.ready(graceMs),
-    addRoot: (root) => core.addRoot(root),
-    addRoots: (roots) => core.addRoots(roots),
-    dropRoot: (root) => core.dropRoot(root),
-    rebuild: () => core.rebuild(),
-    purgeArchive: () => core.purgeArchive(),
-    saveSnapshot: () => core.saveSnapshot(),
 
     async searchAll(query, o, team) {
       await prepare(query, o.mode);

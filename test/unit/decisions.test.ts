@@ -127,7 +127,7 @@ describe('a warm start', () => {
     const { MemoryLogger } = await import('../../src/core/log.js');
     const { Persistence } = await import('../../src/core/store/persistence.js');
     const { readFileSync } = await import('node:fs');
-    const { corpusRoots } = await import('../helpers.js');
+    const { corpusRoots, snapshotHeader } = await import('../helpers.js');
     const data = tempDir();
     const open = async () => {
       const library = openCore({ roots: corpusRoots, logger: new MemoryLogger(), dataDir: data, env: {} });
@@ -146,15 +146,15 @@ describe('a warm start', () => {
     assert.ok(Object.keys(parsed.evidence ?? {}).length);
     const decided = [...cold.sessions.values()].filter((s) => s.decisions?.length).length;
     await cold.close();
-    const header = () => {
-      const snapshot = readFileSync(Persistence.snapshotPath(data));
-      const footer = snapshot.subarray(snapshot.length - 32);
-      const at = Number(footer.readBigUInt64LE(0));
-      return JSON.parse(snapshot.subarray(at, at + Number(footer.readBigUInt64LE(8))).toString('utf8'));
-    };
+    const header = () =>
+      snapshotHeader(readFileSync(Persistence.snapshotPath(data))).header as {
+        created: string;
+        sessions: { decisions?: unknown; preferences?: unknown }[];
+        sections: Record<string, unknown>;
+      };
     // the sessions' metadata no longer carries them: each list is a section of its own
     const written = header();
-    assert.ok(written.sessions.every((s: { decisions?: unknown; preferences?: unknown }) => s.decisions === undefined && s.preferences === undefined));
+    assert.ok(written.sessions.every((s) => s.decisions === undefined && s.preferences === undefined));
     assert.ok(written.sections.decisions && written.sections.preferences);
     const warm = await open();
     try {

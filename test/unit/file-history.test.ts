@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LibraryCore } from '../../src/core/library/open.js';
 import { decodeTouch } from '../../src/core/files/touches.js';
-import { CORPUS, loadLibrary, tempDir } from '../helpers.js';
+import { CORPUS, loadLibrary, snapshotHeader, tempDir } from '../helpers.js';
 
 describe('file history over the real Claude Code samples', () => {
   let library: LibraryCore;
@@ -288,12 +288,11 @@ describe('a warm start', () => {
     assert.equal(parsed.length, 3);
     await first.close();
     // the sessions' metadata in the snapshot no longer carries their touches: they are a section of their own
-    const snapshot = readFileSync(Persistence.snapshotPath(data));
-    const footer = snapshot.subarray(snapshot.length - 32);
-    const header = JSON.parse(
-      snapshot.subarray(Number(footer.readBigUInt64LE(0)), Number(footer.readBigUInt64LE(0)) + Number(footer.readBigUInt64LE(8))).toString('utf8'),
-    );
-    assert.ok(header.sessions.every((s: { files?: unknown }) => s.files === undefined));
+    const header = snapshotHeader(readFileSync(Persistence.snapshotPath(data))).header as {
+      sessions: { files?: unknown }[];
+      sections: Record<string, unknown>;
+    };
+    assert.ok(header.sessions.every((s) => s.files === undefined));
     assert.ok(header.sections.touches, 'the touches have a section');
     const warm = await open();
     try {

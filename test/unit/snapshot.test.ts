@@ -22,7 +22,7 @@ import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
 import { SNAPSHOT_VERSION } from '../../src/core/store/snapshot.js';
 import { turnCount } from '../../src/core/model.js';
-import { CORPUS, tempDir, writeSessionCopies } from '../helpers.js';
+import { CORPUS, snapshotHeader, tempDir, writeSessionCopies } from '../helpers.js';
 import { eventually } from '../eventually.js';
 import { SessionSearchError } from '../../src/core/errors.js';
 
@@ -68,16 +68,9 @@ function answersComeBack(library: LibraryCore): Promise<void> {
   );
 }
 
-/** The header of a snapshot (its footer: header offset, length, CRC-32, magic). */
-function headerOf(b: Buffer): { at: number; header: Record<string, unknown> } {
-  const at = Number(b.readBigUInt64LE(b.length - 32));
-  const length = Number(b.readBigUInt64LE(b.length - 24));
-  return { at, header: JSON.parse(b.toString('utf8', at, at + length)) as Record<string, unknown> };
-}
-
 /** A snapshot whose header was edited and whose checksum was written to match: what another build would have written. */
 function withHeader(b: Buffer, edit: (header: Record<string, unknown>) => void): Buffer {
-  const { at, header } = headerOf(b);
+  const { at, header } = snapshotHeader(b);
   edit(header);
   const bytes = Buffer.from(JSON.stringify(header), 'utf8');
   const footer = Buffer.alloc(32);
@@ -89,7 +82,7 @@ function withHeader(b: Buffer, edit: (header: Record<string, unknown>) => void):
 }
 
 function sectionAt(b: Buffer, name: string): number {
-  const sections = headerOf(b).header.sections as Record<string, [number, number]>;
+  const sections = snapshotHeader(b).header.sections as Record<string, [number, number]>;
   return sections[name][0];
 }
 
@@ -335,7 +328,7 @@ test('postings damaged on disk under a running library: the query says so, the i
   const data = tempDir();
   const { library, logger } = await open(root, data);
   const path = Persistence.snapshotPath(data);
-  const [at, length] = (headerOf(readFileSync(path)).header.sections as Record<string, [number, number]>)['s0.docs'];
+  const [at, length] = (snapshotHeader(readFileSync(path)).header.sections as Record<string, [number, number]>)['s0.docs'];
   // zeroes over every posting of the first segment, in place (the file the library reads from)
   const fd = openSync(path, 'r+');
   writeSync(fd, Buffer.alloc(length), 0, length, at);
@@ -364,7 +357,7 @@ test('a snapshot found as its writer left it is not read whole at a start (damag
     const data = tempDir();
     await (await open(root, data)).library.close();
     const path = Persistence.snapshotPath(data);
-    const [at, length] = (headerOf(readFileSync(path)).header.sections as Record<string, [number, number]>)['s0.docs'];
+    const [at, length] = (snapshotHeader(readFileSync(path)).header.sections as Record<string, [number, number]>)['s0.docs'];
     const fd = openSync(path, 'r+');
     writeSync(fd, Buffer.alloc(length), 0, length, at);
     closeSync(fd);

@@ -161,7 +161,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
     true,
     () => void snapshots.saveSemantic(),
     worktrees,
-    persistence && ((s) => persistence.touches.of(s)),
+    persistence && ((s) => persistence.lists.of(s, 'files')),
   );
   const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);
   const load = new Loader({ options, catalog, snapshots, archive, persistence, turns, parsedFiles });
@@ -187,8 +187,8 @@ export function openCore(given: LibraryOptions): LibraryCore {
       if (shortForms?.at !== at) shortForms = { at, forms: new ShortForms([...catalog.sessions.values()].flatMap((s) => s.acronyms ?? [])) };
       return shortForms.forms;
     },
-    decisionsOf: (s) => (persistence ? persistence.decisions.of(s) : s.decisions),
-    preferencesOf: (s) => (persistence ? persistence.preferences.of(s) : s.preferences),
+    decisionsOf: (s) => (persistence ? persistence.lists.of(s, 'decisions') : s.decisions),
+    preferencesOf: (s) => (persistence ? persistence.lists.of(s, 'preferences') : s.preferences),
     tags: new TagStore(dataDir),
     preferences: new PreferenceStore(dataDir),
   };

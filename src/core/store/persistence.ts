@@ -15,7 +15,7 @@ import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from '../mod
 import { archiveLocation } from './archive.js';
 import { decodeSemantic, encodeSemantic, type SemanticData } from '../semantic/semantic-file.js';
 import { WriterLock } from './lock.js';
-import { LIST_KEYS, RestoredList, type ListKey } from './restored-lists.js';
+import { LIST_KEYS, RestoredLists, type ListKey, type ListSections } from './restored-lists.js';
 import {
   readSnapshot,
   removeSnapshot,
@@ -24,6 +24,7 @@ import {
   writeSnapshot,
   type ManifestEntry,
   type SessionSource,
+  type SnapshotLists,
   type StoredSession,
 } from './snapshot.js';
 import { TurnFile, type TurnPlace } from './turns.js';
@@ -48,12 +49,8 @@ export class Persistence {
   private readonly semanticFile: string;
   private readonly archivePrefix: string;
   private turnFile: TurnFile | undefined;
-  /** The files restored sessions touched, read from the snapshot when first asked for. */
   /** What restored sessions hold in the snapshot's sections, read when first asked for (store/restored-lists.ts). */
-  readonly touches = new RestoredList('files');
-  readonly decisions = new RestoredList('decisions');
-  readonly preferences = new RestoredList('preferences');
-  private readonly lists: { [K in ListKey]: RestoredList<K> } = { files: this.touches, decisions: this.decisions, preferences: this.preferences };
+  readonly lists = new RestoredLists();
 
   constructor(
     private readonly dataDir: string,
@@ -128,10 +125,7 @@ export class Persistence {
     const file = new TurnFile(contents.handle, this.path);
     this.turnFile = file;
     const sessions = contents.sessions.map((s) => this.restoredSession(s, file));
-    for (const key of LIST_KEYS) {
-      const at = contents.lists[key];
-      this.lists[key].use(at && { file, ...at }, sessions);
-    }
+    this.lists.use(inFile(file, contents.lists), sessions);
     this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
     const bytes = await semanticBytes;
     const semantic = bytes && decodeSemantic(bytes);
@@ -142,10 +136,7 @@ export class Persistence {
   /** What a session restored from the snapshot holds there and not in itself (written again into the next one). */
   private kept(session: Session): Partial<Pick<Session, ListKey>> | undefined {
     let kept: Partial<Pick<Session, ListKey>> | undefined;
-    for (const key of LIST_KEYS) {
-      const list = this.lists[key];
-      if (list.holds(session)) (kept ??= {})[key] = list.of(session) as never;
-    }
+    for (const key of LIST_KEYS) if (this.lists.holds(session, key)) (kept ??= {})[key] = this.lists.of(session, key) as never;
     return kept;
   }
 
@@ -187,11 +178,7 @@ export class Persistence {
       this.turns.place(s.session, place, { count: s.turnCount, firstPrompt: s.firstPrompt });
     });
     // restored sessions read their lists from the new file (what was read from the old one is let go)
-    for (const key of LIST_KEYS) {
-      const at = written.lists[key];
-      const list = this.lists[key];
-      list.use(at && { file: next, ...at }, sessions, (s) => list.holds(s));
-    }
+    this.lists.use(inFile(next, written.lists), sessions, (s) => this.lists.holdsAny(s));
     const previous = this.turnFile;
     this.turnFile = next;
     if (semantic) {
@@ -230,4 +217,14 @@ export class Persistence {
     await this.turnFile?.close();
     this.turnFile = undefined;
   }
+}
+
+/** Where a snapshot's lists lie, in the file they were written to. */
+function inFile(file: TurnFile, lists: SnapshotLists): ListSections {
+  const sections: ListSections = {};
+  for (const key of LIST_KEYS) {
+    const at = lists[key];
+    if (at) sections[key] = { file, ...at };
+  }
+  return sections;
 }

@@ -26,44 +26,52 @@ export interface ListSection {
   checksum: number | undefined;
 }
 
-export class RestoredList<K extends ListKey> {
+/** Where a snapshot keeps each list, for the sessions restored from it. */
+export type ListSections = Partial<Record<ListKey, ListSection>>;
+
+export class RestoredLists {
+  /** Each restored session's place in the snapshot's order: one for the three lists. */
   private readonly index = new WeakMap<Session, number>();
-  private section: ListSection | undefined;
-  private decoded: (Session[K] | null)[] | undefined;
+  private sections: ListSections = {};
+  private decoded: Partial<Record<ListKey, unknown[]>> = {};
 
-  constructor(private readonly key: K) {}
-
-  /** The sessions of a snapshot (in its order) and where their values lie in it; what was read before is let go. */
-  use(section: ListSection | undefined, sessions: readonly Session[], restored: (s: Session) => boolean = () => true): void {
-    this.section = section;
-    this.decoded = undefined;
+  /** The sessions of a snapshot (in its order) and where their lists lie in it; what was read before is let go. */
+  use(sections: ListSections, sessions: readonly Session[], restored: (s: Session) => boolean = () => true): void {
+    this.sections = sections;
+    this.decoded = {};
     sessions.forEach((s, i) => {
       if (restored(s)) this.index.set(s, i);
     });
   }
 
   /** A session's value: its own, or that of the snapshot it was restored from. */
-  of(session: Session): Session[K] | undefined {
-    if (session[this.key] !== undefined) return session[this.key];
+  of<K extends ListKey>(session: Session, key: K): Session[K] | undefined {
+    if (session[key] !== undefined) return session[key];
     const i = this.index.get(session);
-    if (i === undefined || !this.section) return undefined;
-    return this.read()[i] ?? undefined;
+    if (i === undefined || !this.sections[key]) return undefined;
+    return (this.read(key)[i] ?? undefined) as Session[K] | undefined;
   }
 
   /** Whether a session's value is read from the snapshot (not held by the session). */
-  holds(session: Session): boolean {
-    return session[this.key] === undefined && this.index.has(session);
+  holds(session: Session, key: ListKey): boolean {
+    return session[key] === undefined && this.index.has(session);
   }
 
-  private read(): (Session[K] | null)[] {
-    if (this.decoded) return this.decoded;
-    const { file, at, checksum } = this.section!;
-    const what = `the ${LIST_SECTIONS[this.key]} of the sessions`;
+  /** Whether any of a session's lists is read from the snapshot. */
+  holdsAny(session: Session): boolean {
+    return LIST_KEYS.some((key) => this.holds(session, key));
+  }
+
+  private read(key: ListKey): unknown[] {
+    const done = this.decoded[key];
+    if (done) return done;
+    const { file, at, checksum } = this.sections[key]!;
+    const what = `the ${LIST_SECTIONS[key]} of the sessions`;
     const bytes = file.raw(at);
     if (crc32(bytes) !== checksum) throw new DamagedArrayError(`${file.path}: ${what} are damaged (checksum)`);
     const decoded: unknown = JSON.parse(bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')); // (ASCII: snapshot-writer.ts asciiJson)
     if (!Array.isArray(decoded)) throw new DamagedArrayError(`${file.path}: ${what} are not a list`);
-    this.decoded = decoded as (Session[K] | null)[];
-    return this.decoded;
+    this.decoded[key] = decoded;
+    return decoded;
   }
 }
