@@ -48,7 +48,10 @@ import {
   type TeamRef,
 } from './protocol.js';
 
-/** How long an engine with no client and no query stays up: long enough that a terminal session's commands share it. */
+/**
+ * How long an engine with no client and no query stays up: long enough that a terminal session's commands share it.
+ * A workspace folder a client named stays read (and watched) as long after its last client went.
+ */
 export const IDLE_MS = 15 * 60_000;
 
 /** How long an engine asked to stop takes at most to close in order (snapshot written, lock released). */
@@ -134,7 +137,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     // (every window connected refreshes when sessions change)
     watch: { onChange: (files) => windows.changed(files) },
   });
-  const workspaces = new WorkspaceRoots(library, logger);
+  const workspaces = new WorkspaceRoots(library, logger, idleMs);
   // the answers with the team archive each client named (the library opens it once and keeps it until it closes)
   const local = inProcess(library);
   const withTeam = (team: TeamRef | undefined): Engine => (team ? inProcess(library, { team }) : local);
@@ -154,6 +157,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     (stopping ??= (async () => {
       logger.info(`engine stops: ${why}`);
       server.close();
+      workspaces.close();
       for (const c of connections) c.dispose();
       // its clients notice at once, and start or find the next engine
       for (const socket of sockets) socket.destroy();

@@ -225,6 +225,31 @@ test('an engine whose data folder is removed stops instead of writing there', as
   assert.ok(!existsSync(join(data, 'd')), 'nothing was written back');
 });
 
+test('the next command in a folder finds it read and watched: nothing is walked again, and a history written between is found', async () => {
+  const { data, cli } = setup();
+  const history = join(CORPUS, 'specstory', 'specstory-cli', 'history');
+  const project = tempDir();
+  mkdirSync(join(project, '.specstory', 'history'), { recursive: true });
+  const names = ['2026-01-29_14-35-22Z-already-done-the-test.md', '2026-01-29_16-26-43Z-the-test-inversions-have.md'];
+  copyFileSync(join(history, names[0]), join(project, '.specstory', 'history', names[0]));
+  const inProject = () => cli(['search', 'test', '--source', 'specstory', '--json', '--root', `specstory=${project}`]);
+  const files = (stdout: string) => (JSON.parse(stdout) as { results: { file: string }[] }).results.map((r) => r.file).sort();
+  const first = inProject();
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(files(first.stdout), [join(project, '.specstory', 'history', names[0])]);
+  copyFileSync(join(history, names[1]), join(project, '.specstory', 'history', names[1]));
+  const second = inProject();
+  assert.equal(second.code, 0, second.stderr);
+  assert.deepEqual(
+    files(second.stdout),
+    names.map((n) => join(project, '.specstory', 'history', n)),
+    'the history written after the first command is in the second’s answer',
+  );
+  const log = readFileSync(join(data, 'engine', 'engine.log'), 'utf8');
+  assert.equal(log.split('\n').filter((l) => l.includes(`${project} added`)).length, 1, `the folder was walked once:\n${log}`);
+  await stopEngine(data);
+});
+
 test('commands run in different project folders share the engine, each finding its own folder’s SpecStory history', async () => {
   const { data, cli } = setup();
   const history = join(CORPUS, 'specstory', 'specstory-cli', 'history');

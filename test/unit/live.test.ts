@@ -5,7 +5,7 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSy
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { openCore, type LibraryCore } from '../../src/core/library/open.js';
-import { chokidarFactory, foldersFactory, LiveUpdates, type Watcher } from '../../src/core/ingest/live.js';
+import { chokidarFactory, foldersFactory, LiveUpdates, type Watcher, type WatchFactory } from '../../src/core/ingest/live.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { CORPUS, tempDir } from '../helpers.js';
@@ -133,6 +133,61 @@ describe('roots that cannot be watched or go away', () => {
       appendFileSync(file, claudeLine('back-1', 'returnmarker after the drive came back'));
       await eventually(() => found(library, 'returnmarker').length === 1, 'changes are seen again');
       assert.equal(logger.lines.filter((l) => l.includes('disappeared')).length, 1);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe('one folder read for two sources', () => {
+  test('a workspace folder read for SpecStory and Aider is watched once, for both, and stays watched for the one left', async () => {
+    const workspace = tempDir();
+    const history = join(workspace, '.specstory', 'history');
+    mkdirSync(history, { recursive: true });
+    const name = '2026-01-29_14-35-22Z-already-done-the-test.md';
+    copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', name), join(history, name));
+    const logger = new MemoryLogger();
+    const library = openCore({ roots: [], logger, env: {} });
+    await library.load();
+    const made: string[] = [];
+    const counting: WatchFactory = (root, accepts, known) => {
+      made.push(root.path);
+      return foldersFactory(root, accepts, known);
+    };
+    const live = new LiveUpdates(library, { logger, debounceMs: 10, watchFactory: counting });
+    await live.start();
+    try {
+      const specstory = (await library.addRoot({ source: 'specstory', path: workspace }))!;
+      const aider = (await library.addRoot({ source: 'aider', path: workspace }))!;
+      await live.watch(specstory);
+      await live.watch(aider);
+      assert.deepEqual(made, [specstory.path], 'one watcher serves the folder for both sources');
+      // a file of each source written while watched is read, by the source it belongs to
+      copyFileSync(join(CORPUS, 'aider', 'zen-mcp-server', '.aider.chat.history.md'), join(workspace, '.aider.chat.history.md'));
+      const other = '2026-01-29_16-26-43Z-the-test-inversions-have.md';
+      copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', other), join(history, other));
+      const sources = () => [...library.sessions.values()].map((s) => s.source);
+      await eventually(
+        () => sources().filter((s) => s === 'aider').length > 0 && sources().filter((s) => s === 'specstory').length === 2,
+        'both files are read',
+        {
+          debug: () => JSON.stringify(sources()),
+        },
+      );
+      // SpecStory no longer read there: the watcher stays for Aider's histories, and reads only those
+      await live.unwatch(specstory);
+      library.dropRoot(specstory);
+      const aiderBefore = sources().filter((s) => s === 'aider').length;
+      mkdirSync(join(workspace, 'sub'));
+      copyFileSync(join(CORPUS, 'aider', 'zen-mcp-server', '.aider.chat.history.md'), join(workspace, 'sub', '.aider.chat.history.md'));
+      const third = '2026-01-29_16-26-43Z-the-test-inversions-have.md';
+      copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', third), join(history, `2026-02-01_10-00-00Z-${third.slice(21)}`));
+      await eventually(() => sources().filter((s) => s === 'aider').length > aiderBefore, 'the Aider history in a new folder is read', {
+        debug: () => JSON.stringify(sources()),
+      });
+      await live.settled();
+      assert.equal(sources().filter((s) => s === 'specstory').length, 2, 'a SpecStory history is no longer read there');
+      assert.deepEqual(made, [specstory.path]);
     } finally {
       await live.close();
     }

@@ -64,7 +64,10 @@ export const foldersFactory: WatchFactory = (root, accepts, known) => watchFolde
 export const defaultWatchFactory: WatchFactory = process.platform === 'linux' ? foldersFactory : chokidarFactory;
 
 export class LiveUpdates {
+  /** Each watched root's watcher: roots of one folder (a workspace's SpecStory and Aider histories) share one. */
   private readonly watchers = new Map<SourceRoot, Watcher>();
+  /** When each watcher is ready. */
+  private readonly ready = new WeakMap<Watcher, Promise<void>>();
   /** Roots being watched or polled, claimed before their watcher is ready (start and watch may overlap). */
   private readonly claimed = new Set<SourceRoot>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -117,11 +120,24 @@ export class LiveUpdates {
   /** Stops watching a root the library no longer reads (library.dropRoot). */
   async unwatch(root: SourceRoot): Promise<void> {
     this.claimed.delete(root);
-    const watcher = this.watchers.get(root);
-    this.watchers.delete(root);
     this.polled.delete(root);
     this.missing.delete(root);
-    await watcher?.close().catch(() => undefined);
+    await this.letGo(root);
+  }
+
+  /** Takes a root's watcher off it and off the roots of its folder that share it: the watcher, and those roots. */
+  private detach(root: SourceRoot): { watcher?: Watcher; roots: SourceRoot[] } {
+    const watcher = this.watchers.get(root);
+    const roots = watcher ? [...this.watchers].filter(([, w]) => w === watcher).map(([r]) => r) : [root];
+    for (const r of roots) this.watchers.delete(r);
+    return { watcher, roots };
+  }
+
+  /** A root's watcher no longer serves it: closed once no root of its folder is left on it. */
+  private async letGo(root: SourceRoot): Promise<void> {
+    const watcher = this.watchers.get(root);
+    this.watchers.delete(root);
+    if (watcher && ![...this.watchers.values()].includes(watcher)) await watcher.close().catch(() => undefined);
   }
 
   private async watchRoot(root: SourceRoot): Promise<void> {
@@ -133,29 +149,35 @@ export class LiveUpdates {
       this.poll(root);
       return;
     }
-    const adapter = sourceById(root.source)!;
+    // (a folder watched for one source already: its watches serve this one too, and its events are read for both)
+    const sharing = [...this.watchers].find(([r]) => r.path === root.path)?.[1];
+    if (sharing) {
+      this.watchers.set(root, sharing);
+      return this.ready.get(sharing);
+    }
     const factory = this.options.watchFactory ?? defaultWatchFactory;
-    await new Promise<void>((resolve) => {
-      let watcher: Watcher;
-      try {
-        watcher = factory(
-          root,
-          (path) => this.library.accepts(adapter, path, root.path),
-          (folder) => this.library.filesUnder(folder),
-        );
-      } catch (err) {
-        this.fallBack(root, err);
-        resolve();
-        return;
-      }
-      this.watchers.set(root, watcher);
-      for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (path: string) => this.schedule(path));
+    const accepted = (path: string): boolean =>
+      [...this.watchers.keys()].some((r) => r.path === root.path && this.library.accepts(sourceById(r.source)!, path, r.path));
+    let watcher: Watcher;
+    try {
+      watcher = factory(root, accepted, (folder) => this.library.filesUnder(folder));
+    } catch (err) {
+      this.fallBack(root, err);
+      return;
+    }
+    this.watchers.set(root, watcher);
+    for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (path: string) => this.schedule(path));
+    const ready = new Promise<void>((resolve) => {
       watcher.on('error', (err: unknown) => {
-        this.fallBack(root, err);
+        // (the roots it serves now: the one it was made for may have gone, another of its folder kept it)
+        const serving = [...this.watchers].find(([, w]) => w === watcher)?.[0];
+        if (serving) this.fallBack(serving, err);
         resolve();
       });
       watcher.on('ready', () => resolve());
     });
+    this.ready.set(watcher, ready);
+    await ready;
   }
 
   private schedule(file: string): void {
@@ -201,10 +223,10 @@ export class LiveUpdates {
       const why = limit ? `the system's limit on watched files was reached (${code})` : `watching ${root.path} failed (${errorMessage(err)})`;
       this.options.logger.warn(`${why}: rescanning for changes every ${Math.round(this.pollMs / 1000)} s instead`);
     }
-    const watcher = this.watchers.get(root);
-    this.watchers.delete(root);
+    // (every root of the folder watched with it is rescanned instead)
+    const { watcher, roots } = this.detach(root);
     void watcher?.close().catch(() => undefined);
-    this.poll(root);
+    for (const r of roots) this.poll(r);
   }
 
   private poll(root: SourceRoot): void {
@@ -250,10 +272,10 @@ export class LiveUpdates {
       } else if (exists && this.missing.has(root)) {
         this.missing.delete(root);
         this.options.logger.info(`${root.path} is back: watching it again`);
-        const watcher = this.watchers.get(root);
-        this.watchers.delete(root);
+        // (with the roots of its folder that shared its watcher)
+        const { watcher, roots } = this.detach(root);
         await watcher?.close().catch(() => undefined);
-        if (!this.polled.has(root)) await this.watchRoot(root);
+        for (const r of roots) if (!this.polled.has(r)) await this.watchRoot(r);
         const adapter = sourceById(root.source)!;
         for (const file of await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.library.accepts(adapter, f, root.path) }))
           this.schedule(file);
@@ -291,7 +313,7 @@ export class LiveUpdates {
     this.verifiers.clear();
     if (this.poller) clearInterval(this.poller);
     if (this.rootChecker) clearInterval(this.rootChecker);
-    await Promise.all([...this.watchers.values()].map((w) => w.close()));
+    await Promise.all([...new Set(this.watchers.values())].map((w) => w.close()));
     await this.queue;
   }
 }

@@ -1,0 +1,91 @@
+/**
+ * A workspace folder a client named (a window's, an MCP server's, a command's working folder) stays read and watched
+ * for a while after its last client went: the next command in that folder, or a reloaded window, finds it read and
+ * current instead of walking it again. Once no client named it for that long, it is no longer watched or read.
+ */
+import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
+import { test } from 'node:test';
+import type { SessionLibrary } from '../../src/core/library.js';
+import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
+import { MemoryLogger } from '../../src/core/log.js';
+import { WorkspaceRoots } from '../../src/engine/workspace-roots.js';
+import { eventually } from '../eventually.js';
+import { tempDir } from '../helpers.js';
+
+/** The part of a library the engine's workspace roots use, recording what was asked of it. */
+function recording() {
+  const calls: string[] = [];
+  const watched = new Set<string>();
+  const library = {
+    readsRoot: () => false,
+    addRoots: async (roots: readonly SourceRoot[]) => {
+      calls.push(`read ${roots.map((r) => r.source).join('+')}`);
+      return roots.map((r) => ({ ...r }));
+    },
+    watchRoot: async (root: SourceRoot) => {
+      calls.push(`watch ${root.source}`);
+      watched.add(root.source);
+    },
+    unwatchRoot: async (root: SourceRoot) => {
+      calls.push(`unwatch ${root.source}`);
+      watched.delete(root.source);
+    },
+    dropRoot: (root: SourceRoot) => calls.push(`drop ${root.source}`),
+  };
+  return { library: library as unknown as SessionLibrary, calls, watched };
+}
+
+test('a folder a command named lingers watched after it; named again it is not read again; then it is let go', async () => {
+  const folder = tempDir();
+  const roots: SourceRoot[] = [
+    { source: 'specstory', path: folder },
+    { source: 'aider', path: folder },
+  ];
+  const { library, calls, watched } = recording();
+  const logger = new MemoryLogger();
+  const workspaces = new WorkspaceRoots(library, logger, 1000);
+  const first = {};
+  assert.equal(await workspaces.register(first, roots, false), 2);
+  assert.deepEqual(calls, ['read specstory+aider'], 'a command reads the folder once for both sources, and does not wait for a watch');
+  await workspaces.release(first);
+  assert.deepEqual([...watched].sort(), ['aider', 'specstory'], 'once its command is gone, the folder is watched so that it stays current');
+  assert.ok(!calls.some((c) => c.startsWith('drop')), 'and still read');
+
+  // the next command in the folder: nothing to read again
+  const second = {};
+  assert.equal(await workspaces.register(second, roots, false), 2);
+  assert.equal(calls.filter((c) => c.startsWith('read')).length, 1);
+  // a window that opens it while it is held keeps its watch, and its closing sets it lingering again
+  const window = {};
+  await workspaces.register(window, roots, true);
+  await workspaces.release(second);
+  await workspaces.release(window);
+  assert.equal(calls.filter((c) => c.startsWith('read')).length, 1);
+  assert.deepEqual([...watched].sort(), ['aider', 'specstory']);
+
+  // no client named it for the lingering time: no longer watched, nor read
+  await eventually(() => calls.filter((c) => c.startsWith('drop')).length === 2, 'let go', { timeoutMs: 10_000 });
+  assert.deepEqual([...watched], []);
+  assert.ok(
+    logger.lines.some((l) => l.includes(`${realpathSync(folder)}: named by no client for 1 s, no longer read`)),
+    logger.lines.join('\n'),
+  );
+  // named after that, it is read anew
+  const third = {};
+  await workspaces.register(third, roots, false);
+  assert.equal(calls.filter((c) => c.startsWith('read')).length, 2);
+  workspaces.close();
+});
+
+test('an engine that stops lets no lingering timer or late release touch its closed library', async () => {
+  const folder = tempDir();
+  const { library, calls } = recording();
+  const workspaces = new WorkspaceRoots(library, new MemoryLogger(), 50);
+  const client = {};
+  await workspaces.register(client, [{ source: 'specstory', path: folder }], false);
+  workspaces.close();
+  await workspaces.release(client);
+  await new Promise((r) => setTimeout(r, 150));
+  assert.deepEqual(calls, ['read specstory']);
+});
