@@ -6,7 +6,8 @@
  * - three VS Code windows (each links its extension host to the engine, as src/extension/client.ts does: what the link
  *   adds to the host is counted, bench/window-host.ts), two MCP servers and a loop of CLI searches on the data folder:
  *   the sum of their memory against the engine's: by RSS, and as the machine holds it (each process's private memory,
- *   and the pages they share, the Node binary's above all, once);
+ *   and the pages they share, the Node binary's above all, once), taken right after the loop and again 12 s later
+ *   with every client still connected (V8 gives back its young generation once allocation slows);
  * - the engine's inotify watches, and its CPU over a quiet minute (no client, no query).
  * It uses bench:real's data folder (warm); where there is none yet it builds it cold and reports that build too. Every
  * client reads the tools' default folders under bench:real's home, as a developer's would (no --root).
@@ -37,6 +38,8 @@ const project = mkdtempSync(join(tmpdir(), 'bench-machine-project-'));
 const queries = c.known.map((k) => k.query);
 const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 const f0 = (n: number): string => n.toFixed(0);
+/** How long after the last query the set's memory is taken a second time. */
+const SETTLED_MS = 12_000;
 
 /** A CLI command's wall time (ms) and peak resident memory (MB). */
 function timed(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { ms: number; peakMb: number; stdout: string } {
@@ -216,11 +219,22 @@ const serversRss = servers.map(({ pid }) => status(pid, 'VmRSS'));
 const sum = engineRss + [...windowsRss, ...serversRss].reduce((a, b) => a + b, 0) + cliPeak;
 // the same set as the machine holds it: each process's private memory, and what they share (the Node binary) once;
 // against the engine alone (its RSS: private and shared)
-const engineSplit = residency(engine);
-const serversSplit = servers.map(({ pid }) => residency(pid));
 const cliSplit = await cliResidency(queries[12]);
-const sharedOnce = Math.max(engineSplit.shared, cliSplit.shared, ...serversSplit.map((m) => m.shared));
-const held = engineSplit.private + windowsRss.reduce((a, b) => a + b, 0) + [...serversSplit, cliSplit].reduce((a, m) => a + m.private, 0) + sharedOnce;
+/** The set's memory as the machine holds it now: the parts, their sum, and the engine's RSS it is compared with. */
+async function heldNow(): Promise<{ parts: string; held: number; engineRss: number }> {
+  const engineSplit = residency(engine);
+  const windowsNow = await Promise.all(windows.map((w) => w.cost()));
+  const serversSplit = servers.map(({ pid }) => residency(pid));
+  const sharedOnce = Math.max(engineSplit.shared, cliSplit.shared, ...serversSplit.map((m) => m.shared));
+  const held = engineSplit.private + windowsNow.reduce((a, b) => a + b, 0) + [...serversSplit, cliSplit].reduce((a, m) => a + m.private, 0) + sharedOnce;
+  const parts = [engineSplit.private, ...windowsNow, ...serversSplit.map((m) => m.private), cliSplit.private].map(f0).join(' + ');
+  return { parts: `${parts} + ${f0(sharedOnce)} shared`, held, engineRss: engineSplit.rss };
+}
+const busy = await heldNow();
+// the same a while after the last query, the clients still connected: V8 gives back its young generation once the
+// allocation rate falls (its memory reducer), in the engine and in the clients alike
+await new Promise((resolve) => setTimeout(resolve, SETTLED_MS));
+const settled = await heldNow();
 const watched = watches(engine);
 for (const w of windows) w.close();
 for (const { client } of servers) await client.close();
@@ -234,19 +248,18 @@ const idleCpu = ((cpuTicks(engine) - before) / 100 / (quietMs / 1000)) * 100;
 const peak = status(engine, 'VmHWM');
 await stopEngine();
 
+const held = (h: { parts: string; held: number }): string => `${h.parts} = ${f0(h.held)} (${(h.held / engineRss).toFixed(2)}×)`;
 console.log(
-  '| sessions | cold build (CLI, to complete) | warm start to complete answer ms | CLI search p50 / p95 ms (node start p50) | CLI search in process p50 ms | engine + 3 windows (added to their hosts) + 2 MCP + CLI RSS MB (÷ engine) | the same, private MB + shared once (÷ engine RSS) | engine watches | idle CPU % of a core | engine peak / serving RSS MB |',
+  '| sessions | cold build (CLI, to complete) | warm start to complete answer ms | CLI search p50 / p95 ms (node start p50) | CLI search in process p50 ms | engine + 3 windows (added to their hosts) + 2 MCP + CLI RSS MB (÷ engine) | the same, private MB + shared once (÷ engine RSS) | the same, ' +
+    SETTLED_MS / 1000 +
+    ' s after the last query | engine watches | idle CPU % of a core | engine peak / serving RSS MB |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 console.log(
   `| ${values.size} | ${cold} | ${f0(warm.ms)} | ${f0(pct(cliMs, 0.5))} / ${f0(pct(cliMs, 0.95))} (${f0(pct(nodeStart, 0.5))}) | ${f0(
     pct(
       inProcess.map((r) => r.ms),
       0.5,
     ),
-  )} | ${f0(engineRss)} + ${windowsRss.map(f0).join(' + ')} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${f0(engineSplit.private)} + ${windowsRss.map(f0).join(' + ')} + ${serversSplit
-    .map((m) => f0(m.private))
-    .join(
-      ' + ',
-    )} + ${f0(cliSplit.private)} + ${f0(sharedOnce)} shared = ${f0(held)} (${(held / engineRss).toFixed(2)}×) | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
+  )} | ${f0(engineRss)} + ${windowsRss.map(f0).join(' + ')} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${held(busy)} | ${held(settled)} | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
 );

@@ -25,7 +25,9 @@ process.on('message', (ask: Ask) => {
     if ('search' in ask) return engine.request('sessions/search', { query: ask.search, limit: 10 });
     if ('tree' in ask) return engine.request('sessions/tree', { limit: 500 });
     gc();
-    return (process.memoryUsage().rss - before) / 1048576;
+    // (never below nothing: once V8 gives back the host's young generation, the host holds less than before it linked,
+    // which the link did not save)
+    return Math.max(0, process.memoryUsage().rss - before) / 1048576;
   };
   answer().then(
     (value) => process.send!({ value: 'cost' in ask ? value : true }),

@@ -22,6 +22,7 @@ import type { ContextQuery } from './answer/context-search.js';
 import type { OutputFormat } from './format.js';
 import type { MeaningState } from './embed/leg.js';
 import type { SourceRoot } from './ingest/sources/registry.js';
+import type { RootWatch } from './ingest/live.js';
 import type { LibraryOptions, LoadProgress } from './library/options.js';
 import { openCore, type LibraryCore } from './library/open.js';
 import { firstPrompt, turnCount, type Session } from './model.js';
@@ -107,8 +108,11 @@ export interface SessionLibrary extends Answering {
   catchUp(): Promise<void>;
   /** Whether `root` is one of the roots the library reads. */
   readsRoot(root: SourceRoot): boolean;
-  /** Watches a root added by `addRoot(s)`, or stops watching it (a library made with `watch`; otherwise nothing). */
-  watchRoot(root: SourceRoot): Promise<void>;
+  /**
+   * Watches a root added by `addRoot(s)`, or stops watching it (a library made with `watch`; otherwise nothing, and
+   * undefined): how it is watched.
+   */
+  watchRoot(root: SourceRoot): Promise<RootWatch | undefined>;
   unwatchRoot(root: SourceRoot): Promise<void>;
   /** Waits, at most `withinMs`, until the changes the watchers saw are read. */
   changesRead(withinMs?: number): Promise<void>;

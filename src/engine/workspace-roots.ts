@@ -3,8 +3,9 @@
  * watched, while at least one connection that named it is open, and for `lingerMs` after the last one closed (watched
  * then, so that it stays current). A command run again in the same folder, or a window reloaded, finds its folder read
  * and current instead of walking it again: a folder is walked to any depth for SpecStory and Aider histories, which in a
- * large folder costs more than the answer (a checkout of 130,000 files: 0.5 s of every command). A root the engine
- * reads for everyone is left alone.
+ * large folder costs more than the answer (a checkout of 130,000 files: 0.5 s of every command). A folder that would
+ * take more than LINGER_WATCHES watches, or can only be rescanned (a network drive), is let go at once instead. A root
+ * the engine reads for everyone is left alone.
  */
 import { realpath } from 'node:fs/promises';
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
@@ -20,6 +21,9 @@ interface Held {
   /** Set while no connection names it: when it fires, the root is no longer read. */
   linger?: NodeJS.Timeout;
 }
+
+/** A folder kept for the next client is watched only while it takes at most this many system watches (folders). */
+export const LINGER_WATCHES = 10_000;
 
 /** What keeps a root watched while it lingers. */
 const LINGERING = Symbol('lingering');
@@ -111,19 +115,32 @@ export class WorkspaceRoots {
       held.watchers.add(LINGERING);
       held.linger = setTimeout(() => void this.letGo(key, held, added), this.lingerMs);
       held.linger.unref();
-      if (first) await this.library.watchRoot(added).catch((err: unknown) => this.logger.warn(`${added.path}: not watched (${errorMessage(err)})`));
+      if (!first) continue;
+      // (a folder that cannot be watched cheaply, say a home folder, is not kept: rescanning it on a timer, or holding
+      // a large share of the user's inotify watches, for nobody costs more than walking it for the next command)
+      const how = await this.library.watchRoot(added).catch((err: unknown) => this.logger.warn(`${added.path}: not watched (${errorMessage(err)})`));
+      const why = how?.polled
+        ? 'it cannot be watched'
+        : how?.watches !== undefined && how.watches > LINGER_WATCHES
+          ? `its ${how.watches} folders are too many to watch`
+          : '';
+      if (why && held.linger) {
+        clearTimeout(held.linger);
+        this.logger.info(`${added.path}: not kept for the next client (${why}); read again when one names it`);
+        await this.letGo(key, held, added, false);
+      }
     }
   }
 
   /** A root that lingered with no client naming it: no longer watched or read. */
-  private async letGo(key: string, held: Held, added: SourceRoot): Promise<void> {
+  private async letGo(key: string, held: Held, added: SourceRoot, say = true): Promise<void> {
     held.linger = undefined;
     held.watchers.delete(LINGERING);
-    if (held.holders.size) return;
+    if (held.holders.size || this.held.get(key) !== held) return;
     this.held.delete(key);
     await this.library.unwatchRoot(added);
     this.library.dropRoot(added);
-    this.logger.info(`${added.path}: named by no client for ${Math.round(this.lingerMs / 1000)} s, no longer read`);
+    if (say) this.logger.info(`${added.path}: named by no client for ${Math.round(this.lingerMs / 1000)} s, no longer read`);
   }
 
   /** Lets go of every root at once (the engine stops). */

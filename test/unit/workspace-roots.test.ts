@@ -9,12 +9,13 @@ import { test } from 'node:test';
 import type { SessionLibrary } from '../../src/core/library.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { MemoryLogger } from '../../src/core/log.js';
-import { WorkspaceRoots } from '../../src/engine/workspace-roots.js';
+import { LINGER_WATCHES, WorkspaceRoots } from '../../src/engine/workspace-roots.js';
+import type { RootWatch } from '../../src/core/ingest/live.js';
 import { eventually } from '../eventually.js';
 import { tempDir } from '../helpers.js';
 
 /** The part of a library the engine's workspace roots use, recording what was asked of it. */
-function recording() {
+function recording(how: RootWatch = { polled: false, watches: 40 }) {
   const calls: string[] = [];
   const watched = new Set<string>();
   const library = {
@@ -26,6 +27,7 @@ function recording() {
     watchRoot: async (root: SourceRoot) => {
       calls.push(`watch ${root.source}`);
       watched.add(root.source);
+      return how;
     },
     unwatchRoot: async (root: SourceRoot) => {
       calls.push(`unwatch ${root.source}`);
@@ -88,4 +90,26 @@ test('an engine that stops lets no lingering timer or late release touch its clo
   await workspaces.release(client);
   await new Promise((r) => setTimeout(r, 150));
   assert.deepEqual(calls, ['read specstory']);
+});
+
+test('a folder too large to watch cheaply, or one that can only be rescanned, is not kept for the next client', async () => {
+  for (const how of [{ polled: true }, { polled: false, watches: LINGER_WATCHES + 1 }]) {
+    const folder = tempDir();
+    const { library, calls, watched } = recording(how);
+    const logger = new MemoryLogger();
+    const workspaces = new WorkspaceRoots(library, logger, 60_000);
+    const command = {};
+    await workspaces.register(command, [{ source: 'specstory', path: folder }], false);
+    await workspaces.release(command);
+    assert.deepEqual(calls, ['read specstory', 'watch specstory', 'unwatch specstory', 'drop specstory'], JSON.stringify(how));
+    assert.deepEqual([...watched], []);
+    assert.ok(
+      logger.lines.some((l) => l.includes(`${realpathSync(folder)}: not kept for the next client`)),
+      logger.lines.join('\n'),
+    );
+    // the next command reads it again
+    await workspaces.register({}, [{ source: 'specstory', path: folder }], false);
+    assert.equal(calls.filter((c) => c.startsWith('read')).length, 2);
+    workspaces.close();
+  }
 });

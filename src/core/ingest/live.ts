@@ -20,7 +20,15 @@ export interface Watcher {
   on(event: 'add' | 'change' | 'unlink', listener: (path: string) => void): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;
+  /** How many system watches it holds, where it counts them (one watch per folder does). */
+  readonly watches?: number;
   close(): Promise<void>;
+}
+
+/** How a root is watched: rescanned on a timer (polled), or by a watcher holding `watches` system watches. */
+export interface RootWatch {
+  polled: boolean;
+  watches?: number;
 }
 
 /** `known`: the files the library holds from a folder (what a folder that went away took with it). */
@@ -111,10 +119,12 @@ export class LiveUpdates {
   }
 
   /** Watches a root added to the library after `start` (library.addRoot). */
-  async watch(root: SourceRoot): Promise<void> {
-    if (this.closed || this.claimed.has(root)) return;
-    this.claimed.add(root);
-    await this.watchRoot(root);
+  async watch(root: SourceRoot): Promise<RootWatch> {
+    if (!this.closed && !this.claimed.has(root)) {
+      this.claimed.add(root);
+      await this.watchRoot(root);
+    }
+    return { polled: this.polled.has(root), watches: this.watchers.get(root)?.watches };
   }
 
   /** Stops watching a root the library no longer reads (library.dropRoot). */
