@@ -192,7 +192,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       if ((params as { complete?: boolean }).complete) {
         await library.untilLoaded();
         // a change the watchers saw just before (a transcript deleted, a turn appended) is read first, as a command
-        // loading in its own process would have read it; a file written without pause does not hold the answer long
+        // loading in its own process would have read it; a file an agent keeps writing is read as it is now, and what
+        // it writes after is not waited for
         await library.changesRead(SETTLE_MS);
       }
       return await run(params);

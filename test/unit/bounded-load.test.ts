@@ -94,3 +94,37 @@ test('a snapshot writes the segments as one, without removed documents, and the 
   await contents.handle.close();
   written.arrays.close();
 });
+
+test('a snapshot holds the index as it was when its write began, whatever the index took and answered meanwhile', async () => {
+  const index = new SearchIndex();
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+  for (let i = 0; i < 200; i++) {
+    index.add(`d${i}`, { topic: '', content: [words.filter((_, k) => (i + k) % 3 === 0).join(' '), `doc${i}`], messages: [] }, i);
+    if (i % 20 === 19) index.seal();
+  }
+  for (let i = 0; i < 200; i += 9) index.remove(`d${i}`);
+  const queries = [['alpha'], ['beta', 'gamma'], ['theta', 'doc21'], ['doc18'], ['omega']];
+  const before = queries.map((q) => index.score(q));
+  const state = index.exportState();
+  const changes = index.changeCount;
+  // while it is written, a live index takes new transcripts and answers queries: each query seals what was added into
+  // a segment of its own, and once there are many the newest are merged
+  const path = join(tempDir(), 'snapshot.bin');
+  const writing = writeSnapshot(path, 'k', state, [], []);
+  for (let i = 0; i < 40; i++) {
+    index.add(`n${i}`, { topic: '', content: [`omega alpha new${i}`], messages: [] }, 500 + i);
+    index.remove(`d${i * 3 + 1}`);
+    assert.ok(index.score(['omega']).length > 0);
+  }
+  const written = await writing;
+  assert.equal(index.useSnapshotArrays(changes, written.arrays), false, 'changed while written: the index keeps its own arrays');
+  written.arrays.close();
+  const contents = await readSnapshot(path, 'k');
+  assert.ok(contents);
+  const restored = SearchIndex.fromState(contents.index);
+  assert.deepEqual(
+    queries.map((q) => restored.score(q)),
+    before,
+  );
+  await contents.handle.close();
+});

@@ -139,6 +139,37 @@ describe('roots that cannot be watched or go away', () => {
   });
 });
 
+describe('answers while an agent writes', () => {
+  test('waiting for the changes seen so far reads them, and does not wait for what an agent keeps writing after', async () => {
+    const { file, library, logger } = await setup();
+    const live = new LiveUpdates(library, { logger, debounceMs: 50 });
+    await live.start();
+    let written = 0;
+    let writing = true;
+    // an agent appending a turn every 20 ms: its file is never quiet for the 50 ms a read waits for
+    const agent = (async () => {
+      for (; writing && written < 500; written++) {
+        appendFileSync(file, claudeLine(`agent-${written}`, `busyagent turn zq${written}x`));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    try {
+      await eventually(() => found(library, 'busyagent').length === 1, 'the agent’s first turns are read');
+      for (let round = 0; round < 3; round++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const asked = written - 1;
+        await live.settled();
+        assert.ok(writing && written < 500, 'it returned while the agent was still writing');
+        assert.equal(found(library, `zq${asked}x`).length, 1, `the turn written before it was asked (${asked}) is read`);
+      }
+    } finally {
+      writing = false;
+      await agent;
+      await live.close();
+    }
+  });
+});
+
 describe('one folder read for two sources', () => {
   test('a workspace folder read for SpecStory and Aider is watched once, for both, and stays watched for the one left', async () => {
     const workspace = tempDir();

@@ -61,8 +61,10 @@ export class SearchIndex {
   }
 
   /**
-   * The index as flat arrays (sealed first). Document frequencies are copied; the other arrays are shared, which is
-   * safe because later changes append to them or replace them but never rewrite what is already there.
+   * The index as flat arrays (sealed first). Document frequencies, keys and the list of segments are copied; the other
+   * arrays are shared, which is safe because later changes append to them or replace them but never rewrite what is
+   * already there. (The list of segments is not such an array: every query seals what was added into a new segment, and
+   * merges the newest ones; a snapshot written over the live list failed, or paired postings with the wrong offsets.)
    */
   exportState(): IndexState {
     this.seal();
@@ -78,7 +80,7 @@ export class SearchIndex {
       keys: this.keys.map((k) => k ?? null),
       totalLengths: [...this.totalLengths],
       dead: this.dead,
-      segments: this.store.segments,
+      segments: [...this.store.segments],
     };
   }
 

@@ -79,7 +79,12 @@ export class LiveUpdates {
   /** Roots being watched or polled, claimed before their watcher is ready (start and watch may overlap). */
   private readonly claimed = new Set<SourceRoot>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly verifiers = new Set<NodeJS.Timeout>();
+  /** Since when each file waiting for its quiet time has waited. */
+  private readonly waiting = new Map<string, number>();
+  /** Files whose read is queued and not begun. */
+  private readonly queued = new Set<string>();
+  /** Files read a moment ago, each to be checked once more: its timer, and the check (run early by `settled`). */
+  private readonly verifiers = new Map<NodeJS.Timeout, () => Promise<void>>();
   private queue: Promise<void> = Promise.resolve();
   private poller: NodeJS.Timeout | undefined;
   private rootChecker: NodeJS.Timeout | undefined;
@@ -192,21 +197,36 @@ export class LiveUpdates {
 
   private schedule(file: string): void {
     if (this.closed) return;
+    const debounce = this.options.debounceMs ?? 50;
+    const since = this.waiting.get(file);
+    // (a file written without pause is read all the same: its quiet time is not put off for longer than ten of them)
+    if (since !== undefined && Date.now() - since >= debounce * 10) return;
     clearTimeout(this.timers.get(file));
+    if (since === undefined) this.waiting.set(file, Date.now());
     this.timers.set(
       file,
-      setTimeout(() => {
-        this.timers.delete(file);
-        this.queue = this.queue
-          .then(async () => {
-            const read = await signature(file);
-            await this.library.reloadFile(file);
-            this.options.onChange?.([file]);
-            this.verifyLater(file, read);
-          })
-          .catch((err: unknown) => this.options.logger.error(`${file}: update failed (${err instanceof Error ? (err.stack ?? err.message) : String(err)})`));
-      }, this.options.debounceMs ?? 50),
+      setTimeout(() => this.readNow(file), debounce),
     );
+  }
+
+  /** Queues a file's read now, its quiet time cut short if it was waiting. */
+  private readNow(file: string): void {
+    clearTimeout(this.timers.get(file));
+    this.timers.delete(file);
+    this.waiting.delete(file);
+    // (a read of it queued and not begun yet reads it as it is then: a file written faster than it is read is not
+    // queued once for every write)
+    if (this.queued.has(file)) return;
+    this.queued.add(file);
+    this.queue = this.queue
+      .then(async () => {
+        this.queued.delete(file);
+        const read = await signature(file);
+        await this.library.reloadFile(file);
+        this.options.onChange?.([file]);
+        this.verifyLater(file, read);
+      })
+      .catch((err: unknown) => this.options.logger.error(`${file}: update failed (${err instanceof Error ? (err.stack ?? err.message) : String(err)})`));
   }
 
   /**
@@ -215,13 +235,13 @@ export class LiveUpdates {
    */
   private verifyLater(file: string, read: string): void {
     if (this.closed) return;
-    const timer = setTimeout(() => {
+    const check = async (): Promise<void> => {
       this.verifiers.delete(timer);
-      void signature(file).then((now) => {
-        if (now !== read) this.schedule(file);
-      });
-    }, VERIFY_AFTER_MS);
-    this.verifiers.add(timer);
+      clearTimeout(timer);
+      if ((await signature(file)) !== read) this.schedule(file);
+    };
+    const timer = setTimeout(() => void check(), VERIFY_AFTER_MS);
+    this.verifiers.set(timer, check);
   }
 
   /** Watching a root failed: say so once, then rescan it on a timer. */
@@ -302,24 +322,27 @@ export class LiveUpdates {
     await this.settled();
   }
 
-  /** Resolves when every change seen so far has been read and checked, or once `withinMs` have passed (then it stops looking). */
+  /**
+   * Resolves once every change seen so far has been read, or once `withinMs` have passed: files still in their quiet
+   * time are read at once, and files read a moment ago are checked now. Changes seen after the call are not waited
+   * for: a transcript an agent keeps writing does not hold an answer back (it held every CLI search for a second).
+   */
   async settled(withinMs = Infinity): Promise<void> {
-    const deadline = Date.now() + withinMs;
-    // a read under way is waited for until the deadline, not after it
-    const queue = (): Promise<unknown> =>
-      withinMs === Infinity ? this.queue : Promise.race([this.queue, new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
-    while ((this.timers.size || this.verifiers.size) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 10));
-      await queue();
-    }
-    if (Date.now() < deadline) await queue();
+    await Promise.all([...this.verifiers.values()].map((check) => check()));
+    for (const file of [...this.timers.keys()]) this.readNow(file);
+    const seen = this.queue;
+    if (withinMs === Infinity) return seen;
+    let deadline: NodeJS.Timeout | undefined;
+    await Promise.race([seen, new Promise((resolve) => (deadline = setTimeout(resolve, withinMs)))]);
+    clearTimeout(deadline);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    for (const t of this.verifiers) clearTimeout(t);
+    this.waiting.clear();
+    for (const t of this.verifiers.keys()) clearTimeout(t);
     this.verifiers.clear();
     if (this.poller) clearInterval(this.poller);
     if (this.rootChecker) clearInterval(this.rootChecker);
