@@ -1,14 +1,27 @@
 /**
  * When the snapshot is written: at the end of a load that changed something, and after live changes once things have
  * been quiet for a while; writes never overlap, and a failed write leaves the library dirty for the next try.
+ *
+ * A snapshot is written whole (the index's postings above all: 0.86 GB at 10,000 sessions, 10 s of a core on a busy
+ * machine), and an agent at work changes its transcript every few seconds all day: written 30 s after each change, the
+ * engine of a large history spent a third of a core and tens of MB/s of disk on it. After live changes the next write
+ * therefore waits at least LIVE_SPACING times as long as the last one took, so writing takes at most one part in
+ * LIVE_SPACING of the time whatever the history's size; what changed meanwhile is read again at the next start if the
+ * engine does not stop in order (it writes when it stops).
  */
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Persistence } from '../store/persistence.js';
 import type { SessionCatalog } from './catalog.js';
 
+/** After live changes, the time since the last write is at least this many times what it took. */
+export const LIVE_SPACING = 30;
+
 export class SnapshotScheduler {
   private dirty = false;
+  /** When the last write ended, and how long it took (ms). */
+  private lastEnd = 0;
+  private lastTook = 0;
   private held = false;
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<unknown> = Promise.resolve();
@@ -46,7 +59,8 @@ export class SnapshotScheduler {
   changed(): void {
     this.dirty = true;
     if (!this.persistence || this.timer || this.held) return;
-    this.timer = setTimeout(() => void this.saveNow(), this.quietMs);
+    const spaced = this.lastEnd + LIVE_SPACING * this.lastTook - Date.now();
+    this.timer = setTimeout(() => void this.saveNow(), Math.max(this.quietMs, spaced));
     this.timer.unref();
   }
 
@@ -58,6 +72,7 @@ export class SnapshotScheduler {
     const persistence = this.persistence;
     const run = async (): Promise<void> => {
       this.dirty = false;
+      const started = Date.now();
       try {
         // written while a load holds it: a checkpoint, which a restart must not take for the whole history
         await persistence.save(
@@ -70,6 +85,9 @@ export class SnapshotScheduler {
       } catch (err) {
         this.dirty = true;
         this.logger.warn(`snapshot not written (${errorMessage(err)}); the next start reads more files again`);
+      } finally {
+        this.lastEnd = Date.now();
+        this.lastTook = this.lastEnd - started;
       }
     };
     const next = this.saving.then(run);
