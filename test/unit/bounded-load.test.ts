@@ -128,3 +128,37 @@ test('a snapshot holds the index as it was when its write began, whatever the in
   );
   await contents.handle.close();
 });
+
+test('postings larger than a piece are written, read back from the file and written again whole', async () => {
+  // 100,000 documents of 24 terms: 2.4 million postings, more than one piece of the writer (4 MB) and one chunk read
+  // back from the file (8 MB), each piece's memory used again for the next
+  const index = new SearchIndex();
+  const vocabulary = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`);
+  for (let d = 0; d < 100_000; d++) {
+    const words = Array.from({ length: 24 }, (_, k) => vocabulary[(d * 7 + k * 131 + ((d * k) % 97)) % vocabulary.length]);
+    index.add(`d${d}`, { topic: '', content: [words.join(' ')], messages: [] }, d);
+  }
+  for (let d = 0; d < 100_000; d += 11) index.remove(`d${d}`);
+  const queries = [['w0'], ['w1', 'w2s'], [vocabulary[4999]], [vocabulary[1234], vocabulary[77]], ['w3c', 'w9']];
+  const first = join(tempDir(), 'snapshot.bin');
+  const written = await writeSnapshot(first, 'k', index.exportState(), [], []);
+  const once = await readSnapshot(first, 'k');
+  assert.ok(once);
+  // the restored index reads its postings from the file; changed, it is written again from there and from memory
+  const restored = SearchIndex.fromState(once.index);
+  written.arrays.close();
+  for (let d = 100_000; d < 100_300; d++) restored.add(`d${d}`, { topic: '', content: [`w0 w1 ${vocabulary[d % 5000]}`], messages: [] }, d);
+  for (let d = 5; d < 100_000; d += 13) restored.remove(`d${d}`);
+  const expected = queries.map((q) => restored.score(q));
+  const second = join(tempDir(), 'snapshot.bin');
+  const again = await writeSnapshot(second, 'k', restored.exportState(), [], []);
+  const twice = await readSnapshot(second, 'k');
+  assert.ok(twice);
+  assert.deepEqual(
+    queries.map((q) => SearchIndex.fromState(twice.index).score(q)),
+    expected,
+  );
+  again.arrays.close();
+  await once.handle.close();
+  await twice.handle.close();
+});

@@ -1,7 +1,10 @@
 /** The index as flat arrays: what a snapshot writes (exportState) and hands back (fromState). */
 import type { PagedArray, Segment } from './postings.js';
 
-/** An array a snapshot writer copies a piece at a time (one still in the previous snapshot, or in two parts). */
+/**
+ * An array a snapshot writer copies a piece at a time (one still in the previous snapshot, or in two parts). A piece is
+ * valid until the next one is asked for (its memory may be reused for it): a reader writes or copies it first.
+ */
 export interface ChunkedArray {
   readonly length: number;
   chunks(): Iterable<Uint8Array>;

@@ -90,10 +90,10 @@ export class DiskArray {
   }
 
   /** The raw bytes of blocks `first`..`last`, each checked against its CRC-32. */
-  private readBlocks(first: number, last: number): Buffer {
+  private readBlocks(first: number, last: number, into?: Buffer): Buffer {
     const start = first * BLOCK_BYTES;
     const end = Math.min(last * BLOCK_BYTES, this.length * 4);
-    const bytes = Buffer.allocUnsafe(end - start);
+    const bytes = into ? into.subarray(0, end - start) : Buffer.allocUnsafe(end - start);
     let done = 0;
     while (done < bytes.length) {
       const n = readSync(this.file.fd, bytes, done, bytes.length - done, this.at + start + done);
@@ -109,9 +109,10 @@ export class DiskArray {
     return bytes;
   }
 
-  /** Its bytes, a piece at a time, each piece checked (for copying into the next snapshot). */
+  /** Its bytes, a piece at a time, each piece checked (for copying into the next snapshot), read into one buffer. */
   *chunks(blocks = 2048): Generator<Uint8Array> {
-    for (let b = 0; b < this.checksums.length; b += blocks) yield this.readBlocks(b, Math.min(this.checksums.length, b + blocks));
+    const into = Buffer.allocUnsafe(Math.min(blocks * BLOCK_BYTES, this.length * 4));
+    for (let b = 0; b < this.checksums.length; b += blocks) yield this.readBlocks(b, Math.min(this.checksums.length, b + blocks), into);
   }
 
   /** Checks every block, yielding to the event loop between pieces; rejects on the first damaged one. */

@@ -51,7 +51,7 @@ class Pieces {
   private buffer = new Uint32Array(PIECE);
   private used = 0;
 
-  *push(run: Uint32Array, keep?: Uint32Array, alive?: (doc: number) => boolean): Generator<Uint8Array> {
+  *push(run: Uint32Array, keep?: Uint32Array, alive?: Uint8Array): Generator<Uint8Array> {
     for (let i = 0; i < run.length;) {
       if (!keep || !alive) {
         const k = Math.min(run.length - i, PIECE - this.used);
@@ -59,16 +59,15 @@ class Pieces {
         this.used += k;
         i += k;
       } else {
-        for (; i < run.length && this.used < PIECE; i++) if (alive(keep[i])) this.buffer[this.used++] = run[i];
+        for (; i < run.length && this.used < PIECE; i++) if (alive[keep[i]]) this.buffer[this.used++] = run[i];
       }
       if (this.used === PIECE) yield this.flush();
     }
   }
 
-  /** The elements collected so far, as bytes (a new buffer is started). */
+  /** The elements collected so far, as bytes (valid until the next push: the buffer is used again, ChunkedArray). */
   flush(): Uint8Array {
     const out = new Uint8Array(this.buffer.buffer, 0, this.used * 4);
-    this.buffer = new Uint32Array(PIECE);
     this.used = 0;
     return out;
   }
@@ -85,8 +84,11 @@ export interface MergedPostings {
   freqs: ChunkedArray;
 }
 
-/** The segments (in age order) as one, over `terms` terms; `alive` says which documents' postings are kept. */
-export function mergePostings(segments: readonly Segment[], terms: number, alive: (doc: number) => boolean, anyRemoved: boolean): MergedPostings {
+/**
+ * The segments (in age order) as one, over `terms` terms; `alive` says which documents' postings are kept (1 by document
+ * number: a lookup in a typed array, for each of hundreds of millions of postings).
+ */
+export function mergePostings(segments: readonly Segment[], terms: number, alive: Uint8Array, anyRemoved: boolean): MergedPostings {
   const offsets = new Uint32Array(terms + 1);
   if (!anyRemoved) {
     for (let t = 0; t < terms; t++) {
@@ -101,7 +103,7 @@ export function mergePostings(segments: readonly Segment[], terms: number, alive
       let n = 0;
       segments.forEach((s, k) => {
         if (t >= s.terms) return;
-        for (const run of cursors[k].take(s.offsets[t + 1] - s.offsets[t])) for (let i = 0; i < run.length; i++) if (alive(run[i])) n++;
+        for (const run of cursors[k].take(s.offsets[t + 1] - s.offsets[t])) for (let i = 0; i < run.length; i++) if (alive[run[i]]) n++;
       });
       offsets[t + 1] = offsets[t] + n;
     }

@@ -30,15 +30,12 @@ const JSON_PIECE = 1 << 20;
 
 export class SnapshotWriter {
   offset = 0;
-  /** CRC-32 of the last buffer written (with `array`, of the array without its padding). */
-  crc = 0;
   private parts: Buffer[] = [];
   private pending = 0;
   constructor(private readonly handle: FileHandle) {}
 
   async write(buffer: Buffer): Promise<[number, number]> {
     const at = this.offset;
-    this.crc = crc32(buffer);
     this.parts.push(buffer);
     this.pending += buffer.length;
     this.offset += buffer.length;
@@ -52,10 +49,10 @@ export class SnapshotWriter {
     return this.write(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
   }
 
-  /** Writes a named section and records its checksum. */
+  /** Writes a named section and records its checksum (of the data, without the padding before it). */
   async section(into: SectionTable, name: string, data: Buffer | ArrayBufferView): Promise<void> {
     into.sections[name] = Buffer.isBuffer(data) ? await this.write(data) : await this.array(data);
-    into.checksums[name] = this.crc;
+    into.checksums[name] = crc32(Buffer.isBuffer(data) ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   }
 
   /** Writes an array that stays in the file once restored: its checksum, and one per block for reads of a range. */
@@ -68,9 +65,11 @@ export class SnapshotWriter {
     const pieces = ArrayBuffer.isView(data) ? [new Uint8Array(data.buffer, data.byteOffset, data.byteLength)] : data.chunks();
     for (const piece of pieces) {
       const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-      await this.write(bytes);
       crc = crc32(bytes, crc);
       blocks.push(bytes);
+      // written before the next piece is asked for: a piece's memory is reused for the next (ChunkedArray)
+      await this.write(bytes);
+      await this.flush();
     }
     into.sections[name] = [at, this.offset - at];
     into.checksums[name] = crc;
@@ -123,9 +122,10 @@ export class SnapshotWriter {
 
   async flush(): Promise<void> {
     if (!this.pending) return;
-    const data = Buffer.concat(this.parts, this.pending);
+    // (written as they are, not copied into one buffer first: at 10,000 sessions, 0.86 GB copied once more)
+    const parts = this.parts;
     this.parts = [];
     this.pending = 0;
-    await this.handle.write(data, 0, data.length);
+    await this.handle.writev(parts);
   }
 }

@@ -136,7 +136,8 @@ export async function writeSnapshot(
   const handle = await open(temp, 'w');
   const sessions: StoredSession[] = [];
   // the index's segments are written as one (read from memory and the previous file as it goes)
-  const merged = index.segments.length ? [mergePostings(index.segments, index.terms.length, (doc) => index.keys[doc] != null, index.keys.includes(null))] : [];
+  const alive = Uint8Array.from(index.keys, (key) => (key != null ? 1 : 0));
+  const merged = index.segments.length ? [mergePostings(index.segments, index.terms.length, alive, alive.includes(0))] : [];
   let header: Header;
   try {
     const out = new SnapshotWriter(handle);
