@@ -9,9 +9,21 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
-import { SearchIndex } from '../../src/core/index/engine.js';
+import { SearchIndex, type Scored } from '../../src/core/index/engine.js';
 import { readSnapshot, writeSnapshot } from '../../src/core/store/snapshot.js';
 import { tempDir, writeSessionCopies } from '../helpers.js';
+
+/** What an index restored from the snapshot at `path` answers to each of `queries`. */
+async function restoredScores(path: string, queries: string[][]): Promise<Scored[][]> {
+  const contents = await readSnapshot(path, 'k');
+  assert.ok(contents, 'the snapshot reads back');
+  try {
+    const restored = SearchIndex.fromState(contents.index);
+    return queries.map((q) => restored.score(q));
+  } finally {
+    await contents.handle.close();
+  }
+}
 
 const SAMPLE = '1af7fc5e-8455-4414-9ccd-011d40f70b2a';
 
@@ -84,14 +96,7 @@ test('a snapshot writes the segments as one, without removed documents, and the 
     queries.map((q) => index.score(q)),
     before,
   );
-  const contents = await readSnapshot(path, 'k');
-  assert.ok(contents);
-  const restored = SearchIndex.fromState(contents.index);
-  assert.deepEqual(
-    queries.map((q) => restored.score(q)),
-    before,
-  );
-  await contents.handle.close();
+  assert.deepEqual(await restoredScores(path, queries), before);
   written.arrays.close();
 });
 
@@ -119,14 +124,7 @@ test('a snapshot holds the index as it was when its write began, whatever the in
   const written = await writing;
   assert.equal(index.useSnapshotArrays(changes, written.arrays), false, 'changed while written: the index keeps its own arrays');
   written.arrays.close();
-  const contents = await readSnapshot(path, 'k');
-  assert.ok(contents);
-  const restored = SearchIndex.fromState(contents.index);
-  assert.deepEqual(
-    queries.map((q) => restored.score(q)),
-    before,
-  );
-  await contents.handle.close();
+  assert.deepEqual(await restoredScores(path, queries), before);
 });
 
 test('postings larger than a piece are written, read back from the file and written again whole', async () => {
@@ -152,13 +150,7 @@ test('postings larger than a piece are written, read back from the file and writ
   const expected = queries.map((q) => restored.score(q));
   const second = join(tempDir(), 'snapshot.bin');
   const again = await writeSnapshot(second, 'k', restored.exportState(), [], []);
-  const twice = await readSnapshot(second, 'k');
-  assert.ok(twice);
-  assert.deepEqual(
-    queries.map((q) => SearchIndex.fromState(twice.index).score(q)),
-    expected,
-  );
+  assert.deepEqual(await restoredScores(second, queries), expected);
   again.arrays.close();
   await once.handle.close();
-  await twice.handle.close();
 });
