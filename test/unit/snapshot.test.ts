@@ -411,3 +411,32 @@ test('a long first load writes the snapshot as it goes: a load killed halfway re
   assert.equal(resumed.sessions.size, 150);
   await resumed.close();
 });
+
+test('a snapshot whose write did not finish (its writer killed) is removed by the next writer, not left taking the disk', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  const first = await open(root, data);
+  await first.library.close();
+  const index = join(data, 'index');
+  // what a writer killed during its write leaves: its file, named for its process, never renamed over the snapshot
+  const left = join(index, 'snapshot.bin.4194301.1796400000000.tmp');
+  writeFileSync(left, Buffer.alloc(2 * 1048576, 7));
+  const second = await open(root, data);
+  appendFileSync(join(root, 'codemie', 'projects', '-tmp-private', '4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl'), record('zqunfinishedx'));
+  await second.library.reloadFile(join(root, 'codemie', 'projects', '-tmp-private', '4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl'));
+  await second.library.saveSnapshot();
+  assert.ok(!existsSync(left), readdirSync(index).join(', '));
+  assert.deepEqual(
+    readdirSync(index).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
+  assert.ok(
+    second.logger.lines.some((l) => l.includes(`${left}: removed (2 MB of a snapshot whose write did not finish)`)),
+    second.logger.lines.join('\n'),
+  );
+  await second.library.close();
+  // the snapshot written in its place is whole
+  const third = await open(root, data);
+  assert.equal(third.library.search('zqunfinishedx').count, 1);
+  await third.library.close();
+});

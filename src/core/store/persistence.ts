@@ -15,6 +15,7 @@ import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from '../mod
 import { archiveLocation } from './archive.js';
 import { decodeSemantic, encodeSemantic, type SemanticData } from '../semantic/semantic-file.js';
 import { WriterLock } from './lock.js';
+import { removeUnfinished } from './unfinished.js';
 import { LIST_KEYS, RestoredLists, type ListKey, type ListSections } from './restored-lists.js';
 import {
   readSnapshot,
@@ -156,6 +157,7 @@ export class Persistence {
    */
   async save(index: SearchIndex, sessions: Session[], files: ManifestEntry[], semantic?: () => SemanticData, partial = false): Promise<boolean> {
     if (!(await this.lock.tryAcquire())) return false;
+    await removeUnfinished(this.path, this.logger);
     const started = performance.now();
     const sources: SessionSource[] = sessions.map((session) => ({
       session,

@@ -16,6 +16,7 @@ import type { IndexState, RestoredState } from '../index/engine.js';
 import type { Segment } from '../index/postings.js';
 import { ArrayFile, DiskArray } from './disk-array.js';
 import { SnapshotWriter } from './snapshot-writer.js';
+import { unfinishedPath } from './unfinished.js';
 import { mergePostings } from './merged-postings.js';
 import type { Session, SourceId } from '../model.js';
 import { LIST_KEYS, LIST_SECTIONS, type ListKey } from './restored-lists.js';
@@ -132,7 +133,7 @@ export async function writeSnapshot(
   partial = false,
 ): Promise<WrittenSnapshot> {
   await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const temp = unfinishedPath(path);
   const handle = await open(temp, 'w');
   const sessions: StoredSession[] = [];
   // the index's segments are written as one (read from memory and the previous file as it goes)
