@@ -171,8 +171,11 @@ export class LiveUpdates {
       return this.ready.get(sharing);
     }
     const factory = this.options.watchFactory ?? defaultWatchFactory;
-    const accepted = (path: string): boolean =>
-      [...this.watchers.keys()].some((r) => r.path === root.path && this.library.accepts(sourceById(r.source)!, path, r.path));
+    // (asked for every event of the folder: the roots are looked through, not copied)
+    const accepted = (path: string): boolean => {
+      for (const r of this.watchers.keys()) if (r.path === root.path && this.library.accepts(sourceById(r.source)!, path, r.path)) return true;
+      return false;
+    };
     let watcher: Watcher;
     try {
       watcher = factory(root, accepted, (folder) => this.library.filesUnder(folder));

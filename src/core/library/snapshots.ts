@@ -1,6 +1,6 @@
 /**
- * When the snapshot is written: at the end of a load that changed something, and after live changes once things have
- * been quiet for a while; writes never overlap, and a failed write leaves the library dirty for the next try.
+ * When the snapshot is written: at the end of a load that changed something, and 30 s (quietMs) after a live change,
+ * spaced as below; writes never overlap, and a failed write leaves the library dirty for the next try.
  *
  * A snapshot is written whole (the index's postings above all: 0.86 GB at 10,000 sessions, 10 s of a core on a busy
  * machine), and an agent at work changes its transcript every few seconds all day: written 30 s after each change, the

@@ -48,7 +48,7 @@ class Sequential {
 
 /** Collects elements into pieces of PIECE elements, handed out as bytes. */
 class Pieces {
-  private buffer = new Uint32Array(PIECE);
+  private readonly buffer = new Uint32Array(PIECE);
   private used = 0;
 
   *push(run: Uint32Array, keep?: Uint32Array, alive?: Uint8Array): Generator<Uint8Array> {
