@@ -1,10 +1,12 @@
 /**
  * What the user asked (semantic/asked-index.ts): sessions ranked by BM25 over the stems of their title and the user's
  * own prompts. Other word forms meet ("leaking" finds "leak"), a reply's words do not count, a slot scores its best
- * alternative once, removed sessions are gone, and what a session asked is written with the semantic file.
+ * alternative once, removed sessions are gone, and what a session asked is written with the semantic file. A model
+ * learned before later sessions brought new words is written whole and read back (as an earlier build wrote it too).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { crc32 } from 'node:zlib';
 import type { ParsedSession, Turn } from '../../src/core/model.js';
 import { AskedIndex, askedStems, sortedBag, stemOf } from '../../src/core/semantic/asked-index.js';
 import { SemanticIndex } from '../../src/core/semantic/semantic-index.js';
@@ -165,4 +167,46 @@ test('fusion: keywords all held by the first by words keep it above one that lac
   assert.ok(fused[0].relevance > fused[1].relevance, 'the order is the score shown');
   // when the second holds every keyword too, the fusion decides as before
   assert.equal(fuse([hit('planted', 0.6, 0b111), hit('decoy', 0.53, 0b111)], semantic, 2, 0.5, asked, 3)[0].key, 'decoy');
+});
+
+test('a model learned before later sessions brought new words is written whole: read back, it is the model, and ranks the same', async () => {
+  const subjects = ['watcher file handles', 'database pool timeout', 'readme caching section', 'parser error recovery'];
+  const index = new SemanticIndex(silentLogger, 0, false);
+  index.release();
+  for (let i = 0; i < 24; i++) {
+    const subject = subjects[i % subjects.length];
+    const s = session(`s${i}`, subject, [`fix the ${subject} in module ${i}`, `and test the ${subject} again`]);
+    index.add(s, s.turns);
+  }
+  await index.settled();
+  assert.equal(index.state.status, 'ready');
+  // a session after the model holding words no earlier one held (agents bring new identifiers all day); too few
+  // sessions since for the model to be learned again
+  const late = session('late', 'zorblat quuxifier', ['configure the zorblat quuxifier for the database pool']);
+  index.add(late, late.turns);
+  const data = index.toData();
+  const known = data.model!.toModel.length;
+  assert.ok(known < data.words.length, 'the model knows fewer words than the sessions hold');
+  const bytes = encodeSemantic(data);
+  const query = ['database', 'pool', 'zorblat'];
+  const readBack = (file: Buffer): SemanticIndex => {
+    const decoded = decodeSemantic(file);
+    assert.ok(decoded?.model, 'the file is read back with its model (not "unreadable", learned again)');
+    assert.equal(decoded.vectors.length, 25);
+    const restored = new SemanticIndex(silentLogger, 0, false);
+    restored.fromData(decoded, () => true);
+    assert.equal(restored.state.status, 'ready');
+    return restored;
+  };
+  assert.deepEqual(readBack(bytes).search(query, 5), index.search(query, 5));
+  // a file an earlier build wrote: the model's word table only as long as the words known when it was learned
+  const aligned = (n: number): number => (n + 3) & ~3;
+  const bagBytes = [data.bags, data.asked].reduce((sum, bags) => {
+    const total = bags.reduce((n, [, b]) => n + b.terms.length, 0);
+    return sum + total * 4 + (total + (total % 2)) * 2;
+  }, 0);
+  const table = 16 + aligned(bytes.readUInt32LE(8)) + bagBytes;
+  const earlier = Buffer.concat([bytes.subarray(0, table + known * 4), bytes.subarray(table + data.words.length * 4)]);
+  earlier.writeUInt32LE(crc32(earlier.subarray(16)), 12);
+  assert.deepEqual(readBack(earlier).search(query, 5), index.search(query, 5));
 });

@@ -69,7 +69,10 @@ export function encodeSemantic(data: SemanticData): Buffer {
     parts.push(view(terms), view(counts));
   }
   if (data.model) {
-    parts.push(view(data.model.toModel), view(data.model.lsa.idf), view(data.model.lsa.projection));
+    // one entry per word: words that came after the model was learned are in none of it (−1)
+    const toModel = new Int32Array(data.words.length).fill(-1);
+    toModel.set(data.model.toModel.subarray(0, data.words.length));
+    parts.push(view(toModel), view(data.model.lsa.idf), view(data.model.lsa.projection));
     for (const [, v] of data.vectors) parts.push(view(v));
   }
   const file = Buffer.concat(parts);
@@ -108,7 +111,12 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
     const asked = bagsOf(header.askedIds, header.askedLengths);
     const data: SemanticData = { words: header.words, bags, asked, vectors: [] };
     if (header.k > 0) {
-      const toModel = take((b) => new Int32Array(b), header.words.length * 4);
+      // one entry per word; a file of an earlier build holds one per word known when the model was learned (read
+      // as it is: the words after are in none of the model)
+      const held = (buffer.length - offset) / 4 - header.modelWords * (1 + header.k) - header.vectorIds.length * header.k;
+      if (!Number.isInteger(held) || held < 0 || held > header.words.length) throw new Error('model out of range');
+      const toModel = new Int32Array(header.words.length).fill(-1);
+      toModel.set(take((b) => new Int32Array(b), held * 4));
       const idf = take((b) => new Float32Array(b), header.modelWords * 4);
       const projection = take((b) => new Float32Array(b), header.modelWords * header.k * 4);
       data.model = { lsa: { k: header.k, idf, projection }, toModel, sessions: header.sessions };
