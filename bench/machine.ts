@@ -23,6 +23,7 @@ import { ROOT } from '../test/helpers.js';
 import type { RealCorpus } from './real-corpus.js';
 import { fork } from 'node:child_process';
 import { SOURCE_IDS } from '../src/core/model.js';
+import { mcpLaunchArgs } from '../src/mcp/launch.js';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, quiet: { type: 'string', default: '60' } } });
 const dir = join(ROOT, 'bench', '.out', 'real', values.size!);
@@ -126,7 +127,7 @@ async function stopEngine(): Promise<void> {
 async function mcpClient(): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(ROOT, 'dist', 'mcp.js'), ...rootArgs, '--data', data],
+    args: mcpLaunchArgs(join(ROOT, 'dist', 'mcp.js'), [...rootArgs, '--data', data]),
     env: env as Record<string, string>,
     cwd: project,
     stderr: 'ignore',

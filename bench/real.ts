@@ -26,6 +26,7 @@ import { ROOT } from '../test/helpers.js';
 import { realCorpus, type RealCorpus } from './real-corpus.js';
 import { peakRssMb } from './real-fts5.js';
 import { withAllocatorEnv } from '../src/core/allocator.js';
+import { mcpLaunchArgs } from '../src/mcp/launch.js';
 
 const { values } = parseArgs({
   options: {
@@ -71,7 +72,7 @@ async function corpus(size: number): Promise<RealCorpus> {
  * agent's MCP server answers from the engine, and the engine is the process that loads.
  */
 async function mcpServer(c: RealCorpus, data: string): Promise<{ client: Client; pid: number; close: () => Promise<void> }> {
-  const args = [join(ROOT, 'dist', 'mcp.js'), ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data];
+  const args = mcpLaunchArgs(join(ROOT, 'dist', 'mcp.js'), [...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data]);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,

@@ -2,10 +2,14 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
+import { mcpLaunchArgs } from '../mcp/launch.js';
 
 export function mcpConfig(bundleUrl: string, roots: SourceRoot[] | undefined, nodePath: string): string {
   const server = join(dirname(fileURLToPath(bundleUrl)), 'mcp.js');
-  const args = [server, ...(roots ?? []).flatMap((r) => ['--root', `${r.source}=${r.path}`])];
+  const args = mcpLaunchArgs(
+    server,
+    (roots ?? []).flatMap((r) => ['--root', `${r.source}=${r.path}`]),
+  );
   const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   const json = JSON.stringify({ mcpServers: { 'session-search': { type: 'stdio', command: nodePath, args } } }, null, 2);
   return [

@@ -115,8 +115,9 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, ms: number): Prom
 
 /** Starts `session-search serve` for the data folder, detached: it outlives this client. */
 function startEngine(options: EngineClientOptions, log: string): void {
-  // a heap limit given to this process is the engine's too (the engine does the loading it would have done)
-  const heap = process.execArgv.filter((a) => /^--max-(old|semi)-space-size/.test(a));
+  // a heap limit given to this process is the engine's too (the engine does the loading it would have done); the small
+  // young generation of a relay (src/mcp/launch.ts) is not
+  const heap = process.execArgv.filter((a) => /^--max-old-space-size/.test(a));
   // the machine's roots only: this client's workspace roots are registered once it is connected
   const roots = splitRoots(options.roots).machine;
   const args = [

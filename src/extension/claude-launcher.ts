@@ -4,6 +4,7 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MCP_NODE_FLAGS } from '../mcp/launch.js';
 
 export async function writeLauncher(dataFolder: string, nodePath: string, serverPath: string, platform = process.platform): Promise<string> {
   const bin = join(dataFolder, 'bin');
@@ -11,8 +12,8 @@ export async function writeLauncher(dataFolder: string, nodePath: string, server
   const windows = platform === 'win32';
   const file = join(bin, windows ? 'session-search-mcp.cmd' : 'session-search-mcp');
   const body = windows
-    ? `@echo off\r\nset ELECTRON_RUN_AS_NODE=1\r\n"${nodePath}" "${serverPath}" %*\r\n`
-    : `#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec '${nodePath.replace(/'/g, `'\\''`)}' '${serverPath.replace(/'/g, `'\\''`)}' "$@"\n`;
+    ? `@echo off\r\nset ELECTRON_RUN_AS_NODE=1\r\n"${nodePath}" ${MCP_NODE_FLAGS.join(' ')} "${serverPath}" %*\r\n`
+    : `#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec '${nodePath.replace(/'/g, `'\\''`)}' ${MCP_NODE_FLAGS.join(' ')} '${serverPath.replace(/'/g, `'\\''`)}' "$@"\n`;
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, body, { mode: 0o755 });
   await rename(temp, file);

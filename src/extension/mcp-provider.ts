@@ -4,13 +4,17 @@
  */
 import * as vscode from 'vscode';
 import { serverSettings } from './settings.js';
+import { mcpLaunchArgs } from '../mcp/launch.js';
 
 export const MCP_PROVIDER_ID = 'sessionSearch.mcp';
 
+/** The bundled MCP server (dist/mcp.js). */
+export function mcpServerPath(context: vscode.ExtensionContext): string {
+  return vscode.Uri.joinPath(context.extensionUri, 'dist', 'mcp.js').fsPath;
+}
+
 export function mcpServerArgs(context: vscode.ExtensionContext, dataFolder: string | undefined): string[] {
-  const args = [vscode.Uri.joinPath(context.extensionUri, 'dist', 'mcp.js').fsPath];
-  if (dataFolder) args.push('--data', dataFolder);
-  return args;
+  return mcpLaunchArgs(mcpServerPath(context), dataFolder ? ['--data', dataFolder] : []);
 }
 
 export function mcpProvider(

@@ -105,7 +105,10 @@ export async function run(): Promise<void> {
   check(definitions.length === 1, `one MCP server definition, got ${definitions.length}`);
   const [mcp] = definitions;
   check(mcp.label === 'Session Search', `label ${mcp.label}`);
-  check(mcp.command === process.execPath && mcp.args[0].endsWith('mcp.js'), `command ${mcp.command} ${mcp.args.join(' ')}`);
+  check(
+    mcp.command === process.execPath && mcp.args[0] === '--max-semi-space-size=1' && mcp.args[1].endsWith('mcp.js'),
+    `command ${mcp.command} ${mcp.args.join(' ')}`,
+  );
   check(mcp.env.ELECTRON_RUN_AS_NODE === '1', 'runs on the editor runtime');
   const sources = JSON.parse(String(mcp.env.SESSION_SEARCH_SOURCES)) as { sources: { id: string; enabled: boolean }[] };
   check(sources.sources.length === SOURCE_IDS.length && sources.sources.every((s) => s.enabled), 'the per-source settings reach the MCP server');

@@ -143,7 +143,9 @@ test('mcp-config prints a claude mcp add line and a .mcp.json entry that launch 
   const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { mcpServers: Record<string, { command: string; args: string[] }> };
   const server = json.mcpServers['session-search'];
   assert.equal(server.command, process.execPath);
-  assert.deepEqual(server.args, [join(ROOT, 'dist', 'mcp.js'), '--root', CA_ROOT]);
+  // (a relay to the engine: a young generation of 1 MB, src/mcp/launch.ts)
+  assert.deepEqual(server.args, ['--max-semi-space-size=1', join(ROOT, 'dist', 'mcp.js'), '--root', CA_ROOT]);
+  assert.ok(line.includes(`${process.execPath} --max-semi-space-size=1 ${join(ROOT, 'dist', 'mcp.js')}`), line);
 });
 
 test('the archive keeps a deleted transcript searchable from the CLI; archive size and purge', () => {

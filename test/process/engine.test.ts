@@ -14,6 +14,7 @@ import { eventually } from '../eventually.js';
 import { CORPUS, ROOT, tempDir, writeCodeArchitect } from '../helpers.js';
 import { running } from '../../src/core/store/running.js';
 import { ALLOCATOR_ENV } from '../../src/core/allocator.js';
+import { mcpLaunchArgs } from '../../src/mcp/launch.js';
 
 const HOME_DIR = tempDir();
 
@@ -36,6 +37,11 @@ function startedWith(pid: number): Map<string, string> | undefined {
   if (process.platform !== 'linux') return undefined;
   const pairs = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
   return new Map(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
+/** The arguments a process was started with (Linux: /proc), or undefined where the platform does not show them. */
+function argsOf(pid: number): string[] | undefined {
+  if (process.platform !== 'linux') return undefined;
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 }
 type Found = { structuredContent?: { results: { id: string }[] }; isError?: boolean; content: { text: string }[] };
 async function searchTool(client: Client, limit: number): Promise<string> {
@@ -109,9 +115,10 @@ test('a session written while the engine runs is found by every client without o
 test('a killed engine is started again by its next client, and a connected MCP server carries on', async () => {
   const { data, root, cli } = setup();
   assert.equal(cli(['search', ...QUERY]).code, 0);
+  // (launched as the launch lines give it: a young generation of 1 MB, src/mcp/launch.ts)
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(ROOT, 'dist', 'mcp.js'), '--root', root, '--data', data],
+    args: mcpLaunchArgs(join(ROOT, 'dist', 'mcp.js'), ['--root', root, '--data', data]),
     env: { ...(process.env as Record<string, string>), HOME: HOME_DIR },
     stderr: 'ignore',
   });
@@ -128,6 +135,12 @@ test('a killed engine is started again by its next client, and a connected MCP s
     const next = enginePid(data);
     assert.notEqual(next, pid);
     assert.ok(running(next));
+    // the engine it started loads with V8's own young generation, not the relay's
+    const args = argsOf(next);
+    if (args) {
+      assert.ok(args.includes('serve'), args.join(' '));
+      assert.ok(!args.some((a) => a.startsWith('--max-semi-space-size')), args.join(' '));
+    }
     // and the CLI finds that one
     const r = cli(['search', ...QUERY]);
     assert.equal(firstId(r.stdout), expected);

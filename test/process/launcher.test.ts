@@ -1,6 +1,6 @@
 /** The stable launcher that Claude Code is pointed at: it survives extension updates and starts the real server. */
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,6 +13,8 @@ test('the launcher in the data folder starts the bundled MCP server, and is rewr
   const launcher = await writeLauncher(data, process.execPath, join(ROOT, 'dist', 'mcp.js'));
   assert.equal(launcher, join(data, 'bin', 'session-search-mcp'));
   assert.ok(statSync(launcher).mode & 0o100, 'executable');
+  // the server starts as the other launch lines start it (a young generation of 1 MB: src/mcp/launch.ts)
+  assert.match(readFileSync(launcher, 'utf8'), / --max-semi-space-size=1 '[^']*mcp\.js' "\$@"$/m);
   assert.equal(claudeAddCommand(launcher), `claude mcp add -s user session-search -- ${launcher}`);
   assert.equal(await writeLauncher(data, process.execPath, join(ROOT, 'dist', 'mcp.js')), launcher, 'same path after an update');
   const client = new Client({ name: 'launcher-test', version: '1.0.0' });

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fromToon, tabularView } from '../../src/core/format.js';
+import { mcpLaunchArgs } from '../../src/mcp/launch.js';
 import { CORPUS, ROOT, tempDir, writeFile } from '../helpers.js';
 import { serveInMemory, type ToolResult } from '../mcp-memory.js';
 
@@ -222,18 +223,17 @@ async function untilIndexed(client: Client): Promise<void> {
 }
 
 describe('stdio, against the built bundle', () => {
-  test('node dist/mcp.js answers tools/list and ranks real sessions', async () => {
+  test('node dist/mcp.js, launched as the launch lines give it, answers tools/list and ranks real sessions', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [
-        join(ROOT, 'dist', 'mcp.js'),
+      args: mcpLaunchArgs(join(ROOT, 'dist', 'mcp.js'), [
         '--data',
         tempDir(),
         '--root',
         `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`,
         '--root',
         `claude-code=${join(CORPUS, 'claude-code')}`,
-      ],
+      ]),
       stderr: 'pipe',
     });
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });

@@ -2,12 +2,12 @@
 import { errorMessage } from '../../core/errors.js';
 import * as vscode from 'vscode';
 import { claudeAddCommand, writeLauncher } from '../claude-launcher.js';
-import { mcpServerArgs } from '../mcp-provider.js';
+import { mcpServerPath } from '../mcp-provider.js';
 import { dataFolder } from '../settings.js';
 
 export async function copyClaudeMcpCommand(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<void> {
   try {
-    const launcher = await writeLauncher(dataFolder(), process.execPath, mcpServerArgs(context, undefined)[0]);
+    const launcher = await writeLauncher(dataFolder(), process.execPath, mcpServerPath(context));
     const command = claudeAddCommand(launcher);
     await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(`Copied: ${command}`);
