@@ -62,6 +62,10 @@ const enginePid = (): number | undefined => {
   const file = join(data, 'engine', 'pid');
   return existsSync(file) ? Number(readFileSync(file, 'utf8')) : undefined;
 };
+const engineLog = (): string => {
+  const file = join(data, 'engine', 'engine.log');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+};
 const alive = (pid: number): boolean => existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -244,8 +248,12 @@ for (const { client } of servers) await client.close();
 await new Promise((resolve) => setTimeout(resolve, 3_000));
 const quietMs = Number(values.quiet) * 1000;
 const before = cpuTicks(engine);
+const logged = engineLog().length;
 await new Promise((resolve) => setTimeout(resolve, quietMs));
 const idleCpu = ((cpuTicks(engine) - before) / 100 / (quietMs / 1000)) * 100;
+// what the engine did meanwhile, beside its figure (a snapshot written, a model learned: the minute was not idle)
+const didMeanwhile = engineLog().slice(logged).trim();
+if (didMeanwhile) console.error(`${values.size}: the engine logged during the quiet minute:\n${didMeanwhile}`);
 const peak = status(engine, 'VmHWM');
 await stopEngine();
 
