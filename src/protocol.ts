@@ -21,7 +21,7 @@ import type {
   WorkspaceGroup,
   WorkspaceSummary,
 } from './core/contracts.js';
-import type { SourceRoot, SourceSetting } from './core/ingest/sources/registry.js';
+import type { SourceRoot, SourceSetting } from './core/ingest/sources/default-roots.js';
 import type { PushResult } from './core/team/push.js';
 import type { ArchiveSize, TreeSession } from './core/contracts.js';
 

@@ -5,7 +5,7 @@
  * now. The extension host opens it itself; the index server of dist/server.cjs opens it when the extension asks that
  * process to (no vscode import here).
  */
-import { rootsFromSettings } from '../core/ingest/sources/registry.js';
+import { rootsFromSettings } from '../core/ingest/sources/default-roots.js';
 import type { Logger } from '../core/log.js';
 import { ENGINE_VERSION } from '../version.js';
 import { ChangedNotification, IndexProgressNotification, WorkspaceAnsweredNotification, type IndexProgress, type ServerSettings } from '../protocol.js';

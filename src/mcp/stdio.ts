@@ -1,7 +1,7 @@
 /** Entry point of dist/mcp.js: `node dist/mcp.js [--root SOURCE=PATH ...] [--data DIR] [--verbose]`. */
 import { errorMessage } from '../core/errors.js';
 import { parseCli, UsageError } from '../cli/args.js';
-import { rootsFromSettings, type SourceRoot, type SourceSetting } from '../core/ingest/sources/registry.js';
+import { rootsFromSettings, type SourceRoot, type SourceSetting } from '../core/ingest/sources/default-roots.js';
 import { runStdioServer } from './run.js';
 
 /** Set by the VS Code extension: the editor's per-source settings, used when no --root is given. */

@@ -5,7 +5,7 @@
 import type { Connection } from 'vscode-languageserver/node';
 import { errorMessage } from '../core/errors.js';
 import { addImport } from '../core/ingest/imports.js';
-import { rootsFromSettings } from '../core/ingest/sources/registry.js';
+import { rootsFromSettings } from '../core/ingest/sources/default-roots.js';
 import { createLibrary, type SessionLibrary } from '../core/library.js';
 import type { Logger } from '../core/log.js';
 import { Persistence } from '../core/store/persistence.js';

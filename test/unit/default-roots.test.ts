@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { defaultRoots, DEFAULT_ROOTS, splitRoots } from '../../src/core/ingest/sources/default-roots.js';
+import { defaultRoots, DEFAULT_ROOTS, rootsFromSettings, splitRoots, type SourceSetting } from '../../src/core/ingest/sources/default-roots.js';
 import { SOURCES } from '../../src/core/ingest/sources/registry.js';
 import { SOURCE_IDS } from '../../src/core/model.js';
 import { tempDir } from '../helpers.js';
@@ -58,4 +58,21 @@ test("SpecStory and Aider are the workspace's, every other source the machine's"
   assert.deepEqual([...new Set(workspace.map((r) => r.source))].sort(), ['aider', 'specstory']);
   assert.ok(machine.every((r) => r.source !== 'aider' && r.source !== 'specstory'));
   assert.equal(machine.length + workspace.length, defaultRoots({ HOME: '/home/u' }).length);
+});
+
+test("the editor's per-source settings: enabled sources' defaults and extra folders, workspace folders for SpecStory and Aider", () => {
+  const env = { HOME: '/home/u', XDG_CONFIG_HOME: '/nowhere' };
+  const settings = SOURCES.map((s, i) => ({ id: s.id, enabled: i % 5 !== 0, folders: i % 3 ? [] : [`/extra/${s.id}`] }));
+  const roots = rootsFromSettings(settings, ['/ws/a', '/ws/b'], env);
+  // (what each adapter says, for the enabled ones: the MCP server and a window work this out without the adapters)
+  const expected = settings
+    .filter((s) => s.enabled)
+    .flatMap((s) => {
+      const defaults = ['specstory', 'aider'].includes(s.id) ? ['/ws/a', '/ws/b'] : SOURCES.find((a) => a.id === s.id)!.defaultRoots(env);
+      return [...defaults, ...s.folders].map((path) => ({ source: s.id, path }));
+    });
+  assert.deepEqual(roots, expected);
+  // an id the settings file holds that no source has is skipped, whatever it is called
+  const stray = ['nosuch', 'constructor', 'toString', '__proto__'].map((id) => ({ id, enabled: true, folders: ['/x'] }) as unknown as SourceSetting);
+  assert.deepEqual(rootsFromSettings(stray, ['/ws'], env), []);
 });

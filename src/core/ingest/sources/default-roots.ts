@@ -113,3 +113,25 @@ export const WORKSPACE_SOURCES: ReadonlySet<SourceId> = new Set<SourceId>(['spec
 export function splitRoots(roots: readonly SourceRoot[]): { machine: SourceRoot[]; workspace: SourceRoot[] } {
   return { machine: roots.filter((r) => !WORKSPACE_SOURCES.has(r.source)), workspace: roots.filter((r) => WORKSPACE_SOURCES.has(r.source)) };
 }
+
+/** A source as the editor's settings give it (sessionSearch.sources). */
+export interface SourceSetting {
+  id: SourceId;
+  enabled: boolean;
+  folders: string[];
+}
+
+/**
+ * Roots from the editor's per-source settings: defaults of enabled sources (workspace folders for SpecStory/Aider) plus
+ * extra folders. (Here, not beside the adapters: an MCP server and a window work out their roots without loading them.)
+ */
+export function rootsFromSettings(sources: SourceSetting[], workspaceFolders: string[], env: NodeJS.ProcessEnv): SourceRoot[] {
+  const roots: SourceRoot[] = [];
+  for (const source of sources) {
+    // (an id the settings hold that no source has is skipped, whatever its name)
+    const defaults = Object.hasOwn(DEFAULT_ROOTS, source.id) ? DEFAULT_ROOTS[source.id] : undefined;
+    if (!source.enabled || !defaults) continue;
+    for (const path of [...(WORKSPACE_SOURCES.has(source.id) ? workspaceFolders : defaults(env)), ...source.folders]) roots.push({ source: source.id, path });
+  }
+  return roots;
+}

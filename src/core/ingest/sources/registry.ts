@@ -26,7 +26,6 @@ import { openCodeSource } from './opencode.js';
 import { rooSource } from './roo.js';
 import { specStorySource } from './specstory.js';
 import type { SourceAdapter } from './types.js';
-import { WORKSPACE_SOURCES, type SourceRoot } from './default-roots.js';
 
 export const SOURCES: readonly SourceAdapter[] = [
   codeArchitectSource,
@@ -60,22 +59,4 @@ export function sourceById(id: string): SourceAdapter | undefined {
   return SOURCES.find((s) => s.id === id);
 }
 
-export { defaultRoots, splitRoots, type SourceRoot } from './default-roots.js';
-
-export interface SourceSetting {
-  id: SourceId;
-  enabled: boolean;
-  folders: string[];
-}
-
-/** Roots from the editor's per-source settings: defaults of enabled sources (workspace folders for SpecStory/Aider) plus extra folders. */
-export function rootsFromSettings(sources: SourceSetting[], workspaceFolders: string[], env: NodeJS.ProcessEnv): SourceRoot[] {
-  const roots: SourceRoot[] = [];
-  for (const source of sources) {
-    const adapter = sourceById(source.id);
-    if (!source.enabled || !adapter) continue;
-    const defaults = WORKSPACE_SOURCES.has(source.id) ? workspaceFolders : adapter.defaultRoots(env);
-    for (const path of [...defaults, ...source.folders]) roots.push({ source: source.id, path });
-  }
-  return roots;
-}
+export { defaultRoots, rootsFromSettings, splitRoots, type SourceRoot, type SourceSetting } from './default-roots.js';
