@@ -1,5 +1,4 @@
 /** The source adapters the product knows, in the order they are listed to users. */
-import type { SourceId } from '../../model.js';
 import { aiderSource } from './aider.js';
 import { ampSource } from './amp.js';
 import { chatGptSource } from './chatgpt.js';
