@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { openCore, type LibraryCore } from '../src/core/library/open.js';
 import { MemoryLogger } from '../src/core/log.js';
 import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
+import type { ParsedSession, Turn } from '../src/core/model.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The real transcripts shared beside the repository; read-only. */
@@ -96,4 +97,27 @@ export function snapshotHeader(b: Buffer): { at: number; header: Record<string, 
   const at = Number(b.readBigUInt64LE(b.length - 32));
   const length = Number(b.readBigUInt64LE(b.length - 24));
   return { at, header: JSON.parse(b.toString('utf8', at, at + length)) as Record<string, unknown> };
+}
+
+/** A parsed session of conversation turns (the user's prompts, each answered), for tests of what is derived from them. */
+export function conversation(id: string, topic: string, prompts: string[], replies: string[] = []): ParsedSession {
+  const turns: Turn[] = prompts.flatMap((text, i) => [
+    { id: `${id}#${2 * i}`, role: 'user', kind: 'conversation', text },
+    { id: `${id}#${2 * i + 1}`, role: 'assistant', kind: 'conversation', text: replies[i] ?? 'done' },
+  ]);
+  const day = '2026-11-01';
+  return {
+    id,
+    source: 'codearchitect',
+    nativeId: id,
+    topic,
+    filename: id,
+    file: `/x/${id}`,
+    size: 1,
+    created: day,
+    updated: day,
+    firstDay: day,
+    lastDay: day,
+    turns,
+  } as ParsedSession;
 }

@@ -7,34 +7,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
-import type { ParsedSession, Turn } from '../../src/core/model.js';
 import { AskedIndex, askedStems, sortedBag, stemOf } from '../../src/core/semantic/asked-index.js';
 import { SemanticIndex } from '../../src/core/semantic/semantic-index.js';
 import { decodeSemantic, encodeSemantic } from '../../src/core/semantic/semantic-file.js';
 import { silentLogger } from '../../src/core/log.js';
 import { fuse } from '../../src/core/answer/hybrid.js';
+import type { ParsedSession } from '../../src/core/model.js';
+import { conversation } from '../helpers.js';
 
-function session(id: string, topic: string, prompts: string[], replies: string[] = []): ParsedSession {
-  const turns: Turn[] = prompts.flatMap((text, i) => [
-    { id: `${id}#${2 * i}`, role: 'user', kind: 'conversation', text },
-    { id: `${id}#${2 * i + 1}`, role: 'assistant', kind: 'conversation', text: replies[i] ?? 'done' },
-  ]);
-  const day = '2026-11-01';
-  return {
-    id,
-    source: 'codearchitect',
-    nativeId: id,
-    topic,
-    filename: id,
-    file: `/x/${id}`,
-    size: 1,
-    created: day,
-    updated: day,
-    firstDay: day,
-    lastDay: day,
-    turns,
-  } as ParsedSession;
-}
+const session = conversation;
 
 const slots = (...words: string[]) => words.map((term) => ({ alts: [{ term, weight: 1 }] }));
 

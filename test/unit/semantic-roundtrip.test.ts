@@ -7,36 +7,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import type { ParsedSession, Turn } from '../../src/core/model.js';
+import type { ParsedSession } from '../../src/core/model.js';
 import { silentLogger } from '../../src/core/log.js';
 import { decodeSemantic, encodeSemantic } from '../../src/core/semantic/semantic-file.js';
 import { SemanticIndex } from '../../src/core/semantic/semantic-index.js';
+import { conversation } from '../helpers.js';
 
 /** Words sessions share (so that a model has something to learn), and words only one session holds. */
 const COMMON = ['watcher', 'database', 'pool', 'timeout', 'parser', 'cache', 'readme', 'deploy', 'token', 'schema', 'retry', 'socket'];
 
-function session(id: string, words: string[]): ParsedSession {
-  const text = words.join(' ');
-  const turns: Turn[] = [
-    { id: `${id}#0`, role: 'user', kind: 'conversation', text: `please look at the ${text}` },
-    { id: `${id}#1`, role: 'assistant', kind: 'conversation', text: `done with the ${words.slice().reverse().join(' ')}` },
-  ];
-  const day = '2026-11-01';
-  return {
-    id,
-    source: 'codearchitect',
-    nativeId: id,
-    topic: words[0] ?? 'notes',
-    filename: id,
-    file: `/x/${id}`,
-    size: 1,
-    created: day,
-    updated: day,
-    firstDay: day,
-    lastDay: day,
-    turns,
-  } as ParsedSession;
-}
+const session = (id: string, words: string[]): ParsedSession =>
+  conversation(id, words[0] ?? 'notes', [`please look at the ${words.join(' ')}`], [`done with the ${words.slice().reverse().join(' ')}`]);
 
 type Step = { add: number; words: string[] } | { remove: number } | { learn: true };
 
