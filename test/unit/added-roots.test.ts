@@ -21,9 +21,11 @@ test('a workspace root added while the library runs is read, and dropping it mid
   copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', name), join(workspace, '.specstory', 'history', name));
 
   const library = openCore({ roots: [{ source: 'codearchitect', path: machine }], logger: new MemoryLogger(), env: {} });
-  // registered as the load starts (an engine's first client joins while the snapshot is restored): it comes first
+  // registered once the load has started (an engine's first client joins while the snapshot is restored): it comes
+  // first, whichever of the two folders is resolved first
+  const loading = library.load();
   const added = library.addRoot({ source: 'specstory', path: workspace });
-  await library.load();
+  await loading;
   const root = await added;
   assert.ok(root, 'the workspace root exists');
   assert.equal(library.roots[0], root, 'the workspace root is walked before the machine’s');

@@ -23,17 +23,19 @@ export async function addRoots(load: Loader, catalog: SessionCatalog, roots: rea
   for (const root of roots) {
     if (!sourceById(root.source)) throw new SessionSearchError('INVALID_ARGUMENT', `Unknown source "${root.source}".`);
     const real = await realpath(root.path).catch(() => undefined);
-    const known = real === undefined ? undefined : load.roots.find((r) => r.source === root.source && r.path === real);
+    const known = real === undefined ? undefined : [...load.roots, ...fresh].find((r) => r.source === root.source && r.path === real);
     if (real === undefined || known) {
       out.push(known);
       continue;
     }
     const added: SourceRoot = { source: root.source, path: real };
-    load.roots.push(added);
     fresh.push(added);
     out.push(added);
   }
   if (!fresh.length) return out;
+  // before the roots the library was configured with, whether or not the load has resolved those yet: a client's
+  // own histories are walked first
+  load.roots.unshift(...fresh);
   // a load under way reads them if it had not walked the roots yet; what it did not read is read here, after it
   await load.loaded;
   const { plan } = await scanRoots(fresh, logger, (a, f, r) => load.accepts(a, f, r));
