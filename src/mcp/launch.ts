@@ -6,7 +6,7 @@
  * generation of 1 MB: measured at 10,000 sessions, a server's own memory after 20 searches with snippets fell from
  * 33 to 23 MB, and stayed there; by default V8 grows a young generation of up to 16 MB per half during such a burst
  * and gives it back only some seconds after it. Where it answers in process (no engine can serve), a warm load was not
- * slower with it, and a first load of 1,000 sessions took 4–19% more CPU and peaked 12% lower. The engine it starts
+ * slower with it, and a first load of 1,000 sessions took 8–33% longer (4–24% more CPU) and peaked 1–14% lower. The engine it starts
  * does not inherit the option (engine/client.ts). (VS Code's runtime, run as Node, is given it on its command line as
  * Node is.)
  */
