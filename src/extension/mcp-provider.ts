@@ -13,7 +13,7 @@ export function mcpServerPath(context: vscode.ExtensionContext): string {
   return vscode.Uri.joinPath(context.extensionUri, 'dist', 'mcp.js').fsPath;
 }
 
-export function mcpServerArgs(context: vscode.ExtensionContext, dataFolder: string | undefined): string[] {
+function mcpServerArgs(context: vscode.ExtensionContext, dataFolder: string | undefined): string[] {
   return mcpLaunchArgs(mcpServerPath(context), dataFolder ? ['--data', dataFolder] : []);
 }
 

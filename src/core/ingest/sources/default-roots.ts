@@ -123,7 +123,7 @@ export interface SourceSetting {
 
 /**
  * Roots from the editor's per-source settings: defaults of enabled sources (workspace folders for SpecStory/Aider) plus
- * extra folders. (Here, not beside the adapters: an MCP server and a window work out their roots without loading them.)
+ * extra folders. (Here, not beside the adapters: an MCP server works out its roots without loading them.)
  */
 export function rootsFromSettings(sources: SourceSetting[], workspaceFolders: string[], env: NodeJS.ProcessEnv): SourceRoot[] {
   const roots: SourceRoot[] = [];

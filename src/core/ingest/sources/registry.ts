@@ -58,4 +58,4 @@ export function sourceById(id: string): SourceAdapter | undefined {
   return SOURCES.find((s) => s.id === id);
 }
 
-export { defaultRoots, rootsFromSettings, splitRoots, type SourceRoot, type SourceSetting } from './default-roots.js';
+export { defaultRoots, splitRoots, type SourceRoot } from './default-roots.js';
