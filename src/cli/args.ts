@@ -34,6 +34,10 @@ Commands:
   serve                    Run the engine of the data folder: one warm index every window, agent and command
                            shares (started by the first that needs it, gone after 15 idle minutes;
                            SESSION_SEARCH_ENGINE=off answers in each process instead)
+  engine [status|start|stop]
+                           The engine of the data folder: whether it runs, its sessions, memory and clients, and
+                           when it stops for idleness (status; exit status 3 when none runs; never starts one);
+                           start it and wait until it answers; or stop it (its snapshot written)
   archive [size|purge]     Report the size of the masked archive in the data folder, or delete it
   learn                    Learn the model that ranks by meaning now (a search starts this in the background
                            when the data folder has none; until it is written, answers rank by words)

@@ -3,7 +3,7 @@
  * next command finds the index warm), or this process when no engine can serve (the reason is logged with --verbose).
  */
 import { inProcess, type Engine } from '../engine/api.js';
-import { engineEntry, openEngine } from '../engine/client.js';
+import { engineEntry, openEngine, type EngineClientOptions } from '../engine/client.js';
 import type { SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import { ENGINE_VERSION } from '../version.js';
@@ -12,11 +12,9 @@ import type { CliOptions } from './args.js';
 /** Engines this command connected to: let go of before the process ends. */
 export const connected: Engine[] = [];
 
-export async function openAnswers(
-  options: CliOptions,
-  openLibrary: (options: CliOptions) => Promise<SessionLibrary>,
-): Promise<{ engine: Engine; library?: SessionLibrary }> {
-  const opened = await openEngine({
+/** What a command asks of the data folder's engine: its folders and settings, and answers over every session unless --partial. */
+export async function engineClientOptions(options: CliOptions): Promise<EngineClientOptions> {
+  return {
     roots: options.roots,
     dataDir: options.dataDir,
     archive: options.archive,
@@ -30,7 +28,14 @@ export async function openAnswers(
     // without --partial a command answers over every session, as in process
     complete: !options.partial,
     embed: options.embed,
-  });
+  };
+}
+
+export async function openAnswers(
+  options: CliOptions,
+  openLibrary: (options: CliOptions) => Promise<SessionLibrary>,
+): Promise<{ engine: Engine; library?: SessionLibrary }> {
+  const opened = await openEngine(await engineClientOptions(options));
   if ('engine' in opened) {
     const engine = options.partial ? opened.engine : whileIndexing(opened.engine, options);
     connected.push(engine);

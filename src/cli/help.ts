@@ -21,6 +21,7 @@ const COMMAND_OPTIONS: Record<string, string[]> = {
   import: ['json', 'toon', 'data', 'verbose'],
   mcp: [...READ, 'db', 'verbose'],
   serve: [...READ, 'db', 'machine', 'verbose'],
+  engine: ['json', 'toon', ...READ, 'verbose'],
   archive: ['json', 'toon', 'data'],
   learn: ['json', 'toon', ...READ, 'verbose'],
   'mcp-config': ['root'],

@@ -313,6 +313,12 @@ async function run(argv: string[]): Promise<number> {
       });
       return -1;
     }
+    case 'engine': {
+      const { engineCommand } = await import('./engine-command.js');
+      const { value, text, code } = await engineCommand(options);
+      print(options, value, () => text);
+      return code;
+    }
     case 'serve': {
       const { serveEngine } = await import('../engine/serve.js');
       const { ENGINE_VERSION } = await import('../version.js');

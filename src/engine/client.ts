@@ -28,6 +28,7 @@ import { withAllocatorEnv } from '../core/allocator.js';
 import { ENGINE_BUILT } from '../version.js';
 import {
   ENGINE_PROTOCOL,
+  EngineAboutRequest,
   EngineGetRequest,
   EngineListRequest,
   EngineFileHistoryRequest,
@@ -42,6 +43,7 @@ import {
   EngineUpdatePreferencesRequest,
   HandOverRequest,
   HelloRequest,
+  type EngineAbout,
   type EngineErrorData,
   type HelloResult,
   type TeamRef,
@@ -213,8 +215,9 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
           return { reason: 'the engine of this data folder reads other folders' };
         }
         // this client's workspace histories: a command's are read before its answer; a window's or an MCP server's
-        // become searchable as they are read (and are watched while it stays connected), not holding its first answer
-        if (workspace.length || options.window || options.embed) {
+        // become searchable as they are read (and are watched while it stays connected), not holding its first answer.
+        // A window or an MCP server always joins: `engine status` tells its clients apart by how they joined.
+        if (workspace.length || options.window || options.watchWorkspace || options.embed) {
           const watch = options.watchWorkspace === true;
           const joined = connected.connection.sendRequest(EngineJoinRequest, {
             roots: workspace,
@@ -253,6 +256,27 @@ export async function handOver(dataDir: string): Promise<void> {
   const socket = await connectSocket(paths.socket);
   if (!socket) return;
   await askToGo(await hello(socket, '').catch(() => undefined), socket);
+}
+
+/**
+ * How the data folder's engine is, if one runs (none is started); asking does not keep it up. An engine of an earlier
+ * build that cannot say more gives its pid and version only.
+ */
+export async function aboutEngine(dataDir: string): Promise<EngineAbout | Pick<EngineAbout, 'pid' | 'version' | 'dataDir'> | undefined> {
+  const socket = await connectSocket(enginePaths(dataDir).socket);
+  if (!socket) return undefined;
+  const connected = await hello(socket, '').catch(() => undefined);
+  try {
+    if (!connected) return undefined; // (going away as it was reached)
+    return await Promise.race([connected.connection.sendRequest(EngineAboutRequest), connected.closed]).catch((err: unknown) => {
+      if (err instanceof ResponseError && err.code === ErrorCodes.MethodNotFound)
+        return { pid: connected.hello.pid, version: connected.hello.version, dataDir };
+      throw err;
+    });
+  } finally {
+    connected?.connection.dispose();
+    socket.destroy();
+  }
 }
 
 /** Sends an engine the hand-over and waits until its process is gone (its snapshot written, its lock released). */

@@ -55,6 +55,7 @@ export const HandOverRequest = new RequestType0<void, void>('engine/handOver');
  */
 export interface JoinParams {
   roots: SourceRoot[];
+  /** Set by a window and an MCP server (an agent's), which stay connected; a command sends false. */
   watch: boolean;
   /** A window's index server: it is told the load's progress and what changed (the notifications of src/protocol.ts). */
   window?: boolean;
@@ -95,3 +96,26 @@ export const EngineStatusRequest = new RequestType0<EngineStatus, void>('engine/
 export interface EngineErrorData {
   code: string;
 }
+
+/** What `session-search engine status` shows of a running engine: asking does not keep it from stopping when idle. */
+export interface EngineAbout {
+  pid: number;
+  version: string;
+  dataDir: string;
+  /** When the engine started (ISO), and its memory now. */
+  startedAt: string;
+  rssBytes: number;
+  heapUsedBytes: number;
+  /** Its clients besides the one asking: VS Code windows, MCP servers (agents), and commands. */
+  clients: { windows: number; agents: number; commands: number };
+  /** After how long with no client and no question it stops (ms). */
+  idleStopMs: number;
+  /** With no client connected: how long until it stops unless asked something (ms); null while clients are connected. */
+  stopsInMs: number | null;
+  status: EngineStatus;
+  /** The model that ranks by meaning: learned ('ready'), being learned ('building'), or none yet ('empty'). */
+  meaning: 'empty' | 'building' | 'ready';
+  /** The engine's log file. */
+  log: string;
+}
+export const EngineAboutRequest = new RequestType0<EngineAbout, void>('engine/about');

@@ -30,6 +30,7 @@ import { canConnect } from './socket.js';
 import { productBuilt } from './client.js';
 import {
   ENGINE_PROTOCOL,
+  EngineAboutRequest,
   EngineGetRequest,
   EngineListRequest,
   EngineFileHistoryRequest,
@@ -149,6 +150,10 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
 
   const connections = new Set<MessageConnection>();
   const sockets = new Set<Socket>();
+  // what each client joined as (none: a command), and the connections that only asked how the engine is
+  const kinds = new Map<MessageConnection, 'window' | 'agent'>();
+  const observers = new Set<MessageConnection>();
+  const startedAt = new Date().toISOString();
   let lastActivity = Date.now();
   let stopping: Promise<void> | undefined;
   // (connections are served once it listens, below)
@@ -207,14 +212,15 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
     connections.add(connection);
     sockets.add(socket);
-    lastActivity = Date.now();
+    // (a connected client keeps the engine up; its going, unless it only asked how the engine is, starts the idle time)
     socket.on('close', () => {
       void workspaces.release(connection);
       windows.release(connection);
       connections.delete(connection);
       sockets.delete(socket);
+      kinds.delete(connection);
+      if (!observers.delete(connection)) lastActivity = Date.now();
       connection.dispose();
-      lastActivity = Date.now();
     });
     socket.on('error', () => undefined);
     connection.onRequest(HelloRequest, () => ({
@@ -233,9 +239,30 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       connection.onRequest(type, ((params: P) => answer(params, run)) as never);
     };
     connection.onRequest(EngineStatusRequest, () => local.status());
+    connection.onRequest(EngineAboutRequest, () => {
+      observers.add(connection);
+      const others = [...connections].filter((c) => c !== connection);
+      const count = (kind: 'window' | 'agent'): number => others.filter((c) => kinds.get(c) === kind).length;
+      const memory = process.memoryUsage();
+      return {
+        pid: process.pid,
+        version: options.version,
+        dataDir: options.dataDir,
+        startedAt,
+        rssBytes: memory.rss,
+        heapUsedBytes: memory.heapUsed,
+        clients: { windows: count('window'), agents: count('agent'), commands: others.length - count('window') - count('agent') },
+        idleStopMs: idleMs,
+        stopsInMs: others.length ? null : Math.max(0, idleMs - (Date.now() - lastActivity)),
+        status: library.status(),
+        meaning: library.semanticState().status,
+        log: paths.log,
+      };
+    });
     // (the team is the window's at once, before any request it sends next; its roots are read after the first load)
     connection.onRequest(EngineJoinRequest, async (p) => {
       windows.joined(connection, p);
+      if (p.window || p.watch) kinds.set(connection, p.window ? 'window' : 'agent');
       // the user's model, as the client that joined last named it (checked: a bad one is logged, and ranks without it)
       if (p.embed) library.useModel(p.embed);
       return { roots: await workspaces.register(connection, p.roots, p.watch) };

@@ -12,26 +12,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { eventually } from '../eventually.js';
 import { CORPUS, ROOT, tempDir, writeCodeArchitect } from '../helpers.js';
+import { enginePid, HOME_DIR, setup, stopEngine } from './engine-setup.js';
 import { running } from '../../src/core/store/running.js';
 import { ALLOCATOR_ENV } from '../../src/core/allocator.js';
 import { mcpLaunchArgs } from '../../src/mcp/launch.js';
 
-const HOME_DIR = tempDir();
-
-function setup(): { data: string; root: string; cli: (args: string[], env?: NodeJS.ProcessEnv) => { code: number | null; stdout: string; stderr: string } } {
-  const data = tempDir();
-  const root = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
-  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--root', root, '--data', data], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: HOME_DIR, ...env },
-    });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
-  return { data, root, cli };
-}
-
-const enginePid = (data: string): number => Number(readFileSync(join(data, 'engine', 'pid'), 'utf8'));
 /** The environment a process was started with (Linux: /proc), or undefined where the platform does not show it. */
 function startedWith(pid: number): Map<string, string> | undefined {
   if (process.platform !== 'linux') return undefined;
@@ -51,14 +36,6 @@ async function searchTool(client: Client, limit: number): Promise<string> {
 }
 const firstId = (stdout: string): string => (JSON.parse(stdout) as { results: { id: string }[] }).results[0]?.id;
 const QUERY = ['MockRepoMap', 'max_map_tokens', '--json'];
-
-async function stopEngine(data: string): Promise<void> {
-  if (!existsSync(join(data, 'engine', 'pid'))) return;
-  const pid = enginePid(data);
-  if (running(pid)) process.kill(pid, 'SIGTERM');
-  // (it writes its snapshot first: on a busy machine that takes a while)
-  await eventually(() => !running(pid), `engine ${pid} stopped`, { timeoutMs: 60_000 });
-}
 
 test('CLI commands and an MCP server on one data folder share one engine, started by the first of them', async () => {
   const { data, root, cli } = setup();

@@ -1,0 +1,97 @@
+/**
+ * `session-search engine [status|start|stop]`: the data folder's resident engine as its user sees it. `status` says
+ * whether one runs and how it is (sessions, memory, clients, when it stops for idleness) without starting one or
+ * keeping it up; `start` starts it and waits until it answers (a warm index before the first search); `stop` lets it
+ * write its snapshot and go.
+ */
+import { SessionSearchError } from '../core/errors.js';
+import { aboutEngine, handOver, openEngine } from '../engine/client.js';
+import type { EngineAbout } from '../engine/protocol.js';
+import { UsageError, type CliOptions } from './args.js';
+import { engineClientOptions } from './engine.js';
+
+/** Exit status of `engine status` when no engine runs (as service managers report a unit that is not running). */
+export const NOT_RUNNING = 3;
+
+export interface EngineCommandResult {
+  value: unknown;
+  text: string;
+  code: number;
+}
+
+export async function engineCommand(options: CliOptions): Promise<EngineCommandResult> {
+  const action = options.positionals[0] ?? 'status';
+  const { dataDir } = options;
+  const none = `No engine runs for ${dataDir}: the next command, VS Code window or agent starts one.\n`;
+  switch (action) {
+    case 'status': {
+      const about = await aboutEngine(dataDir);
+      if (!about) return { value: { running: false, dataDir }, text: none, code: NOT_RUNNING };
+      return { value: { running: true, ...about }, text: describe(about), code: 0 };
+    }
+    case 'start': {
+      const opened = await openEngine({ ...(await engineClientOptions(options)), complete: false });
+      if ('reason' in opened) throw new SessionSearchError('READ_ERROR', `no engine can serve ${dataDir}: ${opened.reason}`);
+      try {
+        // (answered once the snapshot is restored, or at once on a first run: the load goes on in the engine)
+        await opened.engine.list({ limit: 1 });
+      } finally {
+        await opened.engine.close();
+      }
+      const about = await aboutEngine(dataDir);
+      if (!about) throw new SessionSearchError('READ_ERROR', `the engine of ${dataDir} stopped as it started (see its log, engine/engine.log)`);
+      return { value: { running: true, ...about }, text: describe(about), code: 0 };
+    }
+    case 'stop': {
+      const about = await aboutEngine(dataDir);
+      if (!about) return { value: { running: false, stopped: false, dataDir }, text: none, code: 0 };
+      await handOver(dataDir);
+      return {
+        value: { running: false, stopped: true, pid: about.pid, dataDir },
+        text: `Stopped the engine (pid ${about.pid}) of ${dataDir}; its index snapshot is written, and the next command starts a new one.\n`,
+        code: 0,
+      };
+    }
+    default:
+      throw new UsageError(`engine takes "status", "start" or "stop", got "${action}".`);
+  }
+}
+
+/** A duration as people read it: 45 s, 12 min, 3 h 5 min. */
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const min = Math.round(s / 60);
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
+}
+
+const mb = (bytes: number): string => `${Math.round(bytes / 1048576)} MB`;
+const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** The status of a running engine, one line per aspect. */
+function describe(about: EngineAbout | Pick<EngineAbout, 'pid' | 'version' | 'dataDir'>): string {
+  const head = `Engine of ${about.dataDir}: running, pid ${about.pid}, version ${about.version}`;
+  if (!('status' in about))
+    return `${head}\n  An earlier build: it cannot say more. \`session-search engine stop\` stops it; the next command starts this build's.\n`;
+  const { status, clients } = about;
+  const loaded = status.complete
+    ? `${status.sessions.toLocaleString('en-US')} searchable; the index is complete`
+    : `${status.sessions.toLocaleString('en-US')} searchable so far; indexing, ${status.filesDone.toLocaleString('en-US')} of ${status.filesTotal.toLocaleString('en-US')} files read${status.stopped ? ` (stopped: ${status.stopped})` : ''}`;
+  const meaning = { ready: 'learned', building: 'being learned (answers rank by words until it is ready)', empty: 'not learned yet (answers rank by words)' }[
+    about.meaning
+  ];
+  const idle =
+    about.stopsInMs === null
+      ? `after ${duration(about.idleStopMs)} with no client; clients are connected`
+      : `in ${duration(about.stopsInMs)} unless a client connects (after ${duration(about.idleStopMs)} with no client)`;
+  return [
+    `${head}, up ${duration(Date.now() - Date.parse(about.startedAt))}`,
+    `  Sessions:  ${loaded}`,
+    `  Meaning:   the model that ranks by meaning is ${meaning}`,
+    `  Memory:    ${mb(about.rssBytes)} resident (JavaScript heap ${mb(about.heapUsedBytes)})`,
+    `  Clients:   ${plural(clients.windows, 'VS Code window')}, ${plural(clients.agents, 'MCP server')}, ${plural(clients.commands, 'other command')}`,
+    `  Stops:     ${idle}`,
+    `  Log:       ${about.log}`,
+    '',
+  ].join('\n');
+}
