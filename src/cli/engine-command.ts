@@ -6,7 +6,7 @@
  */
 import { SessionSearchError } from '../core/errors.js';
 import { aboutEngine, handOver, openEngine } from '../engine/client.js';
-import type { EngineAbout } from '../engine/protocol.js';
+import { describeEngine as describe } from '../engine/about-text.js';
 import { UsageError, type CliOptions } from './args.js';
 import { engineClientOptions } from './engine.js';
 
@@ -55,43 +55,4 @@ export async function engineCommand(options: CliOptions): Promise<EngineCommandR
     default:
       throw new UsageError(`engine takes "status", "start" or "stop", got "${action}".`);
   }
-}
-
-/** A duration as people read it: 45 s, 12 min, 3 h 5 min. */
-function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const min = Math.round(s / 60);
-  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
-}
-
-const mb = (bytes: number): string => `${Math.round(bytes / 1048576)} MB`;
-const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-
-/** The status of a running engine, one line per aspect. */
-function describe(about: EngineAbout | Pick<EngineAbout, 'pid' | 'version' | 'dataDir'>): string {
-  const head = `Engine of ${about.dataDir}: running, pid ${about.pid}, version ${about.version}`;
-  if (!('status' in about))
-    return `${head}\n  An earlier build: it cannot say more. \`session-search engine stop\` stops it; the next command starts this build's.\n`;
-  const { status, clients } = about;
-  const loaded = status.complete
-    ? `${status.sessions.toLocaleString('en-US')} searchable; the index is complete`
-    : `${status.sessions.toLocaleString('en-US')} searchable so far; indexing, ${status.filesDone.toLocaleString('en-US')} of ${status.filesTotal.toLocaleString('en-US')} files read${status.stopped ? ` (stopped: ${status.stopped})` : ''}`;
-  const meaning = { ready: 'learned', building: 'being learned (answers rank by words until it is ready)', empty: 'not learned yet (answers rank by words)' }[
-    about.meaning
-  ];
-  const idle =
-    about.stopsInMs === null
-      ? `after ${duration(about.idleStopMs)} with no client; clients are connected`
-      : `in ${duration(about.stopsInMs)} unless a client connects (after ${duration(about.idleStopMs)} with no client)`;
-  return [
-    `${head}, up ${duration(Date.now() - Date.parse(about.startedAt))}`,
-    `  Sessions:  ${loaded}`,
-    `  Meaning:   the model that ranks by meaning is ${meaning}`,
-    `  Memory:    ${mb(about.rssBytes)} resident (JavaScript heap ${mb(about.heapUsedBytes)})`,
-    `  Clients:   ${plural(clients.windows, 'VS Code window')}, ${plural(clients.agents, 'MCP server')}, ${plural(clients.commands, 'other command')}`,
-    `  Stops:     ${idle}`,
-    `  Log:       ${about.log}`,
-    '',
-  ].join('\n');
 }

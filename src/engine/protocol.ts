@@ -106,7 +106,7 @@ export interface EngineAbout {
   startedAt: string;
   rssBytes: number;
   heapUsedBytes: number;
-  /** Its clients besides the one asking: VS Code windows, MCP servers (agents), and commands. */
+  /** Its clients: VS Code windows, MCP servers (agents), and commands (the one asking counted only if it joined: a window). */
   clients: { windows: number; agents: number; commands: number };
   /** After how long with no client and no question it stops (ms). */
   idleStopMs: number;

@@ -240,8 +240,10 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     };
     connection.onRequest(EngineStatusRequest, () => local.status());
     connection.onRequest(EngineAboutRequest, () => {
-      observers.add(connection);
-      const others = [...connections].filter((c) => c !== connection);
+      // a command asking only how the engine is is not one of its clients; a window asking is
+      const joined = kinds.has(connection);
+      if (!joined) observers.add(connection);
+      const others = joined ? [...connections] : [...connections].filter((c) => c !== connection);
       const count = (kind: 'window' | 'agent'): number => others.filter((c) => kinds.get(c) === kind).length;
       const memory = process.memoryUsage();
       return {

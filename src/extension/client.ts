@@ -12,6 +12,7 @@ import { withAllocatorEnv } from '../core/allocator.js';
 import { errorMessage } from '../core/errors.js';
 import { engineEntry, type RemoteEngine } from '../engine/client.js';
 import { openWindowLink, WINDOW_NOTIFICATIONS } from '../engine/window-link.js';
+import { EngineAboutRequest, type EngineAbout } from '../engine/protocol.js';
 import { IndexProgressNotification, TitlesRequest, type IndexProgress, type TitleMatch } from '../protocol.js';
 import { sessionUri } from './reader.js';
 import { serverSettings } from './settings.js';
@@ -22,6 +23,8 @@ export class IndexClient implements vscode.Disposable {
   private backend: Promise<Backend> | undefined;
   private readonly handlers = new Map<string, Set<(params: unknown) => void>>();
   private symbols: vscode.Disposable | undefined;
+  /** Why this window runs an index server of its own (no engine could serve it). */
+  private ownProcess: string | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -67,6 +70,13 @@ export class IndexClient implements vscode.Disposable {
       : b.server.sendRequest(type as RequestType<unknown, unknown, unknown>, params);
   }
 
+  /** The data folder's engine as it is now (Show Engine Status), or why this window runs an index server of its own. */
+  async about(): Promise<{ engine: EngineAbout } | { ownProcess: string }> {
+    const b = await (this.backend ?? Promise.reject(new Error('Session Search has not started')));
+    if ('server' in b) return { ownProcess: this.ownProcess ?? 'no engine can serve this window' };
+    return { engine: (await b.engine.request(EngineAboutRequest.method, undefined)) as EngineAbout };
+  }
+
   /** A notification of src/protocol.ts, from whichever answers (and from the next engine after a restart). */
   onNotification<P>(type: NotificationType<P>, handler: (params: P) => void): vscode.Disposable {
     const set = this.handlers.get(type.method) ?? new Set();
@@ -100,6 +110,7 @@ export class IndexClient implements vscode.Disposable {
       return opened;
     }
     this.log.info(`the data folder's engine cannot serve this window (${opened.reason}): starting an index server of its own`);
+    this.ownProcess = opened.reason;
     const server = indexServer(this.context, this.log, opened.reason);
     for (const method of WINDOW_NOTIFICATIONS) server.onNotification(method, (params: unknown) => this.notify(method, params));
     await server.start();

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { ChangedNotification, EmbeddingsRequest, TreeRequest, type IndexProgress } from '../protocol.js';
 import { IndexClient } from './client.js';
 import { purgeArchive, showArchiveSize } from './commands/archive.js';
+import { showEngineStatus } from './commands/engine-status.js';
 import { cancelIndexing } from './commands/cancel-indexing.js';
 import { copyClaudeMcpCommand } from './commands/claude-mcp.js';
 import { openRawTranscript } from './commands/open-raw.js';
@@ -172,6 +173,7 @@ function createCommands(app: SessionSearch): Record<string, (...args: unknown[])
     'sessionSearch.showLog': () => app.log.show(),
     'sessionSearch.cancelIndexing': () => cancelIndexing(client),
     'sessionSearch.showArchiveSize': () => showArchiveSize(client),
+    'sessionSearch.showEngineStatus': () => showEngineStatus(client, () => app.log.show()),
     'sessionSearch.purgeArchive': async () => {
       if (await purgeArchive(client)) await app.refresh();
     },

@@ -25,6 +25,13 @@ test('where no engine can serve the window, an index server of its own lists and
       .first()
       .waitFor({ timeout: 20_000 });
     await screenshot(bench.page, 'own-index-server');
+    // and says why when asked which engine serves it
+    await runCommand(bench.page, 'Session Search: Show Engine Status');
+    const dialog = bench.page.locator('.monaco-dialog-box', { hasText: 'this window has an index server of its own' });
+    await dialog.waitFor({ timeout: 20_000 });
+    assert.match(await dialog.innerText(), /SESSION_SEARCH_ENGINE=off/);
+    await screenshot(bench.page, 'own-index-server-status');
+    await bench.page.keyboard.press('Escape');
   } catch (err) {
     await screenshot(bench.page, 'FAILED-own-index-server').catch(() => undefined);
     throw err;

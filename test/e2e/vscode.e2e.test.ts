@@ -53,6 +53,20 @@ describe('Session Search in VS Code', () => {
       assert.deepEqual(indexServersOf(bench.dataDir), [], 'no index server of its own runs for the window');
     }));
 
+  test('Show Engine Status says which engine serves the window, with its sessions and this window among its clients', () =>
+    step('engine-status', async () => {
+      await runCommand(bench.page, 'Session Search: Show Engine Status');
+      const pid = readFileSync(join(bench.dataDir, 'engine', 'pid'), 'utf8').trim();
+      const dialog = bench.page.locator('.monaco-dialog-box', { hasText: `running, pid ${pid}` });
+      await dialog.waitFor({ timeout: 20_000 });
+      const text = await dialog.innerText();
+      assert.match(text, /Sessions: [\d,]+ searchable/);
+      assert.match(text, /Clients: 1 VS Code window, /);
+      await screenshot(bench.page, 'engine-status');
+      await bench.page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    }));
+
   test('the tree regroups by source: Claude Code, Codex, CodeArchitect, Copilot Chat, Gemini and Aider', () =>
     step('tree-by-source', async () => {
       await runCommand(bench.page, 'Session Search: Group by Source');

@@ -1,0 +1,44 @@
+/**
+ * A running engine as its user reads it (`session-search engine status`, and Session Search: Show Engine Status in a
+ * window): one line per aspect, under a line that says which engine it is.
+ */
+import type { EngineAbout } from './protocol.js';
+
+/** A duration as people read it: 45 s, 12 min, 3 h 5 min. */
+export function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const min = Math.round(s / 60);
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
+}
+
+const mb = (bytes: number): string => `${Math.round(bytes / 1048576)} MB`;
+const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** The status of a running engine, one line per aspect. */
+export function describeEngine(about: EngineAbout | Pick<EngineAbout, 'pid' | 'version' | 'dataDir'>): string {
+  const head = `Engine of ${about.dataDir}: running, pid ${about.pid}, version ${about.version}`;
+  if (!('status' in about))
+    return `${head}\n  An earlier build: it cannot say more. \`session-search engine stop\` stops it; the next command starts this build's.\n`;
+  const { status, clients } = about;
+  const loaded = status.complete
+    ? `${status.sessions.toLocaleString('en-US')} searchable; the index is complete`
+    : `${status.sessions.toLocaleString('en-US')} searchable so far; indexing, ${status.filesDone.toLocaleString('en-US')} of ${status.filesTotal.toLocaleString('en-US')} files read${status.stopped ? ` (stopped: ${status.stopped})` : ''}`;
+  const meaning = { ready: 'learned', building: 'being learned (answers rank by words until it is ready)', empty: 'not learned yet (answers rank by words)' }[
+    about.meaning
+  ];
+  const idle =
+    about.stopsInMs === null
+      ? `after ${duration(about.idleStopMs)} with no client; clients are connected`
+      : `in ${duration(about.stopsInMs)} unless a client connects (after ${duration(about.idleStopMs)} with no client)`;
+  return [
+    `${head}, up ${duration(Date.now() - Date.parse(about.startedAt))}`,
+    `  Sessions:  ${loaded}`,
+    `  Meaning:   the model that ranks by meaning is ${meaning}`,
+    `  Memory:    ${mb(about.rssBytes)} resident (JavaScript heap ${mb(about.heapUsedBytes)})`,
+    `  Clients:   ${plural(clients.windows, 'VS Code window')}, ${plural(clients.agents, 'MCP server')}, ${plural(clients.commands, 'other command')}`,
+    `  Stops:     ${idle}`,
+    `  Log:       ${about.log}`,
+    '',
+  ].join('\n');
+}
