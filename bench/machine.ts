@@ -56,7 +56,7 @@ function timed(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { ms: number; 
   return { ms, peakMb: Number(r.stderr.trim().split('\n').pop()) / 1024, stdout: r.stdout };
 }
 const search = (query: string, extraEnv: NodeJS.ProcessEnv = {}) =>
-  timed([join(ROOT, 'dist', 'cli.js'), 'search', query, '--json', '--limit', '10', ...rootArgs, '--data', data], extraEnv);
+  timed([join(ROOT, 'dist', 'cli.cjs'), 'search', query, '--json', '--limit', '10', ...rootArgs, '--data', data], extraEnv);
 
 const enginePid = (): number | undefined => {
   const file = join(data, 'engine', 'pid');
@@ -86,7 +86,7 @@ function residency(pid: number): { rss: number; private: number; shared: number 
 }
 /** A CLI search's largest private memory over its run (sampled every few ms), and what it shared then. */
 async function cliResidency(query: string): Promise<{ private: number; shared: number }> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'search', query, '--json', '--limit', '10', '--data', data], {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'search', query, '--json', '--limit', '10', '--data', data], {
     cwd: project,
     env,
     stdio: 'ignore',

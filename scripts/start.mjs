@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const probe = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'list', '--json', '--limit', '1', '--no-archive'], { encoding: 'utf8' });
+const probe = spawnSync(process.execPath, [join(root, 'dist', 'cli.cjs'), 'list', '--json', '--limit', '1', '--no-archive'], { encoding: 'utf8' });
 const hasOwn = probe.status === 0 && JSON.parse(probe.stdout).count > 0;
 const demo = join(root, 'demo', 'codearchitect');
 if (!hasOwn)

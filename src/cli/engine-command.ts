@@ -30,7 +30,7 @@ export async function engineCommand(options: CliOptions): Promise<EngineCommandR
       return { value: { running: true, ...about }, text: describe(about), code: 0 };
     }
     case 'start': {
-      const opened = await openEngine({ ...(await engineClientOptions(options)), complete: false });
+      const opened = await openEngine({ ...engineClientOptions(options), complete: false });
       if ('reason' in opened) throw new SessionSearchError('READ_ERROR', `no engine can serve ${dataDir}: ${opened.reason}`);
       try {
         // (answered once the snapshot is restored, or at once on a first run: the load goes on in the engine)

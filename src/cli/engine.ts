@@ -13,15 +13,14 @@ import type { CliOptions } from './args.js';
 export const connected: Engine[] = [];
 
 /** What a command asks of the data folder's engine: its folders and settings, and answers over every session unless --partial. */
-export async function engineClientOptions(options: CliOptions): Promise<EngineClientOptions> {
+export function engineClientOptions(options: CliOptions, teamDb?: string): EngineClientOptions {
   return {
     roots: options.roots,
     dataDir: options.dataDir,
     archive: options.archive,
     exclude: options.exclude,
     maxFileBytes: options.maxFileBytes,
-    // (the team module, and the PostgreSQL driver with it, load only for --team)
-    teamDb: options.team ? (await import('../core/team/connection.js')).teamUrl(options.db, process.env) : undefined,
+    teamDb,
     machine: options.machine,
     version: ENGINE_VERSION,
     entry: engineEntry(),
@@ -31,22 +30,34 @@ export async function engineClientOptions(options: CliOptions): Promise<EngineCl
   };
 }
 
+/** Why no engine answers this command, when the quick entry (quick.ts) already asked before it loaded the full CLI. */
+const NO_ENGINE = Symbol.for('session-search.cli.no-engine');
+export function tellNoEngine(reason: string): void {
+  (globalThis as Record<symbol, unknown>)[NO_ENGINE] = reason;
+}
+
 export async function openAnswers(
   options: CliOptions,
   openLibrary: (options: CliOptions) => Promise<SessionLibrary>,
 ): Promise<{ engine: Engine; library?: SessionLibrary }> {
-  const opened = await openEngine(await engineClientOptions(options));
-  if ('engine' in opened) {
-    const engine = options.partial ? opened.engine : whileIndexing(opened.engine, options);
-    connected.push(engine);
-    return { engine };
-  }
+  // (the team module, and the PostgreSQL driver with it, load only for --team)
+  const teamDb = options.team ? (await import('../core/team/connection.js')).teamUrl(options.db, process.env) : undefined;
+  const known = (globalThis as Record<symbol, unknown>)[NO_ENGINE];
+  const opened = typeof known === 'string' ? { reason: known } : await openEngine(engineClientOptions(options, teamDb));
+  if ('engine' in opened) return { engine: engineAnswers(opened.engine, options) };
   stderrLogger(options.verbose).info(`answering in this process: ${opened.reason}`);
   const library = await openLibrary(options);
   const team = options.team ? (await import('./team.js')).teamRef(options) : undefined;
   const engine = inProcess(library, { team, reason: opened.reason });
   connected.push(engine);
   return { engine, library };
+}
+
+/** The engine as this command uses it (progress and Ctrl-C while it indexes, unless --partial), let go of at its end. */
+export function engineAnswers(remote: Engine, options: CliOptions): Engine {
+  const engine = options.partial ? remote : whileIndexing(remote, options);
+  connected.push(engine);
+  return engine;
 }
 
 /**

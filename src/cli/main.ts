@@ -1,21 +1,22 @@
-/** `session-search`: the terminal front end on the same engine as the MCP server and the extension. */
-import { errorCode, errorMessage, SessionSearchError } from '../core/errors.js';
+/**
+ * `session-search`, the full command line (dist/cli.js): every command, answered by the data folder's engine or in this
+ * process. The quick entry (quick.ts, dist/cli.cjs) answers the engine's commands without loading this, and loads it
+ * for the rest; the engine itself runs as `dist/cli.js serve`.
+ */
+import { SessionSearchError } from '../core/errors.js';
 import type { SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
-import type { Role } from '../core/model.js';
-import type { SearchOptions } from '../core/contracts.js';
 import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
-import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
 import { commandHelp } from './help.js';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { resumeArgs } from '../core/resume.js';
 import { connected, openAnswers } from './engine.js';
-
-const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALID_ARGUMENT']);
+import { ANSWERED, answerCommand, checkArguments } from './answered.js';
+import { Interrupted, print, quietOnBrokenPipe, settle, useToon } from './output.js';
 
 /** Libraries opened by this command: closed (snapshot written, writer lock released) before the process ends. */
 const opened: SessionLibrary[] = [];
@@ -62,41 +63,12 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   return library;
 }
 
-/** Ctrl-C during indexing: exit 130, after the library was closed (what was read is kept). */
-class Interrupted extends Error {}
-
-/** The filters search and list share: dates, source, project (and how far it reaches), branch, tags. */
-function sessionFilters(
-  options: CliOptions,
-): Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'source' | 'project' | 'branch' | 'projectScope' | 'tags' | 'allTags'> {
-  const { date, dateFrom, dateTo, source, project, branch, projectScope, tags, allTags } = options;
-  return { date, dateFrom, dateTo, source, project, branch, projectScope, tags, allTags };
-}
-
-/** Set once a command asks for --toon. */
-let toonText: ((value: unknown) => string) | undefined;
-
-function print(options: CliOptions, value: unknown, human: () => string): void {
-  if (options.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-  else if (options.toon) process.stdout.write(`${toonText!(value)}\n`);
-  else process.stdout.write(human());
-}
-
 /** A path as a POSIX shell reads it. */
 function shellQuote(path: string): string {
   return /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 
-/** The configured roots and whether each exists (for "nothing on disk"). */
-function describeRoots(options: CliOptions): { source: string; path: string; exists: boolean }[] {
-  return options.roots.map((r) => ({ source: r.source, path: r.path, exists: existsSync(r.path) }));
-}
-
-// `session-search get … | head`: the reader went away; end quietly instead of with a stack trace
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code !== 'EPIPE') throw err;
-  process.exit(0);
-});
+quietOnBrokenPipe();
 
 async function run(argv: string[]): Promise<number> {
   const options = parseCli(argv, process.env);
@@ -107,29 +79,30 @@ async function run(argv: string[]): Promise<number> {
   // (TOON's encoder loads only for --toon: every command's start counts)
   if (options.toon) {
     const { render } = await import('../core/format.js');
-    toonText = (value) => render(value, 'toon').text;
+    useToon((value) => render(value, 'toon').text);
   }
-  const color = !!process.stdout.isTTY && !process.env.NO_COLOR;
-  switch (options.command) {
-    case 'search': {
-      const query = options.positionals.join(' ');
-      if (!query.trim()) throw new UsageError('search needs words to look for, e.g. session-search search "flaky date test"');
-      const { engine, library } = await openAnswers(options, openLibrary);
-      const answer = await engine.search(query, {
-        ...sessionFilters(options),
-        limit: options.limit ?? (options.json || options.toon ? undefined : 10),
-        role: options.role as Role | undefined,
-        mode: options.mode,
-      });
-      // nothing found and nothing indexed: say where sessions were looked for
-      const empty = !answer.results.length && !answer.indexing && !(await engine.list({ limit: 1 })).count;
-      print(options, answer, () => (empty ? nothingOnDisk(describeRoots(options)) : renderSearch(answer, color)));
-      // in process with no model to rank by meaning yet: one is learned in the background for the next searches (an
-      // engine learns its own once its load is over)
-      const { learnInBackground } = await import('./learn.js');
-      if (library && learnInBackground(library, options)) stderrLogger(options.verbose).info('learning the model that ranks by meaning in the background');
+  checkArguments(options);
+  if (ANSWERED.has(options.command)) {
+    const name = options.positionals[0];
+    if (options.command === 'get' && !options.team && (await import('../core/team/id.js')).isTeamId(name)) {
+      const { teamArchive } = await import('./team.js');
+      const team = teamArchive(options);
+      const response = await team.get(name, options.toon ? 'toon' : 'json').finally(() => team.close());
+      const { renderGet } = await import('./render.js');
+      print(options, response, () => renderGet(response));
       return 0;
     }
+    const { engine, library } = await openAnswers(options, openLibrary);
+    const code = await answerCommand(options, engine);
+    // in process with no model to rank by meaning yet: one is learned in the background for the next searches (an
+    // engine learns its own once its load is over)
+    if (options.command === 'search' && library) {
+      const { learnInBackground } = await import('./learn.js');
+      if (learnInBackground(library, options)) stderrLogger(options.verbose).info('learning the model that ranks by meaning in the background');
+    }
+    return code;
+  }
+  switch (options.command) {
     case 'learn': {
       const { learnNow } = await import('./learn.js');
       const value = await learnNow(await openLibrary(options), options);
@@ -186,38 +159,6 @@ async function run(argv: string[]): Promise<number> {
         throw new SessionSearchError('FILE_NOT_FOUND', `\`${args[0]}\` is not installed or not on PATH; the command is: ${args.join(' ')}`);
       return ran.status ?? 1;
     }
-    case 'get': {
-      const name = options.positionals[0];
-      if (!name) throw new UsageError('get needs a session name or id; find one with `session-search list` or `search`.');
-      const { isTeamId } = await import('../core/team/id.js');
-      let response;
-      if (isTeamId(name) && !options.team) {
-        const { teamArchive } = await import('./team.js');
-        const team = teamArchive(options);
-        response = await team.get(name, options.toon ? 'toon' : 'json').finally(() => team.close());
-      } else response = await (await openAnswers(options, openLibrary)).engine.get(name, options.toon ? 'toon' : 'json');
-      print(options, response, () => renderGet(response));
-      return 0;
-    }
-    case 'list': {
-      const { engine } = await openAnswers(options, openLibrary);
-      const response = await engine.list({
-        ...sessionFilters(options),
-        limit: options.limit ?? (options.json || options.toon ? undefined : 50),
-        format: options.toon ? 'toon' : 'auto',
-      });
-      print(options, response, () => (response.count || response.indexing ? renderList(response, color) : nothingOnDisk(describeRoots(options))));
-      return 0;
-    }
-    case 'files': {
-      const path = options.positionals[0];
-      if (!path) throw new UsageError('files needs the path of a file: `session-search files src/app.ts [--lines 40-80]`.');
-      const { engine } = await openAnswers(options, openLibrary);
-      const response = await engine.fileHistory({ path: resolve(path), lines: options.lines, limit: options.limit, since: options.dateFrom });
-      const { renderFiles } = await import('./files.js');
-      print(options, response, () => renderFiles(response, color));
-      return 0;
-    }
     case 'archive': {
       const { Archive } = await import('../core/store/archive.js');
       const archive = new Archive(options.dataDir, stderrLogger(options.verbose));
@@ -273,19 +214,6 @@ async function run(argv: string[]): Promise<number> {
       } else print(options, { success: true, ...value }, () => text);
       return 0;
     }
-    case 'tag':
-    case 'untag': {
-      const { tagCommand } = await import('./personal.js');
-      const { value, text } = await tagCommand((await openAnswers(options, openLibrary)).engine, options.command, options.positionals);
-      print(options, value, () => text);
-      return 0;
-    }
-    case 'preferences': {
-      const { preferencesCommand } = await import('./personal.js');
-      const { value, text } = await preferencesCommand((await openAnswers(options, openLibrary)).engine, options.positionals, options.project);
-      print(options, value, () => text);
-      return 0;
-    }
     case 'tags': {
       const { tagsList } = await import('./personal.js');
       const { value, text } = tagsList(await openLibrary(options));
@@ -339,29 +267,9 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-run(process.argv.slice(2))
-  .finally(async () => {
-    for (const { stop } of running) stop.abort();
-    await Promise.all(running.map((r) => r.done));
-    await Promise.all(opened.map((l) => l.close()));
-    await Promise.all(connected.map((e) => e.close()));
-  })
-  .then(
-    (code) => {
-      if (code >= 0) process.exitCode = code;
-    },
-    (err: unknown) => {
-      // TeamError (core/team/connection.ts), by name: the PostgreSQL driver loads only for team commands
-      const team = err instanceof Error && err.name === 'TeamError';
-      if (err instanceof Interrupted || team) {
-        process.stderr.write(`session-search: ${err.message}\n`);
-        process.exitCode = team ? 1 : 130;
-      } else if (err instanceof UsageError || (err instanceof SessionSearchError && USAGE_CODES.has(err.code))) {
-        process.stderr.write(`session-search: ${errorMessage(err)}\nRun session-search --help for usage.\n`);
-        process.exitCode = 2;
-      } else {
-        process.stderr.write(`session-search: ${errorCode(err)}: ${errorMessage(err)}\n`);
-        process.exitCode = 1;
-      }
-    },
-  );
+void settle(run(process.argv.slice(2)), async () => {
+  for (const { stop } of running) stop.abort();
+  await Promise.all(running.map((r) => r.done));
+  await Promise.all(opened.map((l) => l.close()));
+  await Promise.all(connected.map((e) => e.close()));
+});

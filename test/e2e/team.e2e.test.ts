@@ -20,7 +20,7 @@ let bench: Workbench;
 before(async () => {
   setupE2e();
   cluster = await startCluster();
-  const cli = (env: NodeJS.ProcessEnv, ...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env });
+  const cli = (env: NodeJS.ProcessEnv, ...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args], { encoding: 'utf8', env });
   const init = cli(process.env, 'team', 'init', '--db', cluster.url(ADMIN));
   assert.equal(init.status, 0, init.stderr);
   for (const role of ['alice', 'carol']) await cluster.createRole(role, 'IN ROLE session_search_member');

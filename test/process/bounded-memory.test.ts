@@ -26,7 +26,7 @@ async function corpus(): Promise<RealCorpus> {
 function cliArgs(c: RealCorpus, data: string, ...args: string[]): string[] {
   return [
     `--max-old-space-size=${HEAP_MB}`,
-    join(ROOT, 'dist', 'cli.js'),
+    join(ROOT, 'dist', 'cli.cjs'),
     ...args,
     ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]),
     '--data',

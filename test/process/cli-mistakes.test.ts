@@ -12,7 +12,7 @@ const DATA_DIR = tempDir();
 const CA = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args], {
     encoding: 'utf8',
     env: { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_HOME: DATA_DIR },
   });

@@ -1,4 +1,4 @@
-/** The built CLI as a user runs it: `node dist/cli.js …` (what `npx session-search` starts). */
+/** The built CLI as a user runs it: `node dist/cli.cjs …` (what `npx session-search` starts). */
 import assert from 'node:assert/strict';
 import { eventually } from '../eventually.js';
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ const HOME_DIR = tempDir();
 const DATA_DIR = tempDir();
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args], {
     encoding: 'utf8',
     env: { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_HOME: DATA_DIR },
   });
@@ -78,7 +78,7 @@ test('the rough edges: -word after the first word excludes, output piped into he
   const withWord = JSON.parse(cli('search', '"repo map"', '--root', CA_ROOT, '--json').stdout) as { count: number };
   assert.ok((JSON.parse(excluded.stdout) as { count: number }).count < withWord.count);
   // `get … | head`: the pipe closes early; no stack trace, no error code
-  const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${join(ROOT, 'dist', 'cli.js')}" list --limit 500 --root "${CA_ROOT}" | head -c 10`], {
+  const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${join(ROOT, 'dist', 'cli.cjs')}" list --limit 500 --root "${CA_ROOT}" | head -c 10`], {
     encoding: 'utf8',
     env: { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_HOME: DATA_DIR },
   });
@@ -123,7 +123,7 @@ test('resume prints the command that reopens a session in its project folder, an
   const bin = tempDir();
   const out = join(bin, 'ran.txt');
   writeFileSync(join(bin, 'claude'), `#!/bin/sh\necho "$PWD $*" > '${out}'\n`, { mode: 0o755 });
-  const ran = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'resume', id, '--run', ...roots], {
+  const ran = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'resume', id, '--run', ...roots], {
     encoding: 'utf8',
     env: { ...process.env, HOME: HOME_DIR, PATH: `${bin}:${process.env.PATH}` },
   });
@@ -195,7 +195,7 @@ function manySessions(n: number): string {
 
 /** `list` over a root, interrupted with Ctrl-C once the first group of files is committed (its archive entries exist). */
 async function interruptedList(root: string, data: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'list', '--root', `claude-code=${root}`, '--data', data], {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'list', '--root', `claude-code=${root}`, '--data', data], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
   });
@@ -219,7 +219,7 @@ test('Ctrl-C while indexing in process stops between files, keeps what was read,
   assert.ok(stopped && Number(stopped[1]) < n && Number(stopped[2]) === n, stderr);
   const next = spawnSync(
     process.execPath,
-    [join(ROOT, 'dist', 'cli.js'), 'list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data, '--verbose'],
+    [join(ROOT, 'dist', 'cli.cjs'), 'list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data, '--verbose'],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env },
   );
   assert.equal(next.status, 0, next.stderr);
@@ -238,7 +238,7 @@ test('Ctrl-C while the engine indexes ends the command (exit 130), says how far 
   // the next command gets every session, from the engine that kept reading
   const next = spawnSync(
     process.execPath,
-    [join(ROOT, 'dist', 'cli.js'), 'list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data],
+    [join(ROOT, 'dist', 'cli.cjs'), 'list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data],
     {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
@@ -259,7 +259,7 @@ test('--partial answers at once from what is indexed so far and says so; without
   const root = writeSessionCopies('fe5e1c67-53e7-4862-81ae-d0e013e3270b', 120, 12);
   const data = tempDir();
   const cli = (...args: string[]) =>
-    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'search', 'orchestrator', '--root', `claude-code=${root}`, '--data', data, ...args], {
+    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'search', 'orchestrator', '--root', `claude-code=${root}`, '--data', data, ...args], {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -280,7 +280,7 @@ test('the command line ranks by meaning too: a first search learns the model in 
   const home = tempDir();
   const data = tempDir();
   const run = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--root', CA_ROOT, '--json'], {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args, '--root', CA_ROOT, '--json'], {
       encoding: 'utf8',
       env: { ...process.env, HOME: home, SESSION_SEARCH_HOME: data },
     });
@@ -344,7 +344,7 @@ test('files: the sessions behind a file named relative to the working folder, an
   // the person changed the cap by hand afterwards
   writeFileSync(join(repo, 'backoff.ts'), [lines[0], '  return Math.min(60_000, 2 ** attempt * 100);', lines[2], ''].join('\n'));
   const files = (...args: string[]) =>
-    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'files', 'backoff.ts', '--root', `claude-code=${root}`, '--data', tempDir(), ...args], {
+    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'files', 'backoff.ts', '--root', `claude-code=${root}`, '--data', tempDir(), ...args], {
       cwd: repo,
       encoding: 'utf8',
       env: { ...process.env, HOME: HOME_DIR },
@@ -370,7 +370,7 @@ test('files: the sessions behind a file named relative to the working folder, an
   assert.match(human.stdout, /backoff\.ts: 1 session/);
   assert.match(human.stdout, /asked: add an exponential back-off helper/);
   assert.match(human.stdout, /2 +no agent edit matches/);
-  const missing = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'files'], { encoding: 'utf8', env: { ...process.env, HOME: HOME_DIR } });
+  const missing = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'files'], { encoding: 'utf8', env: { ...process.env, HOME: HOME_DIR } });
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /files needs the path of a file/);
 });

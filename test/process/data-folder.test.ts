@@ -10,7 +10,7 @@ import { LiveUpdates } from '../../src/core/ingest/live.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, ROOT, tempDir } from '../helpers.js';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 
 function corpusCopy(): string {
   const root = tempDir();

@@ -50,7 +50,7 @@ after(async () => {
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--root', `codearchitect=${ROOT_DIR}`, '--data', DATA], {
+    const r = await run(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args, '--root', `codearchitect=${ROOT_DIR}`, '--data', DATA], {
       env: { ...process.env, HOME: HOME_DIR },
       encoding: 'utf8',
     });

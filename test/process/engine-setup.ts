@@ -16,7 +16,7 @@ export function setup(): { data: string; root: string; cli: Cli } {
   const data = tempDir();
   const root = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
   const cli: Cli = (args, env = {}) => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--root', root, '--data', data], {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args, '--root', root, '--data', data], {
       encoding: 'utf8',
       env: { ...process.env, HOME: HOME_DIR, ...env },
     });

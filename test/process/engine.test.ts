@@ -78,7 +78,7 @@ test('a session written while the engine runs is found by every client without o
   const ca = join(dir, 'ca');
   writeCodeArchitect(ca, '2025-11-20', 'notes', [{ role: 'user', content: 'how do we cache the build?' }]);
   const run = (args: string[]) =>
-    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--root', `codearchitect=${ca}`, '--data', join(dir, 'd'), '--json'], {
+    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args, '--root', `codearchitect=${ca}`, '--data', join(dir, 'd'), '--json'], {
       encoding: 'utf8',
       env: { ...process.env, HOME: HOME_DIR },
     });
@@ -168,7 +168,7 @@ test('where no engine can serve, the command answers in its own process and says
   // a data folder where no socket folder can be made (its place taken by a file)
   const blocked = tempDir();
   writeFileSync(join(blocked, 'engine'), 'not a folder');
-  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'search', ...QUERY, '--verbose', '--root', setup().root, '--data', blocked], {
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'search', ...QUERY, '--verbose', '--root', setup().root, '--data', blocked], {
     encoding: 'utf8',
     env: { ...process.env, HOME: HOME_DIR },
   });
@@ -202,7 +202,7 @@ test('an engine whose data folder is removed stops instead of writing there', as
   writeCodeArchitect(join(data, 'ca'), '2025-11-20', 'notes', [{ role: 'user', content: 'a session of its own' }]);
   const r = spawnSync(
     process.execPath,
-    [join(ROOT, 'dist', 'cli.js'), 'search', 'session', '--root', `codearchitect=${join(data, 'ca')}`, '--data', join(data, 'd')],
+    [join(ROOT, 'dist', 'cli.cjs'), 'search', 'session', '--root', `codearchitect=${join(data, 'ca')}`, '--data', join(data, 'd')],
     {
       encoding: 'utf8',
       env: { ...process.env, HOME: HOME_DIR },

@@ -26,7 +26,7 @@ const GOLDEN: Record<string, string> = {
 };
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): string {
-  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
 }

@@ -68,7 +68,7 @@ test('secrets planted in transcripts of every source never reach the index, snip
   // The CLI, as a person runs it: search, list and get, human and JSON output.
   const rootArgs = roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]);
   const run = (...args: string[]): string => {
-    const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, ...rootArgs, '--data', data], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args, ...rootArgs, '--data', data], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
     return result.stdout + result.stderr;
   };

@@ -18,7 +18,7 @@ function cli(...args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_HOME: DATA_DIR };
   for (const moved of ['XDG_DATA_HOME', 'XDG_CONFIG_HOME', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR', 'COPILOT_HOME', 'AMP_DATA_DIR', 'CONTINUE_GLOBAL_DIR'])
     delete env[moved];
-  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env });
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args], { encoding: 'utf8', env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -53,7 +53,7 @@ interface Machine {
 function machine(cluster: Cluster, role: string, name: string): Machine {
   const root = tempDir();
   const env = { ...process.env, HOME: tempDir(), SESSION_SEARCH_HOME: tempDir(), SESSION_SEARCH_TEAM_DB: cluster.url(role), SESSION_SEARCH_MACHINE: name };
-  const args = (...rest: string[]): string[] => [join(ROOT, 'dist', 'cli.js'), ...rest, '--root', `claude-code=${root}`];
+  const args = (...rest: string[]): string[] => [join(ROOT, 'dist', 'cli.cjs'), ...rest, '--root', `claude-code=${root}`];
   return {
     root,
     env,
@@ -88,7 +88,7 @@ describe('the team archive on PostgreSQL', () => {
 
   before(async () => {
     cluster = await startCluster();
-    const init = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'team', 'init', '--db', cluster.url(ADMIN)], { encoding: 'utf8' });
+    const init = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'team', 'init', '--db', cluster.url(ADMIN)], { encoding: 'utf8' });
     assert.equal(init.status, 0, init.stderr);
     for (const role of ['alice', 'bob', 'carol', 'dave']) await cluster.createRole(role, 'IN ROLE session_search_member');
     await cluster.createRole('outsider');
@@ -111,7 +111,7 @@ describe('the team archive on PostgreSQL', () => {
   after(() => cluster?.stop());
 
   test('init is applied once; nothing is pushed without a project chosen', () => {
-    const again = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'team', 'init', '--db', cluster.url(ADMIN)], { encoding: 'utf8' });
+    const again = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'team', 'init', '--db', cluster.url(ADMIN)], { encoding: 'utf8' });
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stdout, /up to date \(schema 1\)/);
     const none = alice.cli('team', 'push');

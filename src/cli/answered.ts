@@ -1,0 +1,90 @@
+/**
+ * The commands an engine answers (search, get, list, files, tag, untag, preferences), given the engine or the library
+ * in this process behind the same facade: run alike by the quick entry (quick.ts) and the full CLI (main.ts).
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { SearchOptions } from '../core/contracts.js';
+import type { Role } from '../core/model.js';
+import type { Engine } from '../engine/api.js';
+import { UsageError, type CliOptions } from './args.js';
+import { renderFiles } from './files.js';
+import { print } from './output.js';
+import { preferencesCommand, tagCommand } from './personal.js';
+import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
+
+export const ANSWERED = new Set(['search', 'get', 'list', 'files', 'tag', 'untag', 'preferences']);
+
+/** A command's own arguments, checked before any engine is started or library loaded for it. */
+export function checkArguments(options: CliOptions): void {
+  const first = options.positionals[0];
+  if (options.command === 'search' && !options.positionals.join(' ').trim())
+    throw new UsageError('search needs words to look for, e.g. session-search search "flaky date test"');
+  if (options.command === 'get' && !first) throw new UsageError('get needs a session name or id; find one with `session-search list` or `search`.');
+  if (options.command === 'files' && !first) throw new UsageError('files needs the path of a file: `session-search files src/app.ts [--lines 40-80]`.');
+}
+
+/** The filters search and list share: dates, source, project (and how far it reaches), branch, tags. */
+function sessionFilters(
+  options: CliOptions,
+): Pick<SearchOptions, 'date' | 'dateFrom' | 'dateTo' | 'source' | 'project' | 'branch' | 'projectScope' | 'tags' | 'allTags'> {
+  const { date, dateFrom, dateTo, source, project, branch, projectScope, tags, allTags } = options;
+  return { date, dateFrom, dateTo, source, project, branch, projectScope, tags, allTags };
+}
+
+/** The configured roots and whether each exists (for "nothing on disk"). */
+function describeRoots(options: CliOptions): { source: string; path: string; exists: boolean }[] {
+  return options.roots.map((r) => ({ source: r.source, path: r.path, exists: existsSync(r.path) }));
+}
+
+/** Answers one of ANSWERED; its exit status. */
+export async function answerCommand(options: CliOptions, engine: Engine): Promise<number> {
+  const color = !!process.stdout.isTTY && !process.env.NO_COLOR;
+  const machine = options.json || options.toon;
+  switch (options.command) {
+    case 'search': {
+      const answer = await engine.search(options.positionals.join(' '), {
+        ...sessionFilters(options),
+        limit: options.limit ?? (machine ? undefined : 10),
+        role: options.role as Role | undefined,
+        mode: options.mode,
+      });
+      // nothing found and nothing indexed: say where sessions were looked for
+      const empty = !answer.results.length && !answer.indexing && !(await engine.list({ limit: 1 })).count;
+      print(options, answer, () => (empty ? nothingOnDisk(describeRoots(options)) : renderSearch(answer, color)));
+      return 0;
+    }
+    case 'get': {
+      const response = await engine.get(options.positionals[0], options.toon ? 'toon' : 'json');
+      print(options, response, () => renderGet(response));
+      return 0;
+    }
+    case 'list': {
+      const response = await engine.list({
+        ...sessionFilters(options),
+        limit: options.limit ?? (machine ? undefined : 50),
+        format: options.toon ? 'toon' : 'auto',
+      });
+      print(options, response, () => (response.count || response.indexing ? renderList(response, color) : nothingOnDisk(describeRoots(options))));
+      return 0;
+    }
+    case 'files': {
+      const response = await engine.fileHistory({ path: resolve(options.positionals[0]), lines: options.lines, limit: options.limit, since: options.dateFrom });
+      print(options, response, () => renderFiles(response, color));
+      return 0;
+    }
+    case 'tag':
+    case 'untag': {
+      const { value, text } = await tagCommand(engine, options.command, options.positionals);
+      print(options, value, () => text);
+      return 0;
+    }
+    case 'preferences': {
+      const { value, text } = await preferencesCommand(engine, options.positionals, options.project);
+      print(options, value, () => text);
+      return 0;
+    }
+    default:
+      throw new UsageError(`"${options.command}" is not answered by the engine.`);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * How every command prints: a response object as JSON or TOON when asked (--json, --toon), otherwise text for people;
+ * and how a command's end becomes the exit status (0 done, 1 failure, 2 usage, 130 Ctrl-C during indexing).
+ */
+import { errorCode, errorMessage, SessionSearchError } from '../core/errors.js';
+import type { CliOptions } from './args.js';
+import { UsageError } from './args.js';
+
+const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALID_ARGUMENT']);
+
+/** Ctrl-C during indexing in this process: exit 130, after the library was closed (what was read is kept). */
+export class Interrupted extends Error {}
+
+/** Set once a command asks for --toon (TOON's encoder loads only then: every command's start counts). */
+let toonText: ((value: unknown) => string) | undefined;
+export function useToon(render: (value: unknown) => string): void {
+  toonText = render;
+}
+
+export function print(options: CliOptions, value: unknown, human: () => string): void {
+  if (options.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  else if (options.toon && toonText) process.stdout.write(`${toonText(value)}\n`);
+  else process.stdout.write(human());
+}
+
+/** `session-search get … | head`: the reader went away; end quietly instead of with a stack trace. */
+export function quietOnBrokenPipe(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(0);
+  });
+}
+
+/** Runs a command to its end: `cleanup` first whatever happened, then its exit status, or its error said on stderr. */
+export async function settle(run: Promise<number>, cleanup: () => Promise<void>): Promise<void> {
+  let code: number;
+  try {
+    code = await run.finally(cleanup);
+  } catch (err) {
+    // TeamError (core/team/connection.ts), by name: the PostgreSQL driver loads only for team commands
+    const team = err instanceof Error && err.name === 'TeamError';
+    if (err instanceof Interrupted || team) {
+      process.stderr.write(`session-search: ${(err as Error).message}\n`);
+      process.exitCode = team ? 1 : 130;
+    } else if (err instanceof UsageError || (err instanceof SessionSearchError && USAGE_CODES.has(err.code))) {
+      process.stderr.write(`session-search: ${errorMessage(err)}\nRun session-search --help for usage.\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`session-search: ${errorCode(err)}: ${errorMessage(err)}\n`);
+      process.exitCode = 1;
+    }
+    return;
+  }
+  // (a server command resolves with -1: it ends when its input does)
+  if (code >= 0) process.exitCode = code;
+}
