@@ -5,7 +5,7 @@
  */
 import type { DecisionsResponse } from './core/answer/decision-list.js';
 import type { FileHistoryQuery, FileHistoryResponse } from './core/answer/file-history.js';
-import type { ExportFormat } from './core/export.js';
+import type { ExportFormat } from './core/model.js';
 import type { EmbedConfig } from './core/embed/config.js';
 import type { MeaningState } from './core/embed/leg.js';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';

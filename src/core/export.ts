@@ -4,12 +4,9 @@
  * more on the way out; optionally the home folder and the user's name in paths become `~` and `<user>`.
  */
 import { maskText } from './mask.js';
-import type { Session, Turn } from './model.js';
+import type { ExportFormat, Session, Turn } from './model.js';
 import { resumeCommand } from './resume.js';
 import { escapeRegExp } from './regexp.js';
-
-export const EXPORT_FORMATS = ['md', 'html', 'json'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportOptions {
   /** Replace this home folder (and the user's name in `/home/<name>`, `/Users/<name>`, `C:\Users\<name>`) in the text. */

@@ -35,6 +35,10 @@ export type Role = 'user' | 'assistant' | 'tool' | 'system';
 export const SEARCH_MODES = ['hybrid', 'lexical', 'semantic'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
+/** What a session is exported as (export.ts): Markdown, a self-contained HTML page, or JSON. */
+export const EXPORT_FORMATS = ['md', 'html', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
 export const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
 
 /** conversation: prose between user and agent; file: a file was read; diff: a file was edited. */

@@ -1,7 +1,7 @@
 /** Session Search: Export Session… — a session as Markdown, a self-contained HTML page or JSON, saved where the user says. */
 import * as vscode from 'vscode';
 import type { IndexClient } from '../client.js';
-import type { ExportFormat } from '../../core/export.js';
+import type { ExportFormat } from '../../core/model.js';
 import { ExportRequest } from '../../protocol.js';
 
 const FORMATS: { label: string; detail: string; format: ExportFormat; ext: string }[] = [
