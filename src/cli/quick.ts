@@ -6,8 +6,8 @@
  * modules of the full CLI (about twenty files, each resolved and linked in turn): at 10,000 sessions a search took
  * 113 ms at the median instead of 127, with node's own start at 65.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openEngine } from '../engine/client.js';
 import { isTeamId } from '../core/team/id.js';
 import { parseCli, type CliOptions } from './args.js';
@@ -47,8 +47,9 @@ async function main(argv: string[]): Promise<void> {
     );
     if (!handOff) return;
   }
-  // (a URL: the full CLI is an ES module beside this file)
-  await import(pathToFileURL(join(__dirname, 'cli.js')).href);
+  // (a URL: the full CLI is an ES module beside this file; from source, main.ts beside this one)
+  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  await import(pathToFileURL(join(here, typeof __dirname === 'string' ? 'cli.js' : 'main.ts')).href);
 }
 
 quietOnBrokenPipe();
