@@ -22,7 +22,7 @@ import type { ContextQuery } from './answer/context-search.js';
 import type { OutputFormat } from './format.js';
 import type { MeaningState } from './embed/leg.js';
 import type { SourceRoot } from './ingest/sources/registry.js';
-import type { RootWatch } from './ingest/live.js';
+import type { RootWatch, WatchSummary } from './ingest/live.js';
 import type { LibraryOptions, LoadProgress } from './library/options.js';
 import { openCore, type LibraryCore } from './library/open.js';
 import { firstPrompt, turnCount, type Session } from './model.js';
@@ -93,6 +93,8 @@ export interface SessionLibrary extends Answering {
   /** How many sessions come from a source, lie inside a folder, or were read from one of `files`. */
   countSessions(where: { source?: string; inside?: string; files?: readonly string[] }): number;
   status(): LibraryStatus;
+  /** What its watchers hold (undefined: a library that does not watch). */
+  watching(): WatchSummary | undefined;
   /** The archive's size and folder, and the snapshot's size. */
   archiveInfo(): Promise<ArchiveSize>;
   /** The semantic leg's state, and once no model is being learned. */
@@ -200,6 +202,7 @@ export function createLibrary(options: LibraryOptions): SessionLibrary {
       const snapshotBytes = options.dataDir ? await Persistence.snapshotBytes(options.dataDir) : 0;
       return { enabled: core.archive !== undefined, dir: core.archive?.dir ?? '', ...size, snapshotBytes };
     },
+    watching: () => core.live?.summary(),
     semanticState: () => core.semantic.state,
     semanticSettled: () => core.semantic.settled(),
     embeddings: () => core.meaning?.state,

@@ -15,6 +15,17 @@ export function duration(ms: number): string {
 const mb = (bytes: number): string => `${Math.round(bytes / 1048576)} MB`;
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
+/** What the watchers hold: roots, the folders under them with a system watch each (and the user's limit), roots polled. */
+function watching(w: NonNullable<EngineAbout['watching']>, limit: number | undefined): string {
+  if (!w.started) return 'not yet (the watchers start a second after the first load)';
+  const folders =
+    w.watches === undefined
+      ? ''
+      : `, ${plural(w.watches, 'folder')} in them (a system watch each${limit ? `, of the ${limit.toLocaleString('en-US')} this user may hold` : ''})`;
+  const polled = w.polled ? `; ${plural(w.polled, 'root')} rescanned on a timer instead (a network drive, or no watch left)` : '';
+  return `${plural(w.folders, 'root')}${folders}${polled}`;
+}
+
 /** The status of a running engine, one line per aspect. */
 export function describeEngine(about: EngineAbout | Pick<EngineAbout, 'pid' | 'version' | 'dataDir'>): string {
   const head = `Engine of ${about.dataDir}: running, pid ${about.pid}, version ${about.version}`;
@@ -36,6 +47,7 @@ export function describeEngine(about: EngineAbout | Pick<EngineAbout, 'pid' | 'v
     `  Sessions:  ${loaded}`,
     `  Meaning:   the model that ranks by meaning is ${meaning}`,
     `  Memory:    ${mb(about.rssBytes)} resident (JavaScript heap ${mb(about.heapUsedBytes)})`,
+    ...(about.watching ? [`  Watching:  ${watching(about.watching, about.watchLimit)}`] : []),
     `  Clients:   ${plural(clients.windows, 'VS Code window')}, ${plural(clients.agents, 'MCP server')}, ${plural(clients.commands, 'other command')}`,
     `  Stops:     ${idle}`,
     `  Log:       ${about.log}`,

@@ -21,6 +21,7 @@ import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import type { StoreInput } from '../core/library/store-conversation.js';
 import type { EmbedConfig } from '../core/embed/config.js';
 import type { TeamRef } from '../core/team/id.js';
+import type { WatchSummary } from '../core/ingest/live.js';
 import type { ContextOptions, EngineStatus, ListOptions, StoreResult } from './api.js';
 
 /** The team archive a client searches beside the local one (its own setting): the library opens it once and keeps it. */
@@ -113,6 +114,9 @@ export interface EngineAbout {
   /** With no client connected: how long until it stops unless asked something (ms); null while clients are connected. */
   stopsInMs: number | null;
   status: EngineStatus;
+  /** What its watchers hold; `watchLimit`: how many system watches the user may hold, where the system says (Linux). */
+  watching?: WatchSummary;
+  watchLimit?: number;
   /** The model that ranks by meaning: learned ('ready'), being learned ('building'), or none yet ('empty'). */
   meaning: 'empty' | 'building' | 'ready';
   /** The engine's log file. */

@@ -104,6 +104,16 @@ function fileLogger(path: string, verbose: boolean): Logger {
   return { info: (m) => write('info', m), warn: (m) => write('warn', m), error: (m) => write('error', m) };
 }
 
+/** How many inotify watches the user may hold (Linux; undefined elsewhere or where it cannot be read). */
+function watchLimit(): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return Number(readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8').trim()) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs the engine until it is idle, asked to hand over, or signalled. Resolves once everything is closed. */
 export async function serveEngine(options: ServeOptions): Promise<void> {
   const env = options.env ?? process.env;
@@ -258,6 +268,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
         stopsInMs: others.length ? null : Math.max(0, idleMs - (Date.now() - lastActivity)),
         status: library.status(),
         meaning: library.semanticState().status,
+        watching: library.watching(),
+        watchLimit: watchLimit(),
         log: paths.log,
       };
     });

@@ -3,7 +3,7 @@
  * keeps an idle one up, the clients are told apart by kind, and stop leaves its snapshot written.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +13,7 @@ import { CORPUS, ROOT } from '../helpers.js';
 import { running } from '../../src/core/store/running.js';
 import { openEngine } from '../../src/engine/client.js';
 import type { EngineAbout } from '../../src/engine/protocol.js';
-import { enginePid, HOME_DIR, setup, stopEngine } from './engine-setup.js';
+import { enginePid, HOME_DIR, inotifyWatches, setup, stopEngine } from './engine-setup.js';
 
 type Status = { running: false; dataDir: string } | ({ running: true } & EngineAbout);
 
@@ -58,6 +58,28 @@ test('engine status tells the clients apart and counts the sessions; engine stop
   assert.ok(first.stopsInMs !== null && first.stopsInMs <= first.idleStopMs, 'with no client it counts down to its idle stop');
   assert.ok(first.rssBytes > first.heapUsedBytes && first.heapUsedBytes > 0);
   assert.ok(existsSync(first.log));
+  // its watchers, once started (a second after the load), as many system watches as the kernel counts for it
+  let watched: Status = first;
+  await eventually(
+    () => {
+      watched = JSON.parse(cli(['engine', 'status', '--json']).stdout) as Status;
+      return watched.running && watched.watching?.started === true;
+    },
+    'the watchers started',
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
+  assert.ok(watched.running && watched.watching);
+  assert.equal(watched.watching.folders, 1, 'the one root');
+  assert.equal(watched.watching.polled, 0);
+  if (process.platform === 'linux') {
+    assert.ok(watched.watching.watches! > 0);
+    assert.equal(watched.watching.watches, inotifyWatches(pid), 'the watches it says it holds are the ones the kernel counts');
+    assert.equal(watched.watchLimit, Number(readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8')));
+    assert.match(
+      cli(['engine', 'status']).stdout,
+      new RegExp(`Watching: +1 root, [\\d,]+ folders? in them \\(a system watch each, of the [\\d,]+ this user may hold\\)\\n`),
+    );
+  }
 
   // an agent's MCP server, a window's link and a command, connected at once
   const transport = new StdioClientTransport({

@@ -109,7 +109,10 @@ describe('roots that cannot be watched or go away', () => {
   test('a root on a network drive is said so once and rescanned instead of watched', async () => {
     const { file, library, logger } = await setup();
     const live = new LiveUpdates(library, { logger, debounceMs: 10, pollMs: 50, networkFileSystem: async () => 'NFS' });
+    assert.equal(live.summary().started, false);
     await live.start();
+    // (engine status says so: no folder watched, the root rescanned)
+    assert.deepEqual(live.summary(), { started: true, folders: 0, watches: 0, polled: 1 });
     try {
       appendFileSync(file, claudeLine('nfs-1', 'nfsmarker appended on another machine'));
       await eventually(() => found(library, 'nfsmarker').length === 1, 'the rescan finds the append');

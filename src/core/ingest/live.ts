@@ -25,6 +25,18 @@ export interface Watcher {
   close(): Promise<void>;
 }
 
+/**
+ * What a library watches now (`engine status`): whether its watchers have started (a second after the first load), the
+ * root folders watched, the system watches they hold where counted (one per folder, on Linux), and the roots
+ * rescanned on a timer instead.
+ */
+export interface WatchSummary {
+  started: boolean;
+  folders: number;
+  watches?: number;
+  polled: number;
+}
+
 /** How a root is watched: rescanned on a timer (polled), or by a watcher holding `watches` system watches. */
 export interface RootWatch {
   polled: boolean;
@@ -97,6 +109,8 @@ export class LiveUpdates {
   /** First scans of roots that are polled, so `start` resolves once they know what exists. */
   private firstScans: Promise<void>[] = [];
   private closed = false;
+  /** Set once every root the library read at the start is watched (or polled). */
+  private started = false;
 
   private readonly options: LiveOptions;
 
@@ -117,6 +131,7 @@ export class LiveUpdates {
     for (const root of roots) this.claimed.add(root);
     await Promise.all(roots.map((root) => this.watchRoot(root)));
     await Promise.all(this.firstScans);
+    this.started = true;
     // Whatever changed between the library's load and the watchers' start.
     for (const file of await this.library.changedFiles()) this.schedule(file);
     this.rootChecker = setInterval(() => void this.checkRoots(), this.options.rootCheckMs ?? 10_000);
@@ -130,6 +145,14 @@ export class LiveUpdates {
       await this.watchRoot(root);
     }
     return { polled: this.polled.has(root), watches: this.watchers.get(root)?.watches };
+  }
+
+  summary(): WatchSummary {
+    // (roots of one folder share a watcher: each is counted once)
+    const watchers = new Set(this.watchers.values());
+    let watches: number | undefined = 0;
+    for (const w of watchers) watches = watches === undefined || w.watches === undefined ? undefined : watches + w.watches;
+    return { started: this.started, folders: watchers.size, watches, polled: this.polled.size };
   }
 
   /** Stops watching a root the library no longer reads (library.dropRoot). */
