@@ -47,10 +47,13 @@ export function hasCjk(text: string): boolean {
   return false;
 }
 
+/** The class of each ASCII character: 1 for a letter or digit, 0 otherwise (most text is ASCII: one load, no test). */
+const ASCII_CLASS = new Uint8Array(128).map((_, c) => ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) ? 1 : 0));
+
 /** 0: not part of a word; 1: a letter or digit of a spaced script; 2: a character cut into pairs; +4 for a pair of UTF-16 units. */
 function classAt(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) ? 1 : 0;
+  if (c < 128) return ASCII_CLASS[c];
   if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
     const pair = text.slice(i, i + 2);
     if (!LETTER_OR_DIGIT.test(pair)) return 4;
@@ -58,6 +61,24 @@ function classAt(text: string, i: number): number {
   }
   if (isCjk(c)) return 2;
   return LETTER_OR_DIGIT.test(text[i]) ? 1 : 0;
+}
+
+/** NAME_PART's test, without the regular expression for an ASCII word (nearly every word, and one test per word). */
+function isNamePart(word: string): boolean {
+  const n = word.length;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 128) return NAME_PART.test(word);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90))) break;
+  }
+  if (i === 0) return false; // (a digit first: a number, not a name)
+  for (; i < n; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 128) return NAME_PART.test(word);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /**
@@ -72,7 +93,7 @@ export function scanWords(lower: string, onToken: (token: string, parts: number)
   let start = -1;
   let cjkStart = -1;
   // the identifier being read: its parts so far, and whether each is a name part
-  let parts: string[] = [];
+  const parts: string[] = [];
   let named = true;
   const endWord = (i: number): void => {
     const word = lower.slice(start, i);
@@ -80,7 +101,7 @@ export function scanWords(lower: string, onToken: (token: string, parts: number)
     start = -1;
     if (!joined) return;
     parts.push(word);
-    if (named && !NAME_PART.test(word)) named = false;
+    if (named && !isNamePart(word)) named = false;
     // a single `_` or `-` between two words joins them into one identifier
     const c = lower.charCodeAt(i);
     if (i + 1 < n && (c === 95 || c === 45) && (classAt(lower, i + 1) & 3) === 1) return;
@@ -88,7 +109,7 @@ export function scanWords(lower: string, onToken: (token: string, parts: number)
       const whole = parts.join('');
       if (whole.length <= MAX_TOKEN_LENGTH) onToken(whole, parts.length);
     }
-    parts = [];
+    parts.length = 0;
     named = true;
   };
   const endPairs = (i: number): void => {
@@ -101,7 +122,8 @@ export function scanWords(lower: string, onToken: (token: string, parts: number)
     if (joined && chars.length > 1) for (const c of chars) onToken(c, -1);
   };
   for (let i = 0; i < n;) {
-    const cls = classAt(lower, i);
+    const c = lower.charCodeAt(i);
+    const cls = c < 128 ? ASCII_CLASS[c] : classAt(lower, i);
     const kind = cls & 3;
     if (kind !== 1 && start >= 0) endWord(i);
     if (kind !== 2 && cjkStart >= 0) endPairs(i);
