@@ -13,13 +13,13 @@
  * client reads the tools' default folders under bench:real's home, as a developer's would (no --root).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ROOT } from '../test/helpers.js';
+import { inotifyWatches, ROOT } from '../test/helpers.js';
 import type { RealCorpus } from './real-corpus.js';
 import { fork } from 'node:child_process';
 import { SOURCE_IDS } from '../src/core/model.js';
@@ -110,17 +110,6 @@ function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
-}
-function watches(pid: number): number {
-  let n = 0;
-  for (const fd of readdirSync(`/proc/${pid}/fdinfo`)) {
-    try {
-      n += (readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').match(/^inotify wd:/gm) ?? []).length;
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return n;
 }
 async function stopEngine(): Promise<void> {
   const pid = enginePid();
@@ -240,7 +229,7 @@ const busy = await heldNow();
 // allocation rate falls (its memory reducer), in the engine and in the clients alike
 await new Promise((resolve) => setTimeout(resolve, SETTLED_MS));
 const settled = await heldNow();
-const watched = watches(engine);
+const watched = inotifyWatches(engine);
 for (const w of windows) w.close();
 for (const { client } of servers) await client.close();
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,4 +120,17 @@ export function conversation(id: string, topic: string, prompts: string[], repli
     lastDay: day,
     turns,
   } as ParsedSession;
+}
+
+/** The inotify watches a process holds, as the kernel counts them (Linux: /proc/<pid>/fdinfo). */
+export function inotifyWatches(pid: number): number {
+  let n = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fdinfo`)) {
+    try {
+      n += (readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').match(/^inotify wd:/gm) ?? []).length;
+    } catch {
+      // (closed meanwhile)
+    }
+  }
+  return n;
 }

@@ -9,11 +9,11 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { eventually } from '../eventually.js';
-import { CORPUS, ROOT } from '../helpers.js';
+import { CORPUS, inotifyWatches, ROOT } from '../helpers.js';
 import { running } from '../../src/core/store/running.js';
 import { openEngine } from '../../src/engine/client.js';
 import type { EngineAbout } from '../../src/engine/protocol.js';
-import { enginePid, HOME_DIR, inotifyWatches, setup, stopEngine } from './engine-setup.js';
+import { enginePid, HOME_DIR, setup, stopEngine } from './engine-setup.js';
 
 type Status = { running: false; dataDir: string } | ({ running: true } & EngineAbout);
 

@@ -1,6 +1,6 @@
 /** What the engine's process tests share: a data folder over the sample CodeArchitect sessions, its CLI, and its engine. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../eventually.js';
 import { CORPUS, ROOT, tempDir } from '../helpers.js';
@@ -33,17 +33,4 @@ export async function stopEngine(data: string): Promise<void> {
   if (running(pid)) process.kill(pid, 'SIGTERM');
   // (it writes its snapshot first: on a busy machine that takes a while)
   await eventually(() => !running(pid), `engine ${pid} stopped`, { timeoutMs: 60_000 });
-}
-
-/** The inotify watches a process holds, as the kernel counts them (Linux: /proc/<pid>/fdinfo). */
-export function inotifyWatches(pid: number): number {
-  let n = 0;
-  for (const fd of readdirSync(`/proc/${pid}/fdinfo`)) {
-    try {
-      n += (readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').match(/^inotify wd:/gm) ?? []).length;
-    } catch {
-      // (closed meanwhile)
-    }
-  }
-  return n;
 }
