@@ -11,9 +11,9 @@ import { UsageError, type CliOptions } from './args.js';
 import { engineClientOptions } from './engine.js';
 
 /** Exit status of `engine status` when no engine runs (as service managers report a unit that is not running). */
-export const NOT_RUNNING = 3;
+const NOT_RUNNING = 3;
 
-export interface EngineCommandResult {
+interface EngineCommandResult {
   value: unknown;
   text: string;
   code: number;

@@ -8,6 +8,7 @@ import type { SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
 import { commandHelp } from './help.js';
+import { renderGet } from './render.js';
 import { dirname } from 'node:path';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -88,7 +89,6 @@ async function run(argv: string[]): Promise<number> {
       const { teamArchive } = await import('./team.js');
       const team = teamArchive(options);
       const response = await team.get(name, options.toon ? 'toon' : 'json').finally(() => team.close());
-      const { renderGet } = await import('./render.js');
       print(options, response, () => renderGet(response));
       return 0;
     }

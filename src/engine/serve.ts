@@ -254,7 +254,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       const joined = kinds.has(connection);
       if (!joined) observers.add(connection);
       const others = joined ? [...connections] : [...connections].filter((c) => c !== connection);
-      const count = (kind: 'window' | 'agent'): number => others.filter((c) => kinds.get(c) === kind).length;
+      const windowCount = others.filter((c) => kinds.get(c) === 'window').length;
+      const agentCount = others.filter((c) => kinds.get(c) === 'agent').length;
       const memory = process.memoryUsage();
       return {
         pid: process.pid,
@@ -263,7 +264,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
         startedAt,
         rssBytes: memory.rss,
         heapUsedBytes: memory.heapUsed,
-        clients: { windows: count('window'), agents: count('agent'), commands: others.length - count('window') - count('agent') },
+        clients: { windows: windowCount, agents: agentCount, commands: others.length - windowCount - agentCount },
         idleStopMs: idleMs,
         stopsInMs: others.length ? null : Math.max(0, idleMs - (Date.now() - lastActivity)),
         status: library.status(),
