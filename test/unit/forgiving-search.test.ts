@@ -22,13 +22,13 @@ test('a dash is an exclusion only after a space and before a letter; flags, path
   assert.deepEqual(parseQuery('--map-tokens').literals, ['--map-tokens']);
   // an identifier is one term, as the index holds it whole; its parts are not words of their own
   assert.deepEqual(parseQuery('--map-tokens').terms, ['maptokens']);
-  assert.deepEqual(parseQuery('--map-tokens').parts, { maptokens: ['map', 'tokens'] });
+  assert.deepEqual(parseQuery('--map-tokens').parts, new Map([['maptokens', ['map', 'tokens']]]));
   assert.deepEqual(parseQuery('retry -backoff').excluded, ['backoff']);
   assert.deepEqual(parseQuery('gpt-4o -1').excluded, []);
   assert.deepEqual(parseQuery('open aider/io.py?').literals, ['aider/io.py']);
   assert.deepEqual(parseQuery("don't").literals, []);
   for (const form of ['WebSocket', 'websocket', 'web_socket', 'web-socket', 'WEB_SOCKET']) assert.deepEqual(parseQuery(form).terms, ['websocket'], form);
-  assert.deepEqual(parseQuery('get_user_session').parts, { getusersession: ['get', 'user', 'session'] });
+  assert.deepEqual(parseQuery('get_user_session').parts, new Map([['getusersession', ['get', 'user', 'session']]]));
   assert.deepEqual(parseQuery('APIConnectionError').terms, ['apiconnectionerror']);
   assert.deepEqual(parseQuery('EditBlockCoder').literals, ['EditBlockCoder'], 'a word typed alone is looked for as typed');
   assert.deepEqual(parseQuery('editblockcoder').literals, ['editblockcoder'], 'whatever its capitalisation');

@@ -292,7 +292,7 @@ test('property: the highlight pattern marks exactly the whole words the query ho
       fc.array(fc.tuple(fc.stringMatching(/^[abéABÉ1]{1,5}$/), fc.constantFrom(' ', '-', '.', '_', '/', '\n')), { maxLength: 40 }),
       (terms, pieces) => {
         const text = pieces.map(([w, sep]) => w + sep).join('');
-        const query = { terms, phrases: [], excluded: [], excludedPhrases: [], literals: [], parts: {} };
+        const query = { terms, phrases: [], excluded: [], excludedPhrases: [], literals: [], parts: new Map() };
         const wanted = new Set(terms);
         const expected = [...text.matchAll(/[\p{L}\p{N}]+/gu)].filter((m) => wanted.has(m[0].toLowerCase())).map((m) => [m.index, m.index + m[0].length]);
         assert.deepEqual(highlightRanges(text, matcherFor(query)!), expected);

@@ -100,7 +100,7 @@ export const JOINED_WEIGHT = 0.5;
 /** What a short or long form of a word weighs (`postgres` for `postgresql`, `json web token` for `jwt`). */
 export const SHORT_FORM_WEIGHT = 0.6;
 
-export function expandTerms(terms: string[], vocab: Vocabulary, parts: Record<string, string[]> = {}, shortForms?: ShortForms): Expanded {
+export function expandTerms(terms: string[], vocab: Vocabulary, parts: ReadonlyMap<string, string[]> = new Map(), shortForms?: ShortForms): Expanded {
   const near = nearSpellings(terms, vocab);
   const short = shortForms?.alternatives(terms, (t) => vocab.docFrequency(t) > 0) ?? new Map();
   const alsoMatched: string[] = [];
@@ -116,7 +116,7 @@ export function expandTerms(terms: string[], vocab: Vocabulary, parts: Record<st
       );
       alsoMatched.push(other.text);
     }
-    const apart = parts[term];
+    const apart = parts.get(term);
     if (apart) alts.push({ term: apart.join(' '), weight: PARTS_WEIGHT * weight, all: apart });
     for (const n of near.get(term) ?? []) {
       alts.push({ term: n.term, weight: NEAR_WEIGHT[n.distance] });

@@ -21,7 +21,7 @@ export interface ParsedQuery {
   /** In a query widened with other forms (a plan's `shown`), the terms as typed: what "every word" means for snippets. */
   typed?: string[];
   /** An identifier term's parts (`websocket` typed `web_socket`: web, socket): a session holding all of them matches it less. */
-  parts: Record<string, string[]>;
+  parts: Map<string, string[]>;
   /** Keywords: no word typed is a stop word (`retry spinner printed`, not a sentence): each word was chosen. */
   terse?: boolean;
   /** The query as a sentence for a model of meaning: as typed, without exclusions and quotes. */
@@ -42,7 +42,7 @@ export function meaningText(query: string): string {
 }
 
 export function parseQuery(query: string): ParsedQuery {
-  const parsed: ParsedQuery = { terms: [], phrases: [], excluded: [], excludedPhrases: [], literals: [], parts: {}, text: meaningText(query) };
+  const parsed: ParsedQuery = { terms: [], phrases: [], excluded: [], excludedPhrases: [], literals: [], parts: new Map(), text: meaningText(query) };
   const seen = new Set<string>();
   const addTerms = (tokens: string[]): void => {
     for (const t of tokens) {
@@ -70,7 +70,7 @@ export function parseQuery(query: string): ParsedQuery {
         // text written without spaces: the run itself is looked for as typed (its pairs rank)
         for (const run of cjkRuns(literal)) if (!parsed.literals.includes(run)) parsed.literals.push(run);
         const words = queryTerms(word);
-        for (const w of words) if (w.parts && w.parts.length > 1) parsed.parts[w.term] ??= w.parts;
+        for (const w of words) if (w.parts && w.parts.length > 1 && !parsed.parts.has(w.term)) parsed.parts.set(w.term, w.parts);
         addTerms(words.map((w) => w.term));
       }
     }

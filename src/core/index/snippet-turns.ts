@@ -119,7 +119,7 @@ function wordsOf(query: ParsedQuery, escaped: boolean): Compiled {
   ];
   const ascii = words.every((w) => /^[\x20-\x7e]+$/.test(w));
   const pattern = new RegExp(
-    words.map((w, k) => (k < literals.length ? escapeRegExp(w) : termSource(w, query.parts?.[w]))).join('|') || '(?!)',
+    words.map((w, k) => (k < literals.length ? escapeRegExp(w) : termSource(w, query.parts?.get(w)))).join('|') || '(?!)',
     ascii ? 'gi' : 'giu',
   );
   const made = { literals, words, pattern, ascii };

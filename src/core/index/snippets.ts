@@ -50,7 +50,7 @@ function compileMatcher(query: ParsedQuery): RegExp | undefined {
   const alternatives = [
     ...query.literals.map((l) => edged(escapeRegExp(l), l, l)),
     ...query.phrases.map((words) => edged(phraseSource(words), words[0], words.at(-1)!)),
-    ...query.terms.map((t) => edged(termSource(t, query.parts?.[t]), t, t)),
+    ...query.terms.map((t) => edged(termSource(t, query.parts?.get(t)), t, t)),
   ];
   if (!alternatives.length) return undefined;
   const groups: { before: string; after: string; sources: string[] }[] = [];

@@ -76,17 +76,20 @@ const TEST_COMMAND = /\b(pytest|vitest|jest|go test|cargo test|npm (?:run )?test
 const MANIFEST = /\b(package\.json|pyproject\.toml|requirements[\w.-]*\.txt|Cargo\.toml|go\.mod|Gemfile)\b/;
 const INSTRUCTIONS = /(CLAUDE\.md|AGENTS\.md|copilot-instructions\.md|GEMINI\.md|\.cursorrules|\.windsurfrules)/;
 
-const NAMES: Record<string, string> = {
-  next: 'Next.js',
-  tailwindcss: 'Tailwind',
-  nestjs: 'NestJS',
-  'drizzle-orm': 'Drizzle',
-  '@testing-library/react': 'React Testing Library',
-  typescript: 'TypeScript',
-  fastapi: 'FastAPI',
-  sqlalchemy: 'SQLAlchemy',
-};
-const display = (name: string): string => NAMES[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
+// (a Map: a package named `constructor` is named as written)
+const NAMES = new Map(
+  Object.entries({
+    next: 'Next.js',
+    tailwindcss: 'Tailwind',
+    nestjs: 'NestJS',
+    'drizzle-orm': 'Drizzle',
+    '@testing-library/react': 'React Testing Library',
+    typescript: 'TypeScript',
+    fastapi: 'FastAPI',
+    sqlalchemy: 'SQLAlchemy',
+  }),
+);
+const display = (name: string): string => NAMES.get(name) ?? name.charAt(0).toUpperCase() + name.slice(1);
 
 function categoryOf(sentence: string): string {
   return (NAMED.find(([, re]) => re.test(sentence)) ?? CATEGORY.find(([, re]) => re.test(sentence)))?.[0] ?? 'coding_style';

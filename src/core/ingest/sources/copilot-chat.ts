@@ -30,13 +30,16 @@ export function applyMutation(state: { v: unknown }, entry: Record<string, unkno
     return;
   }
   if (!path.length) return;
+  // A path is followed through the session's own properties only, and never sets `__proto__`: a hostile log cannot
+  // reach Object.prototype (and change every object in the process) or swap an object's prototype.
   let parent: unknown = state.v;
   for (const key of path.slice(0, -1)) {
-    if (!parent || typeof parent !== 'object') return;
+    if (!parent || typeof parent !== 'object' || !Object.hasOwn(parent, key)) return;
     parent = (parent as Record<string | number, unknown>)[key];
   }
   if (!parent || typeof parent !== 'object') return;
   const last = path[path.length - 1];
+  if (last === '__proto__') return;
   const target = parent as Record<string | number, unknown>;
   if (kind === 1) target[last] = entry.v;
   else if (kind === 3) {

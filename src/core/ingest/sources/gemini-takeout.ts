@@ -14,7 +14,8 @@ import type { SourceAdapter } from './types.js';
 
 const MAX_EXPORT_BYTES = 512 * 1024 * 1024;
 const PROMPT = /^(?:Prompted|Asked|Said|Branched|Answered)(?: with)?:?\s+/;
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+// (a Map: `&constructor;` in a page is text, not a property of every object)
+const ENTITIES = new Map(Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" }));
 
 /** Text of Takeout's sanitised answer HTML, never parsed as markup anywhere else. */
 export function htmlText(html: string): string {
@@ -28,7 +29,7 @@ export function htmlText(html: string): string {
         const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
         return Number.isFinite(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : whole;
       }
-      return ENTITIES[code.toLowerCase()] ?? whole;
+      return ENTITIES.get(code.toLowerCase()) ?? whole;
     })
     .replace(/\n{3,}/g, '\n\n')
     .trim();
