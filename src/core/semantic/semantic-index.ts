@@ -65,6 +65,9 @@ function trainScript(): string | undefined {
   return threadScript(here, 'train-worker');
 }
 
+/** Strings in code-unit order (not the locale's: the same order everywhere). */
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export class SemanticIndex {
   private readonly words = new Map<string, number>();
   private readonly bags = new Map<string, Bag>();
@@ -277,16 +280,14 @@ export class SemanticIndex {
   private vectorOf(bag: Bag): Float32Array | undefined {
     if (!this.model) return undefined;
     const { toModel, lsa } = this.model;
-    const kept: number[] = [];
-    const counts: number[] = [];
+    const kept: [model: number, count: number][] = [];
     bag.terms.forEach((t, p) => {
       const m = t < toModel.length ? toModel[t] : -1;
-      if (m >= 0) {
-        kept.push(m);
-        counts.push(bag.counts[p]);
-      }
+      if (m >= 0) kept.push([m, bag.counts[p]]);
     });
-    return fold({ terms: Uint32Array.from(kept), counts: Uint16Array.from(counts) }, lsa);
+    // (in the model's order, as it learned: the same sums whatever ids the library gave its words)
+    kept.sort((a, b) => a[0] - b[0]);
+    return fold({ terms: Uint32Array.from(kept, ([m]) => m), counts: Uint16Array.from(kept, ([, n]) => n) }, lsa);
   }
 
   private foldIn(id: string, bag: Bag): void {
@@ -329,15 +330,21 @@ export class SemanticIndex {
     // the model's words: in two sessions at least, the MODEL_WORDS found in the most sessions
     const df = new Uint32Array(this.words.size);
     for (const bag of this.bags.values()) for (const t of bag.terms) df[t]++;
+    // The model is a function of the sessions and their words, not of the order they were read in: a library restored
+    // from its snapshot and one built afresh from the same transcripts learn the same model. Words by the sessions
+    // holding them, then by spelling; sessions by id; each bag's words in the model's order.
+    const spelling: string[] = [];
+    for (const [word, id] of this.words) spelling[id] = word;
     const chosen = [...df.keys()]
       .filter((t) => df[t] > 1)
-      .sort((a, b) => df[b] - df[a])
+      .sort((a, b) => df[b] - df[a] || byText(spelling[a], spelling[b]))
       .slice(0, MODEL_WORDS);
     const toModel = new Int32Array(this.words.size).fill(-1);
     chosen.forEach((t, m) => (toModel[t] = m));
     const bags: Bag[] = [];
-    for (const bag of this.bags.values()) {
-      const keep = [...bag.terms.keys()].filter((p) => toModel[bag.terms[p]] >= 0);
+    for (const id of [...this.bags.keys()].sort(byText)) {
+      const bag = this.bags.get(id)!;
+      const keep = [...bag.terms.keys()].filter((p) => toModel[bag.terms[p]] >= 0).sort((a, b) => toModel[bag.terms[a]] - toModel[bag.terms[b]]);
       bags.push({ terms: Uint32Array.from(keep, (p) => toModel[bag.terms[p]]), counts: Uint16Array.from(keep, (p) => bag.counts[p]) });
     }
     const sessions = this.bags.size;
