@@ -233,17 +233,18 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       connection.dispose();
     });
     socket.on('error', () => undefined);
-    connection.onRequest(HelloRequest, () => ({
-      version: options.version,
-      built: productBuilt(env),
-      protocol: ENGINE_PROTOCOL,
-      pid: process.pid,
-      dataDir: options.dataDir,
-      config,
-    }));
+    // (the version a client gave: none from a command that only asks the engine to go or how it is)
+    let clientVersion = '';
+    connection.onRequest(HelloRequest, (params) => {
+      clientVersion = params.version;
+      return { version: options.version, built: productBuilt(env), protocol: ENGINE_PROTOCOL, pid: process.pid, dataDir: options.dataDir, config };
+    });
     connection.onRequest(HandOverRequest, () => {
       // answered first, then closed: the client waits for the socket to go before it starts its own engine
-      setImmediate(() => void stop('a client of another version asked to hand over').finally(() => process.exit(0)));
+      const why = clientVersion
+        ? `a client of version ${clientVersion} asked to hand over`
+        : 'asked to let go of the data folder (engine stop, or a command that changes it)';
+      setImmediate(() => void stop(why).finally(() => process.exit(0)));
     });
     const on = <P, R>(type: RequestType<P, R, void>, run: (params: P) => Promise<R>): void => {
       connection.onRequest(type, ((params: P) => answer(params, run)) as never);

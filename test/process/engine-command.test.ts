@@ -119,6 +119,11 @@ test('engine status tells the clients apart and counts the sessions; engine stop
   assert.match(stopped.stdout, new RegExp(`^Stopped the engine \\(pid ${pid}\\)`));
   assert.ok(!running(pid), 'it is gone when stop returns');
   assert.ok(existsSync(join(data, 'index', 'snapshot.bin')), 'its snapshot is written');
+  assert.match(
+    readFileSync(join(data, 'engine', 'engine.log'), 'utf8'),
+    /engine stops: asked to let go of the data folder \(engine stop/,
+    'its log says why it stopped',
+  );
   assert.equal(cli(['engine', 'status']).code, 3);
   assert.equal(cli(['engine', 'stop']).code, 0, 'stopping no engine is no error');
   await stopEngine(data);

@@ -141,7 +141,9 @@ test('a client of another version asks the engine to hand over and starts its ow
   // an allocator setting of the user's own is kept, the others added
   const env = startedWith(next);
   if (env) assert.deepEqual([env.get('MALLOC_ARENA_MAX'), env.get('MALLOC_MMAP_THRESHOLD_')], ['4', ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_]);
-  assert.match(readFileSync(join(data, 'engine', 'engine.log'), 'utf8'), /engine 99\.0\.0-next \(pid \d+\) serving/);
+  const log = readFileSync(join(data, 'engine', 'engine.log'), 'utf8');
+  assert.match(log, /engine stops: a client of version 99\.0\.0-next asked to hand over/);
+  assert.match(log, /engine 99\.0\.0-next \(pid \d+\) serving/);
   await stopEngine(data);
 });
 
