@@ -2,15 +2,19 @@
  * A client of the engine is told what the library in its own process would tell it. For any query and options a user
  * can give (drawn from the sample transcripts' own words), the engine's answers over its socket equal those of a library
  * in the test's process over the same data folder: the same sessions, scores, snippets, highlights and notes, by words
- * and by meaning; and the same for `get`, `read`, `list` and `search_context`. And the snapshot the engine restored
- * ranks as a library built afresh from the transcripts does.
+ * and by meaning; and the same for `get`, `read`, `list` and `search_context`. An agent's MCP server gets them too, as
+ * its tools' structured answers. And the snapshot the engine restored ranks as a library built afresh from the
+ * transcripts does.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { eventually } from '../eventually.js';
+import { mcpLaunchArgs } from '../../src/mcp/launch.js';
 import { CORPUS, ROOT, tempDir } from '../helpers.js';
 import { HOME_DIR, stopEngine } from './engine-setup.js';
 import { inProcess, type Engine } from '../../src/engine/api.js';
@@ -48,6 +52,7 @@ let remote: RemoteEngine;
 let library: SessionLibrary;
 let local: Engine;
 let fresh: LibraryCore;
+let agent: Client;
 let words: string[] = [];
 
 before(async () => {
@@ -62,6 +67,15 @@ before(async () => {
   const opened = await openEngine({ roots: ROOTS, dataDir: data, archive: true, version: version!, entry: join(ROOT, 'dist', 'cli.js'), complete: true, env });
   assert.ok('engine' in opened, JSON.stringify(opened));
   remote = opened.engine;
+  agent = new Client({ name: 'engine-parity-test', version: '1.0.0' });
+  await agent.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: mcpLaunchArgs(join(ROOT, 'dist', 'mcp.js'), [...ROOTS.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data]),
+      env: env as Record<string, string>,
+      stderr: 'ignore',
+    }),
+  );
   // the same data folder read in this process (the engine holds the writer lock: this library only reads)
   library = createLibrary({ roots: ROOTS, logger: silentLogger, dataDir: data, env: { HOME: HOME_DIR } });
   await library.load();
@@ -79,6 +93,7 @@ before(async () => {
 });
 
 after(async () => {
+  await agent?.close();
   await remote?.close();
   await library?.close();
   await fresh?.close();
@@ -138,6 +153,26 @@ test('every search through the engine is answered as in the asking process, and 
   assert.ok(found > 20, `most queries found something (${found} of 60)`);
   for (const o of [{}, { source: 'codex', limit: 5 }, { dateFrom: '2025-01-01' }, { tags: ['codex'] }])
     assert.deepEqual(await remote.list(o), asSent(await local.list(o)), JSON.stringify(o));
+});
+
+test('an agent’s search_session and search_context through the MCP server answer as the library in the asking process', async () => {
+  await fc.assert(
+    fc.asyncProperty(query(), options(), async (q, o) => {
+      const asked = { ...o, kind: undefined }; // (no tool filters by the kind of turn)
+      const searched = await agent.callTool({ name: 'search_session', arguments: { query: q, ...asked } });
+      assert.ok(!searched.isError, JSON.stringify(searched.content));
+      assert.deepEqual(searched.structuredContent, asSent(await local.search(q, asked)), `${q} ${JSON.stringify(asked)}`);
+    }),
+    { numRuns: 30 },
+  );
+  for (const q of ['parser error', 'constructor', 'flaky test retry'])
+    for (const threshold of [0, 0.7]) {
+      const blocks = await agent.callTool({ name: 'search_context', arguments: { query: q, limit: 5, threshold } });
+      assert.ok(!blocks.isError, JSON.stringify(blocks.content));
+      // (how long each took is its own)
+      const here = { ...asSent(await local.searchContext(q, { limit: 5, threshold })), searchTime: 0 };
+      assert.deepEqual({ ...(blocks.structuredContent as typeof here), searchTime: 0 }, here, `${q} ${threshold}`);
+    }
 });
 
 test('search_context through the engine gives the blocks the asking process would', async () => {
