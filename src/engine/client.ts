@@ -9,20 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import {
-  createMessageConnection,
-  ErrorCodes,
-  ResponseError,
-  SocketMessageReader,
-  SocketMessageWriter,
-  type MessageConnection,
-  type RequestType,
-} from 'vscode-jsonrpc/node';
+import { ErrorCodes, ResponseError, type MessageConnection, type RequestType } from 'vscode-jsonrpc/node';
 import { SessionSearchError, errorMessage, type ErrorCode } from '../core/errors.js';
 import { splitRoots, type SourceRoot } from '../core/ingest/sources/default-roots.js';
 import type { Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
-import { connectSocket } from './socket.js';
+import { connectSocket, socketConnection } from './socket.js';
 import { running } from '../core/store/running.js';
 import { withAllocatorEnv } from '../core/allocator.js';
 import { ENGINE_BUILT } from '../version.js';
@@ -156,7 +148,7 @@ interface Connected {
 }
 
 async function hello(socket: Socket, version: string): Promise<Connected> {
-  const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  const connection = socketConnection(socket);
   connection.listen();
   const closed = new Promise<never>((_, reject) => socket.once('close', () => reject(new Error('the engine closed the connection'))));
   closed.catch(() => undefined);

@@ -5,17 +5,10 @@
  * has been connected and no query asked for IDLE_MS (SESSION_SEARCH_ENGINE_IDLE_MS overrides it), or when a client of another version asks it to hand
  * over. Its log goes to engine/engine.log in the data folder. A team archive is opened when a client first names it.
  */
-import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import {
-  createMessageConnection,
-  ResponseError,
-  SocketMessageReader,
-  SocketMessageWriter,
-  type MessageConnection,
-  type RequestType,
-} from 'vscode-jsonrpc/node';
+import { ResponseError, type MessageConnection, type RequestType } from 'vscode-jsonrpc/node';
 import { errorCode, errorMessage } from '../core/errors.js';
 import { splitRoots, type SourceRoot } from '../core/ingest/sources/registry.js';
 import { WorkspaceRoots } from './workspace-roots.js';
@@ -23,10 +16,10 @@ import { EngineWindows } from './windows.js';
 import { createLibrary } from '../core/library.js';
 import { embedConfigFromEnv } from '../core/embed/config.js';
 import type { Logger } from '../core/log.js';
-import { running } from '../core/store/running.js';
 import { inProcess, type Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
-import { canConnect } from './socket.js';
+import { canConnect, socketConnection } from './socket.js';
+import { claim, listenAlone } from './claim.js';
 import { productBuilt } from './client.js';
 import {
   ENGINE_PROTOCOL,
@@ -73,22 +66,6 @@ export interface ServeOptions {
   verbose: boolean;
   version: string;
   env?: NodeJS.ProcessEnv;
-}
-
-/** Claims the data folder's engine pid file; false when a live engine holds it. */
-function claim(pidFile: string): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(pidFile, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(readFileSync(pidFile, 'utf8').trim());
-      if (pid && pid !== process.pid && running(pid)) return false;
-      rmSync(pidFile, { force: true });
-    }
-  }
-  return false;
 }
 
 function fileLogger(path: string, verbose: boolean): Logger {
@@ -166,6 +143,15 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   const startedAt = new Date().toISOString();
   let lastActivity = Date.now();
   let stopping: Promise<void> | undefined;
+  // whether this engine listened on the socket (only then is the socket file its own to remove)
+  let served = false;
+  const holdsClaim = (): boolean => {
+    try {
+      return Number(readFileSync(paths.pidFile, 'utf8').trim()) === process.pid;
+    } catch {
+      return false;
+    }
+  };
   // (connections are served once it listens, below)
   const server: Server = createServer((socket) => serveConnection(socket));
   const stop = (why: string): Promise<void> =>
@@ -194,8 +180,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       } finally {
         clearTimeout(deadline);
         // whatever happened, the next client finds no engine here and starts one
-        if (process.platform !== 'win32') rmSync(paths.socket, { force: true });
-        rmSync(paths.pidFile, { force: true });
+        if (process.platform !== 'win32' && served) rmSync(paths.socket, { force: true });
+        if (holdsClaim()) rmSync(paths.pidFile, { force: true });
       }
     })());
 
@@ -219,7 +205,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     }
   };
   const serveConnection = (socket: Socket): void => {
-    const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    const connection = socketConnection(socket);
     connections.add(connection);
     sockets.add(socket);
     // (a connected client keeps the engine up; its going, unless it only asked how the engine is, starts the idle time)
@@ -306,11 +292,17 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     connection.listen();
   };
 
-  if (process.platform !== 'win32') rmSync(paths.socket, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(paths.socket, () => resolve());
+  // (a socket that answers is another engine's: it serves, and this one, its load stopped, lets go of the folder)
+  const listening = await listenAlone(server, paths.socket).catch((err: unknown) => {
+    logger.error(`cannot listen on ${paths.socket}: ${errorMessage(err)}`);
+    return false;
   });
+  served = listening;
+  if (!listening) {
+    windows.loading.abort();
+    await stop('another engine answers on its socket');
+    process.exit(0);
+  }
   if (process.platform !== 'win32') chmodSync(paths.socket, 0o600);
   const idle = setInterval(
     () => {
