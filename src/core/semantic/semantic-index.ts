@@ -20,7 +20,10 @@ import type { SemanticData } from './semantic-file.js';
 export const K = 128;
 /** Words a session's bag keeps (its most frequent ones). */
 export const BAG_TERMS = 160;
-/** Words the model knows at most (those in the most sessions, at least two): 30,000 × 128 floats = 15 MB. */
+/**
+ * Words the model knows at most (those in the most sessions, at least two): 30,000 × 128 floats = 15 MB. Below 65,536:
+ * inModelOrder packs a model id in 16 bits.
+ */
 export const MODEL_WORDS = 30_000;
 /** Sessions needed before a model is worth learning. */
 const MIN_SESSIONS = 20;
@@ -67,6 +70,23 @@ function trainScript(): string | undefined {
 
 /** Strings in code-unit order (not the locale's: the same order everywhere). */
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A bag's words that the model knows, as model ids in the model's order: the sums of learning and of folding a session
+ * in are the same whatever ids the library gave its words. Each word and its count are packed in one number (model id
+ * above 16 bits, count below: MODEL_WORDS < 65,536) and sorted as numbers.
+ */
+function inModelOrder(bag: Bag, toModel: Int32Array): Bag {
+  const packed = new Uint32Array(bag.terms.length);
+  let n = 0;
+  for (let p = 0; p < bag.terms.length; p++) {
+    const t = bag.terms[p];
+    const m = t < toModel.length ? toModel[t] : -1;
+    if (m >= 0) packed[n++] = m * 65_536 + bag.counts[p];
+  }
+  const kept = packed.subarray(0, n).sort();
+  return { terms: Uint32Array.from(kept, (x) => x >>> 16), counts: Uint16Array.from(kept, (x) => x & 0xffff) };
+}
 
 export class SemanticIndex {
   private readonly words = new Map<string, number>();
@@ -279,15 +299,7 @@ export class SemanticIndex {
 
   private vectorOf(bag: Bag): Float32Array | undefined {
     if (!this.model) return undefined;
-    const { toModel, lsa } = this.model;
-    const kept: [model: number, count: number][] = [];
-    bag.terms.forEach((t, p) => {
-      const m = t < toModel.length ? toModel[t] : -1;
-      if (m >= 0) kept.push([m, bag.counts[p]]);
-    });
-    // (in the model's order, as it learned: the same sums whatever ids the library gave its words)
-    kept.sort((a, b) => a[0] - b[0]);
-    return fold({ terms: Uint32Array.from(kept, ([m]) => m), counts: Uint16Array.from(kept, ([, n]) => n) }, lsa);
+    return fold(inModelOrder(bag, this.model.toModel), this.model.lsa);
   }
 
   private foldIn(id: string, bag: Bag): void {
@@ -342,11 +354,7 @@ export class SemanticIndex {
     const toModel = new Int32Array(this.words.size).fill(-1);
     chosen.forEach((t, m) => (toModel[t] = m));
     const bags: Bag[] = [];
-    for (const id of [...this.bags.keys()].sort(byText)) {
-      const bag = this.bags.get(id)!;
-      const keep = [...bag.terms.keys()].filter((p) => toModel[bag.terms[p]] >= 0).sort((a, b) => toModel[bag.terms[a]] - toModel[bag.terms[b]]);
-      bags.push({ terms: Uint32Array.from(keep, (p) => toModel[bag.terms[p]]), counts: Uint16Array.from(keep, (p) => bag.counts[p]) });
-    }
+    for (const id of [...this.bags.keys()].sort(byText)) bags.push(inModelOrder(this.bags.get(id)!, toModel));
     const sessions = this.bags.size;
     const request: TrainRequest = { bags, vocabulary: chosen.length, k: K };
     this.training = this.learn(request)
