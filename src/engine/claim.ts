@@ -15,7 +15,8 @@ import { canConnect } from './socket.js';
 export function claim(pidFile: string): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      if (placeWhole(pidFile, String(process.pid))) return true;
+      placeWhole(pidFile, String(process.pid));
+      return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(pidFile, 'utf8').trim());
@@ -26,21 +27,28 @@ export function claim(pidFile: string): boolean {
   return false;
 }
 
-/** Creates `path` holding `text`, or throws EEXIST; true once done. */
-function placeWhole(path: string, text: string): boolean {
+/** Creates `path` holding `text`, or throws EEXIST. */
+function placeWhole(path: string, text: string): void {
   const aside = `${path}.${process.pid}`;
   writeFileSync(aside, text, { mode: 0o600 });
   try {
     linkSync(aside, path);
-    return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw err;
     // a file system without hard links: created exclusively, as before (the window is a write of a few bytes)
     writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
-    return true;
   } finally {
     rmSync(aside, { force: true });
+  }
+}
+
+/** Whether the pid file names this process (what a stopping engine may remove is its own claim only). */
+export function holdsClaim(pidFile: string): boolean {
+  try {
+    return Number(readFileSync(pidFile, 'utf8').trim()) === process.pid;
+  } catch {
+    return false;
   }
 }
 

@@ -19,7 +19,7 @@ import type { Logger } from '../core/log.js';
 import { inProcess, type Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { canConnect, socketConnection } from './socket.js';
-import { claim, listenAlone } from './claim.js';
+import { claim, holdsClaim, listenAlone } from './claim.js';
 import { productBuilt } from './client.js';
 import {
   ENGINE_PROTOCOL,
@@ -145,13 +145,6 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
   let stopping: Promise<void> | undefined;
   // whether this engine listened on the socket (only then is the socket file its own to remove)
   let served = false;
-  const holdsClaim = (): boolean => {
-    try {
-      return Number(readFileSync(paths.pidFile, 'utf8').trim()) === process.pid;
-    } catch {
-      return false;
-    }
-  };
   // (connections are served once it listens, below)
   const server: Server = createServer((socket) => serveConnection(socket));
   const stop = (why: string): Promise<void> =>
@@ -181,7 +174,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
         clearTimeout(deadline);
         // whatever happened, the next client finds no engine here and starts one
         if (process.platform !== 'win32' && served) rmSync(paths.socket, { force: true });
-        if (holdsClaim()) rmSync(paths.pidFile, { force: true });
+        if (holdsClaim(paths.pidFile)) rmSync(paths.pidFile, { force: true });
       }
     })());
 

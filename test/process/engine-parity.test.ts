@@ -7,7 +7,6 @@
  * transcripts does.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
@@ -15,8 +14,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { eventually } from '../eventually.js';
 import { mcpLaunchArgs } from '../../src/mcp/launch.js';
-import { CORPUS, ROOT, tempDir } from '../helpers.js';
-import { HOME_DIR, stopEngine } from './engine-setup.js';
+import { ROOT } from '../helpers.js';
+import { ROOTS as RELEVANCE_ROOTS } from '../../bench/relevance/corpus.js';
+import { HOME_DIR, setup, stopEngine } from './engine-setup.js';
 import { inProcess, type Engine } from '../../src/engine/api.js';
 import { openEngine, type RemoteEngine } from '../../src/engine/client.js';
 import type { EngineAbout } from '../../src/engine/protocol.js';
@@ -26,24 +26,13 @@ import { silentLogger } from '../../src/core/log.js';
 import type { SearchOptions } from '../../src/core/contracts.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 
-const ROOTS: SourceRoot[] = [
-  { source: 'codearchitect', path: join(CORPUS, 'codearchitect', 'sessions') },
-  { source: 'claude-code', path: join(CORPUS, 'claude-code') },
-  { source: 'codex', path: join(CORPUS, 'codex') },
-  { source: 'aider', path: join(CORPUS, 'aider') },
-];
-const data = tempDir();
+// the four sources the judged relevance set reads (bench/relevance)
+const ROOTS: SourceRoot[] = RELEVANCE_ROOTS.map((r) => ({ ...r }));
 const env = { ...process.env, HOME: HOME_DIR, SESSION_SEARCH_ENGINE_IDLE_MS: '600000' };
-const cli = (...args: string[]) => {
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, 'dist', 'cli.cjs'), ...args, ...ROOTS.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data],
-    {
-      encoding: 'utf8',
-      env,
-    },
-  );
-  assert.ok(r.status === 0 || r.status === 3, r.stderr);
+const { data, cli: run } = setup(ROOTS.map((r) => `${r.source}=${r.path}`));
+const cli = (...args: string[]): string => {
+  const r = run(args, env);
+  assert.ok(r.code === 0 || r.code === 3, r.stderr);
   return r.stdout;
 };
 const about = (): Partial<EngineAbout> => JSON.parse(cli('engine', 'status', '--json')) as Partial<EngineAbout>;

@@ -11,12 +11,12 @@ export const HOME_DIR = tempDir();
 
 export type Cli = (args: string[], env?: NodeJS.ProcessEnv) => { code: number | null; stdout: string; stderr: string };
 
-/** A new data folder, the CodeArchitect root, and the built CLI run on them. */
-export function setup(): { data: string; root: string; cli: Cli } {
+/** A new data folder, its roots (`source=path`; the CodeArchitect sample unless given), and the built CLI run on them. */
+export function setup(roots: string[] = [`codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`]): { data: string; root: string; cli: Cli } {
   const data = tempDir();
-  const root = `codearchitect=${join(CORPUS, 'codearchitect', 'sessions')}`;
+  const root = roots[0];
   const cli: Cli = (args, env = {}) => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args, '--root', root, '--data', data], {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args, ...roots.flatMap((r) => ['--root', r]), '--data', data], {
       encoding: 'utf8',
       env: { ...process.env, HOME: HOME_DIR, ...env },
     });
