@@ -106,8 +106,8 @@ export interface SessionLibrary extends Answering {
   untilCounted(): Promise<void>;
   /** Settles when the load has finished (caught up with every changed file), or failed. */
   untilLoaded(): Promise<void>;
-  /** Reads again every file that changed since it was read (a library that does not watch). */
-  catchUp(): Promise<void>;
+  /** Reads again every file (under `roots`, by default all) that changed since it was read (one not watched). */
+  catchUp(roots?: readonly SourceRoot[]): Promise<void>;
   /** Whether `root` is one of the roots the library reads. */
   readsRoot(root: SourceRoot): boolean;
   /**
@@ -208,8 +208,8 @@ export function createLibrary(options: LibraryOptions): SessionLibrary {
     embeddings: () => core.meaning?.state,
     untilCounted: () => core.counted,
     untilLoaded: () => core.loaded,
-    async catchUp() {
-      for (const file of await core.changedFiles()) await core.reloadFile(file);
+    async catchUp(roots) {
+      for (const file of await core.changedFiles(roots)) await core.reloadFile(file);
     },
     readsRoot: (root) => core.roots.some((r) => r.source === root.source && r.path === root.path),
     watchRoot: async (root) => core.live?.watch(root),

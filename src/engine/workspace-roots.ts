@@ -18,6 +18,8 @@ interface Held {
   added: Promise<SourceRoot | undefined>;
   holders: Set<object>;
   watchers: Set<object | symbol>;
+  /** Whether the library watches it now (a lingering root's watch is kept by whoever names it next). */
+  watched?: boolean;
   /** Set while no connection names it: when it fires, the root is no longer read. */
   linger?: NodeJS.Timeout;
 }
@@ -45,6 +47,8 @@ export class WorkspaceRoots {
   async register(holder: object, roots: readonly SourceRoot[], watch: boolean): Promise<number> {
     const named: { real: string; held: Held }[] = [];
     const fresh: { root: SourceRoot; settle: Settle }[] = [];
+    // (read already but watched by nobody, held by a command running meanwhile: what changed since is read again)
+    const unwatched = new Set<Held>();
     for (const root of roots) {
       const real = await realpath(root.path).catch(() => undefined);
       if (!real) continue;
@@ -59,7 +63,7 @@ export class WorkspaceRoots {
         held.added.catch(() => undefined); // (each holder awaits it below, where a failure is logged)
         this.held.set(key, held);
         fresh.push({ root: { source: root.source, path: real }, settle });
-      }
+      } else if (!held.watched) unwatched.add(held);
       if (held.linger) {
         // (a lingering root is still watched: the watch is kept, whoever holds it now)
         clearTimeout(held.linger);
@@ -77,6 +81,7 @@ export class WorkspaceRoots {
         (err: unknown) => fresh.forEach((f) => f.settle.reject(err)),
       );
     let count = 0;
+    const stale: SourceRoot[] = [];
     for (const { real, held } of named) {
       const added = await held.added.catch((err: unknown) => {
         this.logger.warn(`${real}: not read (${errorMessage(err)})`);
@@ -84,11 +89,17 @@ export class WorkspaceRoots {
       });
       if (!added) continue;
       count++;
-      if (!watch || !held.holders.has(holder)) continue;
-      const first = !held.watchers.size;
-      held.watchers.add(holder);
-      if (first) await this.library.watchRoot(added);
+      if (watch && held.holders.has(holder)) {
+        held.watchers.add(holder);
+        // (a watch started after a root's read compares it once ready: core/ingest/live.ts)
+        if (!held.watched) {
+          await this.watch(held, added);
+          continue;
+        }
+      }
+      if (unwatched.has(held)) stale.push(added);
     }
+    if (stale.length) await this.library.catchUp(stale);
     return count;
   }
 
@@ -106,19 +117,19 @@ export class WorkspaceRoots {
         continue;
       }
       if (held.holders.size) {
-        if (!held.watchers.size) await this.library.unwatchRoot(added);
+        if (!held.watchers.size) await this.unwatch(held, added);
         continue;
       }
       // (another client's release, waited for at the same time, set it lingering already)
       if (held.linger) continue;
-      const first = !held.watchers.size;
+      const first = !held.watched;
       held.watchers.add(LINGERING);
       held.linger = setTimeout(() => void this.letGo(key, held, added), this.lingerMs);
       held.linger.unref();
       if (!first) continue;
       // (a folder that cannot be watched cheaply, say a home folder, is not kept: rescanning it on a timer, or holding
       // a large share of the user's inotify watches, for nobody costs more than walking it for the next command)
-      const how = await this.library.watchRoot(added).catch((err: unknown) => this.logger.warn(`${added.path}: not watched (${errorMessage(err)})`));
+      const how = await this.watch(held, added).catch((err: unknown) => this.logger.warn(`${added.path}: not watched (${errorMessage(err)})`));
       const why = how?.polled
         ? 'it cannot be watched'
         : how?.watches !== undefined && how.watches > LINGER_WATCHES
@@ -138,9 +149,19 @@ export class WorkspaceRoots {
     held.watchers.delete(LINGERING);
     if (held.holders.size || this.held.get(key) !== held) return;
     this.held.delete(key);
-    await this.library.unwatchRoot(added);
+    await this.unwatch(held, added);
     this.library.dropRoot(added);
     if (say) this.logger.info(`${added.path}: named by no client for ${Math.round(this.lingerMs / 1000)} s, no longer read`);
+  }
+
+  private watch(held: Held, root: SourceRoot): ReturnType<SessionLibrary['watchRoot']> {
+    held.watched = true;
+    return this.library.watchRoot(root);
+  }
+
+  private unwatch(held: Held, root: SourceRoot): Promise<void> {
+    held.watched = false;
+    return this.library.unwatchRoot(root);
   }
 
   /** Lets go of every root at once (the engine stops). */

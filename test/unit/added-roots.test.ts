@@ -4,10 +4,14 @@
  * under way while one was dropped (a root missed there would have its sessions taken for deleted).
  */
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { openCore } from '../../src/core/library/open.js';
+import { LiveUpdates } from '../../src/core/ingest/live.js';
+import { foldersFactory, type Watcher, type WatchFactory } from '../../src/core/ingest/watchers.js';
+import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, tempDir, writeCodeArchitect } from '../helpers.js';
 
@@ -69,4 +73,55 @@ test("a folder's SpecStory and Aider histories added together are read as when a
   // added again: the roots already read, nothing read twice
   assert.deepEqual(await together.addRoots(roots.slice(0, 2)), added.slice(0, 2));
   await Promise.all([together.close(), alone.close()]);
+});
+
+test('what is written in a workspace folder between its read and its watcher’s start is read, for each of its roots, in one walk', async () => {
+  const workspace = tempDir();
+  const history = join(workspace, '.specstory', 'history');
+  mkdirSync(history, { recursive: true });
+  const names = ['2026-01-29_14-35-22Z-already-done-the-test.md', '2026-01-29_16-26-43Z-the-test-inversions-have.md'];
+  copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', names[0]), join(history, names[0]));
+  const logger = new MemoryLogger();
+  const library = openCore({ roots: [], logger, env: {} });
+  await library.load();
+  // read by a command; watched once it has gone (engine/workspace-roots.ts), one root after the other
+  const [specstory, aider] = (await library.addRoots([
+    { source: 'specstory', path: workspace },
+    { source: 'aider', path: workspace },
+  ])) as SourceRoot[];
+  const walks: string[][] = [];
+  const changedFiles = library.changedFiles.bind(library);
+  library.changedFiles = (roots) => (walks.push((roots ?? library.roots).map((r) => r.source)), changedFiles(roots));
+  // a watcher that starts only when told (a large folder takes a while to be watched)
+  let go!: () => void;
+  const told = new Promise<void>((resolve) => (go = resolve));
+  const late: WatchFactory = (root, accepts, known) => {
+    const late = new EventEmitter() as EventEmitter & Watcher;
+    let real: Watcher | undefined;
+    late.close = async () => real?.close();
+    void told.then(() => {
+      real = foldersFactory(root, accepts, known);
+      for (const event of ['add', 'change', 'unlink', 'error', 'ready'] as const) real.on(event as 'add', (arg: string) => late.emit(event, arg));
+    });
+    return late;
+  };
+  // (quiet time longer than the test: the changes are read because an answer asks, not because time passed)
+  const live = new LiveUpdates(library, { logger, debounceMs: 60_000, watchFactory: late });
+  try {
+    const watching = live.watch(specstory);
+    copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', names[1]), join(history, names[1]));
+    copyFileSync(join(CORPUS, 'aider', 'zen-mcp-server', '.aider.chat.history.md'), join(workspace, '.aider.chat.history.md'));
+    go();
+    await watching;
+    await live.watch(aider);
+    assert.deepEqual(walks, [], 'nothing walked yet');
+    await live.settled();
+    const files = new Set([...library.sessions.values()].map((s) => s.file));
+    assert.ok(files.has(join(history, names[1])), 'the history written before the watcher started is read');
+    assert.ok(files.has(join(workspace, '.aider.chat.history.md')), 'and the Aider history beside it');
+    assert.deepEqual(walks, [['specstory', 'aider']], 'the folder was walked once for both');
+  } finally {
+    await live.close();
+    await library.close();
+  }
 });

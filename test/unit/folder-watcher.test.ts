@@ -7,7 +7,8 @@ import { appendFileSync, copyFileSync, mkdirSync, renameSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { watchFolders } from '../../src/core/ingest/folder-watcher.js';
-import { foldersFactory, LiveUpdates } from '../../src/core/ingest/live.js';
+import { LiveUpdates } from '../../src/core/ingest/live.js';
+import { foldersFactory } from '../../src/core/ingest/watchers.js';
 import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, tempDir } from '../helpers.js';

@@ -5,7 +5,8 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSy
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { openCore, type LibraryCore } from '../../src/core/library/open.js';
-import { chokidarFactory, foldersFactory, LiveUpdates, type Watcher, type WatchFactory } from '../../src/core/ingest/live.js';
+import { LiveUpdates } from '../../src/core/ingest/live.js';
+import { chokidarFactory, foldersFactory, type Watcher, type WatchFactory } from '../../src/core/ingest/watchers.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { CORPUS, tempDir } from '../helpers.js';

@@ -34,6 +34,9 @@ function recording(how: RootWatch = { polled: false, watches: 40 }) {
       watched.delete(root.source);
     },
     dropRoot: (root: SourceRoot) => calls.push(`drop ${root.source}`),
+    catchUp: async (roots: readonly SourceRoot[]) => {
+      calls.push(`compare ${roots.map((r) => r.source).join('+')}`);
+    },
   };
   return { library: library as unknown as SessionLibrary, calls, watched };
 }
@@ -54,10 +57,11 @@ test('a folder a command named lingers watched after it; named again it is not r
   assert.deepEqual([...watched].sort(), ['aider', 'specstory'], 'once its command is gone, the folder is watched so that it stays current');
   assert.ok(!calls.some((c) => c.startsWith('drop')), 'and still read');
 
-  // the next command in the folder: nothing to read again
+  // the next command in the folder: nothing to read again, nor to compare (its watch kept it current)
   const second = {};
   assert.equal(await workspaces.register(second, roots, false), 2);
   assert.equal(calls.filter((c) => c.startsWith('read')).length, 1);
+  assert.ok(!calls.some((c) => c.startsWith('compare')), calls.join(', '));
   // a window that opens it while it is held keeps its watch, and its closing sets it lingering again
   const window = {};
   await workspaces.register(window, roots, true);
@@ -77,6 +81,28 @@ test('a folder a command named lingers watched after it; named again it is not r
   const third = {};
   await workspaces.register(third, roots, false);
   assert.equal(calls.filter((c) => c.startsWith('read')).length, 2);
+  workspaces.close();
+});
+
+test('a folder held by a running command, unwatched, is compared again when another command names it', async () => {
+  const folder = tempDir();
+  const roots: SourceRoot[] = [
+    { source: 'specstory', path: folder },
+    { source: 'aider', path: folder },
+  ];
+  const { library, calls } = recording();
+  const workspaces = new WorkspaceRoots(library, new MemoryLogger(), 60_000);
+  const first = {};
+  await workspaces.register(first, roots, false);
+  // a second command while the first still runs (or before the engine has seen it go): a history written in between
+  // is seen by no watcher, so the folder is compared with what was read, once for both sources
+  await workspaces.register({}, roots, false);
+  assert.deepEqual(calls, ['read specstory+aider', 'compare specstory+aider']);
+  // a window that names it now watches it from here on (the watch, once started, compares it: core/ingest/live.ts);
+  // the next command finds it watched
+  await workspaces.register({}, roots, true);
+  await workspaces.register({}, roots, false);
+  assert.deepEqual(calls.slice(2), ['watch specstory', 'watch aider']);
   workspaces.close();
 });
 

@@ -6,24 +6,12 @@
  */
 import { errorMessage } from '../errors.js';
 import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { watch as chokidarWatch } from 'chokidar';
 import type { LibraryCore } from '../library/open.js';
 import { safeLogger, type Logger } from '../log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
-import { isInside, NEVER_WALKED, walkFiles } from './walk.js';
+import { isInside, walkFiles } from './walk.js';
 import { networkFileSystem } from './filesystems.js';
-import { watchFolders } from './folder-watcher.js';
-
-/** The part of a file watcher we use; tests pass their own to simulate failures. */
-export interface Watcher {
-  on(event: 'add' | 'change' | 'unlink', listener: (path: string) => void): unknown;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
-  on(event: 'ready', listener: () => void): unknown;
-  /** How many system watches it holds, where it counts them (one watch per folder does). */
-  readonly watches?: number;
-  close(): Promise<void>;
-}
+import { defaultWatchFactory, type Watcher, type WatchFactory } from './watchers.js';
 
 /**
  * What a library watches now (`engine status`): whether its watchers have started (a second after the first load), the
@@ -42,9 +30,6 @@ export interface RootWatch {
   polled: boolean;
   watches?: number;
 }
-
-/** `known`: the files the library holds from a folder (what a folder that went away took with it). */
-export type WatchFactory = (root: SourceRoot, accepts: (path: string) => boolean, known: (folder: string) => string[]) => Watcher;
 
 export interface LiveOptions {
   logger: Logger;
@@ -69,20 +54,6 @@ async function signature(file: string): Promise<string> {
 }
 const WATCH_LIMIT_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE']);
 
-export const chokidarFactory: WatchFactory = (root, accepts) =>
-  chokidarWatch(root.path, {
-    ignoreInitial: true,
-    followSymlinks: false,
-    depth: 12,
-    ignored: (path, stats) => (stats?.isFile() ? !accepts(path) : NEVER_WALKED.has(basename(path))),
-  });
-
-/** One watch per folder (folder-watcher.ts), where the system reports a watched folder's files' changes: Linux. */
-export const foldersFactory: WatchFactory = (root, accepts, known) => watchFolders(root.path, { accepts, known });
-
-/** The watchers used unless a test gives its own: one per folder on Linux, chokidar elsewhere. */
-export const defaultWatchFactory: WatchFactory = process.platform === 'linux' ? foldersFactory : chokidarFactory;
-
 export class LiveUpdates {
   /** Each watched root's watcher: roots of one folder (a workspace's SpecStory and Aider histories) share one. */
   private readonly watchers = new Map<SourceRoot, Watcher>();
@@ -98,6 +69,12 @@ export class LiveUpdates {
   /** Files read a moment ago, each to be checked once more: its timer, and the check (run early by `settled`). */
   private readonly verifiers = new Map<NodeJS.Timeout, () => Promise<void>>();
   private queue: Promise<void> = Promise.resolve();
+  /** Roots watched after they were read, to be compared with what the library holds (`catchUp`). */
+  private readonly behind = new Set<SourceRoot>();
+  private catchUpTimer: NodeJS.Timeout | undefined;
+  private catching: Promise<void> = Promise.resolve();
+  /** Watchers of roots added after `start`, being started. */
+  private readonly starting = new Set<Promise<void>>();
   private poller: NodeJS.Timeout | undefined;
   private rootChecker: NodeJS.Timeout | undefined;
   /** Roots rescanned on a timer instead of watched (watching failed, or a network drive). */
@@ -142,7 +119,10 @@ export class LiveUpdates {
   async watch(root: SourceRoot): Promise<RootWatch> {
     if (!this.closed && !this.claimed.has(root)) {
       this.claimed.add(root);
-      await this.watchRoot(root);
+      // (what was written between the root's read and its watcher's start is seen by no watcher: compared once ready)
+      const started = this.watchRoot(root).then(() => this.behindOn(root));
+      this.starting.add(started);
+      await started.finally(() => this.starting.delete(started));
     }
     return { polled: this.polled.has(root), watches: this.watchers.get(root)?.watches };
   }
@@ -219,6 +199,30 @@ export class LiveUpdates {
     });
     this.ready.set(watcher, ready);
     await ready;
+  }
+
+  /** A root read before its watcher started: its files are compared soon, with those of its folder's other roots. */
+  private behindOn(root: SourceRoot): void {
+    if (this.closed) return;
+    this.behind.add(root);
+    clearTimeout(this.catchUpTimer);
+    this.catchUpTimer = setTimeout(() => void this.catchUp(), this.options.debounceMs ?? 50);
+  }
+
+  /** Reads what changed under roots watched late (started or waiting); resolves once their changes are scheduled. */
+  private async catchUp(): Promise<void> {
+    await Promise.all(this.starting);
+    clearTimeout(this.catchUpTimer);
+    if (this.behind.size && !this.closed) {
+      const roots = [...this.behind];
+      this.behind.clear();
+      this.catching = this.catching
+        .then(async () => {
+          for (const file of await this.library.changedFiles(roots)) this.schedule(file);
+        })
+        .catch((err: unknown) => this.options.logger.error(`${roots.map((r) => r.path).join(', ')}: not compared (${errorMessage(err)})`));
+    }
+    await this.catching;
   }
 
   private schedule(file: string): void {
@@ -354,9 +358,13 @@ export class LiveUpdates {
    * for: a transcript an agent keeps writing does not hold an answer back (it held every CLI search for a second).
    */
   async settled(withinMs = Infinity): Promise<void> {
-    await Promise.all([...this.verifiers.values()].map((check) => check()));
-    for (const file of [...this.timers.keys()]) this.readNow(file);
-    const seen = this.queue;
+    const seen = (async () => {
+      // (a root watched late: what changed before its watcher started counts as seen)
+      await this.catchUp();
+      await Promise.all([...this.verifiers.values()].map((check) => check()));
+      for (const file of [...this.timers.keys()]) this.readNow(file);
+      await this.queue;
+    })();
     if (withinMs === Infinity) return seen;
     let deadline: NodeJS.Timeout | undefined;
     await Promise.race([seen, new Promise((resolve) => (deadline = setTimeout(resolve, withinMs)))]);
@@ -365,6 +373,7 @@ export class LiveUpdates {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.catchUpTimer);
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.waiting.clear();

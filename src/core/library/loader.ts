@@ -382,13 +382,14 @@ export class Loader {
 
   /**
    * Files that changed, appeared or vanished since they were read: a watcher that starts after a load asks, so that
-   * nothing written between the load's walk and the watcher's start is missed.
+   * nothing written between the load's walk and the watcher's start is missed. `roots`: those of a watcher started
+   * later (a workspace folder watched after it was read).
    */
-  async changedFiles(): Promise<string[]> {
-    const { plan, seen } = await scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root));
+  async changedFiles(roots: readonly SourceRoot[] = this.roots): Promise<string[]> {
+    const { plan, seen } = await scanRoots(roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root));
     const out = plan.flatMap(({ files }) => files.filter((f) => !this.catalog.unchanged(f)).map((f) => f.file));
     for (const [file, known] of this.catalog.byFile) {
-      if (seen.has(file) || !this.roots.some((r) => isInside(r.path, file))) continue;
+      if (seen.has(file) || !roots.some((r) => r.source === known.root.source && isInside(r.path, file))) continue;
       if (known.ids.some((id) => this.catalog.sessions.get(id)?.sourceDeleted !== true)) out.push(file);
     }
     return out;

@@ -100,7 +100,8 @@ export interface LibraryCore extends Omit<Answers, 'read'> {
   export(name: string, format: ExportFormat, options?: ExportOptions): Promise<{ id: string; text: string }>;
   reloadFile(file: string): Promise<void>;
   markSourceDeleted(file: string): void;
-  changedFiles(): Promise<string[]>;
+  /** Files under `roots` (all of them by default) that changed, appeared or vanished since they were read. */
+  changedFiles(roots?: readonly SourceRoot[]): Promise<string[]>;
   filesUnder(folder: string): string[];
   accepts(adapter: SourceAdapter, file: string, root: string): boolean;
   store(input: StoreInput, now?: Date): ReturnType<typeof storeConversation>;
@@ -286,7 +287,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
     },
     reloadFile: (file) => load.reloadFile(file),
     markSourceDeleted: (file) => catalog.markSourceDeleted(file),
-    changedFiles: () => load.changedFiles(),
+    changedFiles: (roots) => load.changedFiles(roots),
     filesUnder: (folder) => catalog.filesUnder(folder),
     accepts: (adapter, file, root) => load.accepts(adapter, file, root),
     store: (input, now) => storeConversation(options, load, catalog, input, now),
