@@ -299,26 +299,52 @@ function localError(err: unknown): unknown {
   return err;
 }
 
+/** One connection to an engine, as a session kept over it sees it (src/mcp/relay.ts); `id` tells one from the next. */
+export interface EngineLink {
+  id: number;
+  request(method: string, params: unknown): Promise<unknown>;
+  notify(method: string, params: unknown): Promise<void>;
+}
+
 /** The engine as a client sees it: the facade, and the window's requests and notifications relayed by method. */
 export interface RemoteEngine extends Engine {
   /** A request of src/protocol.ts, asked of the engine as the window asked it. */
   request(method: string, params: unknown): Promise<unknown>;
   /** Notifications of src/protocol.ts the engine sends (from this engine and the next one, after a restart). */
   onNotification(method: string, handler: (params: unknown) => void): void;
+  /**
+   * Runs `open` on this connection and on each next one (after a restart) before anything else is sent there: what a
+   * session kept in the engine needs opened again.
+   */
+  onConnect(open: (link: EngineLink) => Promise<void>): void;
+  /** The connection in use, once `onConnect`'s openers have run on it (rejects when no engine can be reached). */
+  link(): Promise<EngineLink>;
 }
 
 function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { reason: string }>, asked: { complete?: boolean; team?: TeamRef }): RemoteEngine {
   const { complete, team } = asked;
   let current: Promise<Connected> = Promise.resolve(first);
   const notifications = new Map<string, (params: unknown) => void>();
+  const openers: ((link: EngineLink) => Promise<void>)[] = [];
+  const links = new WeakMap<Connected, EngineLink>();
+  let linked = 0;
+  const linkOf = (c: Connected): EngineLink => {
+    let link = links.get(c);
+    if (!link) {
+      link = { id: ++linked, request: (method, params) => c.connection.sendRequest(method, params), notify: (method, params) => c.connection.sendNotification(method, params) };
+      links.set(c, link);
+    }
+    return link;
+  };
   const listen = (c: Connected): void => {
     for (const [method, handler] of notifications) c.connection.onNotification(method, handler);
   };
   // the engine went away (a crash, a hand-over): the next request starts or finds the next one
   const renew = (): void => {
-    current = reconnect().then((next) => {
+    current = reconnect().then(async (next) => {
       if ('reason' in next) throw new SessionSearchError('READ_ERROR', `the engine went away: ${next.reason}`);
       watch(next);
+      for (const open of openers) await open(linkOf(next));
       return next;
     });
     current.catch(() => undefined);
@@ -357,6 +383,15 @@ function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { r
       notifications.set(method, handler);
       void current.then((c) => c.connection.onNotification(method, handler)).catch(() => undefined);
     },
+    onConnect: (open) => {
+      openers.push(open);
+      current = current.then(async (c) => {
+        await open(linkOf(c));
+        return c;
+      });
+      current.catch(() => undefined);
+    },
+    link: () => current.then(linkOf),
     where: { kind: 'engine', pid: first.hello.pid, version: first.hello.version },
     search: (query, options) => call(EngineSearchRequest, { query, options, complete, team }),
     searchContext: (query, options) => call(EngineSearchContextRequest, { query, options, complete, team }),

@@ -4,7 +4,7 @@
  * decides whether to use it, ask it to hand over (another version), or answer in process (other folders read).
  * Every other request is one method of the facade (api.ts), its params named.
  */
-import { RequestType, RequestType0 } from 'vscode-jsonrpc';
+import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type {
   ContextResponse,
   GetResponse,
@@ -89,6 +89,15 @@ export const EnginePreferencesRequest = new RequestType<{ project?: string }, Pr
 export const EngineUpdatePreferencesRequest = new RequestType<{ changes: Record<string, unknown> }, PreferencesResponse & { updated: true }, void>(
   'engine/updatePreferences',
 );
+
+/**
+ * An agent's MCP session, served in the engine for the MCP server the agent started (src/mcp/relay.ts relays its stdio):
+ * opened once per connection, before any message of it, and opened again on the next engine after a restart. `team`:
+ * the archive its searches merge in.
+ */
+export const EngineMcpOpenRequest = new RequestType<{ team?: TeamRef }, void, void>('engine/mcpOpen');
+/** One MCP message (a JSON-RPC message as the agent wrote it, or as the engine's MCP server answers), either way. */
+export const EngineMcpNotification = new NotificationType<{ message: unknown }>('engine/mcp');
 
 /** How far the engine's load is (answered at once, not after the library is answerable). */
 export const EngineStatusRequest = new RequestType0<EngineStatus, void>('engine/status');

@@ -1,15 +1,15 @@
 /**
- * Runs the MCP server on stdio. stdout carries protocol messages only; logs go to stderr. The answers come from the
- * data folder's resident engine (started if none runs); where none can serve, from a library in this process, which
- * then owns the live updates and the shutdown order itself.
+ * Runs the MCP server on stdio. stdout carries protocol messages only; logs go to stderr. Where the data folder's
+ * resident engine serves (started if none runs), the engine runs the MCP server and this process relays to it
+ * (relay.ts); where none can, the MCP server and a library run in this process, which then owns the live updates and
+ * the shutdown order itself.
  */
 import { errorMessage } from '../core/errors.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { stderrLogger, type Logger } from '../core/log.js';
 import type { SourceRoot } from '../core/ingest/sources/registry.js';
-import { createServer } from './server.js';
 import { inProcess, type Engine } from '../engine/api.js';
 import { engineEntry, openEngine } from '../engine/client.js';
+import { relayToEngine } from './relay.js';
 import { ENGINE_VERSION } from '../version.js';
 import type { EmbedConfig } from '../core/embed/config.js';
 
@@ -46,11 +46,23 @@ async function libraryHere(options: StdioOptions, logger: Logger, reason: string
 
 export async function runStdioServer(options: StdioOptions): Promise<void> {
   const logger = stderrLogger(options.verbose);
-  const ready = openEngine({ ...options, watchWorkspace: true, version: ENGINE_VERSION, entry: engineEntry() }).then((opened) => {
-    if ('reason' in opened) return libraryHere(options, logger, opened.reason);
-    logger.info(`answering from the engine (pid ${opened.engine.where.kind === 'engine' ? opened.engine.where.pid : '?'})`);
-    return opened.engine;
-  });
+  const team = options.teamDb ? { url: options.teamDb, machine: options.machine } : undefined;
+  // (the agent's first messages wait in stdin's buffer meanwhile)
+  const opened = await openEngine({ ...options, watchWorkspace: true, version: ENGINE_VERSION, entry: engineEntry() });
+  if (!('reason' in opened)) {
+    // the engine runs the MCP server; this process relays the agent's stdio to it
+    const { engine } = opened;
+    logger.info(`answering from the engine (pid ${engine.where.kind === 'engine' ? engine.where.pid : '?'})`);
+    let closing: Promise<void> | undefined;
+    const shutdown = (): Promise<void> => (closing ??= engine.close());
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown().finally(() => process.exit(0)));
+    await relayToEngine(engine, team, { input: process.stdin, write: (line) => process.stdout.write(line) }, logger);
+    await shutdown();
+    return;
+  }
+  // no engine can serve: the MCP server and the library run here (the SDK loaded only then)
+  const [{ StdioServerTransport }, { createServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./server.js')]);
+  const ready = libraryHere(options, logger, opened.reason);
   // Tools wait for it; the server connects at once.
   const server = createServer(ready);
   const transport = new StdioServerTransport();

@@ -1,0 +1,46 @@
+/**
+ * An agent's MCP session, served inside the engine. The MCP server an agent starts is a relay (src/mcp/relay.ts): it
+ * passes the agent's stdio to the engine's socket, and the engine answers with the one MCP server there is
+ * (src/mcp/server.ts) over the library it holds. The MCP SDK and its schemas are loaded once, here, on the first
+ * session, however many agents are connected; each relay holds little more than Node itself.
+ */
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Engine } from './api.js';
+import type { Logger } from '../core/log.js';
+import { errorMessage } from '../core/errors.js';
+import { EngineMcpNotification } from './protocol.js';
+
+export interface McpSession {
+  /** A message the relay passed on from its agent. */
+  receive(message: unknown): void;
+  close(): Promise<void>;
+}
+
+/** Opens an MCP session on a client's connection: its answers go back over it as `engine/mcp` notifications. */
+export async function openMcpSession(connection: MessageConnection, engine: Promise<Engine>, logger: Logger): Promise<McpSession> {
+  const [{ createServer }, { JSONRPCMessageSchema }] = await Promise.all([import('../mcp/server.js'), import('@modelcontextprotocol/sdk/types.js')]);
+  let closed = false;
+  const transport: Transport = {
+    start: async () => undefined,
+    send: async (message) => {
+      if (!closed) await connection.sendNotification(EngineMcpNotification, { message });
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      transport.onclose?.();
+    },
+  };
+  const server = createServer(engine);
+  await server.connect(transport);
+  return {
+    receive(message) {
+      // (as the SDK's stdio transport does: a message that is not JSON-RPC is reported and skipped)
+      const parsed = JSONRPCMessageSchema.safeParse(message);
+      if (!parsed.success) return logger.warn(`an agent's MCP message was not JSON-RPC, skipped (${errorMessage(parsed.error)})`);
+      transport.onmessage?.(parsed.data);
+    },
+    close: () => server.close(),
+  };
+}
