@@ -331,7 +331,11 @@ function remoteEngine(first: Connected, reconnect: () => Promise<Connected | { r
   const linkOf = (c: Connected): EngineLink => {
     let link = links.get(c);
     if (!link) {
-      link = { id: ++linked, request: (method, params) => c.connection.sendRequest(method, params), notify: (method, params) => c.connection.sendNotification(method, params) };
+      link = {
+        id: ++linked,
+        request: (method, params) => c.connection.sendRequest(method, params),
+        notify: (method, params) => c.connection.sendNotification(method, params),
+      };
       links.set(c, link);
     }
     return link;

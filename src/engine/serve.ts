@@ -237,7 +237,11 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     let mcp: Promise<McpSession> | undefined;
     connection.onRequest(EngineMcpOpenRequest, async (p) => {
       const before = mcp;
-      mcp = openMcpSession(connection, library.ready().then(() => withTeam(p.team)), logger);
+      mcp = openMcpSession(
+        connection,
+        library.ready().then(() => withTeam(p.team)),
+        logger,
+      );
       await before?.then((session) => session.close()).catch(() => undefined);
       await mcp;
     });

@@ -44,8 +44,7 @@ export function relayToEngine(engine: RemoteEngine, team: TeamRef | undefined, i
   let initialize: Message | undefined;
   let initialized = false;
   let replayed: (() => void) | undefined;
-  const answerError = (m: Message, message: string): void =>
-    io.write(`${JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message } })}\n`);
+  const answerError = (m: Message, message: string): void => io.write(`${JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message } })}\n`);
 
   engine.onNotification(EngineMcpNotification.method, (params) => {
     const message = (params as { message: Message }).message;

@@ -60,7 +60,12 @@ test('after the engine restarts, the session is opened and initialized again, un
   const out: Message[] = [];
   const relayed = relayToEngine(engine, undefined, { input, write: (line) => out.push(JSON.parse(line) as Message) }, new MemoryLogger());
   const say = (m: Message): boolean => input.write(`${JSON.stringify(m)}\n`);
-  const initialize: Message = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } };
+  const initialize: Message = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } },
+  };
   say(initialize);
   await eventually(() => out.length === 1, 'initialize answered');
   say({ jsonrpc: '2.0', method: 'notifications/initialized' });
