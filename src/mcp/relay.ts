@@ -91,7 +91,10 @@ export function relayToEngine(engine: RemoteEngine, team: TeamRef | undefined, i
       if (isRequest(message)) answerError(message, errorMessage(err));
       return;
     }
+    // (in the order the agent wrote them: each message goes on once the link is known)
     if (isRequest(message)) pending.set(keyOf(message.id), { message, on: link.id });
+    // (a request the agent gave up on is not asked again of the next engine)
+    if (message.method === 'notifications/cancelled') pending.delete(keyOf(message.params?.requestId as Message['id']));
     // (a write refused by a connection going away: the request is asked again of the next engine, above)
     await link.notify(EngineMcpNotification.method, { message }).catch(() => undefined);
   };

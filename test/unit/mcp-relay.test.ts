@@ -77,7 +77,10 @@ test('after the engine restarts, the session is opened and initialized again, un
   input.write(bytes.subarray(cut));
   say({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'store_session', arguments: {} } });
   input.write('not json\n');
-  await eventually(() => sent.get(1)!.length === 5, 'all sent to the first engine', { debug: () => JSON.stringify(sent.get(1)) });
+  // one the agent gave up on
+  say({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_session', arguments: { query: 'slow' } } });
+  say({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } });
+  await eventually(() => sent.get(1)!.length === 7, 'all sent to the first engine', { debug: () => JSON.stringify(sent.get(1)) });
   assert.equal(sent.get(1)![0], 'request engine/mcpOpen');
   assert.equal(((sent.get(1)![3] as Message).params!.arguments as { query: string }).query, 'café');
 
@@ -92,7 +95,7 @@ test('after the engine restarts, the session is opened and initialized again, un
   assert.deepEqual(
     second.slice(3).map((m) => (m as Message).id),
     [1],
-    'the search asked again, the store not',
+    'the search asked again; the store not, nor the search given up on',
   );
   assert.equal(out.length, 2, 'the agent saw one initialize answer and the store’s error, nothing of the replay');
   assert.equal(out[1].id, 2);
