@@ -32,6 +32,8 @@ export async function openMcpSession(connection: MessageConnection, engine: Prom
       transport.onclose?.();
     },
   };
+  // (a load that failed fails each tool call that awaits it; until one does, it is no unhandled rejection)
+  engine.catch(() => undefined);
   const server = createServer(engine);
   await server.connect(transport);
   return {

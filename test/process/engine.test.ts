@@ -109,6 +109,10 @@ test('a killed engine is started again by its next client, and a connected MCP s
     await eventually(() => !running(pid), 'the engine died');
     // the MCP server notices, starts the next engine and answers the same
     assert.equal(await ask(), expected);
+    // and a question asked as the engine dies is answered too (asked again of the next one, where it was lost)
+    const asked = ask();
+    process.kill(enginePid(data), 'SIGKILL');
+    assert.equal(await asked, expected);
     const next = enginePid(data);
     assert.notEqual(next, pid);
     assert.ok(running(next));
