@@ -7,18 +7,45 @@
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Engine } from './api.js';
+import type { TeamRef } from './protocol.js';
 import type { Logger } from '../core/log.js';
 import { errorMessage } from '../core/errors.js';
-import { EngineMcpNotification } from './protocol.js';
+import { EngineMcpNotification, EngineMcpOpenRequest } from './protocol.js';
 
-export interface McpSession {
+/**
+ * Serves the MCP session a relay opens on its connection (`engine/mcpOpen`, then `engine/mcp` either way): one per
+ * connection, started afresh when opened again. `engine`: the answers with the team archive the relay named;
+ * `active`: told of each message. Closed with the connection.
+ */
+export function serveMcp(
+  connection: MessageConnection,
+  engine: (team: TeamRef | undefined) => Promise<Engine>,
+  logger: Logger,
+  active: () => void,
+): { close(): Promise<void> } {
+  let session: Promise<McpSession> | undefined;
+  const closing = (s: Promise<McpSession> | undefined): Promise<void> => s?.then((open) => open.close()).catch(() => undefined) ?? Promise.resolve();
+  connection.onRequest(EngineMcpOpenRequest, async (p) => {
+    const before = session;
+    session = openMcpSession(connection, engine(p.team), logger);
+    await closing(before);
+    await session;
+  });
+  connection.onNotification(EngineMcpNotification, (p) => {
+    active();
+    void session?.then((open) => open.receive(p.message)).catch((err: unknown) => logger.error(`an MCP session failed: ${errorMessage(err)}`));
+  });
+  return { close: () => closing(session) };
+}
+
+interface McpSession {
   /** A message the relay passed on from its agent. */
   receive(message: unknown): void;
   close(): Promise<void>;
 }
 
 /** Opens an MCP session on a client's connection: its answers go back over it as `engine/mcp` notifications. */
-export async function openMcpSession(connection: MessageConnection, engine: Promise<Engine>, logger: Logger): Promise<McpSession> {
+async function openMcpSession(connection: MessageConnection, engine: Promise<Engine>, logger: Logger): Promise<McpSession> {
   const [{ createServer }, { JSONRPCMessageSchema }] = await Promise.all([import('../mcp/server.js'), import('@modelcontextprotocol/sdk/types.js')]);
   let closed = false;
   const transport: Transport = {

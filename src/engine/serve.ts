@@ -20,7 +20,7 @@ import { inProcess, type Engine } from './api.js';
 import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { canConnect, socketConnection } from './socket.js';
 import { claim, holdsClaim, listenAlone } from './claim.js';
-import { openMcpSession, type McpSession } from './mcp-session.js';
+import { serveMcp } from './mcp-session.js';
 import { productBuilt } from './client.js';
 import {
   ENGINE_PROTOCOL,
@@ -31,8 +31,6 @@ import {
   EnginePreferencesRequest,
   EngineReadRequest,
   EngineJoinRequest,
-  EngineMcpNotification,
-  EngineMcpOpenRequest,
   EngineSearchContextRequest,
   EngineSearchRequest,
   EngineStatusRequest,
@@ -206,6 +204,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     sockets.add(socket);
     // (a connected client keeps the engine up; its going, unless it only asked how the engine is, starts the idle time)
     socket.on('close', () => {
+      void mcp.close();
       void workspaces.release(connection);
       windows.release(connection);
       connections.delete(connection);
@@ -232,24 +231,13 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       connection.onRequest(type, ((params: P) => answer(params, run)) as never);
     };
     connection.onRequest(EngineStatusRequest, () => local.status());
-    // an agent's MCP session, its stdio relayed by the MCP server it started (one per connection; opened again, it
-    // starts afresh)
-    let mcp: Promise<McpSession> | undefined;
-    connection.onRequest(EngineMcpOpenRequest, async (p) => {
-      const before = mcp;
-      mcp = openMcpSession(
-        connection,
-        library.ready().then(() => withTeam(p.team)),
-        logger,
-      );
-      await before?.then((session) => session.close()).catch(() => undefined);
-      await mcp;
-    });
-    connection.onNotification(EngineMcpNotification, (p) => {
-      lastActivity = Date.now();
-      void mcp?.then((session) => session.receive(p.message)).catch((err: unknown) => logger.error(`an MCP session failed: ${errorMessage(err)}`));
-    });
-    socket.on('close', () => void mcp?.then((session) => session.close()).catch(() => undefined));
+    // an agent's MCP session, its stdio relayed by the MCP server it started
+    const mcp = serveMcp(
+      connection,
+      (team) => library.ready().then(() => withTeam(team)),
+      logger,
+      () => (lastActivity = Date.now()),
+    );
     connection.onRequest(EngineAboutRequest, () => {
       // a command asking only how the engine is is not one of its clients; a window asking is
       const joined = kinds.has(connection);

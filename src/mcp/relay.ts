@@ -24,6 +24,7 @@ interface Message {
 
 /** The id under which the relay asks a new engine the agent's `initialize` again (its answer is the relay's own). */
 const REPLAYED = 'session-search-relay:initialize';
+/** How long a new engine may take to answer that `initialize` before the connection is given up. */
 const REPLAY_MS = 20_000;
 
 const isRequest = (m: Message): boolean => typeof m.method === 'string' && m.id !== undefined && m.id !== null;

@@ -69,9 +69,9 @@ export class LiveUpdates {
   /** Files read a moment ago, each to be checked once more: its timer, and the check (run early by `settled`). */
   private readonly verifiers = new Map<NodeJS.Timeout, () => Promise<void>>();
   private queue: Promise<void> = Promise.resolve();
-  /** Roots watched after they were read, to be compared with what the library holds (`catchUp`). */
+  /** Roots watched after they were read, to be compared with what the library holds (`compareLate`). */
   private readonly behind = new Set<SourceRoot>();
-  private catchUpTimer: NodeJS.Timeout | undefined;
+  private compareTimer: NodeJS.Timeout | undefined;
   private catching: Promise<void> = Promise.resolve();
   /** Watchers of roots added after `start`, being started. */
   private readonly starting = new Set<Promise<void>>();
@@ -205,14 +205,14 @@ export class LiveUpdates {
   private behindOn(root: SourceRoot): void {
     if (this.closed) return;
     this.behind.add(root);
-    clearTimeout(this.catchUpTimer);
-    this.catchUpTimer = setTimeout(() => void this.catchUp(), this.options.debounceMs ?? 50);
+    clearTimeout(this.compareTimer);
+    this.compareTimer = setTimeout(() => void this.compareLate(), this.options.debounceMs ?? 50);
   }
 
   /** Reads what changed under roots watched late (started or waiting); resolves once their changes are scheduled. */
-  private async catchUp(): Promise<void> {
+  private async compareLate(): Promise<void> {
     await Promise.all(this.starting);
-    clearTimeout(this.catchUpTimer);
+    clearTimeout(this.compareTimer);
     if (this.behind.size && !this.closed) {
       const roots = [...this.behind];
       this.behind.clear();
@@ -360,7 +360,7 @@ export class LiveUpdates {
   async settled(withinMs = Infinity): Promise<void> {
     const seen = (async () => {
       // (a root watched late: what changed before its watcher started counts as seen)
-      await this.catchUp();
+      await this.compareLate();
       await Promise.all([...this.verifiers.values()].map((check) => check()));
       for (const file of [...this.timers.keys()]) this.readNow(file);
       await this.queue;
@@ -373,7 +373,7 @@ export class LiveUpdates {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.catchUpTimer);
+    clearTimeout(this.compareTimer);
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.waiting.clear();
