@@ -88,17 +88,20 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
     const jsonLength = buffer.readUInt32LE(8);
     const header = JSON.parse(buffer.subarray(HEAD, HEAD + jsonLength).toString('utf8')) as Header;
     let offset = HEAD + aligned(jsonLength);
-    // a fresh copy of each array: the file's buffer is not kept alive by one small view into it
-    const take = <T>(make: (b: ArrayBuffer) => T, bytes: number): T => {
-      if (offset + bytes > buffer.length) throw new Error('truncated');
-      const copy = buffer.buffer.slice(buffer.byteOffset + offset, buffer.byteOffset + offset + bytes) as ArrayBuffer;
-      offset += aligned(bytes);
-      return make(copy);
+    // Views into the file's bytes, not copies: every part of them is kept (bags, model, vectors), and a warm start at
+    // 10,000 sessions neither copies nor touches 29 MB more. Until every view is let go the whole file stays in memory,
+    // at most its size. (A buffer that does not start on a 4-byte boundary is copied once, whole, so that it does.)
+    const bytes = buffer.byteOffset % 4 ? new Uint8Array(buffer) : buffer;
+    const take = <T>(make: (b: ArrayBufferLike, at: number, length: number) => T, size: number, bytesPer: number): T => {
+      if (offset + size * bytesPer > bytes.length) throw new Error('truncated');
+      const view = make(bytes.buffer, bytes.byteOffset + offset, size);
+      offset += aligned(size * bytesPer);
+      return view;
     };
     const bagsOf = (ids: string[], lengths: number[]): [string, Bag][] => {
       const total = lengths.reduce((a, b) => a + b, 0);
-      const terms = take((b) => new Uint32Array(b), total * 4);
-      const counts = take((b) => new Uint16Array(b), (total + (total % 2)) * 2);
+      const terms = take((b, at, n) => new Uint32Array(b, at, n), total, 4);
+      const counts = take((b, at, n) => new Uint16Array(b, at, n), total + (total % 2), 2);
       for (let i = 0; i < terms.length; i++) if (terms[i] >= header.words.length) throw new Error('word out of range');
       let at = 0;
       return ids.map((id, i) => {
@@ -116,11 +119,11 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
       const held = (buffer.length - offset) / 4 - header.modelWords * (1 + header.k) - header.vectorIds.length * header.k;
       if (!Number.isInteger(held) || held < 0 || held > header.words.length) throw new Error('model out of range');
       const toModel = new Int32Array(header.words.length).fill(-1);
-      toModel.set(take((b) => new Int32Array(b), held * 4));
-      const idf = take((b) => new Float32Array(b), header.modelWords * 4);
-      const projection = take((b) => new Float32Array(b), header.modelWords * header.k * 4);
+      toModel.set(take((b, at, n) => new Int32Array(b, at, n), held, 4));
+      const idf = take((b, at, n) => new Float32Array(b, at, n), header.modelWords, 4);
+      const projection = take((b, at, n) => new Float32Array(b, at, n), header.modelWords * header.k, 4);
       data.model = { lsa: { k: header.k, idf, projection }, toModel, sessions: header.sessions };
-      const vectors = take((b) => new Float32Array(b), header.vectorIds.length * header.k * 4);
+      const vectors = take((b, at, n) => new Float32Array(b, at, n), header.vectorIds.length * header.k, 4);
       data.vectors = header.vectorIds.map((id, i) => [id, vectors.subarray(i * header.k, (i + 1) * header.k)]);
     }
     return offset === aligned(buffer.length) ? data : undefined;
