@@ -231,6 +231,9 @@ function inFile(file: TurnFile, lists: SnapshotLists): ListSections {
   return sections;
 }
 
+/** The most one read asks for (a read may not ask for 2 GB or more). */
+const READ_MAX = 1 << 30;
+
 /**
  * A file's bytes, read whole by one request to the thread pool. (`readFile` reads 512 KB at a time, and each piece
  * waits for this thread: the semantic leg's file, 29 MB at 10,000 sessions, was read only once the snapshot's header
@@ -243,7 +246,7 @@ async function readWhole(path: string): Promise<Buffer> {
     const bytes = Buffer.allocUnsafeSlow(size);
     let at = 0;
     while (at < size) {
-      const { bytesRead } = await handle.read(bytes, at, size - at, at);
+      const { bytesRead } = await handle.read(bytes, at, Math.min(size - at, READ_MAX), at);
       if (bytesRead === 0) break; // (cut while read: what was read is all there is, and the file's checksum says so)
       at += bytesRead;
     }
