@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { crc32 } from 'node:zlib';
 import { AskedIndex, askedStems, sortedBag, stemOf } from '../../src/core/semantic/asked-index.js';
 import { SemanticIndex } from '../../src/core/semantic/semantic-index.js';
@@ -115,6 +116,57 @@ test('postings built in one pass, sessions added since found by a scan, removed 
   for (let i = 0; i < 2_400; i += 2) index.remove(`s${i}`);
   live = live.filter((i) => i % 2 === 1 || i >= 2_400);
   assert.deepEqual(found(), expected(live), 'removed ones skipped, then compacted away');
+});
+
+test('a search answers the same before the postings are built (the bags scanned) and after, whatever came and went', async () => {
+  const WORDS = ['parser', 'watcher', 'token', 'cache', 'socket', 'schema', 'deploy', 'retry', 'pool', 'timeout'];
+  const ids = new Map(WORDS.map((w, i) => [stemOf(w), i]));
+  const bag = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: WORDS.length - 1 }), fc.integer({ min: 1, max: 4 })), {
+    minLength: 1,
+    maxLength: 6,
+    selector: ([w]) => w,
+  });
+  type Step = { add: number; bag: [number, number][] } | { remove: number } | { settle: true };
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    { weight: 6, arbitrary: fc.record({ add: fc.integer({ min: 0, max: 400 }), bag }) },
+    { weight: 2, arbitrary: fc.record({ remove: fc.integer({ min: 0, max: 400 }) }) },
+    { weight: 1, arbitrary: fc.constant({ settle: true as const }) },
+  );
+  const query = fc.array(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 });
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2));
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(bag, { minLength: 70, maxLength: 300 }),
+      fc.array(step, { maxLength: 60 }),
+      fc.array(query, { minLength: 1, maxLength: 4 }),
+      async (first, steps, queries) => {
+        const index = new AskedIndex();
+        first.forEach((b, n) => index.set(`s${n}`, sortedBag(b.map(([w, c]) => [w, c]))));
+        const ask = (): { key: string; score: number }[][] =>
+          queries.map((q) =>
+            index.search(
+              q.map((alts) => ({ alts: alts.map((term, i) => ({ term, weight: 1 - i / 4 })) })),
+              (stem) => ids.get(stem),
+              10,
+            ),
+          );
+        for (const s of steps) {
+          if ('add' in s) index.set(`s${s.add}`, sortedBag(s.bag.map(([w, c]) => [w, c])));
+          else if ('remove' in s) index.remove(`s${s.remove}`);
+          else {
+            ask();
+            await settle();
+          }
+        }
+        // asked now: the sessions added since the last build (all of them, at first) are scanned; then from the postings
+        const scanned = ask();
+        await settle();
+        assert.deepEqual(ask(), scanned);
+        index.clear();
+      },
+    ),
+    { numRuns: 60 },
+  );
 });
 
 test('fusion: a session first by the words and first by what was asked stays first, whatever meaning says', () => {

@@ -131,3 +131,19 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
     return undefined;
   }
 }
+
+/**
+ * The table of `vectors` where they are already consecutive rows of one array, in the map's order (as `decodeSemantic`
+ * gives them, views into the file's bytes): a search reads the rows as they are, not copied into a table of their own;
+ * undefined where they are not.
+ */
+export function rowsInPlace(vectors: Map<string, Float32Array>, k: number): { keys: string[]; rows: Float32Array; k: number } | undefined {
+  const first = vectors.values().next().value;
+  if (!first || k === 0) return undefined;
+  let d = 0;
+  for (const v of vectors.values()) {
+    if (v.buffer !== first.buffer || v.length !== k || v.byteOffset !== first.byteOffset + d * k * 4) return undefined;
+    d++;
+  }
+  return { keys: [...vectors.keys()], rows: new Float32Array(first.buffer, first.byteOffset, d * k), k };
+}

@@ -14,7 +14,7 @@ import { startWorker, threadScript } from '../threads.js';
 import type { QuerySlot } from '../index/ranking.js';
 import { AskedIndex, askedStems, keptWord, sortedBag, stemOf } from './asked-index.js';
 import { fold, trainLsa, type Bag, type LsaModel } from './lsa.js';
-import type { SemanticData } from './semantic-file.js';
+import { rowsInPlace, type SemanticData } from './semantic-file.js';
 
 /** Dimensions of the model (measured on the judged set: bench/relevance/semantic.ts). */
 export const K = 128;
@@ -239,7 +239,8 @@ export class SemanticIndex {
     if (data.model) {
       this.model = data.model;
       for (const [id, v] of data.vectors) if (this.bags.has(id)) this.vectors.set(id, v);
-      this.table = undefined;
+      // vectors read from a file lie one after another in its bytes: already the table a search reads
+      this.table = rowsInPlace(this.vectors, data.model.lsa.k);
     }
     this.schedule();
   }
