@@ -141,6 +141,7 @@ test('a search answers the same before the postings are built (the bags scanned)
       fc.array(query, { minLength: 1, maxLength: 4 }),
       async (first, steps, queries) => {
         const index = new AskedIndex();
+        // (copies: sortedBag sorts what it is given, and the generated values are used again as they shrink)
         first.forEach((b, n) => index.set(`s${n}`, sortedBag(b.map(([w, c]) => [w, c]))));
         const ask = (): { key: string; score: number }[][] =>
           queries.map((q) =>
