@@ -28,8 +28,21 @@ const made: string[] = [];
 let cleanupArmed = false;
 
 /**
+ * Ends the engine a test left serving `dir` (an MCP server, a command or a window started it, and it would stay for its
+ * idle time): killed, as the folder is about to be removed. Only a process whose command line names the folder.
+ */
+function stopEngineOf(dir: string): void {
+  try {
+    const pid = Number(readFileSync(join(dir, 'engine', 'pid'), 'utf8'));
+    if (pid > 0 && readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(dir)) process.kill(pid, 'SIGKILL');
+  } catch {
+    // no engine, or gone already (or no /proc: the engine leaves after its idle time)
+  }
+}
+
+/**
  * A new empty folder, by its real path (the library reports real paths; /tmp may be a symlink). Removed when the test
- * file's process exits, so that thousands of runs do not fill the disk.
+ * file's process exits, so that thousands of runs do not fill the disk, with any engine still serving it.
  */
 export function tempDir(prefix = 'session-search-test-'): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
@@ -38,6 +51,7 @@ export function tempDir(prefix = 'session-search-test-'): string {
     cleanupArmed = true;
     process.on('exit', () => {
       for (const each of made) {
+        stopEngineOf(each);
         try {
           rmSync(each, { recursive: true, force: true, maxRetries: 2 });
         } catch {
