@@ -286,7 +286,7 @@ export class AskedIndex {
    * 10,000 sessions, against a few ms to scan for a query's words.
    */
   private indexSoon(): void {
-    if (this.building || this.keys.length - this.built <= Math.max(64, this.built / 8)) return;
+    if (this.building || !this.due) return;
     this.building = setTimeout(() => {
       this.building = undefined;
       this.index();
@@ -294,8 +294,13 @@ export class AskedIndex {
     this.building.unref?.();
   }
 
+  /** Whether the documents added since the postings were built are more than an eighth (and more than 64). */
+  private get due(): boolean {
+    return this.keys.length - this.built > Math.max(64, this.built / 8);
+  }
+
   private index(): void {
-    if (this.keys.length - this.built <= Math.max(64, this.built / 8)) return;
+    if (!this.due) return;
     const bags = this.bags;
     let words = 0;
     // a bag is sorted by word id: its last is its largest
