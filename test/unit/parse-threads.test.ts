@@ -33,6 +33,8 @@ test('sessions parsed on a thread equal sessions parsed on the main thread, for 
   assert.ok(a.length > 50, `${a.length} sessions`);
   assert.deepEqual(a, byId(main.library));
   assert.ok(a.some((s) => s.source === 'claude-code' && s.topic.length > 0));
+  // (each learns its model by meaning 2 s after its own load: both learn now, so neither ranks by words alone)
+  await Promise.all([threads.library.semantic.settled(), main.library.semantic.settled()]);
   for (const query of ['error handling', 'readme', 'todo app', 'test']) assert.deepEqual(threads.library.search(query), main.library.search(query), query);
   // what a parse logs on a thread reaches the library's log
   assert.deepEqual(threads.logger.lines.filter((l) => l.startsWith('warn')).sort(), main.logger.lines.filter((l) => l.startsWith('warn')).sort());
