@@ -38,6 +38,8 @@ const { values } = parseArgs({
     // the data folder an earlier run of this size left is started warm (no cold build, no peer): the warm start, the
     // queries and the serving memory of the code as built now, without the first load's hour at 50,000 sessions
     'warm-only': { type: 'boolean', default: false },
+    // FTS5 built and its queries timed before ours is built, as where the disk cannot hold both
+    'peer-first': { type: 'boolean', default: false },
   },
 });
 const OUT = join(ROOT, 'bench', '.out', 'real');
@@ -139,6 +141,44 @@ async function timeQueries(ask: (q: string) => Promise<unknown>, queries: string
   return ms;
 }
 
+/** Flags and identifiers made of the 2-word queries' words (`--a-b`, `a_b`, `--a`): the literal path looks 100 deep by words. */
+const literalsOf = (c: RealCorpus): string[] =>
+  c.queries[1].map((q, i) => {
+    const [a, b] = q.split(' ');
+    return [`--${a}-${b}`, `${a}_${b}`, `--${a}`][i % 3];
+  });
+
+/** FTS5's answers to the same queries as ours: a pass to warm its caches, then timed with and without snippets. */
+interface PeerSide {
+  ftsMs: number[][];
+  ftsPlainMs: number[][];
+  literalFtsMs: number[];
+  ftsHit1: number;
+  ftsHit10: number;
+  servingRss: number;
+}
+async function peerQueries(db: string, c: RealCorpus): Promise<PeerSide> {
+  const peer = await ftsServer(db);
+  try {
+    await timeQueries((q) => peer.ask({ q }), c.queries.flat().slice(0, 30));
+    const side: PeerSide = { ftsMs: [], ftsPlainMs: [], literalFtsMs: [], ftsHit1: 0, ftsHit10: 0, servingRss: 0 };
+    for (const qs of c.queries) {
+      side.ftsMs.push(await timeQueries((q) => peer.ask({ q }), qs));
+      side.ftsPlainMs.push(await timeQueries((q) => peer.ask({ q, snippets: false }), qs));
+    }
+    side.literalFtsMs = await timeQueries((q) => peer.ask({ q }), literalsOf(c));
+    for (const k of c.known) {
+      const p = await peer.ask({ q: k.query });
+      side.ftsHit1 += p.ids[0] === k.id ? 1 : 0;
+      side.ftsHit10 += p.ids.includes(k.id) ? 1 : 0;
+    }
+    side.servingRss = (await peer.ask({ stats: true })).peakRssMb;
+    return side;
+  } finally {
+    peer.close();
+  }
+}
+
 /** Polls a server until its answer is complete; how long that took from `t`. */
 async function untilComplete(client: Client, query: string, t: number): Promise<number> {
   while ((await search(client, query)).partial) await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -179,19 +219,23 @@ for (const size of values.sizes!.split(',').map(Number)) {
   rmSync(db, { force: true });
   rmSync(`${db}-wal`, { force: true });
   // Our archive and FTS5's database are each about the corpus's size: where the disk cannot hold both, FTS5 is
-  // built, measured and removed first, and the queries are ours alone.
+  // built and its queries timed first, then it is removed and ours is built.
   const free = statfsSync(dir).bavail * statfsSync(dir).bsize;
-  const ftsFirst = free < 2.3 * c.bytes;
+  const ftsFirst = free < 2.3 * c.bytes || values['peer-first'] === true;
   let fts: { buildMs: number; peakRssMb: number } | undefined;
+  let peerSide: PeerSide | undefined;
   let ftsDiskMb = 0;
   const noPeer = values['no-peer'] === true || warmOnly;
   if (noPeer) fts = { buildMs: NaN, peakRssMb: NaN };
   else if (ftsFirst) {
     fts = await ftsBuild(c, db);
     ftsDiskMb = duMb(db);
+    peerSide = await peerQueries(db, c);
     rmSync(db, { force: true });
     rmSync(`${db}-wal`, { force: true });
-    console.error(`${size}: disk too small for both (${(free / 1073741824).toFixed(0)} GB free): FTS5 built first (${f1(fts.buildMs / 1000)} s) and removed`);
+    console.error(
+      `${size}: ${values['peer-first'] ? '--peer-first' : `disk too small for both (${(free / 1073741824).toFixed(0)} GB free)`}: FTS5 built first (${f1(fts.buildMs / 1000)} s), its queries timed, and removed`,
+    );
   }
 
   // Cold: no data folder yet. The first answer comes at once (partial, from what is indexed so far); the newest 10% of
@@ -235,30 +279,15 @@ for (const size of values.sizes!.split(',').map(Number)) {
   expected ??= first;
   const warmMs = performance.now() - t;
 
-  const real = ftsFirst || noPeer ? undefined : await ftsServer(db);
-  const none = { ids: [] as string[], snippets: [] as string[], peakRssMb: 0 };
-  const peer = { ask: (msg: object) => (real ? real.ask(msg) : Promise.resolve(none)), close: () => real?.close() };
   const all = c.queries.flat();
-  // One pass to warm caches on both sides, then the measured pass.
+  // One pass to warm caches, then the measured pass; FTS5's the same way (peerQueries), after ours unless it came first.
   await timeQueries((q) => search(warm.client, q), all.slice(0, 30));
-  await timeQueries((q) => peer.ask({ q }), all.slice(0, 30));
   const oursMs: number[][] = [];
   for (const qs of c.queries) oursMs.push(await timeQueries((q) => search(warm.client, q, 'lexical'), qs));
   const hybridMs: number[][] = [];
   for (const qs of c.queries) hybridMs.push(await timeQueries((q) => search(warm.client, q), qs));
-  const ftsMs: number[][] = [];
-  const ftsPlainMs: number[][] = [];
-  for (const qs of c.queries) {
-    ftsMs.push(await timeQueries((q) => peer.ask({ q }), qs));
-    ftsPlainMs.push(await timeQueries((q) => peer.ask({ q, snippets: false }), qs));
-  }
-  // flags and identifiers made of the same words (`--a-b`, `a_b`, `--a`): the literal path looks 100 deep by words
-  const literals = c.queries[1].map((q, i) => {
-    const [a, b] = q.split(' ');
-    return [`--${a}-${b}`, `${a}_${b}`, `--${a}`][i % 3];
-  });
+  const literals = literalsOf(c);
   const literalMs = await timeQueries((q) => search(warm.client, q), literals);
-  const literalFtsMs = await timeQueries((q) => peer.ask({ q }), literals);
   // search_context (blocks with calibrated scores, default threshold) on the 3-word queries
   const contextMs = await timeQueries(
     (q) => warm.client.callTool({ name: 'search_context', arguments: { query: q, limit: 10 } }, undefined, { timeout: 3_600_000 }),
@@ -267,25 +296,34 @@ for (const size of values.sizes!.split(',').map(Number)) {
   let hit1 = 0;
   let hit10 = 0;
   let lexicalHit1 = 0;
-  let ftsHit1 = 0;
-  let ftsHit10 = 0;
   for (const k of c.known) {
     const o = await search(warm.client, k.query);
     hit1 += o.ids[0] === k.id ? 1 : 0;
     hit10 += o.ids.includes(k.id) ? 1 : 0;
     lexicalHit1 += (await search(warm.client, k.query, 'lexical')).ids[0] === k.id ? 1 : 0;
-    const p = await peer.ask({ q: k.query });
-    ftsHit1 += p.ids[0] === k.id ? 1 : 0;
-    ftsHit10 += p.ids.includes(k.id) ? 1 : 0;
   }
   const servingRss = peakRssMb(warm.pid);
-  const ftsServingRss = (await peer.ask({ stats: true })).peakRssMb;
   await warm.close();
-  peer.close();
+  if (!noPeer) peerSide ??= await peerQueries(db, c);
+  const {
+    ftsMs,
+    ftsPlainMs,
+    literalFtsMs,
+    ftsHit1,
+    ftsHit10,
+    servingRss: ftsServingRss,
+  } = peerSide ?? {
+    ftsMs: c.queries.map(() => [NaN]),
+    ftsPlainMs: [[NaN]],
+    literalFtsMs: [NaN],
+    ftsHit1: NaN,
+    ftsHit10: NaN,
+    servingRss: NaN,
+  };
 
   const diskMb = `${duMb(join(data, 'archive')).toFixed(0)} + ${duMb(join(data, 'index')).toFixed(0)} / ${noPeer ? '—' : ftsDiskMb.toFixed(0)}`;
   const flat = (xs: number[][]): number[] => xs.flat();
-  const peerOr = (text: string): string => (ftsFirst || noPeer ? '—' : text);
+  const peerOr = (text: string): string => (noPeer ? '—' : text);
   const o = flat(oursMs);
   const s = flat(ftsMs);
   const n = flat(ftsPlainMs);
