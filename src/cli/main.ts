@@ -248,6 +248,9 @@ async function run(argv: string[]): Promise<number> {
       return code;
     }
     case 'serve': {
+      // a large history's roots are walked while the engine's modules load (ingest/scan-prestart.ts)
+      const { prestartScan } = await import('../core/ingest/scan-prestart.js');
+      prestartScan({ roots: options.roots, dataDir: options.dataDir, archive: options.archive, exclude: options.exclude });
       const { serveEngine } = await import('../engine/serve.js');
       const { ENGINE_VERSION } = await import('../version.js');
       const { productVersion } = await import('../engine/client.js');

@@ -4,7 +4,8 @@
  * 2,000 folders take 0.2-0.4 s of the main thread, as long as a large part of the restore. Where no thread can start
  * (no script beside the bundle) or it fails, the scan runs on the main thread as before: a thread only saves time.
  * Given the archive's folder, the thread also states each file's archive entry, which the main thread would otherwise
- * state after the restore (at 50,000 sessions that check took 0.61 s; comparing takes 0.02 s).
+ * state after the restore (at 50,000 sessions that check took 0.61 s; comparing takes 0.02 s). The engine starts the
+ * thread before its modules load (scan-prestart.ts); the walk it started is taken here when it is the one asked for.
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import { startWorker, threadScript } from '../threads.js';
 import type { Logger } from '../log.js';
 import { scanOf, scanRoots, type Scan } from './file-state.js';
 import { transcriptTest } from './exclude.js';
+import { takePrestarted } from './scan-prestart.js';
 import type { SourceRoot } from './sources/registry.js';
 
 /** main → thread (its workerData): the roots to walk and the patterns of files never read. */
@@ -19,10 +21,18 @@ export interface ScanRequest {
   roots: SourceRoot[];
   exclude: string[] | undefined;
   archiveDir?: string;
+  /**
+   * Started before the library (scan-prestart.ts): `roots` are as configured, and the thread resolves them as the
+   * engine's library does (the machine's roots that exist, with those imported into `dataDir`) and names the archive
+   * folder (unless `archive` is false).
+   */
+  configured?: { dataDir: string; archive: boolean };
 }
 
 /** thread → main: every root's accepted files with their state, or why not; the thread's log lines. */
 export interface ScanReply {
+  /** What was walked, for a walk started before the library (ScanRequest.configured). */
+  walked?: { roots: SourceRoot[]; archiveDir: string | undefined };
   logs: ['info' | 'warn' | 'error', string][];
   plan?: Scan['plan'];
   /** Each file's archive entry: its name, and its size and modification time (size -1: no entry). */
@@ -43,15 +53,20 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
   };
   const script = workerScript();
   if (!script) return here('no scanning thread beside the bundle');
-  return new Promise<ScanReply>((resolve, reject) => {
-    const worker = startWorker(script, { roots: [...roots], exclude, archiveDir } satisfies ScanRequest);
-    worker.once('message', (reply: ScanReply) => {
-      resolve(reply);
-      void worker.terminate();
+  const walked = async (): Promise<ScanReply> => {
+    const early = await prestarted(roots, exclude, archiveDir, logger);
+    if (early) return early;
+    return new Promise<ScanReply>((resolve, reject) => {
+      const worker = startWorker(script, { roots: [...roots], exclude, archiveDir } satisfies ScanRequest);
+      worker.once('message', (reply: ScanReply) => {
+        resolve(reply);
+        void worker.terminate();
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the scanning thread exited with code ${code}`)));
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the scanning thread exited with code ${code}`)));
-  }).then(
+  };
+  return walked().then(
     (reply) => {
       for (const [level, message] of reply.logs) logger[level](message);
       if (!reply.plan) return here(reply.error ?? 'the scanning thread failed');
@@ -62,4 +77,29 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
     },
     (err: unknown) => here(String(err)),
   );
+}
+
+/**
+ * The walk `serve` started before the library loaded (scan-prestart.ts), when it walked the library's roots: completed
+ * with the roots added since, walked here (a workspace's SpecStory and Aider histories, which the command that started
+ * the engine registered). Undefined when there was none, or it walked a root the library no longer has.
+ */
+async function prestarted(
+  roots: readonly SourceRoot[],
+  exclude: string[] | undefined,
+  archiveDir: string | undefined,
+  logger: Logger,
+): Promise<ScanReply | undefined> {
+  const early = await takePrestarted(exclude, archiveDir);
+  if (!early?.plan || !early.walked) return undefined;
+  const key = (r: SourceRoot): string => `${r.source}\0${r.path}`;
+  const wanted = new Set(roots.map(key));
+  if (!early.walked.roots.every((r) => wanted.has(key(r)))) return undefined;
+  const walked = new Set(early.walked.roots.map(key));
+  const rest = roots.filter((r) => !walked.has(key(r)));
+  const more = rest.length ? (await scanRoots(rest, logger, transcriptTest(exclude))).plan : [];
+  const files = new Map([...early.plan, ...more].map(({ root, files }) => [key(root), files]));
+  logger.info(`the roots were walked from the engine's start${rest.length ? ` (and ${rest.length} added since, here)` : ''}`);
+  // (in the library's order and with its own root objects, as a walk of `roots` gives them)
+  return { ...early, plan: roots.map((root) => ({ root, files: files.get(key(root))! })) };
 }

@@ -10,22 +10,39 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { transcriptTest } from './exclude.js';
 import { scanRoots, type Scan } from './file-state.js';
-import { entryFileName } from '../store/entry-name.js';
+import { archiveFolder, entryFileName } from '../store/entry-name.js';
+import { resolveConfiguredRoots } from '../library/added-roots.js';
+import { splitRoots } from './sources/default-roots.js';
 import type { ScanReply, ScanRequest } from './scan-aside.js';
 
 const port = parentPort;
 if (port) {
-  const { roots, exclude, archiveDir } = workerData as ScanRequest;
+  const request = workerData as ScanRequest;
   const logs: ScanReply['logs'] = [];
   const logger: Logger = {
     info: (message) => logs.push(['info', message]),
     warn: (message) => logs.push(['warn', message]),
     error: (message) => logs.push(['error', message]),
   };
-  scanRoots(roots, logger, transcriptTest(exclude)).then(
-    ({ plan }) => port.postMessage({ logs, plan, entries: archiveDir ? entryStates(plan, archiveDir) : undefined } satisfies ScanReply),
+  walk(request, logger).then(
+    (reply) => port.postMessage({ logs, ...reply } satisfies ScanReply),
     (err: unknown) => port.postMessage({ logs, error: errorMessage(err) } satisfies ScanReply),
   );
+}
+
+async function walk(request: ScanRequest, logger: Logger): Promise<Omit<ScanReply, 'logs'>> {
+  let { roots, archiveDir } = request;
+  let walked: ScanReply['walked'];
+  if (request.configured) {
+    // as the engine's library resolves its roots (engine/serve.ts, library/loader.ts), which logs what is missing itself
+    const { dataDir, archive } = request.configured;
+    const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    roots = (await resolveConfiguredRoots({ roots: splitRoots(roots).machine, dataDir }, quiet)).found;
+    archiveDir = archive ? archiveFolder(dataDir) : undefined;
+    walked = { roots, archiveDir };
+  }
+  const { plan } = await scanRoots(roots, logger, transcriptTest(request.exclude));
+  return { walked, plan, entries: archiveDir ? entryStates(plan, archiveDir) : undefined };
 }
 
 /** The archive entry of every file found, named as the archive names it; a file whose entry cannot be stated is left out. */

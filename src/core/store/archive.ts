@@ -11,7 +11,7 @@
  */
 import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION, maskText } from '../mask.js';
-import { entryFileName } from './entry-name.js';
+import { archiveFolder, entryFileName } from './entry-name.js';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
@@ -21,8 +21,6 @@ import { decodeLine, encodeLine, encodeSessionLine } from './archive-line.js';
 
 export { LAYOUT_FIELDS } from './archive-line.js';
 
-/** The folder layout (`archive/v1/`): entries of every version live there. */
-export const ARCHIVE_VERSION = 1;
 /**
  * What an entry's lines hold: 4 adds each session's `files` and `decisions` and the text each edit wrote
  * (`Turn.written`), the same lines otherwise; 3 adds each session's turn layout (where each turn's JSON lies in the line, its role and
@@ -133,7 +131,7 @@ export class Archive {
     dataDir: string,
     private readonly logger: Logger,
   ) {
-    this.dir = join(dataDir, 'archive', `v${ARCHIVE_VERSION}`);
+    this.dir = archiveFolder(dataDir);
   }
 
   entryPath(file: string): string {

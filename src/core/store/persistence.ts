@@ -3,6 +3,7 @@
  * (read at start-up, written after a load that changed something and a while after live changes), and the open
  * snapshot file that restored sessions read their turns from.
  */
+import { snapshotFile } from './index-files.js';
 import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION } from '../mask.js';
 import { createHash } from 'node:crypto';
@@ -71,7 +72,7 @@ export class Persistence {
 
   /** Where a data folder keeps its snapshot. */
   static snapshotPath(dataDir: string): string {
-    return join(dataDir, 'index', 'snapshot.bin');
+    return snapshotFile(dataDir);
   }
 
   /** Where the semantic leg's bags are kept beside the snapshot. */

@@ -1,0 +1,71 @@
+/**
+ * The walk of the roots, started by `session-search serve` before the engine's modules load. On a large history the
+ * walking thread (scan-worker.ts) then boots and walks while the main thread loads the library and restores the
+ * snapshot, instead of starting once the library asks for the walk. scanAside takes this walk when the library asks for
+ * the same roots, archive folder and exclude patterns; for anything else it walks again. Only node's own modules and
+ * small ones are loaded here, so starting it costs the engine's start next to nothing.
+ */
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startWorker, threadScript } from '../threads.js';
+import { SCAN_ASIDE_MIN_BYTES } from '../library/options.js';
+import { snapshotFile } from '../store/index-files.js';
+import type { SourceRoot } from './sources/registry.js';
+import type { ScanReply, ScanRequest } from './scan-aside.js';
+
+/** A walk no library took within this long is let go. */
+const UNTAKEN_MS = 60_000;
+
+/** The walk started early, until a library takes it (or asks for another one). */
+let started: { exclude: string[] | undefined; reply: Promise<ScanReply | undefined> } | undefined;
+
+/**
+ * Starts the walk of `roots` (as configured: the thread resolves them as the library will) for a data folder whose
+ * snapshot is large enough for the library to walk on a thread of its own; nothing otherwise. Never fails: where no
+ * thread can start, the library walks as before.
+ */
+export function prestartScan(options: { roots: SourceRoot[]; dataDir: string; archive: boolean | undefined; exclude: string[] | undefined }): void {
+  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  const script = threadScript(here, 'scan-worker');
+  if (!script || (statSync(snapshotFile(options.dataDir), { throwIfNoEntry: false })?.size ?? 0) < SCAN_ASIDE_MIN_BYTES) return;
+  const request: ScanRequest = {
+    roots: options.roots,
+    exclude: options.exclude,
+    configured: { dataDir: options.dataDir, archive: options.archive !== false },
+  };
+  try {
+    const worker = startWorker(script, request);
+    // a walk nobody takes (the library never loads) does not keep the engine alive
+    worker.unref();
+    const reply = new Promise<ScanReply | undefined>((resolve) => {
+      worker.once('message', (message: ScanReply) => {
+        resolve(message);
+        void worker.terminate();
+      });
+      worker.once('error', () => resolve(undefined));
+      worker.once('exit', () => resolve(undefined));
+    });
+    const early = { exclude: options.exclude, reply };
+    started = early;
+    // (let go of, with the files it found, if no library asks for it soon)
+    setTimeout(() => {
+      if (started === early) started = undefined;
+    }, UNTAKEN_MS).unref();
+  } catch {
+    started = undefined;
+  }
+}
+
+/**
+ * The walk started early, when it named `archiveDir` and used `exclude`; undefined when none was started, it failed, or
+ * it used other settings. Which roots it walked is in the reply (`walked`). Taken once: a later walk (a rebuild, a root
+ * added) walks anew.
+ */
+export async function takePrestarted(exclude: string[] | undefined, archiveDir: string | undefined): Promise<ScanReply | undefined> {
+  const early = started;
+  started = undefined;
+  if (!early || JSON.stringify(early.exclude) !== JSON.stringify(exclude)) return undefined;
+  const reply = await early.reply;
+  return reply?.walked?.archiveDir === archiveDir ? reply : undefined;
+}
