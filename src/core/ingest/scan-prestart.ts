@@ -27,14 +27,14 @@ let started: { exclude: string[] | undefined; reply: Promise<ScanReply | undefin
  */
 export function prestartScan(options: { roots: SourceRoot[]; dataDir: string; archive: boolean | undefined; exclude: string[] | undefined }): void {
   const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
-  const script = threadScript(here, 'scan-worker');
-  if (!script || (statSync(snapshotFile(options.dataDir), { throwIfNoEntry: false })?.size ?? 0) < SCAN_ASIDE_MIN_BYTES) return;
   const request: ScanRequest = {
     roots: options.roots,
     exclude: options.exclude,
     configured: { dataDir: options.dataDir, archive: options.archive !== false },
   };
   try {
+    const script = threadScript(here, 'scan-worker');
+    if (!script || (statSync(snapshotFile(options.dataDir), { throwIfNoEntry: false })?.size ?? 0) < SCAN_ASIDE_MIN_BYTES) return;
     const worker = startWorker(script, request);
     // a walk nobody takes (the library never loads) does not keep the engine alive
     worker.unref();
