@@ -231,6 +231,11 @@ for (const size of values.sizes!.split(',').map(Number)) {
     fts = await ftsBuild(c, db);
     ftsDiskMb = duMb(db);
     peerSide = await peerQueries(db, c);
+    // (printed now: ours takes as long again, and a run stopped before its row still has them)
+    const [s, n] = [peerSide.ftsMs.flat(), peerSide.ftsPlainMs.flat()];
+    console.error(
+      `${size}: FTS5 + snippet() p50 / p95 / p99 ${f2(pct(s, 0.5))} / ${f2(pct(s, 0.95))} / ${f2(pct(s, 0.99))} ms, no snippets p50 / p95 ${f2(pct(n, 0.5))} / ${f2(pct(n, 0.95))} ms, known items hit@1 ${peerSide.ftsHit1} / ${c.known.length}`,
+    );
     rmSync(db, { force: true });
     rmSync(`${db}-wal`, { force: true });
     console.error(
