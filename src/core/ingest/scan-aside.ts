@@ -7,13 +7,11 @@
  * state after the restore (at 50,000 sessions that check took 0.61 s; comparing takes 0.02 s). The engine starts the
  * thread before its modules load (scan-prestart.ts); the walk it started is taken here when it is the one asked for.
  */
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startWorker, threadScript } from '../threads.js';
+import { startWorker } from '../threads.js';
 import type { Logger } from '../log.js';
 import { scanOf, scanRoots, type Scan } from './file-state.js';
 import { transcriptTest } from './exclude.js';
-import { takePrestarted } from './scan-prestart.js';
+import { scanWorkerScript, takePrestarted } from './scan-prestart.js';
 import type { SourceRoot } from './sources/registry.js';
 
 /** main → thread (its workerData): the roots to walk and the patterns of files never read. */
@@ -40,18 +38,13 @@ export interface ScanReply {
   error?: string;
 }
 
-function workerScript(): string | undefined {
-  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
-  return threadScript(here, 'scan-worker');
-}
-
 /** `scanRoots` of `roots` on a thread, the files read those `transcriptTest(exclude)` takes; their entries in `archiveDir`. */
 export function scanAside(roots: readonly SourceRoot[], exclude: string[] | undefined, logger: Logger, archiveDir?: string): Promise<Scan> {
   const here = (why: string): Promise<Scan> => {
     logger.info(`the roots are walked on the main thread: ${why}`);
     return scanRoots(roots, logger, transcriptTest(exclude));
   };
-  const script = workerScript();
+  const script = scanWorkerScript();
   if (!script) return here('no scanning thread beside the bundle');
   const walked = async (): Promise<ScanReply> => {
     const early = await prestarted(roots, exclude, archiveDir, logger);

@@ -17,6 +17,12 @@ import type { ScanReply, ScanRequest } from './scan-aside.js';
 /** A walk no library took within this long is let go. */
 const UNTAKEN_MS = 60_000;
 
+/** The walking thread's script beside the bundle (or the module, from source); undefined where there is none. */
+export function scanWorkerScript(): string | undefined {
+  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  return threadScript(here, 'scan-worker');
+}
+
 /** The walk started early, until a library takes it (or asks for another one). */
 let started: { exclude: string[] | undefined; reply: Promise<ScanReply | undefined> } | undefined;
 
@@ -26,14 +32,13 @@ let started: { exclude: string[] | undefined; reply: Promise<ScanReply | undefin
  * thread can start, the library walks as before.
  */
 export function prestartScan(options: { roots: SourceRoot[]; dataDir: string; archive: boolean | undefined; exclude: string[] | undefined }): void {
-  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
   const request: ScanRequest = {
     roots: options.roots,
     exclude: options.exclude,
     configured: { dataDir: options.dataDir, archive: options.archive !== false },
   };
   try {
-    const script = threadScript(here, 'scan-worker');
+    const script = scanWorkerScript();
     if (!script || (statSync(snapshotFile(options.dataDir), { throwIfNoEntry: false })?.size ?? 0) < SCAN_ASIDE_MIN_BYTES) return;
     const worker = startWorker(script, request);
     // a walk nobody takes (the library never loads) does not keep the engine alive
