@@ -1,7 +1,8 @@
 /**
  * `npm run bench:machine [-- --size 10000] [--quiet 60]`: one engine per machine, as a developer's day uses it, on the
  * corpus bench:real writes (bench/.out/real/<size>, made by `npm run bench:real -- --sizes <size>` first). In one run:
- * - warm start: the engine stopped, a CLI search until its complete answer (the engine started and its snapshot read);
+ * - warm start: the engine stopped, a CLI search until its complete answer (the engine started and its snapshot read),
+ *   and what it cost the engine by then (user and system CPU, minor page faults, peak memory: /proc at its answer);
  * - CLI `search` wall time with the engine running, p50/p95, beside node's own start and beside a search in process;
  * - three VS Code windows (each links its extension host to the engine, as src/extension/client.ts does: what the link
  *   adds to the host is counted, bench/window-host.ts), two MCP servers and a loop of CLI searches on the data folder:
@@ -106,9 +107,13 @@ async function cliResidency(query: string): Promise<{ private: number; shared: n
   }
   return most;
 }
-function cpuTicks(pid: number): number {
+/** A process's fields of /proc/<pid>/stat after its name: [7] minor faults, [11] user and [12] system CPU in ticks. */
+function procStat(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+function cpuTicks(pid: number): number {
+  const fields = procStat(pid);
   return Number(fields[11]) + Number(fields[12]);
 }
 async function stopEngine(): Promise<void> {
@@ -181,7 +186,12 @@ if (!existsSync(join(data, 'index'))) {
 await stopEngine();
 const warm = search(queries[0]);
 const engine = enginePid()!;
-console.error(`${values.size}: warm start of the engine to a complete answer (CLI command included): ${f0(warm.ms)} ms`);
+// what the engine's start cost it, read at its first answer: where a slow start's time went (CPU, and memory first touched)
+const started = procStat(engine);
+const startCost =
+  `user ${(Number(started[11]) / 100).toFixed(2)} s, system ${(Number(started[12]) / 100).toFixed(2)} s, ` +
+  `${Number(started[7]).toLocaleString('en-US')} minor page faults, peak ${f0(status(engine, 'VmHWM'))} MB`;
+console.error(`${values.size}: warm start of the engine to a complete answer (CLI command included): ${f0(warm.ms)} ms; the engine: ${startCost}`);
 
 const nodeStart = Array.from({ length: 10 }, () => timed(['-e', '0']).ms);
 const cliMs = queries.slice(0, 30).map((q) => search(q).ms);
@@ -261,3 +271,4 @@ console.log(
     ),
   )} | ${f0(engineRss)} + ${windowsRss.map(f0).join(' + ')} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${held(busy)} | ${held(settled)} | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
 );
+console.log(`\nWarm start: the engine at its first answer: ${startCost}.`);
