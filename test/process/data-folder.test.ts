@@ -37,6 +37,7 @@ test('two processes using one data folder at once both answer, and the archive s
   assert.deepEqual(await Promise.all([run(), run()]), [0, 0]);
   const library = await loadsCleanly(data, root);
   assert.ok(library.search('CLAUDE.md').count > 0);
+  await library.close();
 });
 
 /**
@@ -89,6 +90,8 @@ test('killing a process (SIGKILL) while it writes the archive never leaves a dat
   assert.equal(library.sessions.size, fresh.sessions.size, 'every session is there, from the archive or read again');
   const result = spawnSync(process.execPath, [CLI, 'archive', 'size', '--data', data, '--json'], { encoding: 'utf8' });
   assert.equal(result.status, 0);
+  await library.close();
+  await fresh.close();
 });
 
 test('10,000 transcripts appearing at once are all indexed by a running library', async () => {

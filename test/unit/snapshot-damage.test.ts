@@ -1,7 +1,7 @@
 /** A damaged snapshot, on disk or under a running library: detected, logged, rebuilt, and answers come back whole. */
 import assert from 'node:assert/strict';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
@@ -9,7 +9,9 @@ import { Persistence } from '../../src/core/store/persistence.js';
 import { SNAPSHOT_VERSION } from '../../src/core/store/snapshot.js';
 import { snapshotHeader, tempDir } from '../helpers.js';
 import { SessionSearchError } from '../../src/core/errors.js';
-import { QUERIES, answers, answersComeBack, corpusCopy, open } from '../snapshot-library.js';
+import { QUERIES, closeOpened, answers, answersComeBack, corpusCopy, open } from '../snapshot-library.js';
+
+afterEach(closeOpened);
 
 /** A snapshot whose header was edited and whose checksum was written to match: what another build would have written. */
 function withHeader(b: Buffer, edit: (header: Record<string, unknown>) => void): Buffer {
