@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openCore, type LibraryCore } from '../src/core/library/open.js';
+import { openCore, type LibraryCore, type LibraryOptions } from '../src/core/library/open.js';
 import { MemoryLogger } from '../src/core/log.js';
 import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
 import type { ParsedSession, Turn } from '../src/core/model.js';
@@ -147,4 +147,28 @@ export function inotifyWatches(pid: number): number {
     }
   }
   return n;
+}
+
+/** The libraries `openTracked` gave that are not closed yet. */
+const tracked = new Set<LibraryCore>();
+
+/** A library (not loaded) that `closeTracked` closes if its test leaves it open. */
+export function openTracked(options: LibraryOptions): LibraryCore {
+  const library = openCore(options);
+  tracked.add(library);
+  const close = library.close.bind(library);
+  library.close = () => {
+    tracked.delete(library);
+    return close();
+  };
+  return library;
+}
+
+/**
+ * Closes every library `openTracked` gave that its test left open (run after each test), so that none goes on
+ * learning, writing or holding its snapshot file while the next test runs (a file left to the collector is closed
+ * with a warning).
+ */
+export async function closeTracked(): Promise<void> {
+  for (const library of [...tracked]) await library.close();
 }

@@ -1,9 +1,9 @@
 /** A library over a copy of the sample Claude Code transcripts, and what its users see: for the snapshot's tests. */
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { openCore, type LibraryOptions, type LibraryCore } from '../src/core/library/open.js';
+import type { LibraryOptions, LibraryCore } from '../src/core/library/open.js';
 import { MemoryLogger } from '../src/core/log.js';
-import { CORPUS, tempDir } from './helpers.js';
+import { CORPUS, openTracked, tempDir } from './helpers.js';
 import { eventually } from './eventually.js';
 
 export const SESSION = '11111111-2222-4333-8444-555555555555';
@@ -18,28 +18,11 @@ export function record(text: string, i = 0): string {
   return `${JSON.stringify({ type: 'user', uuid: `u-${i}-${text}`, sessionId: SESSION, cwd: '/p', timestamp: '2026-03-01T10:00:00Z', message: { role: 'user', content: text } })}\n`;
 }
 
-/** The libraries `open` gave that were not closed yet: a test's file closes them after each test (`closeOpened`). */
-const opened = new Set<LibraryCore>();
-
 export async function open(root: string, data: string, extra: Partial<LibraryOptions> = {}): Promise<{ library: LibraryCore; logger: MemoryLogger }> {
   const logger = new MemoryLogger();
-  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, ...extra });
-  opened.add(library);
-  const close = library.close.bind(library);
-  library.close = () => {
-    opened.delete(library);
-    return close();
-  };
+  const library = openTracked({ roots: [{ source: 'claude-code', path: root }], logger, dataDir: data, env: {}, ...extra });
   await library.load();
   return { library, logger };
-}
-
-/**
- * Closes every library `open` gave that its test left open, so that none goes on learning, writing or holding its
- * snapshot file while the next test runs (a file left to the collector is closed with a warning).
- */
-export async function closeOpened(): Promise<void> {
-  for (const library of [...opened]) await library.close();
 }
 
 /** What a user sees for a query: ids, scores and snippets, whatever the library's history. */

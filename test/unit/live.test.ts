@@ -4,28 +4,19 @@ import { EventEmitter } from 'node:events';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import { openCore, type LibraryCore, type LibraryOptions } from '../../src/core/library/open.js';
+import type { LibraryCore } from '../../src/core/library/open.js';
 import { LiveUpdates } from '../../src/core/ingest/live.js';
 import { chokidarFactory, foldersFactory, type Watcher, type WatchFactory } from '../../src/core/ingest/watchers.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
-import { CORPUS, tempDir } from '../helpers.js';
+import { closeTracked, CORPUS, openTracked, tempDir } from '../helpers.js';
 import { eventually } from '../eventually.js';
 
 const CLAUDE_ID = '4c2ddfdc-b619-4525-8d03-1950fb1b0257';
 const claudeLine = (uuid: string, text: string): string =>
   `${JSON.stringify({ type: 'user', uuid, parentUuid: null, sessionId: CLAUDE_ID, cwd: '/tmp/private', timestamp: new Date().toISOString(), message: { role: 'user', content: text } })}\n`;
 
-/** Every library a test opens, closed after it: none goes on learning or holding its snapshot file during the next. */
-const opened: LibraryCore[] = [];
-function openLibrary(options: LibraryOptions): LibraryCore {
-  const library = openCore(options);
-  opened.push(library);
-  return library;
-}
-afterEach(async () => {
-  for (const library of opened.splice(0)) await library.close();
-});
+afterEach(closeTracked);
 
 async function setup(dataDir = tempDir()) {
   const root = join(tempDir(), 'projects');
@@ -34,7 +25,7 @@ async function setup(dataDir = tempDir()) {
   copyFileSync(join(CORPUS, 'claude-code', 'codemie', 'projects', '-tmp-private', `${CLAUDE_ID}.jsonl`), file);
   const roots: SourceRoot[] = [{ source: 'claude-code', path: root }];
   const logger = new MemoryLogger();
-  const library = openLibrary({ roots, logger, dataDir, env: {} });
+  const library = openTracked({ roots, logger, dataDir, env: {} });
   await library.load();
   return { root, file, roots, logger, library, dataDir };
 }
@@ -87,7 +78,7 @@ for (const [how, watchFactory] of [
       } finally {
         await live.close();
       }
-      const restarted = openLibrary({ roots, logger: new MemoryLogger(), dataDir, env: {} });
+      const restarted = openTracked({ roots, logger: new MemoryLogger(), dataDir, env: {} });
       await restarted.load();
       const hit = found(restarted, '"hello.py"')[0];
       assert.equal(hit.id, `claude-code:${CLAUDE_ID}`);
@@ -193,7 +184,7 @@ describe('one folder read for two sources', () => {
     const name = '2026-01-29_14-35-22Z-already-done-the-test.md';
     copyFileSync(join(CORPUS, 'specstory', 'specstory-cli', 'history', name), join(history, name));
     const logger = new MemoryLogger();
-    const library = openLibrary({ roots: [], logger, env: {} });
+    const library = openTracked({ roots: [], logger, env: {} });
     await library.load();
     const made: string[] = [];
     const counting: WatchFactory = (root, accepts, known) => {
@@ -244,7 +235,7 @@ describe('archive', () => {
   test('unchanged files come from the archive on the next start; the source is never written', async () => {
     const { file, dataDir, roots } = await setup();
     const before = readFileSync(file);
-    const second = openLibrary({ roots, logger: new MemoryLogger(), dataDir, env: {} });
+    const second = openTracked({ roots, logger: new MemoryLogger(), dataDir, env: {} });
     await second.load();
     assert.equal(found(second, '"hello.py"')[0]?.id, `claude-code:${CLAUDE_ID}`);
     assert.deepEqual(readFileSync(file), before);
@@ -259,7 +250,7 @@ describe('archive', () => {
     const name = 'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl';
     copyFileSync(join(CORPUS, 'codex', 'codemie', name), join(root, name));
     const logger = new MemoryLogger();
-    const library = openLibrary({ roots: [{ source: 'codex', path: root }], logger, dataDir: tempDir(), env: {} });
+    const library = openTracked({ roots: [{ source: 'codex', path: root }], logger, dataDir: tempDir(), env: {} });
     await library.load();
     const live = new LiveUpdates(library, { logger, debounceMs: 20 });
     await live.start();

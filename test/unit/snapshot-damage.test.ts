@@ -7,11 +7,11 @@ import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
 import { SNAPSHOT_VERSION } from '../../src/core/store/snapshot.js';
-import { snapshotHeader, tempDir } from '../helpers.js';
+import { closeTracked, snapshotHeader, tempDir } from '../helpers.js';
 import { SessionSearchError } from '../../src/core/errors.js';
-import { QUERIES, closeOpened, answers, answersComeBack, corpusCopy, open } from '../snapshot-library.js';
+import { QUERIES, answers, answersComeBack, corpusCopy, open } from '../snapshot-library.js';
 
-afterEach(closeOpened);
+afterEach(closeTracked);
 
 /** A snapshot whose header was edited and whose checksum was written to match: what another build would have written. */
 function withHeader(b: Buffer, edit: (header: Record<string, unknown>) => void): Buffer {

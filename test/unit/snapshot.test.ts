@@ -7,10 +7,10 @@ import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
 import { turnCount } from '../../src/core/model.js';
-import { tempDir, writeSessionCopies } from '../helpers.js';
-import { QUERIES, closeOpened, SESSION, answers, corpusCopy, open, record } from '../snapshot-library.js';
+import { closeTracked, tempDir, writeSessionCopies } from '../helpers.js';
+import { QUERIES, SESSION, answers, corpusCopy, open, record } from '../snapshot-library.js';
 
-afterEach(closeOpened);
+afterEach(closeTracked);
 
 for (const aside of [false, true])
   test(`a warm start restores the snapshot, reads only the files that changed, and answers like a cold build${aside ? ' (the roots walked on a thread of their own meanwhile)' : ''}`, async () => {
