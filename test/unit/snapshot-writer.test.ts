@@ -1,12 +1,13 @@
 /** JSON written a piece at a time reads back as JSON.stringify's would, with the checksum of what was written. */
 import assert from 'node:assert/strict';
 import { isAscii } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
-import { asciiJson, SnapshotWriter } from '../../src/core/store/snapshot-writer.js';
+import { ArrayFile, DiskArray } from '../../src/core/store/disk-array.js';
+import { asciiJson, SnapshotWriter, type SectionTable } from '../../src/core/store/snapshot-writer.js';
 import { tempDir } from '../helpers.js';
 
 /** Seeded values of every JSON shape: nested objects and arrays, absent fields, odd strings, long lists. */
@@ -46,7 +47,7 @@ async function written(value: unknown, streamed: string[] = []): Promise<{ text:
   await out.write(Buffer.from('before'));
   const where = await out.json(value, streamed);
   await out.write(Buffer.from('after'));
-  await out.flush();
+  await out.drain();
   await handle.close();
   const bytes = readFileSync(file).subarray(where.at, where.at + where.length);
   assert.equal(where.crc, crc32(bytes));
@@ -79,4 +80,73 @@ test('an object of streamed keys only, and lists longer than a piece, read back 
   const { text, bytes } = await written({ version: 7, sessions: long }, ['sessions']);
   assert.ok(bytes.length > 2 * 1024 * 1024, 'more than one piece');
   assert.deepEqual(JSON.parse(text), { version: 7, sessions: long });
+});
+
+/** An array handed out a piece at a time in one buffer, overwritten for each piece (as the merge and the index do). */
+function reusedPieces(values: Uint32Array, piece: number): { length: number; chunks: () => Iterable<Uint8Array> } {
+  return {
+    length: values.length,
+    *chunks() {
+      const buffer = new Uint32Array(piece);
+      for (let at = 0; at < values.length; at += piece) {
+        const n = Math.min(piece, values.length - at);
+        buffer.set(values.subarray(at, at + n));
+        yield new Uint8Array(buffer.buffer, 0, n * 4);
+        buffer.fill(0xffffffff); // what a producer does with its buffer once the next piece is asked for
+      }
+    },
+  };
+}
+
+test('paged sections whose pieces share one buffer are written as each piece was handed over, while the next is made', async () => {
+  const file = join(tempDir(), 'paged.bin');
+  const handle = await open(file, 'w');
+  const out = new SnapshotWriter(handle);
+  const table: SectionTable = { sections: {}, checksums: {}, blocks: {} };
+  const arrays = [1, 5_000, 3 * 1024 * 1024 + 17].map((n, k) => Uint32Array.from({ length: n }, (_, i) => (i * 2654435761 + k) >>> 0));
+  await out.write(Buffer.from('head'));
+  await out.pagedSection(table, 'empty', new Uint32Array(0)); // an index with no postings yet, first
+  for (const [k, values] of arrays.entries()) await out.pagedSection(table, `a${k}`, reusedPieces(values, 1 + 300_000 * k));
+  await out.drain();
+  await handle.close();
+  assert.equal(table.sections.empty[1], 0);
+  const arrayFile = new ArrayFile(file);
+  try {
+    for (const [k, values] of arrays.entries()) {
+      const [at, length] = table.sections[`a${k}`];
+      assert.equal(length, values.length * 4);
+      const sums = Buffer.from(table.blocks[`a${k}`], 'base64');
+      // read back through its block checksums, as a restored index reads it
+      const read = new DiskArray(arrayFile, at, values.length, new Uint32Array(sums.buffer, sums.byteOffset, sums.length / 4), false).readAll();
+      assert.ok(Buffer.from(read.buffer, read.byteOffset, read.byteLength).equals(Buffer.from(values.buffer)), `array ${k}`);
+    }
+  } finally {
+    arrayFile.close();
+  }
+});
+
+test('a write that fails is reported by the writer; one left behind by another failure is not left unhandled', async () => {
+  const file = join(tempDir(), 'failing.bin');
+  writeFileSync(file, '');
+  const handle = await open(file, 'r'); // opened for reading: every write fails
+  try {
+    const table: SectionTable = { sections: {}, checksums: {}, blocks: {} };
+    const out = new SnapshotWriter(handle);
+    await assert.rejects(async () => {
+      await out.pagedSection(table, 'a', reusedPieces(new Uint32Array(3 * 1024 * 1024), 1024 * 1024));
+      await out.drain();
+    }, /EBADF|bad file/i);
+    // the array's second piece cannot be read (damage in the previous snapshot): the first one's write is in flight
+    const damaged = {
+      length: 2 * 1024 * 1024,
+      *chunks() {
+        yield new Uint8Array(4 * 1024 * 1024);
+        throw new Error('a damaged piece');
+      },
+    };
+    await assert.rejects(new SnapshotWriter(handle).pagedSection(table, 'b', damaged), /a damaged piece/);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the write left behind fails meanwhile
+  } finally {
+    await handle.close();
+  }
 });

@@ -11,10 +11,14 @@ import type { PagedArray, Segment } from '../index/postings.js';
 /** Elements per piece handed to the writer (4 MB). */
 const PIECE = 1 << 20;
 
-/** An array read front to back: one in memory as it is, one on disk a checked chunk at a time. */
+/**
+ * An array read front to back: one in memory as it is, one on disk a checked chunk at a time. `ready(n)` makes up to
+ * `n` elements available at `piece[at]`, `advance` moves past them: no object is made per term (a merge at 50,000
+ * sessions walks millions of terms in each of several segments).
+ */
 class Sequential {
-  private piece: Uint32Array;
-  private at = 0;
+  piece: Uint32Array;
+  at = 0;
   private readonly pieces: Iterator<Uint8Array> | undefined;
 
   constructor(values: Int32Array | Uint32Array | PagedArray) {
@@ -26,14 +30,23 @@ class Sequential {
     }
   }
 
-  /** The next `n` elements, in one or more runs (views valid until the next call). */
-  *take(n: number): Generator<Uint32Array> {
-    while (n > 0) {
-      if (this.at === this.piece.length) this.refill();
-      const k = Math.min(n, this.piece.length - this.at);
-      yield this.piece.subarray(this.at, this.at + k);
-      this.at += k;
-      n -= k;
+  /** How many of the next `n` elements lie at `piece[at]` onwards (at least one, when n > 0). */
+  ready(n: number): number {
+    if (this.at === this.piece.length) this.refill();
+    return Math.min(n, this.piece.length - this.at);
+  }
+
+  advance(k: number): void {
+    this.at += k;
+  }
+
+  /** Skips `n` elements, or copies them into `into` (from index 0). */
+  take(n: number, into?: Uint32Array): void {
+    for (let done = 0; done < n;) {
+      const k = this.ready(n - done);
+      if (into) into.set(this.piece.subarray(this.at, this.at + k), done);
+      this.advance(k);
+      done += k;
     }
   }
 
@@ -46,34 +59,48 @@ class Sequential {
   }
 }
 
-/** Collects elements into pieces of PIECE elements, handed out as bytes. */
+/** Runs shorter than this are copied element by element (a view made to copy a few elements costs more). */
+const SHORT_RUN = 16;
+
+/** The merged array's pieces, filled a run of postings at a time (plain methods: the loops stay fast, unlike in a generator). */
 class Pieces {
   private readonly buffer = new Uint32Array(PIECE);
   private used = 0;
 
-  *push(run: Uint32Array, keep?: Uint32Array, alive?: Uint8Array): Generator<Uint8Array> {
-    for (let i = 0; i < run.length;) {
-      if (!keep || !alive) {
-        const k = Math.min(run.length - i, PIECE - this.used);
-        this.buffer.set(run.subarray(i, i + k), this.used);
-        this.used += k;
-        i += k;
-      } else {
-        for (; i < run.length && this.used < PIECE; i++) if (alive[keep[i]]) this.buffer[this.used++] = run[i];
-      }
-      if (this.used === PIECE) yield this.flush();
+  /** Copies `piece[from..end)` until the piece is full; returns where it stopped. */
+  copy(piece: Uint32Array, from: number, end: number): number {
+    const n = Math.min(end - from, PIECE - this.used);
+    if (n < SHORT_RUN) for (let j = 0; j < n; j++) this.buffer[this.used++] = piece[from + j];
+    else {
+      this.buffer.set(piece.subarray(from, from + n), this.used);
+      this.used += n;
     }
+    return from + n;
   }
 
-  /** The elements collected so far, as bytes (valid until the next push: the buffer is used again, ChunkedArray). */
-  flush(): Uint8Array {
-    const out = new Uint8Array(this.buffer.buffer, 0, this.used * 4);
-    this.used = 0;
-    return out;
+  /** The same, of the elements whose document is alive: element `from + j`'s document is `ids[idsAt + j]`. */
+  copyAlive(piece: Uint32Array, from: number, end: number, ids: Uint32Array, idsAt: number, alive: Uint8Array): number {
+    const buffer = this.buffer;
+    let used = this.used;
+    let i = from;
+    for (; i < end && used < PIECE; i++) if (alive[ids[idsAt + i - from]]) buffer[used++] = piece[i];
+    this.used = used;
+    return i;
+  }
+
+  get full(): boolean {
+    return this.used === PIECE;
   }
 
   get empty(): boolean {
     return this.used === 0;
+  }
+
+  /** The elements collected so far, as bytes (valid until the next copy: the buffer is used again, ChunkedArray). */
+  flush(): Uint8Array {
+    const out = new Uint8Array(this.buffer.buffer, 0, this.used * 4);
+    this.used = 0;
+    return out;
   }
 }
 
@@ -101,10 +128,18 @@ export function mergePostings(segments: readonly Segment[], terms: number, alive
     const cursors = segments.map((s) => new Sequential(s.docs));
     for (let t = 0; t < terms; t++) {
       let n = 0;
-      segments.forEach((s, k) => {
-        if (t >= s.terms) return;
-        for (const run of cursors[k].take(s.offsets[t + 1] - s.offsets[t])) for (let i = 0; i < run.length; i++) if (alive[run[i]]) n++;
-      });
+      for (let k = 0; k < segments.length; k++) {
+        const s = segments[k];
+        if (t >= s.terms) continue;
+        const docs = cursors[k];
+        for (let left = s.offsets[t + 1] - s.offsets[t]; left > 0;) {
+          const got = docs.ready(left);
+          const piece = docs.piece;
+          for (let i = docs.at, end = docs.at + got; i < end; i++) if (alive[piece[i]]) n++;
+          docs.advance(got);
+          left -= got;
+        }
+      }
       offsets[t + 1] = offsets[t] + n;
     }
   }
@@ -113,7 +148,9 @@ export function mergePostings(segments: readonly Segment[], terms: number, alive
     length,
     *chunks(): Generator<Uint8Array> {
       const values = segments.map((s) => new Sequential(s[which]));
+      // the frequencies of kept documents: their documents read beside them, a term's at a time
       const docs = anyRemoved && which === 'freqs' ? segments.map((s) => new Sequential(s.docs)) : undefined;
+      let keep = new Uint32Array(0);
       const out = new Pieces();
       for (let t = 0; t < terms; t++) {
         for (let k = 0; k < segments.length; k++) {
@@ -121,17 +158,25 @@ export function mergePostings(segments: readonly Segment[], terms: number, alive
           if (t >= s.terms) continue;
           const n = s.offsets[t + 1] - s.offsets[t];
           if (!n) continue;
-          if (!anyRemoved) {
-            for (const run of values[k].take(n)) yield* out.push(run);
-          } else if (which === 'docs') {
-            for (const run of values[k].take(n)) yield* out.push(run, run, alive);
-          } else {
-            // the frequencies of kept documents: read beside the documents, run by run
-            const keep = new Uint32Array(n);
-            let at = 0;
-            for (const run of docs![k].take(n)) keep.set(run, (at += run.length) - run.length);
-            at = 0;
-            for (const run of values[k].take(n)) yield* out.push(run, keep.subarray(at, (at += run.length)), alive);
+          const from = values[k];
+          if (docs) {
+            if (keep.length < n) keep = new Uint32Array(Math.max(n, keep.length * 2));
+            docs[k].take(n, keep);
+          }
+          for (let left = n, nth = 0; left > 0;) {
+            const got = from.ready(left);
+            const piece = from.piece;
+            const start = from.at;
+            const end = start + got;
+            for (let i = start; i < end;) {
+              // (a posting's document: the value itself, or for a frequency the one read beside it, `keep[nth]`)
+              if (!anyRemoved) i = out.copy(piece, i, end);
+              else i = docs ? out.copyAlive(piece, i, end, keep, nth + i - start, alive) : out.copyAlive(piece, i, end, piece, i, alive);
+              if (out.full) yield out.flush();
+            }
+            from.advance(got);
+            left -= got;
+            nth += got;
           }
         }
       }

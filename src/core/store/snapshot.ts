@@ -199,7 +199,7 @@ export async function writeSnapshot(
     footer.writeBigUInt64LE(BigInt(headerCrc), 16);
     footer.write(MAGIC, 24, 'latin1');
     await out.write(footer);
-    await out.flush();
+    await out.drain();
     await handle.sync();
   } catch (err) {
     await handle.close();
