@@ -26,7 +26,6 @@ import { ROOT } from '../test/helpers.js';
 import { realCorpus, type RealCorpus } from './real-corpus.js';
 import { peakRssMb } from './real-fts5.js';
 import { withAllocatorEnv } from '../src/core/allocator.js';
-import { mcpLaunchArgs } from '../src/mcp/launch.js';
 
 const { values } = parseArgs({
   options: {
@@ -70,11 +69,12 @@ async function corpus(size: number): Promise<RealCorpus> {
 /**
  * Our MCP server over stdio, as an agent starts it, with its library in its own process (SESSION_SEARCH_ENGINE=off):
  * each phase here (cold, warm) is one process whose memory and start are measured; the shared engine is measured by
- * bench/machine.ts. It runs with the allocator settings the engine is started with (core/allocator.ts): by default an
- * agent's MCP server answers from the engine, and the engine is the process that loads.
+ * bench/machine.ts. It runs as the engine is started, the process that loads and answers by default behind an agent's
+ * MCP server: with the engine's allocator settings (core/allocator.ts), and without the 1 MB young generation an
+ * agent's relay is given (mcp/launch.ts), which made a first load in process up to a third slower.
  */
 async function mcpServer(c: RealCorpus, data: string): Promise<{ client: Client; pid: number; close: () => Promise<void> }> {
-  const args = mcpLaunchArgs(join(ROOT, 'dist', 'mcp.js'), [...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data]);
+  const args = [join(ROOT, 'dist', 'mcp.js'), ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
