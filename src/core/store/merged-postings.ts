@@ -40,11 +40,11 @@ class Sequential {
     this.at += k;
   }
 
-  /** Skips `n` elements, or copies them into `into` (from index 0). */
-  take(n: number, into?: Uint32Array): void {
+  /** Copies the next `n` elements into `into` (from index 0). */
+  take(n: number, into: Uint32Array): void {
     for (let done = 0; done < n;) {
       const k = this.ready(n - done);
-      if (into) into.set(this.piece.subarray(this.at, this.at + k), done);
+      into.set(this.piece.subarray(this.at, this.at + k), done);
       this.advance(k);
       done += k;
     }
