@@ -15,6 +15,8 @@ export function packFields(topic: number, content: number, messages: number): nu
 const INITIAL_PENDING = 1 << 16;
 /** Pending triples sealed into a segment during a bulk load: bounds the buffer's memory (12 bytes a triple). */
 export const SEAL_THRESHOLD = 1 << 22;
+/** How far the pending buffers grow by doubling: a seal's worth and some (one document adds all its terms at once). */
+const PENDING_CAP = SEAL_THRESHOLD + INITIAL_PENDING;
 /** A query visits every segment; past this many the newest are merged (each merge also drops removed documents). */
 const MAX_SEGMENTS = 12;
 
@@ -55,6 +57,13 @@ function isInMemory(seg: Segment): seg is MemorySegment {
   return seg.docs instanceof Int32Array && seg.freqs instanceof Uint32Array;
 }
 
+/** A copy of `array` in a new one of `size` elements (at least its length). */
+function resized<T extends Uint32Array | Int32Array>(array: T, size: number): T {
+  const next = new (array.constructor as new (n: number) => T)(size);
+  next.set(array);
+  return next;
+}
+
 /** `array`, or a copy at least `needed` long (twice as long at least, the rest zero) where it is shorter. */
 export function grow<T extends Uint32Array | Int32Array | Float64Array>(array: T, needed: number): T {
   if (needed <= array.length) return array;
@@ -77,9 +86,13 @@ export class PostingStore {
   add(term: number, doc: number, packed: number): void {
     const n = this.pendingLength + 1;
     if (n > this.pendingTerms.length) {
-      this.pendingTerms = grow(this.pendingTerms, n);
-      this.pendingDocs = grow(this.pendingDocs, n);
-      this.pendingFreqs = grow(this.pendingFreqs, n);
+      // doubled, but not past what a bulk load's seal holds (just over SEAL_THRESHOLD): where it filled them, it
+      // fills them again, and memory allocated here is memory touched for the first time
+      const length = this.pendingTerms.length;
+      const size = Math.max(n, length < PENDING_CAP ? Math.min(length * 2, PENDING_CAP) : length * 2);
+      this.pendingTerms = resized(this.pendingTerms, size);
+      this.pendingDocs = resized(this.pendingDocs, size);
+      this.pendingFreqs = resized(this.pendingFreqs, size);
     }
     this.pendingTerms[this.pendingLength] = term;
     this.pendingDocs[this.pendingLength] = doc;
@@ -89,27 +102,30 @@ export class PostingStore {
 
   /** Turns pending triples into a segment (counting sort by term; document order is kept) and merges size-tiered. */
   seal(termCount: number, alive: (doc: number) => boolean): void {
-    if (!this.pendingLength) return;
-    const offsets = new Uint32Array(termCount + 1);
-    for (let i = 0; i < this.pendingLength; i++) offsets[this.pendingTerms[i] + 1]++;
-    for (let t = 0; t < termCount; t++) offsets[t + 1] += offsets[t];
-    const cursor = offsets.slice(0, termCount);
-    const docs = new Int32Array(this.pendingLength);
-    const freqs = new Uint32Array(this.pendingLength);
-    for (let i = 0; i < this.pendingLength; i++) {
-      const at = cursor[this.pendingTerms[i]]++;
-      docs[at] = this.pendingDocs[i];
-      freqs[at] = this.pendingFreqs[i];
+    const full = this.pendingLength > SEAL_THRESHOLD;
+    if (this.pendingLength) {
+      const offsets = new Uint32Array(termCount + 1);
+      for (let i = 0; i < this.pendingLength; i++) offsets[this.pendingTerms[i] + 1]++;
+      for (let t = 0; t < termCount; t++) offsets[t + 1] += offsets[t];
+      const cursor = offsets.slice(0, termCount);
+      const docs = new Int32Array(this.pendingLength);
+      const freqs = new Uint32Array(this.pendingLength);
+      for (let i = 0; i < this.pendingLength; i++) {
+        const at = cursor[this.pendingTerms[i]]++;
+        docs[at] = this.pendingDocs[i];
+        freqs[at] = this.pendingFreqs[i];
+      }
+      this.pendingLength = 0;
+      this.segments.push({ terms: termCount, offsets, docs, freqs });
+      if (this.segments.length > MAX_SEGMENTS) this.mergeTail(termCount, alive);
     }
-    this.pendingLength = 0;
-    // A bulk load grows the pending buffers to the size of the whole corpus: give that memory back.
-    if (this.pendingTerms.length > INITIAL_PENDING) {
+    // A bulk load grows the pending buffers and seals them full again and again: they are kept while it does, and
+    // their memory given back at the first seal of fewer (when the load has ended, or a query sealed what it added).
+    if (!full && this.pendingTerms.length > INITIAL_PENDING) {
       this.pendingTerms = new Uint32Array(INITIAL_PENDING);
       this.pendingDocs = new Int32Array(INITIAL_PENDING);
       this.pendingFreqs = new Uint32Array(INITIAL_PENDING);
     }
-    this.segments.push({ terms: termCount, offsets, docs, freqs });
-    if (this.segments.length > MAX_SEGMENTS) this.mergeTail(termCount, alive);
   }
 
   /**
@@ -146,10 +162,18 @@ export class PostingStore {
     return i;
   }
 
-  /** Approximate bytes of postings held in memory. */
+  /**
+   * Approximate bytes of postings held in memory: the segments in memory and the pending postings (not the pending
+   * buffers' room, at most PENDING_CAP triples, which a snapshot does not take).
+   */
   get bytes(): number {
     const held = (a: Int32Array | Uint32Array | PagedArray): number => (a instanceof Int32Array || a instanceof Uint32Array ? a.byteLength : 0);
-    return this.segments.reduce((n, s) => n + s.offsets.byteLength + held(s.docs) + held(s.freqs), 0) + this.pendingTerms.byteLength * 3;
+    return this.segments.reduce((n, s) => n + s.offsets.byteLength + held(s.docs) + held(s.freqs), 0) + this.pendingLength * 12;
+  }
+
+  /** Bytes of the pending buffers' room (kept between a bulk load's seals, given back after). */
+  get bufferBytes(): number {
+    return this.pendingTerms.byteLength * 3;
   }
 }
 

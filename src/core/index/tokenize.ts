@@ -92,47 +92,61 @@ export function scanWords(lower: string, onToken: (token: string, parts: number)
   const n = lower.length;
   let start = -1;
   let cjkStart = -1;
-  // the identifier being read: its parts so far, and whether each is a name part
-  const parts: string[] = [];
+  // the identifier being read: where its first part starts, how many parts so far, whether each is a name part
+  // (locals of this loop, not of a closure: V8 keeps a closure's variables in memory, this loop's in registers)
+  let idStart = 0;
+  let partCount = 0;
   let named = true;
-  const endWord = (i: number): void => {
-    const word = lower.slice(start, i);
-    onToken(word, 0);
-    start = -1;
-    if (!joined) return;
-    parts.push(word);
-    if (named && !isNamePart(word)) named = false;
-    // a single `_` or `-` between two words joins them into one identifier
-    const c = lower.charCodeAt(i);
-    if (i + 1 < n && (c === 95 || c === 45) && (classAt(lower, i + 1) & 3) === 1) return;
-    if (parts.length > 1 && named) {
-      const whole = parts.join('');
-      if (whole.length <= MAX_TOKEN_LENGTH) onToken(whole, parts.length);
-    }
-    parts.length = 0;
-    named = true;
-  };
-  const endPairs = (i: number): void => {
-    const run = lower.slice(cjkStart, i);
-    cjkStart = -1;
-    const chars = [...run];
-    if (chars.length === 1) onToken(run, 0);
-    for (let k = 0; k + 1 < chars.length; k++) onToken(chars[k] + chars[k + 1], 0);
-    // the index also holds each character, so that one typed alone (a word of one character, 型) is found
-    if (joined && chars.length > 1) for (const c of chars) onToken(c, -1);
-  };
-  for (let i = 0; i < n;) {
-    const c = lower.charCodeAt(i);
-    const cls = c < 128 ? ASCII_CLASS[c] : classAt(lower, i);
+  for (let i = 0; i <= n;) {
+    const cls = i === n ? 0 : classAt(lower, i);
     const kind = cls & 3;
-    if (kind !== 1 && start >= 0) endWord(i);
-    if (kind !== 2 && cjkStart >= 0) endPairs(i);
+    if (kind !== 1 && start >= 0) {
+      const word = lower.slice(start, i);
+      onToken(word, 0);
+      if (joined) {
+        if (partCount++ === 0) idStart = start;
+        if (named && !isNamePart(word)) named = false;
+        // a single `_` or `-` between two words joins them into one identifier
+        const c = lower.charCodeAt(i);
+        if (!(i + 1 < n && (c === 95 || c === 45) && (classAt(lower, i + 1) & 3) === 1)) {
+          if (partCount > 1 && named && i - idStart - (partCount - 1) <= MAX_TOKEN_LENGTH) onToken(joinedParts(lower, idStart, i), partCount);
+          partCount = 0;
+          named = true;
+        }
+      }
+      start = -1;
+    }
+    if (kind !== 2 && cjkStart >= 0) {
+      pairsOf(lower.slice(cjkStart, i), onToken, joined);
+      cjkStart = -1;
+    }
     if (kind === 1 && start < 0) start = i;
     else if (kind === 2 && cjkStart < 0) cjkStart = i;
     i += cls & 4 ? 2 : 1;
   }
-  if (start >= 0) endWord(n);
-  if (cjkStart >= 0) endPairs(n);
+}
+
+/** An identifier's parts without the single `_` or `-` between them (`web_socket` → `websocket`). */
+function joinedParts(lower: string, from: number, to: number): string {
+  let whole = '';
+  let part = from;
+  for (let k = from; k <= to; k++) {
+    const c = k === to ? 0 : lower.charCodeAt(k);
+    if (k === to || c === 95 || c === 45) {
+      whole += lower.slice(part, k);
+      part = k + 1;
+    }
+  }
+  return whole;
+}
+
+/** A run of characters cut into pairs: its pairs (a lone one alone), and with `joined` each character too. */
+function pairsOf(run: string, onToken: (token: string, parts: number) => void, joined: boolean): void {
+  const chars = [...run];
+  if (chars.length === 1) onToken(run, 0);
+  for (let k = 0; k + 1 < chars.length; k++) onToken(chars[k] + chars[k + 1], 0);
+  // the index also holds each character, so that one typed alone (a word of one character, 型) is found
+  if (joined && chars.length > 1) for (const c of chars) onToken(c, -1);
 }
 
 /** Calls `onToken` for every indexable token of `text`, in order (with `joined`, identifiers whole too, as indexed). */

@@ -26,28 +26,39 @@ export const LAYOUT_FIELDS = 5;
 /**
  * A session line: `<crc>\t<layout, base64>\t<JSON>`, the JSON with the turns last, and the layout LAYOUT_FIELDS
  * numbers per turn (offset from the JSON's start and length of its JSON, role and kind, checksum), see session-layout.ts.
+ * The line is encoded straight into one buffer of its size: a first load writes the whole history through here, and
+ * each copy of a large line is memory touched for the first time.
  */
 export function encodeSessionLine(session: ParsedSession): Buffer {
   const { turns, ...meta } = session;
-  const head = Buffer.from(`${JSON.stringify({ ...meta, sourceDeleted: undefined }).slice(0, -1)},"turns":[`, 'utf8');
-  const parts: Buffer[] = [head];
+  const head = `${JSON.stringify({ ...meta, sourceDeleted: undefined }).slice(0, -1)},"turns":[`;
+  const jsons = turns.map((turn) => JSON.stringify(turn));
+  let jsonBytes = Buffer.byteLength(head, 'utf8') + Math.max(0, turns.length - 1) + 2;
+  for (const json of jsons) jsonBytes += Buffer.byteLength(json, 'utf8');
   const layout = new Uint32Array(turns.length * LAYOUT_FIELDS);
-  let offset = head.length;
-  turns.forEach((turn, i) => {
-    const bytes = Buffer.from(`${i ? ',' : ''}${JSON.stringify(turn)}`, 'utf8');
-    const comma = i ? 1 : 0;
-    const at = i * LAYOUT_FIELDS;
-    layout[at] = offset + comma;
-    layout[at + 1] = bytes.length - comma;
-    layout[at + 2] = turnFlags(turn);
-    layout[at + 3] = crc32(bytes.subarray(comma));
-    layout[at + 4] = turn.text.length;
-    parts.push(bytes);
-    offset += bytes.length;
+  const layoutChars = 4 * Math.ceil(layout.byteLength / 3);
+  const start = 9 + layoutChars + 1;
+  const line = Buffer.allocUnsafe(start + jsonBytes + 1);
+  let at = start + line.write(head, start, 'utf8');
+  jsons.forEach((json, i) => {
+    if (i) line[at++] = 0x2c;
+    const length = line.write(json, at, 'utf8');
+    const l = i * LAYOUT_FIELDS;
+    layout[l] = at - start;
+    layout[l + 1] = length;
+    layout[l + 2] = turnFlags(turns[i]);
+    layout[l + 3] = crc32(line.subarray(at, at + length));
+    layout[l + 4] = turns[i].text.length;
+    at += length;
   });
-  parts.push(Buffer.from(']}', 'utf8'));
-  const body = Buffer.concat([Buffer.from(`${Buffer.from(layout.buffer, layout.byteOffset, layout.byteLength).toString('base64')}\t`, 'latin1'), ...parts]);
-  return Buffer.concat([Buffer.from(`${crc32(body).toString(16).padStart(8, '0')}\t`, 'latin1'), body, Buffer.from('\n')]);
+  line[at++] = 0x5d; // ]
+  line[at++] = 0x7d; // }
+  line[8] = 9;
+  line.write(Buffer.from(layout.buffer, layout.byteOffset, layout.byteLength).toString('base64'), 9, 'latin1');
+  line[start - 1] = 9;
+  line.write(crc32(line.subarray(9, at)).toString(16).padStart(8, '0'), 0, 'latin1');
+  line[at] = 0x0a;
+  return line;
 }
 
 const CHECKED = /^[0-9a-f]{8}\t/;

@@ -205,11 +205,13 @@ export class Archive {
     const entry = this.entryPath(meta.file);
     const temp = `${entry}.${process.pid}.${Date.now()}.tmp`;
     const lines = [encodeLine(JSON.stringify({ version: ENTRY_VERSION, ...meta, masked: MASK_RULES_VERSION })), ...sessions.map(encodeSessionLine)];
-    const body = Buffer.concat(lines);
     const handle = await open(temp, 'w');
     let state: EntryState;
     try {
-      await handle.writeFile(body);
+      // the lines as they are (not joined first: a copy of the whole entry, memory touched for nothing)
+      const { bytesWritten } = await handle.writev(lines);
+      const size = lines.reduce((sum, line) => sum + line.length, 0);
+      if (bytesWritten !== size) throw new Error(`wrote ${bytesWritten} of ${size} bytes`);
       if (durable) await handle.sync();
       state = entryState(await handle.stat());
     } finally {
