@@ -1,6 +1,7 @@
 /** A damaged snapshot, on disk or under a running library: detected, logged, rebuilt, and answers come back whole. */
 import assert from 'node:assert/strict';
-import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import { openCore } from '../../src/core/library/open.js';
@@ -139,5 +140,45 @@ test('a snapshot found as its writer left it is not read whole at a start (damag
     // (by words: the meaning leg of a rebuilt index is learned behind, on its own time)
     for (const q of QUERIES) assert.deepEqual(answers(library, q, 'lexical'), answers(reference, q, 'lexical'), q);
     await library.close();
+  }
+});
+
+test('damage its record cannot see, found by the start reading a changed transcript or writing the next snapshot, rebuilds the index', async () => {
+  const root = corpusCopy();
+  const reference = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  await reference.load();
+  const transcripts = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => join(root, f));
+  const largest = transcripts.reduce((a, b) => (statSync(a).size >= statSync(b).size ? a : b));
+  // changed since the snapshot (its time only): a transcript holding a session, whose replacement reads the session's
+  // terms during the start; and one holding none, read without touching the index, so that the damage is found by the
+  // write of the next snapshot (which copies the term lists left in the file)
+  for (const changed of [largest, transcripts.find((f) => f.endsWith('minimal-usage-only.jsonl'))!]) {
+    const data = tempDir();
+    await (await open(root, data)).library.close();
+    const path = Persistence.snapshotPath(data);
+    // every session's list of terms zeroed in place, the record of the writing matching the file as it is now
+    const [at, length] = (snapshotHeader(readFileSync(path)).header.sections as Record<string, [number, number]>).docTerms;
+    const fd = openSync(path, 'r+');
+    writeSync(fd, Buffer.alloc(length), 0, length, at);
+    closeSync(fd);
+    const info = statSync(path);
+    writeFileSync(`${path}.written`, `${info.size} ${info.mtimeMs} ${info.ino}`);
+    const later = new Date(statSync(changed).mtimeMs + 60_000);
+    utimesSync(changed, later, later);
+    const { library, logger } = await open(root, data);
+    await answersComeBack(library);
+    assert.ok(
+      logger.lines.some((l) => l.includes('snapshot discarded') && l.includes('an index array is damaged')),
+      logger.lines.join('\n'),
+    );
+    for (const q of QUERIES) assert.deepEqual(answers(library, q, 'lexical'), answers(reference, q, 'lexical'), q);
+    await library.close();
+    // and the snapshot written after the rebuild is whole: a start from it gives the same answers
+    const again = await open(root, data);
+    assert.ok(!again.logger.lines.some((l) => l.includes('snapshot discarded')), again.logger.lines.join('\n'));
+    for (const q of QUERIES) assert.deepEqual(answers(again.library, q, 'lexical'), answers(reference, q, 'lexical'), q);
+    await again.library.close();
   }
 });

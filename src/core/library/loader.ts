@@ -115,7 +115,16 @@ export class Loader {
       // roots are walked meanwhile; what changed is told apart once both checks are done.
       checked = Promise.all([this.checkArchiveEntries(scanning), this.indexComplete]);
     }
-    await this.catchUp(onProgress, signal, checked, scanning);
+    try {
+      await this.catchUp(onProgress, signal, checked, scanning);
+    } catch (err) {
+      // A snapshot unchanged since it was written (same size, time and inode) is not checked block by block before
+      // answering; bytes damaged since (the disk's own fault) are found when read, here while a change removes a session
+      if (!(err instanceof DamagedArrayError)) throw err;
+      await this.discardSnapshot(err.message);
+      await this.catchUp(onProgress, signal);
+      this.parts.snapshots.markDirty();
+    }
     this.entryNames = undefined; // (a load stopped before its look for archived-only sessions)
     if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
   }
@@ -270,14 +279,19 @@ export class Loader {
    */
   rebuild(reason: string): Promise<void> {
     this.rebuilding ??= (async () => {
-      this.logger.warn(`snapshot discarded (${reason}); rebuilding the index`);
-      this.catalog.reset();
-      if (this.parts.options.dataDir) await Persistence.discard(this.parts.options.dataDir);
+      await this.discardSnapshot(reason);
       await this.catchUp();
       this.parts.snapshots.markDirty();
       await this.parts.snapshots.saveNow();
     })().finally(() => (this.rebuilding = undefined));
     return this.rebuilding;
+  }
+
+  /** Lets a damaged snapshot go: the catalog emptied, the snapshot removed; the caller reads everything again. */
+  private async discardSnapshot(reason: string): Promise<void> {
+    this.logger.warn(`snapshot discarded (${reason}); rebuilding the index`);
+    this.catalog.reset();
+    if (this.parts.options.dataDir) await Persistence.discard(this.parts.options.dataDir);
   }
 
   private async resolveRoots(): Promise<void> {

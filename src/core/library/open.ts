@@ -166,6 +166,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
   );
   const snapshots = new SnapshotScheduler(persistence, catalog, logger, options.snapshotDelayMs);
   const load = new Loader({ options, catalog, snapshots, archive, persistence, turns, parsedFiles });
+  snapshots.onDamaged = (reason) => void load.rebuild(reason);
   const meaning = createMeaning(options, catalog, persistence, turns);
   // rebuilt when the index changed (sessions added or removed)
   let shortForms: { at: number; forms: ShortForms } | undefined;

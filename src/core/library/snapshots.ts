@@ -12,6 +12,7 @@
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Persistence } from '../store/persistence.js';
+import { DamagedArrayError } from '../store/disk-array.js';
 import type { SessionCatalog } from './catalog.js';
 
 /** After live changes, the time since the last write is at least this many times what it took. */
@@ -25,6 +26,11 @@ export class SnapshotScheduler {
   private held = false;
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<unknown> = Promise.resolve();
+  /**
+   * Told when a write found the previous snapshot's arrays damaged (the postings and term lists left in the file are
+   * read to write the next): the index is rebuilt, else no snapshot would be written again.
+   */
+  onDamaged: ((reason: string) => void) | undefined;
 
   constructor(
     private readonly persistence: Persistence | undefined,
@@ -85,6 +91,8 @@ export class SnapshotScheduler {
       } catch (err) {
         this.dirty = true;
         this.logger.warn(`snapshot not written (${errorMessage(err)}); the next start reads more files again`);
+        // (a load's checkpoint leaves it to the load's last write: a rebuild meanwhile would race the load's reading)
+        if (err instanceof DamagedArrayError && !this.held) this.onDamaged?.(err.message);
       } finally {
         this.lastEnd = Date.now();
         this.lastTook = this.lastEnd - started;
