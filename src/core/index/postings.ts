@@ -57,17 +57,14 @@ function isInMemory(seg: Segment): seg is MemorySegment {
   return seg.docs instanceof Int32Array && seg.freqs instanceof Uint32Array;
 }
 
-/** A copy of `array` in a new one of `size` elements (at least its length). */
-function resized<T extends Uint32Array | Int32Array>(array: T, size: number): T {
-  const next = new (array.constructor as new (n: number) => T)(size);
-  next.set(array);
-  return next;
-}
-
-/** `array`, or a copy at least `needed` long (twice as long at least, the rest zero) where it is shorter. */
-export function grow<T extends Uint32Array | Int32Array | Float64Array>(array: T, needed: number): T {
+/**
+ * `array`, or a copy at least `needed` long where it is shorter: twice as long, or only up to `cap` when doubling
+ * would pass it (and twice as long again once past it); the rest zero.
+ */
+export function grow<T extends Uint32Array | Int32Array | Float64Array>(array: T, needed: number, cap = Infinity): T {
   if (needed <= array.length) return array;
-  const next = new (array.constructor as new (n: number) => T)(Math.max(needed, array.length * 2));
+  const doubled = array.length < cap ? Math.min(array.length * 2, cap) : array.length * 2;
+  const next = new (array.constructor as new (n: number) => T)(Math.max(needed, doubled));
   next.set(array);
   return next;
 }
@@ -88,11 +85,9 @@ export class PostingStore {
     if (n > this.pendingTerms.length) {
       // doubled, but not past what a bulk load's seal holds (just over SEAL_THRESHOLD): where it filled them, it
       // fills them again, and memory allocated here is memory touched for the first time
-      const length = this.pendingTerms.length;
-      const size = Math.max(n, length < PENDING_CAP ? Math.min(length * 2, PENDING_CAP) : length * 2);
-      this.pendingTerms = resized(this.pendingTerms, size);
-      this.pendingDocs = resized(this.pendingDocs, size);
-      this.pendingFreqs = resized(this.pendingFreqs, size);
+      this.pendingTerms = grow(this.pendingTerms, n, PENDING_CAP);
+      this.pendingDocs = grow(this.pendingDocs, n, PENDING_CAP);
+      this.pendingFreqs = grow(this.pendingFreqs, n, PENDING_CAP);
     }
     this.pendingTerms[this.pendingLength] = term;
     this.pendingDocs[this.pendingLength] = doc;

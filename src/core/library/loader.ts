@@ -121,9 +121,7 @@ export class Loader {
       // A snapshot unchanged since it was written (same size, time and inode) is not checked block by block before
       // answering; bytes damaged since (the disk's own fault) are found when read, here while a change removes a session
       if (!(err instanceof DamagedArrayError)) throw err;
-      await this.discardSnapshot(err.message);
-      await this.catchUp(onProgress, signal);
-      this.parts.snapshots.markDirty();
+      await this.rebuild(err.message, onProgress, signal);
     }
     this.entryNames = undefined; // (a load stopped before its look for archived-only sessions)
     if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
@@ -274,24 +272,20 @@ export class Loader {
   }
 
   /**
-   * The index's arrays on disk turned out damaged while answering: the snapshot is discarded and everything read
-   * again (through the archive); answers come back as it goes. Concurrent calls share one rebuild.
+   * The index's arrays on disk turned out damaged (while answering, while a start read what changed, or while the
+   * next snapshot was written): the snapshot is discarded and everything read again (through the archive); answers
+   * come back as it goes. Concurrent calls share one rebuild.
    */
-  rebuild(reason: string): Promise<void> {
+  rebuild(reason: string, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
     this.rebuilding ??= (async () => {
-      await this.discardSnapshot(reason);
-      await this.catchUp();
+      this.logger.warn(`snapshot discarded (${reason}); rebuilding the index`);
+      this.catalog.reset();
+      if (this.parts.options.dataDir) await Persistence.discard(this.parts.options.dataDir);
+      await this.catchUp(onProgress, signal);
       this.parts.snapshots.markDirty();
       await this.parts.snapshots.saveNow();
     })().finally(() => (this.rebuilding = undefined));
     return this.rebuilding;
-  }
-
-  /** Lets a damaged snapshot go: the catalog emptied, the snapshot removed; the caller reads everything again. */
-  private async discardSnapshot(reason: string): Promise<void> {
-    this.logger.warn(`snapshot discarded (${reason}); rebuilding the index`);
-    this.catalog.reset();
-    if (this.parts.options.dataDir) await Persistence.discard(this.parts.options.dataDir);
   }
 
   private async resolveRoots(): Promise<void> {
