@@ -140,7 +140,7 @@ test('a search answers the same before the postings are built (the bags scanned)
       fc.array(step, { maxLength: 60 }),
       fc.array(query, { minLength: 1, maxLength: 4 }),
       async (first, steps, queries) => {
-        const index = new AskedIndex();
+        const index = new AskedIndex(0);
         // (copies: sortedBag sorts what it is given, and the generated values are used again as they shrink)
         first.forEach((b, n) => index.set(`s${n}`, sortedBag(b.map(([w, c]) => [w, c]))));
         const ask = (): { key: string; score: number }[][] =>
