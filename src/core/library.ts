@@ -281,6 +281,6 @@ function treeSessions(core: LibraryCore, limit?: number): TreeSession[] {
       parentId: s.parentId,
       unreadLines: s.unreadLines?.count,
       userTags: core.userTagsOf(s.id),
-      topics: s.topics,
+      topics: s.topics?.length ? s.topics : undefined,
     }));
 }

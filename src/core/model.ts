@@ -96,7 +96,10 @@ export interface Session {
   sourceDeleted?: boolean;
   /** Lines of its transcript that could not be read (ingest/unread-lines.ts): how many, and the first reasons. */
   unreadLines?: { count: number; reasons: string[] };
-  /** What it is about (ingest/topics.ts), found when it was read: derived tags. */
+  /**
+   * What it is about (ingest/topics.ts), found when it was read (empty: none): derived tags. Absent only in a session
+   * written before they were found at reading, which has them found from its turns when first asked for.
+   */
   topics?: string[];
   /** Acronyms its conversation defines, [short, long] lower-cased (index/short-forms.ts): a query's short forms. */
   acronyms?: [string, string][];

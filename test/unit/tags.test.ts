@@ -10,7 +10,7 @@ import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { normalizeTag } from '../../src/core/store/tags.js';
 import { sessionTopics } from '../../src/core/ingest/topics.js';
-import { tempDir, writeCodeArchitect } from '../helpers.js';
+import { closeTracked, openTracked, tempDir, writeCodeArchitect } from '../helpers.js';
 
 function corpus(): string {
   const root = tempDir();
@@ -38,6 +38,35 @@ test('topics come from what was said, not from tool output; a topic word in the 
   assert.deepEqual(sessionTopics('misc', [turn('the postgres database is slow'), turn('postgres index missing')]).slice(0, 2), ['database', 'postgresql']);
   assert.deepEqual(sessionTopics('misc', [turn('docker docker docker docker', 'tool')]), []);
   assert.ok(sessionTopics('Flaky tests', [turn('hello')]).includes('testing'));
+});
+
+test('a session with no topics is not read again for them: a tag filter after a restart reads none of its turns', async () => {
+  const root = corpus();
+  writeCodeArchitect(root, '2026-03-03', 'greeting', [
+    { role: 'user', content: 'hello there, nothing to see' },
+    { role: 'assistant', content: 'hello again' },
+  ]);
+  const data = join(tempDir(), 'data');
+  const open = async () => {
+    const library = openTracked({ roots: [{ source: 'codearchitect', path: root }], dataDir: data, logger: new MemoryLogger(), env: {} });
+    await library.load();
+    return library;
+  };
+  const cold = await open();
+  const greeting = [...cold.sessions.values()].find((s) => s.topic.includes('greeting'))!;
+  assert.deepEqual(greeting.topics, [], 'none found when it was read, and kept as none');
+  await cold.close();
+  const warm = await open();
+  const read: string[] = [];
+  const all = warm.turns.all.bind(warm.turns);
+  warm.turns.all = (s) => {
+    read.push(s.id);
+    return all(s);
+  };
+  assert.equal(warm.search('hello', { tags: ['testing'] }).count, 0);
+  assert.equal(warm.search('flaky', { tags: ['testing'] }).count, 1);
+  assert.ok(!read.includes(greeting.id), `read again: ${read.join(', ')}`);
+  await closeTracked();
 });
 
 test('tags given to a session filter search and list, survive a rebuild, and reach another library on the same data folder', async () => {

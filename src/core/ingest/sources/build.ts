@@ -95,8 +95,8 @@ export function buildSession(raw: RawSession, fallbackTime: Date): ParsedSession
   if (raw.project) session.project = maskText(raw.project);
   if (raw.branch) session.branch = raw.branch;
   if (raw.parentId) session.parentId = raw.parentId;
-  const topics = sessionTopics(topic, turns);
-  if (topics.length) session.topics = topics;
+  // (none found is kept too: a session restored without them is read whole to find them, answers/tags.ts)
+  session.topics = sessionTopics(topic, turns);
   const acronyms = definedAcronyms(turns);
   if (acronyms.length) session.acronyms = acronyms;
   const preferences = preferenceEvidence(turns);
