@@ -5,12 +5,15 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import { createLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { normalizeTag } from '../../src/core/store/tags.js';
 import { sessionTopics } from '../../src/core/ingest/topics.js';
 import { closeTracked, openTracked, tempDir, writeCodeArchitect } from '../helpers.js';
+
+// (the libraries a test opened with openTracked are closed after it, whether it passed or not)
+afterEach(closeTracked);
 
 function corpus(): string {
   const root = tempDir();
@@ -66,7 +69,6 @@ test('a session with no topics is not read again for them: a tag filter after a 
   assert.equal(warm.search('hello', { tags: ['testing'] }).count, 0);
   assert.equal(warm.search('flaky', { tags: ['testing'] }).count, 1);
   assert.ok(!read.includes(greeting.id), `read again: ${read.join(', ')}`);
-  await closeTracked();
 });
 
 test('tags given to a session filter search and list, survive a rebuild, and reach another library on the same data folder', async () => {
