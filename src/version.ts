@@ -18,3 +18,10 @@ declare const SESSION_SEARCH_BUILT: number | undefined;
  * versions on one data folder do not take the engine from each other in turn.
  */
 export const ENGINE_BUILT = typeof SESSION_SEARCH_BUILT === 'number' ? SESSION_SEARCH_BUILT : 0;
+
+/** What `session-search --version` prints: the version, the build and the day it was made. */
+export function versionLine(): string {
+  const build = ENGINE_VERSION.slice(PRODUCT_VERSION.length + 1);
+  const day = ENGINE_BUILT ? `, ${new Date(ENGINE_BUILT).toISOString().slice(0, 10)}` : '';
+  return `session-search ${PRODUCT_VERSION} (build ${build}${day})\n`;
+}

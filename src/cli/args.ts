@@ -92,6 +92,7 @@ Options:
   --embed-weight W         How much the model counts beside the words' 1 (default 0.5; SESSION_SEARCH_EMBED_WEIGHT)
   --verbose                Log skipped files and lines to stderr
   -h, --help               Show this help
+  -V, --version            Show the version and build
 `;
 
 export interface CliOptions {
@@ -131,6 +132,8 @@ export interface CliOptions {
   /** Answer from what is indexed so far instead of waiting for the whole load. */
   partial: boolean;
   help: boolean;
+  /** `--version`: print the version and build, nothing else. */
+  version: boolean;
   /** Search the team archive too (needs --db or SESSION_SEARCH_TEAM_DB). */
   team: boolean;
   /** Every --project given, as typed (team push takes folder names as well as paths). */
@@ -265,6 +268,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
       out: { type: 'string' },
       'redact-home': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'V', default: false },
       team: { type: 'boolean', default: false },
       db: { type: 'string' },
       machine: { type: 'string' },
@@ -346,6 +350,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     redactHome: values['redact-home'],
     partial: values.partial,
     help: values.help,
+    version: values.version,
     team: values.team,
     db: values.db,
     machine: values.machine,

@@ -73,6 +73,10 @@ quietOnBrokenPipe();
 
 async function run(argv: string[]): Promise<number> {
   const options = parseCli(argv, process.env);
+  if (options.version) {
+    process.stdout.write((await import('../version.js')).versionLine());
+    return 0;
+  }
   if (options.help || !options.command) {
     process.stdout.write((options.help && commandHelp(options.command)) || USAGE);
     return options.help ? 0 : 2;

@@ -14,6 +14,7 @@ import { parseCli, type CliOptions } from './args.js';
 import { ANSWERED, answerCommand, checkArguments } from './answered.js';
 import { connected, engineAnswers, engineClientOptions, tellNoEngine } from './engine.js';
 import { quietOnBrokenPipe, settle } from './output.js';
+import { versionLine } from '../version.js';
 
 /** The options of a command this entry answers with the engine; undefined for one the full CLI runs. */
 function answerable(argv: string[]): CliOptions | undefined {
@@ -23,12 +24,13 @@ function answerable(argv: string[]): CliOptions | undefined {
   } catch {
     return undefined; // (the full CLI says what is wrong, as for every command)
   }
-  if (!ANSWERED.has(options.command) || options.help || options.toon || options.team) return undefined;
+  if (!ANSWERED.has(options.command) || options.help || options.version || options.toon || options.team) return undefined;
   if (process.env.SESSION_SEARCH_ENGINE === 'off' || (options.command === 'get' && isTeamId(options.positionals[0]))) return undefined;
   return options;
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return void process.stdout.write(versionLine());
   const options = answerable(argv);
   if (options) {
     let handOff = false;

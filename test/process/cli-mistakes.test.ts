@@ -1,7 +1,7 @@
 /** The built CLI catches a person's mistakes: a clear message (and "did you mean") with exit 2, never a silent wrong answer. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { COMMANDS } from '../../src/cli/help.js';
@@ -65,6 +65,22 @@ test('every command has its own --help, naming the options it reads', () => {
   assert.doesNotMatch(cli('search', '--help').stdout, /--redact-home/);
   assert.match(cli('export', '--help').stdout, /--redact-home/);
   assert.ok(cli('team', 'push', '--help').stdout.startsWith('Usage: session-search team [options]'));
+});
+
+test('--version (and -V) prints the version and build, reads no history and starts no engine, with or without a command', () => {
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const data = tempDir();
+  for (const args of [['--version'], ['-V'], ['search', 'reconnect', '--version', '--root', CA]]) {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args, '--data', data], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: HOME_DIR },
+    });
+    assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stdout, new RegExp(`^session-search ${version.replace(/\./g, '\\.')} \\(build [0-9a-f]{12}, \\d{4}-\\d{2}-\\d{2}\\)\n$`), args.join(' '));
+    assert.equal(r.stderr, '');
+  }
+  assert.ok(!existsSync(join(data, 'engine')), 'no engine started, nothing read');
+  assert.match(cli('--help').stdout, /^ {2}-V, --version/m);
 });
 
 test('export into a folder that does not exist says so; clearing a preference that is not there says so', () => {
