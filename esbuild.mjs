@@ -70,6 +70,10 @@ const webview = build({
   copyFileSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/webview/codicon.css');
   copyFileSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/webview/codicon.ttf');
 });
+// The engine clients start (engine/start.ts): a few lines that run the engine's own bundle beside it from V8's code
+// cache; and that bundle, `serve` alone, CommonJS so that V8 can cache its compiled code (engine/code-cache.ts).
+const engine = build({ ...common, format: 'cjs', entryPoints: ['src/engine/start.ts'], outfile: 'dist/engine.cjs' });
+const serve = build({ ...common, format: 'cjs', entryPoints: ['src/engine/main.ts'], outfile: 'dist/serve.cjs' });
 // The index server is forked by vscode-languageclient; CommonJS like the extension.
 const server = build({ ...common, format: 'cjs', entryPoints: ['src/server/main.ts'], outfile: 'dist/server.cjs' });
 // The parsing thread a long load starts beside whichever bundle runs the library (found next to it in dist/).
@@ -92,4 +96,4 @@ mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 for (const f of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) copyFileSync(`node_modules/onnxruntime-web/dist/${f}`, `dist/${f}`);
 
-await Promise.all([extension, webview, server, parseWorker, scanWorker, trainWorker, embedWorker, commands, quick]);
+await Promise.all([extension, webview, server, engine, serve, parseWorker, scanWorker, trainWorker, embedWorker, commands, quick]);

@@ -142,7 +142,7 @@ async function mcpClient(): Promise<{ client: Client; pid: number }> {
 async function windowClient(): Promise<{ cost: () => Promise<number>; search: (q: string) => Promise<unknown>; close: () => void }> {
   const sources = SOURCE_IDS.map((id) => ({ id, enabled: true, folders: [] }));
   const settings = { sources, workspaceFolders: [], dataDir: data, archive: true, workspaceSymbols: false, exclude: [], maxFileBytes: 512 * 1024 * 1024 };
-  const child = fork(join(ROOT, 'bench', 'window-host.ts'), [JSON.stringify(settings), join(ROOT, 'dist', 'cli.js')], {
+  const child = fork(join(ROOT, 'bench', 'window-host.ts'), [JSON.stringify(settings), join(ROOT, 'dist', 'engine.cjs')], {
     env,
     cwd: project,
     execArgv: ['--expose-gc', '--import', import.meta.resolve('tsx')],

@@ -1,7 +1,7 @@
 /**
  * `session-search`, the full command line (dist/cli.js): every command, answered by the data folder's engine or in this
  * process. The quick entry (quick.ts, dist/cli.cjs) answers the engine's commands without loading this, and loads it
- * for the rest; the engine itself runs as `dist/cli.js serve`.
+ * for the rest. `serve` runs the engine here too; the clients start it from its own bundle (engine/start.ts).
  */
 import { SessionSearchError } from '../core/errors.js';
 import type { SessionLibrary } from '../core/library.js';
@@ -252,21 +252,8 @@ async function run(argv: string[]): Promise<number> {
       return code;
     }
     case 'serve': {
-      // a large history's roots are walked while the engine's modules load (ingest/scan-prestart.ts)
-      const { prestartScan } = await import('../core/ingest/scan-prestart.js');
-      prestartScan({ roots: options.roots, dataDir: options.dataDir, archive: options.archive, exclude: options.exclude });
-      const { serveEngine } = await import('../engine/serve.js');
-      const { ENGINE_VERSION } = await import('../version.js');
-      const { productVersion } = await import('../engine/client.js');
-      await serveEngine({
-        roots: options.roots,
-        dataDir: options.dataDir,
-        archive: options.archive,
-        exclude: options.exclude,
-        maxFileBytes: options.maxFileBytes,
-        verbose: options.verbose,
-        version: productVersion(ENGINE_VERSION),
-      });
+      const { runServe } = await import('../engine/serve-command.js');
+      await runServe(options);
       return 0;
     }
     default:

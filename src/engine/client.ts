@@ -39,7 +39,7 @@ export interface EngineClientOptions {
   teamDb?: string;
   machine?: string;
   version: string;
-  /** The CLI bundle that runs `serve` (dist/cli.js); without it no engine is started. */
+  /** The bundle that runs `serve` (dist/engine.cjs; dist/cli.js too); without it no engine is started. */
   entry: string | undefined;
   /** Answer search and list once the first load is complete (the CLI without --partial). */
   complete?: boolean;
@@ -48,11 +48,11 @@ export interface EngineClientOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The CLI bundle beside this one (dist/cli.js runs `serve`); undefined when running from source. */
+/** The engine's entry beside this bundle (dist/engine.cjs: engine/start.ts); undefined when running from source. */
 export function engineEntry(): string | undefined {
   const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
-  const entry = join(here, 'cli.js');
-  return existsSync(entry) ? entry : undefined;
+  const entry = join(here, 'engine.cjs');
+  return existsSync(entry) && existsSync(join(here, 'serve.cjs')) ? entry : undefined;
 }
 
 /** How long a client waits for an engine it started to listen, and for one handing over to go. */

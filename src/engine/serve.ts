@@ -21,6 +21,7 @@ import { engineConfig, enginePaths, privateFolder } from './paths.js';
 import { canConnect, socketConnection } from './socket.js';
 import { claim, holdsClaim, listenAlone } from './claim.js';
 import { serveMcp } from './mcp-session.js';
+import { keepCodeCache } from './code-cache.js';
 import { productBuilt } from './client.js';
 import {
   ENGINE_PROTOCOL,
@@ -135,6 +136,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     .load(windows.progress, windows.loading.signal)
     .then(() => windows.finished())
     .catch((err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`));
+  const writeCodeCache = keepCodeCache(logger, loaded);
 
   const connections = new Set<MessageConnection>();
   const sockets = new Set<Socket>();
@@ -159,6 +161,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       let step = 'the load';
       const orderly = async (): Promise<void> => {
         await loaded;
+        writeCodeCache();
         step = 'the library (watchers, team archives, snapshot, writer lock)';
         await library.close();
       };

@@ -96,7 +96,7 @@ test('engine status tells the clients apart and counts the sessions; engine stop
       dataDir: data,
       archive: true,
       version: first.version,
-      entry: join(ROOT, 'dist', 'cli.js'),
+      entry: join(ROOT, 'dist', 'engine.cjs'),
       window,
       watchWorkspace: window,
     });

@@ -53,7 +53,15 @@ before(async () => {
   cli('engine', 'start');
   const { version, meaning } = about();
   assert.equal(meaning, 'ready', 'the model by meaning is restored with the snapshot');
-  const opened = await openEngine({ roots: ROOTS, dataDir: data, archive: true, version: version!, entry: join(ROOT, 'dist', 'cli.js'), complete: true, env });
+  const opened = await openEngine({
+    roots: ROOTS,
+    dataDir: data,
+    archive: true,
+    version: version!,
+    entry: join(ROOT, 'dist', 'engine.cjs'),
+    complete: true,
+    env,
+  });
   assert.ok('engine' in opened, JSON.stringify(opened));
   remote = opened.engine;
   agent = new Client({ name: 'engine-parity-test', version: '1.0.0' });

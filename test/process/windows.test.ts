@@ -1,6 +1,6 @@
 /**
  * VS Code windows as the engine's clients: each window's extension host links to the one engine of the data folder
- * (engine/window-link.ts, as src/extension/client.ts opens it, starting the built dist/cli.js serve). A window's
+ * (engine/window-link.ts, as src/extension/client.ts opens it, starting the built dist/engine.cjs serve). A window's
  * SpecStory folder is read and watched by the engine while that window is open, and what it holds is found from every
  * window; a window configured to read other sources than the engine is told why the engine cannot serve it, and its
  * own index server (the built dist/server.cjs, spoken to over LSP as vscode-languageclient does) answers from a
@@ -56,7 +56,7 @@ async function openWindow(options: ServerSettings): Promise<Window | { reason: s
   const log: string[] = [];
   const progress: IndexProgress[] = [];
   const opened = await openWindowLink(options, {
-    entry: join(ROOT, 'dist', 'cli.js'),
+    entry: join(ROOT, 'dist', 'engine.cjs'),
     env,
     logger: windowLogger(log),
     notify: (method, params) => {
