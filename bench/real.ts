@@ -16,16 +16,15 @@
  *   its codenames with everyday words, each beside a decoy sharing some of them) for ours hybrid and lexical, and FTS5.
  * The corpus is written once per size into bench/.out/real/<size> and reused.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, statfsSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ROOT } from '../test/helpers.js';
 import { realCorpus, type RealCorpus } from './real-corpus.js';
 import { peakRssMb } from './real-fts5.js';
+import { ftsBuild, literalsOf, peerQueries, timeQueries, type PeerSide } from './real-peer.js';
 import { withAllocatorEnv } from '../src/core/allocator.js';
 
 const { values } = parseArgs({
@@ -119,84 +118,6 @@ async function search(client: Client, query: string, mode?: 'lexical'): Promise<
     indexing: content.indexing,
     mode: content.mode,
   };
-}
-
-/** FTS5's serving process: JSON lines over a pipe. */
-function ftsServer(db: string): Promise<{ ask: (msg: object) => Promise<{ ids: string[]; snippets: string[]; peakRssMb: number }>; close: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'real-fts5.ts'), 'serve', db], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout });
-  const waiting: ((line: string) => void)[] = [];
-  lines.on('line', (line) => waiting.shift()?.(line));
-  const next = (): Promise<string> => new Promise((resolve) => waiting.push(resolve));
-  return next().then(() => ({
-    ask: (msg: object) => {
-      const answer = next();
-      child.stdin.write(`${JSON.stringify(msg)}\n`);
-      return answer.then((l) => JSON.parse(l) as { ids: string[]; snippets: string[]; peakRssMb: number });
-    },
-    close: () => child.kill(),
-  }));
-}
-
-function ftsBuild(c: RealCorpus, db: string): Promise<{ buildMs: number; peakRssMb: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'real-fts5.ts'), 'build', db, JSON.stringify(c.roots)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as { buildMs: number; peakRssMb: number }) : reject(new Error(`FTS5 build exited ${code}`)),
-    );
-  });
-}
-
-async function timeQueries(ask: (q: string) => Promise<unknown>, queries: string[]): Promise<number[]> {
-  const ms: number[] = [];
-  for (const q of queries) {
-    const t = performance.now();
-    await ask(q);
-    ms.push(performance.now() - t);
-  }
-  return ms;
-}
-
-/** Flags and identifiers made of the 2-word queries' words (`--a-b`, `a_b`, `--a`): the literal path looks 100 deep by words. */
-const literalsOf = (c: RealCorpus): string[] =>
-  c.queries[1].map((q, i) => {
-    const [a, b] = q.split(' ');
-    return [`--${a}-${b}`, `${a}_${b}`, `--${a}`][i % 3];
-  });
-
-/** FTS5's answers to the same queries as ours: a pass to warm its caches, then timed with and without snippets. */
-interface PeerSide {
-  ftsMs: number[][];
-  ftsPlainMs: number[][];
-  literalFtsMs: number[];
-  ftsHit1: number;
-  ftsHit10: number;
-  servingRss: number;
-}
-async function peerQueries(db: string, c: RealCorpus): Promise<PeerSide> {
-  const peer = await ftsServer(db);
-  try {
-    await timeQueries((q) => peer.ask({ q }), c.queries.flat().slice(0, 30));
-    const side: PeerSide = { ftsMs: [], ftsPlainMs: [], literalFtsMs: [], ftsHit1: 0, ftsHit10: 0, servingRss: 0 };
-    for (const qs of c.queries) {
-      side.ftsMs.push(await timeQueries((q) => peer.ask({ q }), qs));
-      side.ftsPlainMs.push(await timeQueries((q) => peer.ask({ q, snippets: false }), qs));
-    }
-    side.literalFtsMs = await timeQueries((q) => peer.ask({ q }), literalsOf(c));
-    for (const k of c.known) {
-      const p = await peer.ask({ q: k.query });
-      side.ftsHit1 += p.ids[0] === k.id ? 1 : 0;
-      side.ftsHit10 += p.ids.includes(k.id) ? 1 : 0;
-    }
-    side.servingRss = (await peer.ask({ stats: true })).peakRssMb;
-    return side;
-  } finally {
-    peer.close();
-  }
 }
 
 /** Polls a server until its answer is complete; how long that took from `t`. */
