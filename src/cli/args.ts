@@ -192,6 +192,11 @@ export function parseRoot(spec: string): SourceRoot {
   return { source: source as SourceId, path: resolve(spec.slice(eq + 1)) };
 }
 
+/** What a long-running command (the MCP server, the engine) reads and how, as the options give it. */
+export function readingOptions(o: CliOptions): Pick<CliOptions, 'roots' | 'dataDir' | 'archive' | 'exclude' | 'maxFileBytes' | 'verbose'> {
+  return { roots: o.roots, dataDir: o.dataDir, archive: o.archive, exclude: o.exclude, maxFileBytes: o.maxFileBytes, verbose: o.verbose };
+}
+
 export function dataDirFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return resolve(flag ?? env.SESSION_SEARCH_HOME ?? join(env.HOME ?? homedir(), '.session-search'));
 }

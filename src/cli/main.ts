@@ -6,7 +6,7 @@
 import { SessionSearchError } from '../core/errors.js';
 import type { SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
-import { parseCli, UsageError, USAGE, type CliOptions } from './args.js';
+import { parseCli, readingOptions, UsageError, USAGE, type CliOptions } from './args.js';
 import { commandHelp } from './help.js';
 import { renderGet } from './render.js';
 import { dirname } from 'node:path';
@@ -233,12 +233,7 @@ async function run(argv: string[]): Promise<number> {
       const { runStdioServer } = await import('../mcp/run.js');
       const { teamUrl } = await import('../core/team/connection.js');
       await runStdioServer({
-        roots: options.roots,
-        dataDir: options.dataDir,
-        archive: options.archive,
-        exclude: options.exclude,
-        maxFileBytes: options.maxFileBytes,
-        verbose: options.verbose,
+        ...readingOptions(options),
         teamDb: teamUrl(options.db, process.env),
         machine: options.machine,
         embed: options.embed,
