@@ -4,12 +4,11 @@
  * instead of compiling its 1.6 MB of JavaScript again, and again every function it runs while it restores the index.
  * At 10,000 sessions that is about 0.1 s of an engine's warm start.
  *
- * The cache is written when the engine has done its first load (`codeCacheOf()?.save()`), so that it holds the
- * functions a start runs, not only the bundle's top level. It is checked twice when read: CRC-32s of our own (a torn
- * or damaged file is not handed to V8, nor one made from other bytes of the bundle), then V8's own (its version, its
- * flags).
- * A cache that fails either is not used, and the start goes on as without one; it is written again. Nothing in it is
- * more than the bundle beside it already says: it lives in the engine's private folder.
+ * The cache is written a little after the engine's first load, or as it stops if that comes first (`keepCodeCache`),
+ * so that it holds the functions a start runs, not only the bundle's top level. It is checked twice when read: CRC-32s
+ * of our own (a torn or damaged file is not handed to V8, nor one made from other bytes of the bundle), then V8's own
+ * (its version, its flags). A cache that fails either is not used, and the start goes on as without one; it is written
+ * again. Nothing in it is more than the bundle beside it already says: it lives in the engine's private folder.
  */
 import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
@@ -25,9 +24,9 @@ export interface CodeCache {
   file: string;
   /** Whether the bundle's code came from the file. */
   used: boolean;
-  /** Why it did not (no file yet, damaged, made by another build or another V8). */
+  /** Why it did not (none written yet, damaged, made from another bundle, refused by V8). */
   why?: string;
-  /** Writes the cache of the code compiled so far (once; later calls do nothing): the bytes written, or why not. */
+  /** Writes the cache of the code compiled so far, once: the bytes written, or why not (a second call: already written). */
   save(): { bytes: number } | { error: string };
 }
 
