@@ -16,23 +16,25 @@ import { connected, engineAnswers, engineClientOptions, tellNoEngine } from './e
 import { quietOnBrokenPipe, settle } from './output.js';
 import { versionLine } from '../version.js';
 
-/** The options of a command this entry answers with the engine; undefined for one the full CLI runs. */
-function answerable(argv: string[]): CliOptions | undefined {
-  let options: CliOptions;
+/** The command line's options; undefined where they are wrong (the full CLI says what is wrong, as for every command). */
+function parsed(argv: string[]): CliOptions | undefined {
   try {
-    options = parseCli(argv, process.env);
+    return parseCli(argv, process.env);
   } catch {
-    return undefined; // (the full CLI says what is wrong, as for every command)
+    return undefined;
   }
-  if (!ANSWERED.has(options.command) || options.help || options.version || options.toon || options.team) return undefined;
-  if (process.env.SESSION_SEARCH_ENGINE === 'off' || (options.command === 'get' && isTeamId(options.positionals[0]))) return undefined;
-  return options;
+}
+
+/** Whether this entry answers the command with the engine; the full CLI runs the others. */
+function answerable(options: CliOptions): boolean {
+  if (!ANSWERED.has(options.command) || options.help || options.toon || options.team) return false;
+  return process.env.SESSION_SEARCH_ENGINE !== 'off' && !(options.command === 'get' && isTeamId(options.positionals[0]));
 }
 
 async function main(argv: string[]): Promise<void> {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return void process.stdout.write(versionLine());
-  const options = answerable(argv);
-  if (options) {
+  const options = parsed(argv);
+  if (options?.version) return void process.stdout.write(versionLine());
+  if (options && answerable(options)) {
     let handOff = false;
     await settle(
       (async () => {

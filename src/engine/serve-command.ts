@@ -7,7 +7,7 @@ import { readingOptions, type CliOptions } from '../cli/args.js';
 export async function runServe(options: CliOptions): Promise<void> {
   // a large history's roots are walked while the engine's modules load (ingest/scan-prestart.ts)
   const { prestartScan } = await import('../core/ingest/scan-prestart.js');
-  prestartScan({ roots: options.roots, dataDir: options.dataDir, archive: options.archive, exclude: options.exclude });
+  prestartScan(readingOptions(options));
   const { serveEngine } = await import('./serve.js');
   const { ENGINE_VERSION } = await import('../version.js');
   const { productVersion } = await import('./client.js');

@@ -10,7 +10,8 @@ import { enginePaths, privateFolder } from './paths.js';
 import { dataDirFrom } from '../cli/args.js';
 import { ENGINE_VERSION } from '../version.js';
 
-// (clients pass `--data DIR`; `--data=DIR` and none, as the engine itself reads them)
+// (clients pass `--data DIR`; `--data=DIR` and none, as the engine itself reads them. Not parseCli: it states every
+// root given, which the engine does once itself)
 const argv = process.argv.slice(2);
 const at = argv.findIndex((a) => a === '--data' || a.startsWith('--data='));
 const flag = at < 0 ? undefined : argv[at] === '--data' ? argv[at + 1] : argv[at].slice('--data='.length);
