@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import fc from 'fast-check';
 import { editDistance, expandTerms, FORM_WEIGHT, QUESTION_WORD_WEIGHT, type Vocabulary } from '../../src/core/index/expand.js';
 import { parseQuery } from '../../src/core/index/query.js';
 import type { LibraryCore } from '../../src/core/library/open.js';
@@ -59,6 +60,35 @@ test('expansion adds other forms of a word, near spellings of a word no session 
   assert.equal(expandTerms(['how'], vocab).slots[0].alts[0].weight, 1, 'a query of question words alone keeps them');
   assert.equal(editDistance('posthgo', 'posthog', 1), 1, 'a swap counts once');
   assert.equal(editDistance('kafka', 'posthog', 1), 2, 'stops once past the bound');
+});
+
+/** Optimal string alignment distance, the whole matrix and no bound: what `editDistance` must agree with. */
+function alignment(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+test('a near spelling is found exactly when the two words are within the bound, whatever the words', () => {
+  // words of a few letters (so that near ones are common), and of any characters; every bound a query uses
+  const word = fc.oneof(fc.stringMatching(/^[abcd]{0,9}$/), fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 6 }));
+  fc.assert(
+    fc.property(word, word, fc.integer({ min: 0, max: 3 }), (a, b, max) => {
+      const exact = alignment(a, b);
+      const bounded = editDistance(a, b, max);
+      if (exact <= max) assert.equal(bounded, exact, `${a} / ${b}`);
+      else assert.ok(bounded > max, `${a} / ${b}: ${bounded} within ${max}, the distance is ${exact}`);
+    }),
+    { numRuns: 3000 },
+  );
+  // a long word after a short one (the rows the function keeps between calls grow)
+  assert.equal(editDistance('ab', 'ba', 1), 1);
+  assert.equal(editDistance('authentication', 'authentcation', 2), 1);
+  assert.equal(editDistance('ab', 'ab', 0), 0);
 });
 
 let library: LibraryCore;

@@ -42,26 +42,42 @@ function forms(term: string, vocab: Vocabulary): string[] {
   return [...out];
 }
 
-/** Optimal string alignment distance, or `max + 1` as soon as it must exceed `max`. */
+/** The rows editDistance works in (the one before the last, the last, the one being filled), kept between calls. */
+let rows = new Int32Array(96);
+
+/**
+ * Optimal string alignment distance, or `max + 1` as soon as it must exceed `max`. A query's unknown word is compared
+ * with every term of the index (120,000 at 10,000 sessions): no allocation per call, UTF-16 code units compared.
+ */
 export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+  const m = a.length;
+  const n = b.length;
+  if (Math.abs(m - n) > max) return max + 1;
+  const w = n + 1;
+  if (rows.length < 3 * w) rows = new Int32Array(6 * w);
+  let before = 0;
+  let last = w;
+  let row = 2 * w;
+  for (let j = 0; j <= n; j++) rows[last + j] = j;
+  for (let i = 1; i <= m; i++) {
+    const ca = a.charCodeAt(i - 1);
+    const caBefore = i > 1 ? a.charCodeAt(i - 2) : -1;
+    rows[row] = i;
     let least = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
-      row.push(d);
-      least = Math.min(least, d);
+    for (let j = 1; j <= n; j++) {
+      const cb = b.charCodeAt(j - 1);
+      let d = Math.min(rows[last + j] + 1, rows[row + j - 1] + 1, rows[last + j - 1] + (ca === cb ? 0 : 1));
+      if (j > 1 && ca === b.charCodeAt(j - 2) && caBefore === cb) d = Math.min(d, rows[before + j - 2] + 1);
+      rows[row + j] = d;
+      if (d < least) least = d;
     }
     if (least > max) return max + 1;
-    prev2 = prev;
-    prev = row;
+    const free = before;
+    before = last;
+    last = row;
+    row = free;
   }
-  return prev[b.length];
+  return rows[last + n];
 }
 
 /** For each word no session holds, the nearest words sessions do hold (at least two of them), closest and commonest first. */
