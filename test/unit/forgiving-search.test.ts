@@ -91,6 +91,44 @@ test('a near spelling is found exactly when the two words are within the bound, 
   assert.equal(editDistance('ab', 'ab', 0), 0);
 });
 
+test('near spellings are every word sessions hold within the bound, closest and commonest first, whatever the vocabulary', () => {
+  // the vocabulary's words are the query word edited a few times (so near ones are common) and words of their own;
+  // `ѡ` is counted with `a` (their codes differ by 1024), `é` is not a letter
+  const letter = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'ѡ', 'é');
+  const edit = fc.tuple(fc.constantFrom('change', 'add', 'drop', 'swap'), fc.nat(), letter);
+  const edited = (word: string, edits: [string, number, string][]): string => {
+    const w = [...word];
+    for (const [kind, at, c] of edits) {
+      const i = at % (w.length + 1);
+      if (kind === 'change') w[Math.min(i, w.length - 1)] = c;
+      else if (kind === 'add') w.splice(i, 0, c);
+      else if (kind === 'drop') w.splice(i, 1);
+      else if (i + 1 < w.length) [w[i], w[i + 1]] = [w[i + 1], w[i]];
+    }
+    return w.join('');
+  };
+  const query = fc.stringMatching(/^[abcde]{5,10}$/);
+  const entry = fc.record({ edits: fc.option(fc.array(edit, { maxLength: 4 })), own: fc.array(letter, { maxLength: 11 }), df: fc.integer({ min: 1, max: 4 }) });
+  fc.assert(
+    fc.property(query, fc.array(entry, { maxLength: 30 }), (typed, entries) => {
+      const dfs: Record<string, number> = {};
+      for (const e of entries) dfs[e.edits ? edited(typed, e.edits) : e.own.join('')] = e.df;
+      fc.pre(!dfs[typed]);
+      const max = typed.length <= 7 ? 1 : 2;
+      const near = Object.entries(dfs)
+        .map(([t, df]) => ({ t, df, distance: alignment(typed, t) }))
+        .filter((n) => n.df >= 2 && n.distance <= max)
+        .sort((a, b) => a.distance - b.distance || b.df - a.df)
+        .slice(0, 3);
+      assert.deepEqual(
+        expandTerms([typed], vocabulary(dfs)).alsoMatched,
+        near.map((n) => n.t),
+      );
+    }),
+    { numRuns: 2000 },
+  );
+});
+
 let library: LibraryCore;
 const judgments = JSON.parse(readFileSync(join(RELEVANCE_DIR, 'judgments.json'), 'utf8')) as Record<string, Record<string, number>>;
 before(async () => {

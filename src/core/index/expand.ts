@@ -80,16 +80,38 @@ export function editDistance(a: string, b: string, max: number): number {
   return rows[last + n];
 }
 
+/** Characters are counted by their code modulo this (two that share a count only make the test below looser). */
+const COUNTED = 1024;
+
+/**
+ * Whether `word` holds at most `max` characters more than the word `counts` was made of (its characters counted): each
+ * edit adds at most one, so a word with more is further than `max` edits and its distance need not be worked out.
+ * `counts` is left as it was.
+ */
+function fewMore(word: string, counts: Int32Array, max: number): boolean {
+  let more = 0;
+  let i = 0;
+  while (i < word.length && more <= max) if (--counts[word.charCodeAt(i++) % COUNTED] < 0) more++;
+  for (let j = 0; j < i; j++) counts[word.charCodeAt(j) % COUNTED]++;
+  return more <= max;
+}
+
 /** For each word no session holds, the nearest words sessions do hold (at least two of them), closest and commonest first. */
 function nearSpellings(terms: string[], vocab: Vocabulary): Map<string, { term: string; distance: number; df: number }[]> {
   const wanted = terms.filter((t) => t.length >= 5 && LETTERS.test(t) && vocab.docFrequency(t) === 0);
   const found = new Map(wanted.map((t) => [t, [] as { term: string; distance: number; df: number }[]]));
   if (!wanted.length) return found;
+  const counts = wanted.map((t) => {
+    const c = new Int32Array(COUNTED);
+    for (let i = 0; i < t.length; i++) c[t.charCodeAt(i) % COUNTED]++;
+    return c;
+  });
   vocab.forEachTerm((candidate, df) => {
     if (df < 2) return;
-    for (const t of wanted) {
+    for (let i = 0; i < wanted.length; i++) {
+      const t = wanted[i];
       const max = t.length <= 7 ? 1 : 2;
-      if (Math.abs(candidate.length - t.length) > max) continue;
+      if (Math.abs(candidate.length - t.length) > max || !fewMore(candidate, counts[i], max)) continue;
       const distance = editDistance(t, candidate, max);
       if (distance <= max) found.get(t)!.push({ term: candidate, distance, df });
     }
