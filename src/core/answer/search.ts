@@ -149,7 +149,7 @@ function literalWords(literal: string): string[] {
 }
 
 /** A word as JSON writes it inside a string, case ignored: found in an archive line's bytes before a turn is parsed. */
-function jsonNeedle(word: string): RegExp {
+export function jsonNeedle(word: string): RegExp {
   return new RegExp(escapeRegExp(jsonText(word)), 'i');
 }
 
