@@ -10,7 +10,6 @@ import { highlightRanges, literalMatcher, matcherFor, phraseMatcher, sessionSnip
 import { expandTerms, type Vocabulary } from '../index/expand.js';
 import type { ShortForms } from '../index/short-forms.js';
 import { jsonText } from '../index/snippet-turns.js';
-import { escapeRegExp } from '../regexp.js';
 import { hasCjk, LETTER_OR_DIGIT, queryTerms, tokenize } from '../index/tokenize.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { QuerySlot, Scored } from '../index/engine.js';
@@ -148,9 +147,9 @@ function literalWords(literal: string): string[] {
   return tokenize(literal).filter(keptWord);
 }
 
-/** A word as JSON writes it inside a string, case ignored: found in an archive line's bytes before a turn is parsed. */
-export function jsonNeedle(word: string): RegExp {
-  return new RegExp(escapeRegExp(jsonText(word)), 'i');
+/** A word as JSON writes it inside a string: looked for (case ignored) in an archive line's bytes before a turn is parsed. */
+export function jsonNeedle(word: string): string {
+  return jsonText(word);
 }
 
 /**
@@ -161,7 +160,7 @@ export function jsonNeedle(word: string): RegExp {
 function holdsLiteral(
   store: TurnStore,
   s: Session,
-  literal: { matcher: RegExp; needle: RegExp },
+  literal: { matcher: RegExp; needle: string },
   promptsOnly: boolean,
   rawOf: (s: Session) => RawSession | undefined,
 ): boolean {

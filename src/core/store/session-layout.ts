@@ -12,6 +12,8 @@ import { findSnippets, type Snippet } from '../index/snippets.js';
 import { chooseSnippetTurns, MAX_SNIPPETS, type SnippetTurnOptions, type TurnSource } from '../index/snippet-turns.js';
 import { crc32 } from 'node:zlib';
 import { LAYOUT_FIELDS, lineHead } from './archive-line.js';
+import { foldable, foldedIndexOf } from './folded-bytes.js';
+import { escapeRegExp } from '../regexp.js';
 
 /** A session's archive line opened for reading single turns: its layout, and reads of one turn's JSON at a time. */
 export interface RawSession {
@@ -172,30 +174,33 @@ export function findSnippetsRaw(raw: RawSession, sessionId: string, query: Parse
 
 /**
  * Whether a turn of a raw session (a prompt only, with `promptsOnly`) holds `matcher`'s text, without parsing the
- * session: a turn is parsed only when its JSON holds `needle` (the text as JSON writes it, case ignored), then matched
- * exactly; every turn is read in one read, prompts one by one. Undefined when bytes fail their checksum or do not
- * parse: the caller reads the session instead.
+ * session: a turn is decoded and parsed only when its JSON holds `needle` (the text as JSON writes it, case ignored:
+ * in the bytes themselves where it is ASCII, folded-bytes.ts), then matched exactly; every turn is read in one read,
+ * prompts one by one. Undefined when bytes fail their checksum or do not parse: the caller reads the session instead.
  */
-export function rawTurnsHold(raw: RawSession, needle: RegExp, matcher: RegExp, promptsOnly: boolean): boolean | undefined {
+export function rawTurnsHold(raw: RawSession, needle: string, matcher: RegExp, promptsOnly: boolean): boolean | undefined {
   const { layout } = raw;
+  const holds = needleTest(needle);
   const body = promptsOnly ? undefined : raw.body();
-  if (!promptsOnly) {
-    if (!body) return undefined;
-    // a needle of ASCII letters is found case-insensitively in bytes read one to a character
-    if (!needle.test(body.toString(/^[\x20-\x7e]*$/.test(needle.source) ? 'latin1' : 'utf8'))) return false;
-  }
+  if (!promptsOnly && (!body || !holds(body))) return body ? false : undefined;
   for (let i = 0; i < layout.length / LAYOUT_FIELDS; i++) {
     const [offset, length, flags, checksum] = layout.subarray(i * LAYOUT_FIELDS, i * LAYOUT_FIELDS + 4);
     if (promptsOnly && !isPrompt({ role: ROLES[flags & 15], kind: TURN_KINDS[flags >> 4] })) continue;
     const bytes = body ? body.subarray(offset, offset + length) : raw.turn(i);
     if (!bytes || bytes.length !== length || (body && crc32(bytes) !== checksum)) return undefined;
-    const json = bytes.toString('utf8');
-    if (!needle.test(json)) continue;
+    if (!holds(bytes)) continue;
     try {
-      if (matcher.test((JSON.parse(json) as Turn).text)) return true;
+      if (matcher.test((JSON.parse(bytes.toString('utf8')) as Turn).text)) return true;
     } catch {
       return undefined;
     }
   }
   return false;
+}
+
+/** Whether bytes of JSON hold `needle`, case ignored: in the bytes where it is ASCII, in their text otherwise. */
+function needleTest(needle: string): (bytes: Buffer) => boolean {
+  if (foldable(needle)) return (bytes) => foldedIndexOf(bytes, needle) >= 0;
+  const pattern = new RegExp(escapeRegExp(needle), 'i');
+  return (bytes) => pattern.test(bytes.toString('utf8'));
 }
