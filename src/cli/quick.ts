@@ -13,7 +13,7 @@ import { isTeamId } from '../core/team/id.js';
 import { parseCli, type CliOptions } from './args.js';
 import { ANSWERED, answerCommand, checkArguments } from './answered.js';
 import { connected, engineAnswers, engineClientOptions, tellNoEngine } from './engine.js';
-import { quietOnBrokenPipe, settle } from './output.js';
+import { exitWhenWritten, quietOnBrokenPipe, settle } from './output.js';
 import { versionLine } from '../version.js';
 
 /** The command line's options; undefined where they are wrong (the full CLI says what is wrong, as for every command). */
@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<void> {
       })(),
       async () => void (await Promise.all(connected.map((e) => e.close()))),
     );
-    if (!handOff) return;
+    if (!handOff) return exitWhenWritten();
   }
   // (a URL: the full CLI is an ES module beside this file; from source, main.ts beside this one)
   const full = typeof __dirname === 'string' ? join(__dirname, 'cli.js') : join(dirname(fileURLToPath(import.meta.url)), 'main.ts');
