@@ -33,7 +33,7 @@ export function quietOnBrokenPipe(): void {
 
 /**
  * Ends a command answered by the engine once what it printed is out (a pipe may take it later on some systems): left to
- * end by itself, node first gives back its heap and every handle, which took 10-20 ms after the answer was printed.
+ * end by itself, node first gives back its heap and every handle (about 4 ms of a 170 ms search, measured).
  */
 export async function exitWhenWritten(): Promise<never> {
   const written = (stream: NodeJS.WriteStream): Promise<unknown> | undefined =>
