@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { jsonNeedle } from '../../src/core/answer/search.js';
 import { literalMatcher } from '../../src/core/index/snippets.js';
+import { jsonText } from '../../src/core/index/snippet-turns.js';
 import { isPrompt, ROLES, TURN_KINDS, type ParsedSession, type Turn } from '../../src/core/model.js';
 import { encodeSessionLine } from '../../src/core/store/archive-line.js';
 import { rawTurnsHold, readRawSession } from '../../src/core/store/session-layout.js';
@@ -57,7 +57,7 @@ test('a literal is held by an archived session exactly when one of its parsed tu
       try {
         const matcher = literalMatcher(literal);
         const expected = session.turns.some((t) => (!promptsOnly || isPrompt(t)) && matcher.test(t.text));
-        assert.equal(rawTurnsHold(raw, jsonNeedle(literal), matcher, promptsOnly), expected);
+        assert.equal(rawTurnsHold(raw, jsonText(literal), matcher, promptsOnly), expected);
       } finally {
         raw.close();
       }

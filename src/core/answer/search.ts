@@ -80,7 +80,8 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked
     const one = terms.length === 1 ? terms[0] : undefined;
     return {
       matcher: literalMatcher(word),
-      needle: jsonNeedle(word),
+      // the word as JSON writes it inside a string: looked for (case ignored) in an archive line's bytes first
+      needle: jsonText(word),
       words: literalWords(word),
       // a plain word (letters and digits, no script without spaces) is held by whoever holds its term: no body is read
       plain: LETTER_OR_DIGIT.test(word) && !hasCjk(word),
@@ -145,11 +146,6 @@ function literalsFirst(lib: LibraryView, plan: QueryPlan, hits: Scored[], looked
 /** The words of a literal the asked stems keep. */
 function literalWords(literal: string): string[] {
   return tokenize(literal).filter(keptWord);
-}
-
-/** A word as JSON writes it inside a string: looked for (case ignored) in an archive line's bytes before a turn is parsed. */
-export function jsonNeedle(word: string): string {
-  return jsonText(word);
 }
 
 /**

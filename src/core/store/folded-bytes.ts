@@ -29,14 +29,19 @@ export function foldable(needle: string): boolean {
 
 /**
  * The first offset in `bytes` at which `needle` (printable ASCII: `foldable`) lies with ASCII letters in either case,
- * or -1: the index `new RegExp(escaped needle, 'i')` finds in the bytes read one to a character. The needle's rarest
- * character is found by the buffer's own search (both cases of a letter, one after the other), and each place it
- * lies is compared whole.
+ * or -1: the index `new RegExp(escaped needle, 'i')` finds in the bytes read one to a character.
  */
 export function foldedIndexOf(bytes: Buffer, needle: string): number {
+  return foldedSearch(needle)(bytes);
+}
+
+/**
+ * `foldedIndexOf` for one needle, prepared once for many buffers (a literal checked in every turn of a body): its
+ * characters folded, and its rarest one chosen. That character is found by the buffer's own search (both cases of a
+ * letter, one after the other), and each place it lies is compared whole.
+ */
+export function foldedSearch(needle: string): (bytes: Buffer) => number {
   const m = needle.length;
-  if (m === 0) return 0;
-  if (m > bytes.length) return -1;
   const want = new Uint8Array(m);
   let anchor = 0;
   let least = Infinity;
@@ -50,19 +55,24 @@ export function foldedIndexOf(bytes: Buffer, needle: string): number {
     }
   }
   const a = want[anchor];
-  const last = bytes.length - m; // the last offset the needle can start at
-  let found = -1;
-  for (const variant of isSmallLetter(a) ? [a, a - 32] : [a]) {
-    // (the second case's scan stops where the first's match starts: the first of both is the answer)
-    const end = found < 0 ? last : found - 1;
-    for (let i = bytes.indexOf(variant, anchor); i !== -1 && i - anchor <= end; i = bytes.indexOf(variant, i + 1)) {
-      if (matchesAt(bytes, i - anchor, want)) {
-        found = i - anchor;
-        break;
+  const variants = isSmallLetter(a) ? [a, a - 32] : [a];
+  return (bytes) => {
+    if (m === 0) return 0;
+    if (m > bytes.length) return -1;
+    const last = bytes.length - m; // the last offset the needle can start at
+    let found = -1;
+    for (const variant of variants) {
+      // (the second case's scan stops where the first's match starts: the first of both is the answer)
+      const end = found < 0 ? last : found - 1;
+      for (let i = bytes.indexOf(variant, anchor); i !== -1 && i - anchor <= end; i = bytes.indexOf(variant, i + 1)) {
+        if (matchesAt(bytes, i - anchor, want)) {
+          found = i - anchor;
+          break;
+        }
       }
     }
-  }
-  return found;
+    return found;
+  };
 }
 
 /** Whether the folded needle `want` lies in `bytes` at `start` (which leaves room for all of it). */

@@ -12,7 +12,7 @@ import { findSnippets, type Snippet } from '../index/snippets.js';
 import { chooseSnippetTurns, MAX_SNIPPETS, type SnippetTurnOptions, type TurnSource } from '../index/snippet-turns.js';
 import { crc32 } from 'node:zlib';
 import { LAYOUT_FIELDS, lineHead } from './archive-line.js';
-import { foldable, foldedIndexOf } from './folded-bytes.js';
+import { foldable, foldedSearch } from './folded-bytes.js';
 import { escapeRegExp } from '../regexp.js';
 
 /** A session's archive line opened for reading single turns: its layout, and reads of one turn's JSON at a time. */
@@ -182,7 +182,10 @@ export function rawTurnsHold(raw: RawSession, needle: string, matcher: RegExp, p
   const { layout } = raw;
   const holds = needleTest(needle);
   const body = promptsOnly ? undefined : raw.body();
-  if (!promptsOnly && (!body || !holds(body))) return body ? false : undefined;
+  if (!promptsOnly) {
+    if (!body) return undefined;
+    if (!holds(body)) return false;
+  }
   for (let i = 0; i < layout.length / LAYOUT_FIELDS; i++) {
     const [offset, length, flags, checksum] = layout.subarray(i * LAYOUT_FIELDS, i * LAYOUT_FIELDS + 4);
     if (promptsOnly && !isPrompt({ role: ROLES[flags & 15], kind: TURN_KINDS[flags >> 4] })) continue;
@@ -200,7 +203,10 @@ export function rawTurnsHold(raw: RawSession, needle: string, matcher: RegExp, p
 
 /** Whether bytes of JSON hold `needle`, case ignored: in the bytes where it is ASCII, in their text otherwise. */
 function needleTest(needle: string): (bytes: Buffer) => boolean {
-  if (foldable(needle)) return (bytes) => foldedIndexOf(bytes, needle) >= 0;
+  if (foldable(needle)) {
+    const search = foldedSearch(needle);
+    return (bytes) => search(bytes) >= 0;
+  }
   const pattern = new RegExp(escapeRegExp(needle), 'i');
   return (bytes) => pattern.test(bytes.toString('utf8'));
 }
