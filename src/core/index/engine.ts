@@ -18,6 +18,7 @@ import {
 } from './ranking.js';
 import type { IndexState, RestoredState } from './state.js';
 import { DocTermLists } from './doc-terms.js';
+import { TermTable } from './term-table.js';
 import { ranksBelow, topK } from './top-k.js';
 import { keepHolders, QueryScratch } from './scratch.js';
 
@@ -25,7 +26,7 @@ export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type QuerySlot, ty
 export type { ChunkedArray, IndexState, RestoredState } from './state.js';
 
 export class SearchIndex {
-  private readonly dict = new Map<string, number>();
+  private dict = TermTable.empty();
   private readonly store = new PostingStore();
   private termCount = 0;
   /** Live documents holding each term (document frequency). */
@@ -69,7 +70,7 @@ export class SearchIndex {
   exportState(): IndexState {
     this.seal();
     const terms = new Array<string>(this.termCount);
-    for (const [term, id] of this.dict) if (id >= 0) terms[id] = term;
+    this.dict.forEach((term, id) => (terms[id] = term));
     const docs = this.keys.length;
     return {
       terms,
@@ -87,12 +88,10 @@ export class SearchIndex {
   /** An index holding exactly what `exportState` returned; it can be added to and removed from as usual. */
   static fromState(state: RestoredState, params: RankingParams = DEFAULT_RANKING): SearchIndex {
     const index = new SearchIndex(params);
-    const terms = state.terms;
-    for (let id = 0; id < terms.length; id++) index.dict.set(terms[id], id);
-    if (index.dict.size !== terms.length) throw new Error('the term table holds a term twice');
-    index.termCount = terms.length;
+    index.dict = state.terms instanceof TermTable ? state.terms : TermTable.fromList(state.terms);
+    index.termCount = index.dict.count;
     index.df = state.df;
-    index.scratch = new Uint32Array(Math.max(3 * 1024, terms.length * 3 + 3));
+    index.scratch = new Uint32Array(Math.max(3 * 1024, index.termCount * 3 + 3));
     index.lengths = state.lengths;
     index.recency = state.recency;
     index.docTerms = DocTermLists.from(state.docTerms, state.docTermStart);
@@ -135,7 +134,7 @@ export class SearchIndex {
 
   /**
    * Counts the tokens of one field into the scratch array. This is the hot loop of indexing: stop words live in the
-   * dictionary as -1, so each token costs one hash lookup.
+   * dictionary as -1, so each token costs a hash lookup (two for a term the snapshot restored: term-table.ts).
    */
   private countTokens(text: string, field: number, touched: number[], lengths: number[]): void {
     let n = 0;
@@ -271,13 +270,17 @@ export class SearchIndex {
   /** The keys of the documents holding a term, or a longer one that contains it (`simplesendwithretries`). */
   holdersWithin(term: string): Set<string> {
     const keys = new Set<string>();
-    for (const [t, id] of this.dict) if (id >= 0 && this.df[id] && t.includes(term)) this.postingsOf(t)?.each((doc) => keys.add(this.keys[doc]!));
+    this.dict.forEach((t, id) => {
+      if (this.df[id] && t.includes(term)) this.postingsOf(t)?.each((doc) => keys.add(this.keys[doc]!));
+    });
     return keys;
   }
 
   /** Every term some document holds, with its document frequency (near spellings are looked for among them). */
   forEachTerm(visit: (term: string, df: number) => void): void {
-    for (const [term, id] of this.dict) if (id >= 0 && this.df[id]) visit(term, this.df[id]);
+    this.dict.forEach((term, id) => {
+      if (this.df[id]) visit(term, this.df[id]);
+    });
   }
 
   /** Inverse document frequency of a term (0 for a term no document holds). */

@@ -1,5 +1,6 @@
 /** The index as flat arrays: what a snapshot writes (exportState) and hands back (fromState). */
 import type { PagedArray, Segment } from './postings.js';
+import type { TermTable } from './term-table.js';
 
 /**
  * An array a snapshot writer copies a piece at a time (one still in the previous snapshot, or in two parts). A piece is
@@ -32,7 +33,9 @@ export interface IndexState {
  * they are read; `verify` checks all of them once, after answering has begun (see `SearchIndex.complete`); `close`
  * lets the file go.
  */
-export type RestoredState = Omit<IndexState, 'docTerms'> & {
+export type RestoredState = Omit<IndexState, 'docTerms' | 'terms'> & {
+  /** Term text in id order, or the snapshot's term table (its bytes, looked up where they lie). */
+  terms: string[] | TermTable;
   docTerms: Uint32Array | PagedArray;
   verify?: () => Promise<void>;
   close?: () => void;

@@ -14,6 +14,7 @@ import { isAscii } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 import type { IndexState, RestoredState } from '../index/engine.js';
 import type { Segment } from '../index/postings.js';
+import { TermTable } from '../index/term-table.js';
 import { ArrayFile, DiskArray } from './disk-array.js';
 import { SnapshotWriter } from './snapshot-writer.js';
 import { unfinishedPath } from './unfinished.js';
@@ -334,9 +335,13 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     for (const [i, terms] of header.segmentTerms.entries()) {
       segments.push({ terms, offsets: new Uint32Array(await section(`s${i}.offsets`)), docs: inFile(`s${i}.docs`, true), freqs: inFile(`s${i}.freqs`, false) });
     }
-    const termText = Buffer.from(await section('terms')).toString('utf8');
-    const terms = termText ? termText.split('\n') : [];
-    const index: RestoredState = {
+    let terms: TermTable;
+    try {
+      terms = TermTable.fromText(new Uint8Array(await section('terms')));
+    } catch (err) {
+      throw new SnapshotError(errorMessage(err));
+    }
+    const index: RestoredState & { terms: TermTable } = {
       terms,
       df: new Uint32Array(await section('df')),
       lengths: new Uint32Array(await section('lengths')),
@@ -377,9 +382,9 @@ function pagedArray(file: ArrayFile, header: Header, name: string, signed: boole
 }
 
 /** Cheap structural checks, so a damaged snapshot is rejected at start-up rather than failing a query later. */
-function checkConsistent(index: RestoredState, header: Header): void {
+function checkConsistent(index: RestoredState & { terms: TermTable }, header: Header): void {
   const docs = index.keys.length;
-  const terms = index.terms.length;
+  const terms = index.terms.count;
   if (index.df.length !== terms) throw new SnapshotError('term table and frequencies disagree');
   if (index.lengths.length !== docs * 3 || index.recency.length !== docs || index.docTermStart.length !== docs)
     throw new SnapshotError('document tables disagree');

@@ -1,0 +1,147 @@
+/**
+ * The index's term dictionary: each term's id. A restored index's terms stay as the snapshot's bytes (UTF-8, one term
+ * a line) with an open-addressing table of their ids, made in one pass over the bytes: a warm start at 10,000 sessions
+ * made 120,000 strings and a Map of them before (100-180 ms of the main thread, and the garbage collector's copying of
+ * them), where this makes three typed arrays. Terms added since, and stop words (id -1), live in a Map. The restored
+ * terms are decoded to strings only when every term is visited (near spellings, a snapshot written), once.
+ */
+
+/** FNV-1a over UTF-16 code units: what a term hashes to, whether it is a string or restored bytes. */
+const OFFSET = 0x811c9dc5;
+const PRIME = 0x01000193;
+
+function hashString(term: string): number {
+  let h = OFFSET;
+  for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), PRIME);
+  return h >>> 0;
+}
+
+export class TermTable {
+  /** Terms added since the restore (ids from `restored` on) and stop words (-1). */
+  private readonly added = new Map<string, number>();
+  /** The restored terms' bytes and where each starts (`starts[restored]`: one past the end of the last, plus one). */
+  private readonly text: Uint8Array;
+  private readonly starts: Uint32Array;
+  /** Open addressing, linear probing: id + 1 of a restored term; 0 is an empty slot. */
+  private readonly slots: Int32Array;
+  private readonly restored: number;
+  /** The restored terms as strings, once asked for (`strings`). */
+  private decoded: string[] | undefined;
+  private readonly decoder = new TextDecoder();
+
+  private constructor(text: Uint8Array, starts: Uint32Array, count: number) {
+    this.text = text;
+    this.starts = starts;
+    this.restored = count;
+    let size = 16;
+    while (size < count * 2) size *= 2;
+    this.slots = new Int32Array(count ? size : 0);
+    for (let id = 0; id < count; id++) this.place(id);
+  }
+
+  /** An empty table. */
+  static empty(): TermTable {
+    return new TermTable(new Uint8Array(0), new Uint32Array(1), 0);
+  }
+
+  /** The terms of a snapshot's term section: UTF-8, one term a line, in id order. Throws when a term is there twice. */
+  static fromText(text: Uint8Array): TermTable {
+    if (!text.length) return TermTable.empty();
+    let count = 1;
+    for (let i = 0; i < text.length; i++) if (text[i] === 10) count++;
+    const starts = new Uint32Array(count + 1);
+    let n = 1;
+    for (let i = 0; i < text.length; i++) if (text[i] === 10) starts[n++] = i + 1;
+    starts[count] = text.length + 1;
+    return new TermTable(text, starts, count);
+  }
+
+  /** Terms as a list in id order (an index's exported state, in tests and in process). */
+  static fromList(terms: readonly string[]): TermTable {
+    return terms.length ? TermTable.fromText(Buffer.from(terms.join('\n'), 'utf8')) : TermTable.empty();
+  }
+
+  /** Terms held, stop words not counted. */
+  get count(): number {
+    let n = this.restored;
+    for (const id of this.added.values()) if (id >= 0) n++;
+    return n;
+  }
+
+  /** The id of a term (-1: a stop word met before), or undefined. */
+  get(term: string): number | undefined {
+    const id = this.added.get(term);
+    if (id !== undefined || !this.restored) return id;
+    const mask = this.slots.length - 1;
+    for (let at = hashString(term) & mask; ; at = (at + 1) & mask) {
+      const slot = this.slots[at];
+      if (slot === 0) return undefined;
+      if (this.holds(slot - 1, term)) return slot - 1;
+    }
+  }
+
+  /** Records a new term's id (or -1 for a stop word). */
+  set(term: string, id: number): void {
+    this.added.set(term, id);
+  }
+
+  /** Visits every term with its id (stop words left out): the restored ones first, in id order. */
+  forEach(visit: (term: string, id: number) => void): void {
+    const strings = this.strings();
+    for (let id = 0; id < strings.length; id++) visit(strings[id], id);
+    for (const [term, id] of this.added) if (id >= 0) visit(term, id);
+  }
+
+  /** The restored terms as strings, decoded once. */
+  private strings(): string[] {
+    if (!this.decoded) {
+      const all = this.decoder.decode(this.text);
+      this.decoded = all ? all.split('\n') : [];
+    }
+    return this.decoded;
+  }
+
+  private place(id: number): void {
+    const mask = this.slots.length - 1;
+    const start = this.starts[id];
+    const end = this.starts[id + 1] - 1;
+    let h = OFFSET;
+    let ascii = true;
+    for (let i = start; i < end; i++) {
+      const b = this.text[i];
+      if (b >= 0x80) {
+        ascii = false;
+        break;
+      }
+      h = Math.imul(h ^ b, PRIME);
+    }
+    const hash = ascii ? h >>> 0 : hashString(this.decoder.decode(this.text.subarray(start, end)));
+    let at = hash & mask;
+    for (; this.slots[at] !== 0; at = (at + 1) & mask) {
+      if (this.sameTerms(this.slots[at] - 1, id)) throw new Error('the term table holds a term twice');
+    }
+    this.slots[at] = id + 1;
+  }
+
+  /** Whether restored term `id` is `term`. */
+  private holds(id: number, term: string): boolean {
+    const start = this.starts[id];
+    const end = this.starts[id + 1] - 1;
+    // an ASCII term has as many bytes as characters; a longer byte run may still be a shorter string (UTF-8)
+    if (end - start < term.length) return false;
+    for (let i = 0; i < term.length; i++) {
+      const c = term.charCodeAt(i);
+      // (past an ASCII prefix, a byte above 0x7f starts a character above 0x7f: it differs from an ASCII one)
+      if (c >= 0x80) return this.decoder.decode(this.text.subarray(start, end)) === term;
+      if (this.text[start + i] !== c) return false;
+    }
+    return end - start === term.length;
+  }
+
+  private sameTerms(a: number, b: number): boolean {
+    const la = this.starts[a + 1] - this.starts[a];
+    if (la !== this.starts[b + 1] - this.starts[b]) return false;
+    for (let i = 0; i < la - 1; i++) if (this.text[this.starts[a] + i] !== this.text[this.starts[b] + i]) return false;
+    return true;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The term dictionary a restored index looks terms up in without making a string of each (index/term-table.ts): for any
+ * list of distinct terms, whatever their characters, it answers as a Map of them does, and after terms are added too.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { TermTable } from '../../src/core/index/term-table.js';
+
+/** Terms of what indexes hold: ASCII words, accented and CJK words, emoji (two UTF-16 units), prefixes of one another. */
+const term = fc.oneof(
+  fc.stringMatching(/^[a-z0-9_]{1,10}$/),
+  fc.constantFrom('café', 'cafe', 'caf', 'naïve', '日本語', '日本', 'データベース', 'ü', 'u', '😀', '😀x', 'x😀', 'straße', 'é'),
+  fc.array(fc.constantFrom('a', 'é', '日', '😀', 'b'), { minLength: 1, maxLength: 5 }).map((c) => c.join('')),
+);
+
+test('a restored table finds every term at its id and no other word, as a Map of the terms does', () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(term, { maxLength: 60 }), fc.array(term, { maxLength: 20 }), (terms, probes) => {
+      const table = TermTable.fromList(terms);
+      const reference = new Map(terms.map((t, id) => [t, id]));
+      assert.equal(table.count, terms.length);
+      for (const t of [...terms, ...probes]) assert.equal(table.get(t), reference.get(t), t);
+      const visited: [string, number][] = [];
+      table.forEach((t, id) => visited.push([t, id]));
+      assert.deepEqual(visited, [...reference]);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('terms added after the restore are found beside the restored ones; stop words are found but never visited', () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(term, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 40 }), (all, cut) => {
+      const restored = all.slice(0, Math.min(cut, all.length));
+      const table = TermTable.fromList(restored);
+      const added = all.slice(restored.length);
+      added.forEach((t, i) => table.set(t, i % 3 === 2 ? -1 : restored.length + i));
+      for (const [id, t] of restored.entries()) assert.equal(table.get(t), id);
+      added.forEach((t, i) => assert.equal(table.get(t), i % 3 === 2 ? -1 : restored.length + i));
+      const visited: string[] = [];
+      table.forEach((t) => visited.push(t));
+      assert.deepEqual(visited, [...restored, ...added.filter((_, i) => i % 3 !== 2)]);
+    }),
+  );
+});
+
+test('a word no table holds is answered at every size, the table never full (a full one would look for ever)', () => {
+  for (let n = 1; n <= 70; n++) {
+    const terms = Array.from({ length: n }, (_, i) => `w${i}`);
+    const table = TermTable.fromList(terms);
+    assert.equal(table.get('absent'), undefined);
+    assert.equal(table.get(`w${n - 1}`), n - 1);
+  }
+});
+
+test('a term table holding a term twice is refused (a damaged snapshot), and an empty one holds nothing', () => {
+  assert.throws(() => TermTable.fromList(['alpha', 'beta', 'alpha']), /twice/);
+  assert.throws(() => TermTable.fromList(['日本', 'x', '日本']), /twice/);
+  const empty = TermTable.fromText(new Uint8Array(0));
+  assert.equal(empty.count, 0);
+  assert.equal(empty.get('alpha'), undefined);
+  assert.equal(empty.get(''), undefined);
+});
