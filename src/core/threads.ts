@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /** The script named `name` in `dir`: the bundle (`name.cjs` or `name.mjs`) or, when run from source, the TypeScript file. */
 export function threadScript(dir: string, name: string): string | undefined {
@@ -10,8 +10,8 @@ export function threadScript(dir: string, name: string): string | undefined {
 }
 
 /** A thread running the script; from source (tests run TypeScript through tsx) the thread registers tsx first. */
-export function startWorker(script: string, workerData: unknown): Worker {
-  if (!script.endsWith('.ts')) return new Worker(script, { workerData });
+export function startWorker(script: string, workerData: unknown, resourceLimits?: ResourceLimits): Worker {
+  if (!script.endsWith('.ts')) return new Worker(script, { workerData, resourceLimits });
   const url = JSON.stringify(pathToFileURL(script).href);
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${url}); });`, { eval: true, workerData });
+  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${url}); });`, { eval: true, workerData, resourceLimits });
 }

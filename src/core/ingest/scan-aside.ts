@@ -11,7 +11,7 @@ import { startWorker } from '../threads.js';
 import type { Logger } from '../log.js';
 import { scanOf, scanRoots, type Scan } from './file-state.js';
 import { transcriptTest } from './exclude.js';
-import { scanWorkerScript, takePrestarted } from './scan-prestart.js';
+import { SCAN_THREAD_LIMITS, scanWorkerScript, takePrestarted } from './scan-prestart.js';
 import type { SourceRoot } from './sources/registry.js';
 
 /** main → thread (its workerData): the roots to walk and the patterns of files never read. */
@@ -50,7 +50,7 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
     const early = await prestarted(roots, exclude, archiveDir, logger);
     if (early) return early;
     return new Promise<ScanReply>((resolve, reject) => {
-      const worker = startWorker(script, { roots: [...roots], exclude, archiveDir } satisfies ScanRequest);
+      const worker = startWorker(script, { roots: [...roots], exclude, archiveDir } satisfies ScanRequest, SCAN_THREAD_LIMITS);
       worker.once('message', (reply: ScanReply) => {
         resolve(reply);
         void worker.terminate();
