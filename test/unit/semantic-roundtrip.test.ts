@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { crc32 } from 'node:zlib';
 import type { ParsedSession } from '../../src/core/model.js';
 import { silentLogger } from '../../src/core/log.js';
 import { decodeSemantic, encodeSemantic } from '../../src/core/semantic/semantic-file.js';
@@ -76,4 +77,43 @@ test('the semantic leg written to its file and read back answers as the leg that
   );
   // (the runs covered a learned model, and one learned before sessions brought words it was not learned with)
   assert.ok(ready > 0 && learnedThenGrew > 0, `${ready} runs with a model, ${learnedThenGrew} with words after it`);
+});
+
+/** The file of `data` as the previous layout wrote it: version 3, every list of ids written out. */
+function previousLayout(file: Buffer): Buffer {
+  const length = file.readUInt32LE(8);
+  const header = JSON.parse(file.subarray(16, 16 + length).toString('utf8')) as { ids: string[]; askedIds: string[] | null; vectorIds: string[] | null };
+  assert.ok(header.askedIds === null && header.vectorIds === null, 'lists the same as the first are written as null');
+  const json = Buffer.from(JSON.stringify({ ...header, askedIds: header.ids, vectorIds: header.ids }), 'utf8');
+  const aligned = (n: number): number => (n + 3) & ~3;
+  const head = Buffer.alloc(16);
+  head.writeUInt32LE(file.readUInt32LE(0), 0);
+  head.writeUInt32LE(3, 4);
+  head.writeUInt32LE(json.length, 8);
+  const out = Buffer.concat([head, json, Buffer.alloc(aligned(json.length) - json.length), file.subarray(16 + aligned(length))]);
+  out.writeUInt32LE(crc32(out.subarray(16)), 12);
+  return out;
+}
+
+test('a file of the previous layout (every list of ids written out) is read as the same leg', async () => {
+  const leg = new SemanticIndex(silentLogger, 0, false);
+  leg.release();
+  for (let n = 0; n < 24; n++) {
+    const s = session(`s${n}`, [COMMON[n % COMMON.length], COMMON[(n * 5) % COMMON.length], `only${'abcdefghijklmnopqrstuvwx'[n]}word`]);
+    leg.add(s, s.turns);
+  }
+  await leg.settled();
+  const data = leg.toData();
+  assert.ok(data.model, 'a model was learned');
+  const file = encodeSemantic(data);
+  const now = decodeSemantic(file);
+  const before = decodeSemantic(previousLayout(file));
+  assert.ok(now && before);
+  assert.deepEqual(before, now);
+  assert.deepEqual(
+    now.vectors.map(([id]) => id),
+    data.vectors.map(([id]) => id),
+  );
+  assert.ok(file.length < previousLayout(file).length);
+  leg.close();
 });

@@ -8,7 +8,9 @@ import { crc32 } from 'node:zlib';
 import type { Bag, LsaModel } from './lsa.js';
 
 const MAGIC = 0x5353454d; // "SSEM"
-const VERSION = 3;
+const VERSION = 4;
+/** Files of the previous layout (every list of ids written out) are read as they are. */
+const READ_VERSIONS = new Set([3, VERSION]);
 /** Magic, version, header length, CRC-32 of everything after these 16 bytes. */
 const HEAD = 16;
 
@@ -25,28 +27,41 @@ interface Header {
   words: string[];
   ids: string[];
   lengths: number[];
-  askedIds: string[];
+  /** null: the same ids as `ids`, in the same order (as nearly always: one list parsed instead of three at a start). */
+  askedIds: string[] | null;
   askedLengths: number[];
   k: number;
   modelWords: number;
   sessions: number;
-  vectorIds: string[];
+  vectorIds: string[] | null;
+}
+
+/** `ids`, or null where they are `of` (the header's lists that repeat its first are written as null). */
+function unlessSame(ids: string[], of: string[]): string[] | null {
+  return ids.length === of.length && ids.every((id, i) => id === of[i]) ? null : ids;
 }
 
 const aligned = (n: number): number => (n + 3) & ~3;
 
 export function encodeSemantic(data: SemanticData): Buffer {
   const k = data.model?.lsa.k ?? 0;
+  const ids = data.bags.map(([id]) => id);
   const header: Header = {
     words: data.words,
-    ids: data.bags.map(([id]) => id),
+    ids,
     lengths: data.bags.map(([, b]) => b.terms.length),
-    askedIds: data.asked.map(([id]) => id),
+    askedIds: unlessSame(
+      data.asked.map(([id]) => id),
+      ids,
+    ),
     askedLengths: data.asked.map(([, b]) => b.terms.length),
     k,
     modelWords: data.model?.lsa.idf.length ?? 0,
     sessions: data.model?.sessions ?? 0,
-    vectorIds: data.vectors.map(([id]) => id),
+    vectorIds: unlessSame(
+      data.vectors.map(([id]) => id),
+      ids,
+    ),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const parts: Buffer[] = [];
@@ -83,10 +98,12 @@ export function encodeSemantic(data: SemanticData): Buffer {
 /** The data of a file `encodeSemantic` wrote, or undefined when it is not one (or is damaged). */
 export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
   try {
-    if (buffer.length < HEAD || buffer.readUInt32LE(0) !== MAGIC || buffer.readUInt32LE(4) !== VERSION) return undefined;
+    if (buffer.length < HEAD || buffer.readUInt32LE(0) !== MAGIC || !READ_VERSIONS.has(buffer.readUInt32LE(4))) return undefined;
     if (crc32(buffer.subarray(HEAD)) !== buffer.readUInt32LE(12)) return undefined;
     const jsonLength = buffer.readUInt32LE(8);
     const header = JSON.parse(buffer.subarray(HEAD, HEAD + jsonLength).toString('utf8')) as Header;
+    const askedIds = header.askedIds ?? header.ids;
+    const vectorIds = header.vectorIds ?? header.ids;
     let offset = HEAD + aligned(jsonLength);
     // Views into the file's bytes, not copies: every part of them is kept (bags, model, vectors), and a warm start at
     // 10,000 sessions neither copies nor touches 29 MB more. Until every view is let go the whole file stays in memory,
@@ -111,20 +128,20 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
       });
     };
     const bags = bagsOf(header.ids, header.lengths);
-    const asked = bagsOf(header.askedIds, header.askedLengths);
+    const asked = bagsOf(askedIds, header.askedLengths);
     const data: SemanticData = { words: header.words, bags, asked, vectors: [] };
     if (header.k > 0) {
       // one entry per word; a file of an earlier build holds one per word known when the model was learned (read
       // as it is: the words after are in none of the model)
-      const held = (buffer.length - offset) / 4 - header.modelWords * (1 + header.k) - header.vectorIds.length * header.k;
+      const held = (buffer.length - offset) / 4 - header.modelWords * (1 + header.k) - vectorIds.length * header.k;
       if (!Number.isInteger(held) || held < 0 || held > header.words.length) throw new Error('model out of range');
       const toModel = new Int32Array(header.words.length).fill(-1);
       toModel.set(take((b, at, n) => new Int32Array(b, at, n), held, 4));
       const idf = take((b, at, n) => new Float32Array(b, at, n), header.modelWords, 4);
       const projection = take((b, at, n) => new Float32Array(b, at, n), header.modelWords * header.k, 4);
       data.model = { lsa: { k: header.k, idf, projection }, toModel, sessions: header.sessions };
-      const vectors = take((b, at, n) => new Float32Array(b, at, n), header.vectorIds.length * header.k, 4);
-      data.vectors = header.vectorIds.map((id, i) => [id, vectors.subarray(i * header.k, (i + 1) * header.k)]);
+      const vectors = take((b, at, n) => new Float32Array(b, at, n), vectorIds.length * header.k, 4);
+      data.vectors = vectorIds.map((id, i) => [id, vectors.subarray(i * header.k, (i + 1) * header.k)]);
     }
     return offset === aligned(buffer.length) ? data : undefined;
   } catch {
