@@ -46,7 +46,9 @@ const commands = build({
 
 // `session-search` itself: one CommonJS file that answers the engine's commands with only its client loaded, and loads
 // the full command line above for the rest (src/cli/quick.ts).
-const quick = build({ ...common, format: 'cjs', entryPoints: ['src/cli/quick.ts'], outfile: 'dist/cli.cjs', banner: { js: '#!/usr/bin/env node' } });
+// It runs from V8's code cache (src/cli/start.ts, dist/cli.cjs, the command users run), like the engine.
+const quick = build({ ...common, format: 'cjs', entryPoints: ['src/cli/quick.ts'], outfile: 'dist/cli-main.cjs' });
+const cliStart = build({ ...common, format: 'cjs', entryPoints: ['src/cli/start.ts'], outfile: 'dist/cli.cjs', banner: { js: '#!/usr/bin/env node' } });
 
 // The extension host loads CommonJS and provides `vscode` itself.
 const extension = build({
@@ -96,4 +98,4 @@ mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 for (const f of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) copyFileSync(`node_modules/onnxruntime-web/dist/${f}`, `dist/${f}`);
 
-await Promise.all([extension, webview, server, engine, serve, parseWorker, scanWorker, trainWorker, embedWorker, commands, quick]);
+await Promise.all([extension, webview, server, engine, serve, parseWorker, scanWorker, trainWorker, embedWorker, commands, quick, cliStart]);

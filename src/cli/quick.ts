@@ -1,5 +1,5 @@
 /**
- * `session-search`'s entry (dist/cli.cjs, one CommonJS file): a command the data folder's engine answers (search, get,
+ * `session-search`'s command line (dist/cli-main.cjs, one CommonJS file, run by dist/cli.cjs from V8's code cache: start.ts): a command the data folder's engine answers (search, get,
  * list, files, tag, untag, preferences) is answered here with only the engine's client loaded. Every other command,
  * and one no engine can serve (then in process), is handed to the full CLI (main.ts, dist/cli.js), loaded only then,
  * with the reason no engine serves it so that it does not ask again. One CommonJS file starts sooner than the ES
@@ -15,6 +15,7 @@ import { ANSWERED, answerCommand, checkArguments } from './answered.js';
 import { connected, engineAnswers, engineClientOptions, tellNoEngine } from './engine.js';
 import { exitWhenWritten, quietOnBrokenPipe, settle } from './output.js';
 import { versionLine } from '../version.js';
+import { FULL_CLI } from './full-cli.js';
 
 /** The command line's options; undefined where they are wrong (the full CLI says what is wrong, as for every command). */
 function parsed(argv: string[]): CliOptions | undefined {
@@ -53,7 +54,9 @@ async function main(argv: string[]): Promise<void> {
   }
   // (a URL: the full CLI is an ES module beside this file; from source, main.ts beside this one)
   const full = typeof __dirname === 'string' ? join(__dirname, 'cli.js') : join(dirname(fileURLToPath(import.meta.url)), 'main.ts');
-  await import(pathToFileURL(full).href);
+  // (run from the code cache, the bundle imports through its entry: start.ts)
+  const viaEntry = (globalThis as { [FULL_CLI]?: (url: string) => Promise<unknown> })[FULL_CLI];
+  await (viaEntry ? viaEntry(pathToFileURL(full).href) : import(pathToFileURL(full).href));
 }
 
 quietOnBrokenPipe();

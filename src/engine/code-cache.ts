@@ -34,6 +34,9 @@ const KEY = Symbol.for('session-search.code-cache');
 /** Before V8's data: a CRC-32 of the bundle it was made from, and one of the data itself. */
 const HEAD = 8;
 
+/** How the engine runs its bundle: its cache is the process's own (`codeCacheOf`), and its `import()` resolves. */
+const ENGINE = { register: true, imports: true };
+
 /** How long after the first load the cache is written: the first answers' code is in it too. */
 const SAVE_AFTER_MS = 2000;
 
@@ -95,9 +98,11 @@ function readCache(file: string, bundle: number): Buffer | string {
 
 /**
  * Runs `bundle` (a CommonJS file) as this process's main module, compiled from `cacheFile` where V8 takes it. Caches of
- * other builds in the same folder (`code-<other build>-…`) are removed when this one is written.
+ * other builds in the same folder (`code-<other build>-…`) are removed when this one is written. `own.register`: the
+ * process's own cache, which the engine writes as it loads (`keepCodeCache`; the command line's is not); `own.imports`:
+ * the bundle's `import()` allowed (the command line's hands its one import to its entry: cli/start.ts).
  */
-export function runWithCodeCache(bundle: string, cacheFile: string, build: string): CodeCache {
+export function runWithCodeCache(bundle: string, cacheFile: string, build: string, own: { register: boolean; imports: boolean } = ENGINE): CodeCache {
   // (esbuild writes ASCII: read a byte to a character, sooner than decoding UTF-8; one that is not is read as UTF-8)
   const bytes = readFileSync(bundle);
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
@@ -106,8 +111,9 @@ export function runWithCodeCache(bundle: string, cacheFile: string, build: strin
   const script = new Script(Module.wrap(source), {
     filename: bundle,
     cachedData: typeof cached === 'string' ? undefined : cached,
-    // the bundle's dynamic import() (none runs in the engine) resolves as the main module's would (Node ≥ 20.12)
-    importModuleDynamically: constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    // the bundle's dynamic import() (none runs in the engine) resolves as the main module's would (Node ≥ 20.12; an
+    // experimental option that prints a warning: the command line, whose output is read, imports through its entry)
+    importModuleDynamically: own.imports ? constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER : undefined,
   });
   const used = typeof cached !== 'string' && !script.cachedDataRejected;
   let saved = false;
@@ -136,7 +142,7 @@ export function runWithCodeCache(bundle: string, cacheFile: string, build: strin
       }
     },
   };
-  (globalThis as { [KEY]?: CodeCache })[KEY] = cache;
+  if (own.register) (globalThis as { [KEY]?: CodeCache })[KEY] = cache;
   // the bundle runs as Node runs a main module: its own module object, require, __filename and __dirname
   const main = new Module(bundle, undefined);
   main.filename = bundle;

@@ -2,7 +2,7 @@
  * The engine's code cache (engine/code-cache.ts): a second start takes its compiled code from the file the first wrote,
  * and a cache that is damaged, made from other bytes of the bundle or missing is not used, the start going on without
  * it and writing it again. Both as a bundle is run by it (a small one, in a fresh Node each time, as an engine starts),
- * and as a client starts the engine (dist/engine.cjs).
+ * as a client starts the engine (dist/engine.cjs), and as `session-search` runs its own bundle (dist/cli.cjs).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -95,7 +95,8 @@ test('an engine a client starts writes its code cache after its first load, and 
   assert.ok(Array.isArray(first) && first.length > 0);
   assert.match(log(), /no code cache used \(none written yet\): one is written after the first load/);
   await eventually(() => /code cache written \([\d.]+ MB\) for the next start/.test(log()), 'the cache written', { timeoutMs: 30_000, intervalMs: 200 });
-  const caches = readdirSync(join(data, 'engine')).filter((n) => n.startsWith('code-'));
+  // (the command's own cache beside it: the test below)
+  const caches = readdirSync(join(data, 'engine')).filter((n) => n.startsWith('code-') && !n.includes('-cli-'));
   assert.equal(caches.length, 1, caches.join());
   const cacheFile = join(data, 'engine', caches[0]);
 
@@ -115,4 +116,36 @@ test('an engine a client starts writes its code cache after its first load, and 
   assert.deepEqual(search(), first);
   assert.equal((log().match(/compiled code read from/g) ?? []).length, 2);
   assert.ok(existsSync(cacheFile));
+});
+
+test("a command runs from its own code cache once the engine's folder exists, writes it again when damaged, and creates no folder for it", async () => {
+  const { data, cli } = setup();
+  started.push(data);
+  // a data folder no engine has used: the command creates nothing to keep a cache in
+  const version = cli(['--version']);
+  assert.equal(version.code, 0, version.stderr);
+  assert.equal(existsSync(join(data, 'engine')), false, "no engine's folder made by --version");
+  const search = (): unknown => {
+    const r = cli(['search', 'MockRepoMap', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    return (JSON.parse(r.stdout) as { results: unknown[] }).results;
+  };
+  const first = search(); // (starts the engine, which makes its folder; this command had no cache)
+  assert.ok(Array.isArray(first) && first.length > 0);
+  const cliCaches = (): string[] => readdirSync(join(data, 'engine')).filter((n) => n.startsWith('code-') && n.includes('-cli-'));
+  assert.deepEqual(cliCaches(), [], 'none before the folder existed');
+  assert.deepEqual(search(), first);
+  assert.equal(cliCaches().length, 1, 'written as the first command with the folder exited');
+  const cacheFile = join(data, 'engine', cliCaches()[0]);
+  const written = statSync(cacheFile).mtimeMs;
+  // taken, not written again
+  assert.deepEqual(search(), first, 'the same answer from the cache');
+  assert.equal(statSync(cacheFile).mtimeMs, written);
+  // damaged: the command answers without it, and writes it again
+  const bytes = readFileSync(cacheFile);
+  bytes[100] ^= 0xff;
+  writeFileSync(cacheFile, bytes);
+  assert.deepEqual(search(), first, 'the same answer without it');
+  assert.notDeepEqual(readFileSync(cacheFile), bytes, 'written again');
+  assert.deepEqual(search(), first);
 });
