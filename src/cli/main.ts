@@ -1,7 +1,8 @@
 /**
  * `session-search`, the full command line (dist/cli.js): every command, answered by the data folder's engine or in this
- * process. The quick entry (quick.ts, dist/cli-main.cjs, run by dist/cli.cjs) answers the engine's commands without loading this, and loads it
- * for the rest. `serve` runs the engine here too; the clients start it from its own bundle (engine/start.ts).
+ * process. The quick entry (quick.ts, dist/cli-main.cjs, run by dist/cli.cjs) answers the engine's commands without
+ * loading this, and loads it for the rest. `serve` runs the engine here too; the clients start it from its own bundle
+ * (engine/start.ts).
  */
 import { SessionSearchError } from '../core/errors.js';
 import type { SessionLibrary } from '../core/library.js';

@@ -1,7 +1,7 @@
 /**
  * `session-search` (dist/cli.cjs): runs the command line's bundle beside it (dist/cli-main.cjs, cli/quick.ts) from
  * V8's code cache, kept in the data folder's engine folder as the engine keeps its own (engine/code-cache.ts): a
- * command then neither compiles the bundle nor the functions it runs (about 10 ms of a 170 ms search at 10,000
+ * command then neither compiles the bundle nor the functions it runs (about 5 ms of a 170 ms search at 10,000
  * sessions). The cache is written as the first command of a build exits. Where the engine's folder does not exist yet,
  * or is not this user's alone, the bundle runs as it is: a command creates no folder to keep a cache in.
  */
