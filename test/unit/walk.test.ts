@@ -1,9 +1,10 @@
 /** A walk lists a root's files in one order, whether its folders are listed in this thread or through the thread pool. */
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, normalize, sep } from 'node:path';
+import fc from 'fast-check';
 import { test } from 'node:test';
-import { walkFiles } from '../../src/core/ingest/walk.js';
+import { childPath, walkFiles } from '../../src/core/ingest/walk.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { tempDir } from '../helpers.js';
 
@@ -58,4 +59,16 @@ test('every tree is walked to the same files in the same order, folders listed i
       `seed ${seed}`,
     );
   }
+});
+
+test('a listed name under a folder the walk made is the path join gives, for any such folder and name', () => {
+  const segment = fc.stringMatching(/^[^/\\\0]{1,8}$/).filter((n) => n !== '.' && n !== '..');
+  fc.assert(
+    fc.property(fc.array(segment, { maxLength: 5 }), segment, (parts, name) => {
+      // a real path: absolute, normal (the root itself ends with the separator)
+      const dir = normalize(sep + parts.join(sep));
+      assert.equal(childPath(dir, name), join(dir, name));
+    }),
+    { numRuns: 2000 },
+  );
 });

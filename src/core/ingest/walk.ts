@@ -4,7 +4,7 @@
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join, relative, isAbsolute, sep } from 'node:path';
+import { relative, isAbsolute, sep } from 'node:path';
 import type { Logger } from '../log.js';
 
 export function isInside(root: string, target: string): boolean {
@@ -54,7 +54,7 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const found: (string | Promise<string[]>)[] = [];
     for (const entry of entries) {
-      const full = join(dir, entry.name);
+      const full = childPath(dir, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
@@ -85,6 +85,15 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
   const info = await lstat(realRoot).catch(() => undefined);
   if (!info?.isDirectory()) return [];
   return visit(realRoot, 0);
+}
+
+/**
+ * `join(dir, name)` for a folder the walk made (a real path, or one joined from it: normal already) and a name it listed
+ * (never `.`, `..` or one holding a separator): without normalizing the path again, which was a tenth of a warm start's
+ * walk at 10,000 sessions (12,000 names).
+ */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
 }
 
 /** How many folders a walk lists at once through the thread pool. */
