@@ -89,8 +89,8 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
 
 /**
  * `join(dir, name)` for a folder the walk made (a real path, or one joined from it: normal already) and a name it listed
- * (never `.`, `..` or one holding a separator): without normalizing the path again, which was a tenth of a warm start's
- * walk at 10,000 sessions (12,000 names).
+ * (never `.`, `..` or one holding a separator): without normalizing the path again, about 30 ms of the walking
+ * thread's half second at a warm start of 10,000 sessions (12,000 names).
  */
 export function childPath(dir: string, name: string): string {
   return dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
