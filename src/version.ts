@@ -3,12 +3,14 @@ export const PRODUCT_VERSION = '0.1.0';
 
 declare const SESSION_SEARCH_BUILD: string | undefined;
 
+/** A hash of the sources the bundles were built from (set by esbuild.mjs; "source" when running from TypeScript). */
+export const BUILD = typeof SESSION_SEARCH_BUILD === 'string' ? SESSION_SEARCH_BUILD : 'source';
+
 /**
- * This build's identity, compared by an engine and its clients: the version and a hash of the sources the bundles were
- * built from (set by esbuild.mjs; "source" when running from TypeScript), so that a new build takes over from the
- * engine an older one started.
+ * This build's identity, compared by an engine and its clients: the version and the build, so that a new build takes
+ * over from the engine an older one started.
  */
-export const ENGINE_VERSION = `${PRODUCT_VERSION}+${typeof SESSION_SEARCH_BUILD === 'string' ? SESSION_SEARCH_BUILD : 'source'}`;
+export const ENGINE_VERSION = `${PRODUCT_VERSION}+${BUILD}`;
 
 declare const SESSION_SEARCH_BUILT: number | undefined;
 
@@ -21,7 +23,6 @@ export const ENGINE_BUILT = typeof SESSION_SEARCH_BUILT === 'number' ? SESSION_S
 
 /** What `session-search --version` prints: the version, the build and the day it was made. */
 export function versionLine(): string {
-  const build = ENGINE_VERSION.slice(PRODUCT_VERSION.length + 1);
   const day = ENGINE_BUILT ? `, ${new Date(ENGINE_BUILT).toISOString().slice(0, 10)}` : '';
-  return `session-search ${PRODUCT_VERSION} (build ${build}${day})\n`;
+  return `session-search ${PRODUCT_VERSION} (build ${BUILD}${day})\n`;
 }

@@ -197,6 +197,17 @@ export function readingOptions(o: CliOptions): Pick<CliOptions, 'roots' | 'dataD
   return { roots: o.roots, dataDir: o.dataDir, archive: o.archive, exclude: o.exclude, maxFileBytes: o.maxFileBytes, verbose: o.verbose };
 }
 
+/**
+ * The data folder an entry names before anything else is loaded (`--data DIR`, `--data=DIR`, else the environment's or
+ * the default): engine/start.ts and cli/start.ts, which look for their code cache there. Not parseCli: it states every
+ * root given, and refuses what the command itself then explains.
+ */
+export function dataDirOfArgv(argv: readonly string[], env: NodeJS.ProcessEnv): string {
+  const at = argv.findIndex((a) => a === '--data' || a.startsWith('--data='));
+  const flag = at < 0 ? undefined : argv[at] === '--data' ? argv[at + 1] : argv[at].slice('--data='.length);
+  return dataDirFrom(flag, env);
+}
+
 export function dataDirFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return resolve(flag ?? env.SESSION_SEARCH_HOME ?? join(env.HOME ?? homedir(), '.session-search'));
 }

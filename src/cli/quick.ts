@@ -16,7 +16,7 @@ import { ANSWERED, answerCommand, checkArguments } from './answered.js';
 import { connected, engineAnswers, engineClientOptions, tellNoEngine } from './engine.js';
 import { exitWhenWritten, quietOnBrokenPipe, settle } from './output.js';
 import { versionLine } from '../version.js';
-import { FULL_CLI } from './full-cli.js';
+import { importFullCli } from './full-cli.js';
 
 /** The command line's options; undefined where they are wrong (the full CLI says what is wrong, as for every command). */
 function parsed(argv: string[]): CliOptions | undefined {
@@ -55,9 +55,7 @@ async function main(argv: string[]): Promise<void> {
   }
   // (a URL: the full CLI is an ES module beside this file; from source, main.ts beside this one)
   const full = typeof __dirname === 'string' ? join(__dirname, 'cli.js') : join(dirname(fileURLToPath(import.meta.url)), 'main.ts');
-  // (run from the code cache, the bundle imports through its entry: start.ts)
-  const viaEntry = (globalThis as { [FULL_CLI]?: (url: string) => Promise<unknown> })[FULL_CLI];
-  await (viaEntry ? viaEntry(pathToFileURL(full).href) : import(pathToFileURL(full).href));
+  await importFullCli(pathToFileURL(full).href);
 }
 
 quietOnBrokenPipe();

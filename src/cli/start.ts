@@ -5,25 +5,19 @@
  * sessions). The cache is written as the first command of a build exits. Where the engine's folder does not exist yet,
  * or is not this user's alone, the bundle runs as it is: a command creates no folder to keep a cache in.
  */
-import { lstatSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { codeCacheFile, runWithCodeCache } from '../engine/code-cache.js';
-import { enginePaths } from '../engine/paths.js';
-import { dataDirFrom } from './args.js';
-import { ENGINE_VERSION } from '../version.js';
-import { FULL_CLI } from './full-cli.js';
+import { enginePaths, isPrivateFolder } from '../engine/paths.js';
+import { dataDirOfArgv } from './args.js';
+import { BUILD } from '../version.js';
+import { importThroughEntry } from './full-cli.js';
 
-/** The engine's folder of the data folder the command names (`--data DIR`, `--data=DIR`, or the default), when it is private. */
+/** The engine's folder of the data folder the command names, where it exists and is this user's alone. */
 function cacheFolder(argv: string[]): string | undefined {
-  const at = argv.findIndex((a) => a === '--data' || a.startsWith('--data='));
-  const flag = at < 0 ? undefined : argv[at] === '--data' ? argv[at + 1] : argv[at].slice('--data='.length);
   try {
-    const dir = enginePaths(dataDirFrom(flag, process.env)).dir;
-    const info = lstatSync(dir, { throwIfNoEntry: false });
-    if (!info?.isDirectory()) return undefined;
-    if (process.platform !== 'win32' && ((info.mode & 0o077) !== 0 || (process.getuid && info.uid !== process.getuid()))) return undefined;
-    return dir;
+    const dir = enginePaths(dataDirOfArgv(argv, process.env)).dir;
+    return isPrivateFolder(dir) ? dir : undefined;
   } catch {
     return undefined;
   }
@@ -32,10 +26,9 @@ function cacheFolder(argv: string[]): string | undefined {
 const bundle = join(__dirname, 'cli-main.cjs');
 const folder = cacheFolder(process.argv.slice(2));
 if (folder) {
-  const build = ENGINE_VERSION.replace(/^.*\+/, '');
   // (the bundle's one import(), of the full command line, is made here: quick.ts)
-  (globalThis as { [FULL_CLI]?: (url: string) => Promise<unknown> })[FULL_CLI] = (url) => import(url);
-  const cache = runWithCodeCache(bundle, codeCacheFile(folder, `${build}-cli`), build, { register: false, imports: false });
+  importThroughEntry((url) => import(url));
+  const cache = runWithCodeCache(bundle, codeCacheFile(folder, `${BUILD}-cli`), BUILD, { register: false, imports: false });
   // (at exit: the functions the command ran are compiled by then, and go into the cache with the bundle's top level)
   if (!cache.used) process.once('exit', () => void cache.save());
 } else createRequire(__filename)(bundle);

@@ -47,6 +47,13 @@ export function privateFolder(dir: string): void {
   if ((info.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
+/** Whether `dir` already is a folder only this user may enter (as `privateFolder` leaves it), without making or mending it. */
+export function isPrivateFolder(dir: string): boolean {
+  const info = lstatSync(dir, { throwIfNoEntry: false });
+  if (!info?.isDirectory()) return false;
+  return process.platform === 'win32' || ((info.mode & 0o077) === 0 && (!process.getuid || info.uid === process.getuid()));
+}
+
 /** How an engine reads: what its clients must agree on to share it. */
 export interface ReadConfig {
   /** The machine's roots (splitRoots): a workspace's are registered by each client, not compared. */

@@ -7,16 +7,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { codeCacheFile, runWithCodeCache } from './code-cache.js';
 import { enginePaths, privateFolder } from './paths.js';
-import { dataDirFrom } from '../cli/args.js';
-import { ENGINE_VERSION } from '../version.js';
+import { dataDirOfArgv } from '../cli/args.js';
+import { BUILD } from '../version.js';
 
-// (clients pass `--data DIR`; `--data=DIR` and none, as the engine itself reads them. Not parseCli: it states every
-// root given, which the engine does once itself)
-const argv = process.argv.slice(2);
-const at = argv.findIndex((a) => a === '--data' || a.startsWith('--data='));
-const flag = at < 0 ? undefined : argv[at] === '--data' ? argv[at + 1] : argv[at].slice('--data='.length);
-const dir = enginePaths(dataDirFrom(flag, process.env)).dir;
-const build = ENGINE_VERSION.replace(/^.*\+/, '');
+// (clients pass `--data DIR`; `--data=DIR` and none, as the engine itself reads them)
+const dir = enginePaths(dataDirOfArgv(process.argv.slice(2), process.env)).dir;
 const bundle = join(__dirname, 'serve.cjs');
 let folder = true;
 try {
@@ -24,5 +19,5 @@ try {
 } catch {
   folder = false; // (no private folder to keep a cache in: the engine says why in its own words)
 }
-if (folder) runWithCodeCache(bundle, codeCacheFile(dir, build), build);
+if (folder) runWithCodeCache(bundle, codeCacheFile(dir, BUILD), BUILD);
 else createRequire(__filename)(bundle);
