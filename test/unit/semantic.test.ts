@@ -109,8 +109,8 @@ test('the learned model is kept with the snapshot: a restart searches by meaning
   await first.lib.close();
   const bytes = readFileSync(file);
   const decoded = decodeSemantic(bytes);
-  assert.ok(decoded?.model && decoded.vectors.length > 20, 'the file holds the model and the vectors');
-  assert.equal(decoded.asked.length, decoded.bags.length, 'and what each session asked');
+  assert.ok(decoded?.model && decoded.vectors.ids.length > 20, 'the file holds the model and the vectors');
+  assert.equal(decoded.asked.ids.length, decoded.bags.ids.length, 'and what each session asked');
   assert.deepEqual(encodeSemantic(decoded), bytes, 'read back and written again, the same bytes');
 
   const second = await open();

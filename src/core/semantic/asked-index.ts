@@ -16,6 +16,7 @@ import { isPrompt, type Session, type Turn } from '../model.js';
 import { forEachToken } from '../index/tokenize.js';
 import type { QuerySlot } from '../index/ranking.js';
 import type { Bag } from './lsa.js';
+import { bagAt, packBags, type BagRows } from './rows.js';
 
 /**
  * Distinct stems a session keeps at most (the first ones met). Not its most frequent ones: a word asked once (a
@@ -127,7 +128,12 @@ function selectTop<T>(items: T[], k: number, compare: (a: T, b: T) => number): T
 
 export class AskedIndex {
   private keys: (string | undefined)[] = [];
+  /** Bags set since the restore (a restored document's is read from `restored` when needed: see bag()). */
   private bags: (Bag | undefined)[] = [];
+  /** The rows read from the file: the first documents' bags, while those documents live. */
+  private restored: BagRows | undefined;
+  /** Whether the documents are still exactly the rows restored (none removed or added since). */
+  private asRestored = false;
   private lengths: number[] = [];
   private readonly byKey = new Map<string, number>();
   /** Postings of the documents below `built` (compressed rows: per word id, a range of document numbers). */
@@ -153,22 +159,60 @@ export class AskedIndex {
     return this.byKey.has(key);
   }
 
-  /** The bags by session (to be written to disk). */
+  /** The bags by session, in the order set (to be written to disk). */
   entries(): [string, Bag][] {
-    return [...this.byKey].map(([key, doc]) => [key, this.bags[doc]!]);
+    return [...this.byKey].map(([key, doc]) => [key, this.bag(doc)!]);
+  }
+
+  /** The bags as rows, to be written to disk: those restored as they are when nothing changed since. */
+  toRows(): BagRows {
+    return this.asRestored && this.restored ? this.restored : packBags(this.entries());
+  }
+
+  /**
+   * Starts from rows read from the file, keeping the sessions `keep` accepts (in place of anything held). A document's
+   * bag is made when read; the postings are built by the first search that needs them, as after any load.
+   */
+  restore(rows: BagRows, keep: (key: string) => boolean): void {
+    this.clear();
+    this.restored = rows;
+    this.bags = new Array<Bag | undefined>(rows.ids.length).fill(undefined);
+    for (let doc = 0; doc < rows.ids.length; doc++) {
+      const key = rows.ids[doc];
+      let length = 0;
+      for (let p = rows.starts[doc]; p < rows.starts[doc + 1]; p++) length += rows.counts[p];
+      this.lengths.push(length);
+      if (keep(key) && !this.byKey.has(key)) {
+        this.keys.push(key);
+        this.byKey.set(key, doc);
+        this.totalLength += length;
+      } else {
+        this.keys.push(undefined);
+        this.dead++;
+      }
+    }
+    this.asRestored = this.dead === 0;
+  }
+
+  /** Document `doc`'s bag (undefined: removed). */
+  private bag(doc: number): Bag | undefined {
+    if (this.keys[doc] === undefined) return undefined;
+    return this.bags[doc] ?? (this.restored && doc < this.restored.ids.length ? bagAt(this.restored, doc) : undefined);
   }
 
   /** Whether session `key` asked every word of `ids`. */
   holdsAll(key: string, ids: number[]): boolean {
     const doc = this.byKey.get(key);
-    return doc !== undefined && ids.every((id) => countIn(this.bags[doc]!, id) > 0);
+    const bag = doc === undefined ? undefined : this.bag(doc);
+    return bag !== undefined && ids.every((id) => countIn(bag, id) > 0);
   }
 
   set(key: string, bag: Bag): void {
     this.remove(key);
+    this.asRestored = false;
     const doc = this.keys.length;
     this.keys.push(key);
-    this.bags.push(bag);
+    this.bags[doc] = bag;
     let length = 0;
     for (let p = 0; p < bag.counts.length; p++) length += bag.counts[p];
     this.lengths.push(length);
@@ -180,6 +224,7 @@ export class AskedIndex {
     const doc = this.byKey.get(key);
     if (doc === undefined) return;
     this.byKey.delete(key);
+    this.asRestored = false;
     this.totalLength -= this.lengths[doc];
     this.keys[doc] = undefined;
     this.bags[doc] = undefined;
@@ -191,6 +236,8 @@ export class AskedIndex {
     this.building = undefined;
     this.keys = [];
     this.bags = [];
+    this.restored = undefined;
+    this.asRestored = false;
     this.lengths = [];
     this.byKey.clear();
     this.offsets = new Uint32Array(1);
@@ -275,7 +322,8 @@ export class AskedIndex {
           counts.push(this.counts[i]);
         }
     for (let doc = this.built; doc < this.keys.length; doc++) {
-      const n = this.bags[doc] ? countIn(this.bags[doc]!, id) : 0;
+      const bag = this.bag(doc);
+      const n = bag ? countIn(bag, id) : 0;
       if (n) {
         docs.push(doc);
         counts.push(n);
@@ -307,7 +355,7 @@ export class AskedIndex {
 
   private index(): void {
     if (!this.due) return;
-    const bags = this.bags;
+    const bags = this.keys.map((_, doc) => this.bag(doc));
     let words = 0;
     // a bag is sorted by word id: its last is its largest
     for (const bag of bags) if (bag?.terms.length) words = Math.max(words, bag.terms[bag.terms.length - 1] + 1);

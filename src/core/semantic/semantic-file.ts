@@ -5,7 +5,8 @@
  * starting on a 4-byte boundary. Anything unexpected makes the file unusable as a whole: the leg is learned again.
  */
 import { crc32 } from 'node:zlib';
-import type { Bag, LsaModel } from './lsa.js';
+import type { LsaModel } from './lsa.js';
+import { startsOf, type BagRows, type VectorRows } from './rows.js';
 
 const MAGIC = 0x5353454d; // "SSEM"
 const VERSION = 4;
@@ -16,11 +17,12 @@ const HEAD = 16;
 
 export interface SemanticData {
   words: string[];
-  bags: [string, Bag][];
+  bags: BagRows;
   /** Each session's asked stems (ids in `words`). */
-  asked: [string, Bag][];
+  asked: BagRows;
   model?: { lsa: LsaModel; toModel: Int32Array; sessions: number };
-  vectors: [string, Float32Array][];
+  /** One row of `model.lsa.k` numbers per session (none without a model). */
+  vectors: VectorRows;
 }
 
 interface Header {
@@ -42,26 +44,21 @@ function unlessSame(ids: string[], of: string[]): string[] | null {
 }
 
 const aligned = (n: number): number => (n + 3) & ~3;
+const lengthsOf = (rows: BagRows): number[] => rows.ids.map((_, i) => rows.starts[i + 1] - rows.starts[i]);
 
 export function encodeSemantic(data: SemanticData): Buffer {
   const k = data.model?.lsa.k ?? 0;
-  const ids = data.bags.map(([id]) => id);
+  const ids = data.bags.ids;
   const header: Header = {
     words: data.words,
     ids,
-    lengths: data.bags.map(([, b]) => b.terms.length),
-    askedIds: unlessSame(
-      data.asked.map(([id]) => id),
-      ids,
-    ),
-    askedLengths: data.asked.map(([, b]) => b.terms.length),
+    lengths: lengthsOf(data.bags),
+    askedIds: unlessSame(data.asked.ids, ids),
+    askedLengths: lengthsOf(data.asked),
     k,
     modelWords: data.model?.lsa.idf.length ?? 0,
     sessions: data.model?.sessions ?? 0,
-    vectorIds: unlessSame(
-      data.vectors.map(([id]) => id),
-      ids,
-    ),
+    vectorIds: unlessSame(data.vectors.ids, ids),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const parts: Buffer[] = [];
@@ -72,23 +69,15 @@ export function encodeSemantic(data: SemanticData): Buffer {
   parts.push(head, json, Buffer.alloc(aligned(json.length) - json.length));
   const view = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   for (const bags of [data.bags, data.asked]) {
-    const total = bags.reduce((sum, [, b]) => sum + b.terms.length, 0);
-    const terms = new Uint32Array(total);
-    const counts = new Uint16Array(total + (total % 2));
-    let at = 0;
-    for (const [, bag] of bags) {
-      terms.set(bag.terms, at);
-      counts.set(bag.counts, at);
-      at += bag.terms.length;
-    }
-    parts.push(view(terms), view(counts));
+    const total = bags.starts[bags.ids.length];
+    // (the counts padded to a 4-byte boundary)
+    parts.push(view(bags.terms.subarray(0, total)), view(bags.counts.subarray(0, total)), Buffer.alloc((total % 2) * 2));
   }
   if (data.model) {
     // one entry per word: words that came after the model was learned are in none of it (−1)
     const toModel = new Int32Array(data.words.length).fill(-1);
     toModel.set(data.model.toModel.subarray(0, data.words.length));
-    parts.push(view(toModel), view(data.model.lsa.idf), view(data.model.lsa.projection));
-    for (const [, v] of data.vectors) parts.push(view(v));
+    parts.push(view(toModel), view(data.model.lsa.idf), view(data.model.lsa.projection), view(data.vectors.rows.subarray(0, data.vectors.ids.length * k)));
   }
   const file = Buffer.concat(parts);
   file.writeUInt32LE(crc32(file.subarray(HEAD)), 12);
@@ -107,7 +96,8 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
     let offset = HEAD + aligned(jsonLength);
     // Views into the file's bytes, not copies: every part of them is kept (bags, model, vectors), and a warm start at
     // 10,000 sessions neither copies nor touches 29 MB more. Until every view is let go the whole file stays in memory,
-    // at most its size. (A buffer that does not start on a 4-byte boundary is copied once, whole, so that it does.)
+    // at most its size. (A buffer that does not start on a 4-byte boundary is copied once, whole, so that it does.) A
+    // session's own views are made when it is read (rows.ts).
     const bytes = buffer.byteOffset % 4 ? new Uint8Array(buffer) : buffer;
     const take = <T>(make: (b: ArrayBufferLike, at: number, length: number) => T, size: number, bytesPer: number): T => {
       if (offset + size * bytesPer > bytes.length) throw new Error('truncated');
@@ -115,21 +105,18 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
       offset += aligned(size * bytesPer);
       return view;
     };
-    const bagsOf = (ids: string[], lengths: number[]): [string, Bag][] => {
-      const total = lengths.reduce((a, b) => a + b, 0);
+    const bagsOf = (ids: string[], lengths: number[]): BagRows => {
+      if (lengths.length !== ids.length) throw new Error('lengths and ids disagree');
+      const starts = startsOf(lengths);
+      const total = starts[ids.length];
       const terms = take((b, at, n) => new Uint32Array(b, at, n), total, 4);
-      const counts = take((b, at, n) => new Uint16Array(b, at, n), total + (total % 2), 2);
+      const counts = take((b, at, n) => new Uint16Array(b, at, n), total + (total % 2), 2).subarray(0, total);
       for (let i = 0; i < terms.length; i++) if (terms[i] >= header.words.length) throw new Error('word out of range');
-      let at = 0;
-      return ids.map((id, i) => {
-        const n = lengths[i];
-        at += n;
-        return [id, { terms: terms.subarray(at - n, at), counts: counts.subarray(at - n, at) }];
-      });
+      return { ids, starts, terms, counts };
     };
     const bags = bagsOf(header.ids, header.lengths);
     const asked = bagsOf(askedIds, header.askedLengths);
-    const data: SemanticData = { words: header.words, bags, asked, vectors: [] };
+    const data: SemanticData = { words: header.words, bags, asked, vectors: { ids: [], rows: new Float32Array(0) } };
     if (header.k > 0) {
       // one entry per word; a file of an earlier build holds one per word known when the model was learned (read
       // as it is: the words after are in none of the model)
@@ -140,27 +127,10 @@ export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
       const idf = take((b, at, n) => new Float32Array(b, at, n), header.modelWords, 4);
       const projection = take((b, at, n) => new Float32Array(b, at, n), header.modelWords * header.k, 4);
       data.model = { lsa: { k: header.k, idf, projection }, toModel, sessions: header.sessions };
-      const vectors = take((b, at, n) => new Float32Array(b, at, n), vectorIds.length * header.k, 4);
-      data.vectors = vectorIds.map((id, i) => [id, vectors.subarray(i * header.k, (i + 1) * header.k)]);
+      data.vectors = { ids: vectorIds, rows: take((b, at, n) => new Float32Array(b, at, n), vectorIds.length * header.k, 4) };
     }
     return offset === aligned(buffer.length) ? data : undefined;
   } catch {
     return undefined;
   }
-}
-
-/**
- * The table of `vectors` where they are already consecutive rows of one array, in the map's order (as `decodeSemantic`
- * gives them, views into the file's bytes): a search reads the rows as they are, not copied into a table of their own;
- * undefined where they are not.
- */
-export function rowsInPlace(vectors: Map<string, Float32Array>, k: number): { keys: string[]; rows: Float32Array; k: number } | undefined {
-  const first = vectors.values().next().value;
-  if (!first || k === 0) return undefined;
-  let d = 0;
-  for (const v of vectors.values()) {
-    if (v.buffer !== first.buffer || v.length !== k || v.byteOffset !== first.byteOffset + d * k * 4) return undefined;
-    d++;
-  }
-  return { keys: [...vectors.keys()], rows: new Float32Array(first.buffer, first.byteOffset, d * k), k };
 }

@@ -14,7 +14,8 @@ import { startWorker, threadScript } from '../threads.js';
 import type { QuerySlot } from '../index/ranking.js';
 import { AskedIndex, askedStems, keptWord, sortedBag, stemOf } from './asked-index.js';
 import { fold, trainLsa, type Bag, type LsaModel } from './lsa.js';
-import { rowsInPlace, type SemanticData } from './semantic-file.js';
+import type { SemanticData } from './semantic-file.js';
+import { bagAt, packBags, RowMap } from './rows.js';
 
 /** Dimensions of the model (measured on the judged set: bench/relevance/semantic.ts). */
 export const K = 128;
@@ -90,8 +91,10 @@ function inModelOrder(bag: Bag, toModel: Int32Array): Bag {
 
 export class SemanticIndex {
   private readonly words = new Map<string, number>();
-  private readonly bags = new Map<string, Bag>();
-  private readonly vectors = new Map<string, Float32Array>();
+  private readonly bags = new RowMap<Bag>();
+  private readonly vectors = new RowMap<Float32Array>();
+  /** What the file held, while the bags and vectors are still its rows (written again as they are). */
+  private restored: SemanticData | undefined;
   /** The vectors in one array, row by row, in the map's order (built when searched after a change; see packed()). */
   private table: { keys: string[]; rows: Float32Array; k: number } | undefined;
   /** What each session asked, by stem (a lexical list of its own, fused beside the vectors). */
@@ -161,6 +164,7 @@ export class SemanticIndex {
     this.vectors.clear();
     this.table = undefined;
     this.model = undefined;
+    this.restored = undefined;
   }
 
   /** Whether the model knows a word (it is in the vocabulary it learned). */
@@ -221,12 +225,13 @@ export class SemanticIndex {
 
   /** The bags, the model and the vectors, to be written to disk (semantic-file.ts). */
   toData(): SemanticData {
+    const { keys, rows } = this.model ? this.packed() : { keys: [], rows: new Float32Array(0) };
     return {
       words: [...this.words.keys()],
-      bags: [...this.bags],
-      asked: this.asked.entries(),
+      bags: this.bags.asRestored && this.restored ? this.restored.bags : packBags(this.bags),
+      asked: this.asked.toRows(),
       model: this.model,
-      vectors: this.model ? [...this.vectors] : [],
+      vectors: { ids: keys, rows },
     };
   }
 
@@ -234,14 +239,22 @@ export class SemanticIndex {
   fromData(data: SemanticData, keep: (id: string) => boolean): void {
     if (this.bags.size || this.model) return; // only into an empty leg: the ids of words would not agree
     data.words.forEach((w, i) => this.words.set(w, i));
-    for (const [id, bag] of data.bags) if (keep(id)) this.bags.set(id, bag);
-    for (const [id, bag] of data.asked) if (this.bags.has(id)) this.asked.set(id, bag);
+    // each session's bag and vector is made (a view of the file's bytes) when it is read, not all of them now
+    this.bags.restore(data.bags.ids, (row) => bagAt(data.bags, row), keep);
+    this.asked.restore(data.asked, (id) => this.bags.has(id));
     if (data.model) {
       this.model = data.model;
-      for (const [id, v] of data.vectors) if (this.bags.has(id)) this.vectors.set(id, v);
+      const k = data.model.lsa.k;
+      const rows = data.vectors.rows;
+      this.vectors.restore(
+        data.vectors.ids,
+        (row) => rows.subarray(row * k, (row + 1) * k),
+        (id) => this.bags.has(id),
+      );
       // vectors read from a file lie one after another in its bytes: already the table a search reads
-      this.table = rowsInPlace(this.vectors, data.model.lsa.k);
+      if (this.vectors.asRestored) this.table = { keys: data.vectors.ids, rows, k };
     }
+    this.restored = data;
     this.schedule();
   }
 
