@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
 import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
-import { SNAPSHOT_VERSION } from '../../src/core/store/snapshot.js';
+import { fullHeader, type CompactHeader } from '../../src/core/store/compact-header.js';
 import { closeTracked, snapshotHeader, tempDir } from '../helpers.js';
 import { SessionSearchError } from '../../src/core/errors.js';
 import { QUERIES, answers, answersComeBack, corpusCopy, open } from '../snapshot-library.js';
@@ -53,7 +53,17 @@ test('a damaged snapshot, one of another version and one written with other sett
       /snapshot discarded \(section header is damaged \(checksum\)\)/,
     ],
     ['bytes flipped in an index array', (b) => flipAt(b, sectionAt(b, 'df')), /snapshot discarded \(section df is damaged \(checksum\)\)/],
-    ['another version', (b) => withHeader(b, (h) => (h.version = 0)), new RegExp(`snapshot discarded \\(version 0, this build reads ${SNAPSHOT_VERSION}\\)`)],
+    ['another version', (b) => withHeader(b, (h) => (h.version = 0)), /snapshot discarded \(version 0, this build reads 7 and 8\)/],
+    [
+      'a session naming a file the header does not hold',
+      (b) => withHeader(b, (h) => ((h.sessions as { file: unknown }[])[0].file = 1e6)),
+      /snapshot discarded \(session .* names file 1000000, which the header does not hold\)/,
+    ],
+    [
+      'a document naming a session the header does not hold',
+      (b) => withHeader(b, (h) => ((h.keys as unknown[])[0] = 1e6)),
+      /snapshot discarded \(a document names session 1000000, which the header does not hold\)/,
+    ],
     [
       'the previous layout',
       (b) => Buffer.concat([b.subarray(0, b.length - 8), Buffer.from('SSSNAPv1')]),
@@ -79,6 +89,51 @@ test('a damaged snapshot, one of another version and one written with other sett
     logger.lines.some((l) => l.includes('snapshot discarded (written with other settings')),
     logger.lines.join('\n'),
   );
+});
+
+test('a snapshot whose header has every field written out (the previous layout, version 7) is read as it is, not rebuilt', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  await (await open(root, data)).library.close();
+  const path = Persistence.snapshotPath(data);
+  const good = readFileSync(path);
+  assert.equal(snapshotHeader(good).header.version, 8);
+  const before = (await open(root, data)).library;
+  await before.semantic.settled();
+  const expected = new Map(QUERIES.map((q) => [q, answers(before, q)]));
+  const metadata = (library: typeof before): unknown[] =>
+    [...library.sessions.values()].map(({ id, source, nativeId, topic, filename, file, size, created, updated, project }) => ({
+      id,
+      source,
+      nativeId,
+      topic,
+      filename,
+      file,
+      size,
+      created,
+      updated,
+      project,
+    }));
+  const sessions = metadata(before);
+  await before.close();
+  writeFileSync(
+    path,
+    withHeader(good, (h) => {
+      const full = fullHeader(h as unknown as CompactHeader);
+      Object.assign(h, { version: 7, keys: full.keys, files: full.files, sessions: full.sessions });
+      delete h.roots;
+    }),
+  );
+  const { library, logger } = await open(root, data);
+  assert.ok(!logger.lines.some((l) => l.includes('snapshot discarded')), logger.lines.join('\n'));
+  assert.ok(
+    logger.lines.some((l) => /snapshot of .* restored/.test(l)),
+    logger.lines.join('\n'),
+  );
+  assert.deepEqual(metadata(library), sessions, 'every session as the new layout gave it');
+  await library.semantic.settled();
+  for (const q of QUERIES) assert.deepEqual(answers(library, q), expected.get(q), q);
+  await library.close();
 });
 
 test('postings damaged on disk under a running library: the query says so, the index is rebuilt, and answers come back whole', async () => {

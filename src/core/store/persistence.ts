@@ -27,8 +27,8 @@ import {
   type ManifestEntry,
   type SessionSource,
   type SnapshotLists,
-  type StoredSession,
 } from './snapshot.js';
+import { completeSession, type CompactSession } from './compact-header.js';
 import { TurnFile, type TurnPlace } from './turns.js';
 import type { TurnStore } from './turn-store.js';
 
@@ -126,7 +126,7 @@ export class Persistence {
     }
     const file = new TurnFile(contents.handle, this.path);
     this.turnFile = file;
-    const sessions = contents.sessions.map((s) => this.restoredSession(s, file));
+    const sessions = contents.sessions.map((s) => this.restoredSession(s, file, contents.files));
     this.lists.use(inFile(file, contents.lists), sessions);
     this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
     const bytes = await semanticBytes;
@@ -143,9 +143,9 @@ export class Persistence {
   }
 
   /** A session whose turns stay on disk until used. */
-  private restoredSession(stored: StoredSession, file: TurnFile): Session {
+  private restoredSession(stored: CompactSession, file: TurnFile, files: readonly ManifestEntry[]): Session {
     const { turnCount, firstPrompt, turnsAt, archivedAt, ...meta } = stored;
-    const session = meta as Session;
+    const session = completeSession(meta, firstPrompt, files) as Session;
     const place: TurnPlace =
       archivedAt && this.archiveDir ? { archive: `${this.archivePrefix}${archivedAt.entry}`, at: archivedAt.at } : { snapshot: file, at: turnsAt ?? [0, 0] };
     this.turns.place(session, place, { count: turnCount, firstPrompt });

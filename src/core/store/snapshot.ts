@@ -21,9 +21,19 @@ import { unfinishedPath } from './unfinished.js';
 import { mergePostings } from './merged-postings.js';
 import type { Session, SourceId } from '../model.js';
 import { LIST_KEYS, LIST_SECTIONS, type ListKey } from './restored-lists.js';
+import { compactHeader, restoredHeader, type CompactFile, type CompactSession } from './compact-header.js';
 
-/** Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt. */
+/**
+ * Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt (it is
+ * part of the configuration's key, persistence.ts).
+ */
 export const SNAPSHOT_VERSION = 7;
+/**
+ * The header's layout, written as its `version`: 8 leaves out what other fields give (compact-header.ts), so that a
+ * build reading only 7 rebuilds rather than misreads it. Headers of layout 7 (everything written out) are read too.
+ */
+const HEADER_VERSION = 8;
+const READ_HEADER_VERSIONS = new Set([SNAPSHOT_VERSION, HEADER_VERSION]);
 /** Marks the footer layout (offset, length and checksum of the header); the header's own version says what the sections hold. */
 const MAGIC = 'SSSNAPv2';
 const FOOTER_BYTES = 8 + 8 + 8 + 8;
@@ -70,16 +80,19 @@ interface Header {
   blocks: Record<string, string>;
   turnsEnd: number;
   segmentTerms: number[];
-  keys: (string | null)[];
+  /** compact-header.ts: a document's session by its place in `sessions`, a file's root by its place in `roots`. */
+  keys: (number | string | null)[];
   totalLengths: number[];
   dead: number;
-  files: ManifestEntry[];
-  sessions: StoredSession[];
+  roots?: string[];
+  files: CompactFile[];
+  sessions: CompactSession[];
 }
 
 export interface SnapshotContents {
   index: RestoredState;
-  sessions: StoredSession[];
+  /** As the header holds them: each completed as it is taken (compact-header.ts `completeSession`). */
+  sessions: CompactSession[];
   files: ManifestEntry[];
   created: string;
   handle: FileHandle;
@@ -160,8 +173,9 @@ export async function writeSnapshot(
       sessions.push({ ...(meta as Omit<Session, 'turns'>), turnCount, firstPrompt, turnsAt, archivedAt });
       for (const key of LIST_KEYS) lists[key].push(session[key] ?? kept?.[key] ?? null);
     }
+    const compact = compactHeader(sessions, files, index.keys);
     header = {
-      version: SNAPSHOT_VERSION,
+      version: HEADER_VERSION,
       config,
       created: new Date().toISOString(),
       ...(partial ? { partial } : {}),
@@ -170,11 +184,12 @@ export async function writeSnapshot(
       blocks: {},
       turnsEnd: out.offset,
       segmentTerms: merged.map((s) => s.terms),
-      keys: index.keys,
+      keys: compact.keys,
       totalLengths: index.totalLengths,
       dead: index.dead,
-      files,
-      sessions,
+      roots: compact.roots,
+      files: compact.files,
+      sessions: compact.sessions,
     };
     for (const key of LIST_KEYS) {
       if (!lists[key].some((v) => (v as unknown[] | null)?.length)) continue;
@@ -314,8 +329,10 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     } catch {
       throw new SnapshotError('header is not valid JSON');
     }
-    if (header.version !== SNAPSHOT_VERSION) throw new SnapshotError(`version ${header.version}, this build reads ${SNAPSHOT_VERSION}`);
+    if (!READ_HEADER_VERSIONS.has(header.version))
+      throw new SnapshotError(`version ${header.version}, this build reads ${[...READ_HEADER_VERSIONS].join(' and ')}`);
     if (header.config !== config) throw new SnapshotError('written with other settings (exclude patterns, size limit or ranking)');
+    const { sessions, files, keys } = restoredHeader(header);
     const s = header.sections;
     const limit = headerAt;
     const section = (name: string): Promise<ArrayBuffer> => {
@@ -348,7 +365,7 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
       recency: new Float64Array(await section('recency')),
       docTerms: inFile('docTerms', false),
       docTermStart: new Uint32Array(await section('docTermStart')),
-      keys: header.keys,
+      keys,
       totalLengths: header.totalLengths,
       dead: header.dead,
       segments,
@@ -359,11 +376,11 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
           },
       close: () => file.close(),
     };
-    checkConsistent(index, header);
+    checkConsistent(index, sessions, header.turnsEnd);
     const lists = listsOf(header);
     for (const [key, list] of Object.entries(lists))
       if (list.at[0] < 0 || list.at[0] + list.at[1] > limit) throw new SnapshotError(`section ${LIST_SECTIONS[key as ListKey]} lies outside the file`);
-    return { index, sessions: header.sessions, files: header.files, created: header.created, partial: header.partial === true, handle, lists };
+    return { index, sessions, files, created: header.created, partial: header.partial === true, handle, lists };
   } catch (err) {
     await handle.close();
     arrays?.close();
@@ -382,7 +399,7 @@ function pagedArray(file: ArrayFile, header: Header, name: string, signed: boole
 }
 
 /** Cheap structural checks, so a damaged snapshot is rejected at start-up rather than failing a query later. */
-function checkConsistent(index: RestoredState & { terms: TermTable }, header: Header): void {
+function checkConsistent(index: RestoredState & { terms: TermTable }, sessions: CompactSession[], turnsEnd: number): void {
   const docs = index.keys.length;
   const terms = index.terms.count;
   if (index.df.length !== terms) throw new SnapshotError('term table and frequencies disagree');
@@ -407,12 +424,12 @@ function checkConsistent(index: RestoredState & { terms: TermTable }, header: He
     if (start > index.docTerms.length || (d > 0 && start < index.docTermStart[d - 1])) throw new SnapshotError('document term lists are damaged');
   }
 
-  for (const s of header.sessions) {
+  for (const s of sessions) {
     if (s.archivedAt) {
       if (!ENTRY_NAME.test(s.archivedAt.entry)) throw new SnapshotError(`turns of ${s.id} point outside the archive`);
       continue;
     }
     const [at, length] = s.turnsAt ?? [-1, 0];
-    if (at < 0 || at + length > header.turnsEnd) throw new SnapshotError(`turns of ${s.id} lie outside the turns region`);
+    if (at < 0 || at + length > turnsEnd) throw new SnapshotError(`turns of ${s.id} lie outside the turns region`);
   }
 }
