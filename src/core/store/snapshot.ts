@@ -22,6 +22,9 @@ import { mergePostings } from './merged-postings.js';
 import type { Session, SourceId } from '../model.js';
 import { LIST_KEYS, LIST_SECTIONS, type ListKey } from './restored-lists.js';
 import { compactHeader, restoredHeader, type CompactFile, type CompactSession } from './compact-header.js';
+import { checkConsistent, ENTRY_NAME, SnapshotError } from './snapshot-checks.js';
+
+export { SnapshotError };
 
 /**
  * Bump when parsing, masking or indexing changes what a snapshot would hold: older snapshots are then rebuilt (it is
@@ -33,7 +36,8 @@ export const SNAPSHOT_VERSION = 7;
  * build reading only 7 rebuilds rather than misreads it. Headers of layout 7 (everything written out) are read too.
  */
 const HEADER_VERSION = 8;
-const READ_HEADER_VERSIONS = new Set([SNAPSHOT_VERSION, HEADER_VERSION]);
+/** (7: the layout before, every field written out; whether its contents are current is the configuration key's to say) */
+const READ_HEADER_VERSIONS = new Set([7, HEADER_VERSION]);
 /** Marks the footer layout (offset, length and checksum of the header); the header's own version says what the sections hold. */
 const MAGIC = 'SSSNAPv2';
 const FOOTER_BYTES = 8 + 8 + 8 + 8;
@@ -64,8 +68,6 @@ export type StoredSession = Omit<Session, 'turns'> & {
   turnsAt?: [number, number];
   archivedAt?: { entry: string; at: [number, number] };
 };
-
-const ENTRY_NAME = /^[0-9a-f]{40}\.jsonl$/;
 
 interface Header {
   version: number;
@@ -116,8 +118,6 @@ export interface SessionSource {
   /** Its files, decisions and preferences where the session does not hold them itself (restored: store/restored-lists.ts). */
   kept?: Partial<Pick<Session, ListKey>>;
 }
-
-export class SnapshotError extends Error {}
 
 /** Where a snapshot's lists lie, from its header (a snapshot of an earlier build has its touches only, or none). */
 function listsOf(header: Header): SnapshotLists {
@@ -396,40 +396,4 @@ function pagedArray(file: ArrayFile, header: Header, name: string, signed: boole
   if (at === undefined || !Number.isSafeInteger(at) || !Number.isSafeInteger(length) || at < 0 || length % 4 || at + length > limit || sums.length % 4)
     throw new SnapshotError(`section ${name} lies outside the file`);
   return new DiskArray(file, at, length / 4, new Uint32Array(sums.buffer.slice(sums.byteOffset, sums.byteOffset + sums.length)), signed);
-}
-
-/** Cheap structural checks, so a damaged snapshot is rejected at start-up rather than failing a query later. */
-function checkConsistent(index: RestoredState & { terms: TermTable }, sessions: CompactSession[], turnsEnd: number): void {
-  const docs = index.keys.length;
-  const terms = index.terms.count;
-  if (index.df.length !== terms) throw new SnapshotError('term table and frequencies disagree');
-  if (index.lengths.length !== docs * 3 || index.recency.length !== docs || index.docTermStart.length !== docs)
-    throw new SnapshotError('document tables disagree');
-  for (const seg of index.segments) {
-    if (
-      seg.terms > terms ||
-      seg.offsets.length !== seg.terms + 1 ||
-      seg.offsets[0] !== 0 ||
-      seg.offsets[seg.terms] !== seg.docs.length ||
-      seg.docs.length !== seg.freqs.length
-    ) {
-      throw new SnapshotError('a posting segment is damaged');
-    }
-    // Every loop over postings trusts these: offsets that go backwards would make a query read past its arrays. The
-    // postings themselves passed their checksums: they are the values written, which were in range.
-    for (let t = 0; t < seg.terms; t++) if (seg.offsets[t] > seg.offsets[t + 1]) throw new SnapshotError('a posting segment is damaged (offsets)');
-  }
-  for (let d = 0; d < docs; d++) {
-    const start = index.docTermStart[d];
-    if (start > index.docTerms.length || (d > 0 && start < index.docTermStart[d - 1])) throw new SnapshotError('document term lists are damaged');
-  }
-
-  for (const s of sessions) {
-    if (s.archivedAt) {
-      if (!ENTRY_NAME.test(s.archivedAt.entry)) throw new SnapshotError(`turns of ${s.id} point outside the archive`);
-      continue;
-    }
-    const [at, length] = s.turnsAt ?? [-1, 0];
-    if (at < 0 || at + length > turnsEnd) throw new SnapshotError(`turns of ${s.id} lie outside the turns region`);
-  }
 }
