@@ -6,6 +6,8 @@ import { openCore, type LibraryCore, type LibraryOptions } from '../src/core/lib
 import { MemoryLogger } from '../src/core/log.js';
 import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
 import type { ParsedSession, Turn } from '../src/core/model.js';
+import { completeSession, restoredHeader, type CompactHeader } from '../src/core/store/compact-header.js';
+import type { ManifestEntry, StoredSession } from '../src/core/store/snapshot.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The real transcripts shared beside the repository; read-only. */
@@ -171,4 +173,13 @@ export function openTracked(options: LibraryOptions): LibraryCore {
  */
 export async function closeTracked(): Promise<void> {
   for (const library of [...tracked]) await library.close();
+}
+
+/**
+ * What `compactHeader` (src/core/store/compact-header.ts) was given, from what it made, as a restore reads it (a header
+ * of the previous layout, written out, reads as it is): the reference the header's tests hold it to.
+ */
+export function fullHeader(header: CompactHeader): { sessions: StoredSession[]; files: ManifestEntry[]; keys: (string | null)[] } {
+  const { sessions, files, keys } = restoredHeader(header);
+  return { sessions: sessions.map((s) => completeSession({ ...s }, s.firstPrompt, files) as StoredSession), files, keys };
 }

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { compactHeader, fullHeader } from '../../src/core/store/compact-header.js';
+import { compactHeader } from '../../src/core/store/compact-header.js';
+import { fullHeader } from '../helpers.js';
 import type { ManifestEntry, StoredSession } from '../../src/core/store/snapshot.js';
 import type { SourceId } from '../../src/core/model.js';
 

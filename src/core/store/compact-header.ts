@@ -116,9 +116,3 @@ export function completeSession(
   meta.topic ??= firstPrompt ?? '';
   return meta as Omit<Session, 'turns'>;
 }
-
-/** What `compactHeader` was given, from what it made (a header of the previous layout, written out, reads as it is). */
-export function fullHeader(header: CompactHeader): { sessions: StoredSession[]; files: ManifestEntry[]; keys: (string | null)[] } {
-  const { sessions, files, keys } = restoredHeader(header);
-  return { sessions: sessions.map((s) => completeSession({ ...s }, s.firstPrompt, files) as StoredSession), files, keys };
-}
