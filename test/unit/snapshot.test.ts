@@ -1,6 +1,6 @@
 /** The index snapshot and the writer lock: warm starts read only what changed, damage is detected, one writer at a time. */
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { openCore } from '../../src/core/library/open.js';
@@ -258,4 +258,25 @@ test('a snapshot whose write did not finish (its writer killed) is removed by th
   const third = await open(root, data);
   assert.equal(third.library.search('zqunfinishedx').count, 1);
   await third.library.close();
+});
+
+test('a closed library holds no file of its data folder open, even a snapshot replaced a moment before', async () => {
+  const held = (data: string): string[] =>
+    readdirSync('/proc/self/fd')
+      .map((fd) => {
+        try {
+          return readlinkSync(join('/proc/self/fd', fd));
+        } catch {
+          return '';
+        }
+      })
+      .filter((target) => target.startsWith(data));
+  const data = tempDir();
+  const { library } = await open(corpusCopy(), data);
+  // each write replaces the file the sessions read their turns from; the replaced one is closed a little later
+  await library.saveSnapshot();
+  await library.saveSnapshot();
+  assert.ok(held(data).length > 0, 'an open library reads from its snapshot');
+  await library.close();
+  assert.deepEqual(held(data), []);
 });

@@ -51,6 +51,8 @@ export class Persistence {
   private readonly semanticFile: string;
   private readonly archivePrefix: string;
   private turnFile: TurnFile | undefined;
+  /** Files replaced by a newer snapshot, closed shortly after (or at close). */
+  private readonly retiring = new Set<TurnFile>();
   /** What restored sessions hold in the snapshot's sections, read when first asked for (store/restored-lists.ts). */
   readonly lists = new RestoredLists();
 
@@ -121,6 +123,7 @@ export class Persistence {
       index = SearchIndex.fromState(contents.index);
     } catch (err) {
       await contents.handle.close();
+      contents.index.close?.();
       this.logger.warn(`${this.path}: snapshot discarded (${errorMessage(err)}); rebuilding the index`);
       return undefined;
     }
@@ -184,11 +187,15 @@ export class Persistence {
     this.lists.use(inFile(next, written.lists), sessions, (s) => this.lists.holdsAny(s));
     const previous = this.turnFile;
     this.turnFile = next;
+    // the previous file is closed a little later (a read under way finishes), and by close() if that comes first
+    if (previous) {
+      this.retiring.add(previous);
+      setTimeout(() => void this.retire(previous), CLOSE_OLD_AFTER_MS).unref();
+    }
     if (semantic) {
       await writeFile(`${this.semanticFile}.tmp`, encodeSemantic(semantic()));
       await rename(`${this.semanticFile}.tmp`, this.semanticFile);
     }
-    if (previous) setTimeout(() => void previous.close(), CLOSE_OLD_AFTER_MS).unref();
     this.logger.info(`snapshot written: ${sessions.length} sessions, ${files.length} files in ${((performance.now() - started) / 1000).toFixed(2)} s`);
     return true;
   }
@@ -219,6 +226,11 @@ export class Persistence {
     await this.lock.releaseLock();
     await this.turnFile?.close();
     this.turnFile = undefined;
+    for (const file of this.retiring) await this.retire(file);
+  }
+
+  private async retire(file: TurnFile): Promise<void> {
+    if (this.retiring.delete(file)) await file.close();
   }
 }
 
