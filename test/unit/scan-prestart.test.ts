@@ -14,7 +14,7 @@ import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { resolveConfiguredRoots } from '../../src/core/library/added-roots.js';
 import { SCAN_ASIDE_MIN_BYTES } from '../../src/core/library/options.js';
 import { MemoryLogger, silentLogger } from '../../src/core/log.js';
-import { archiveFolder } from '../../src/core/store/entry-name.js';
+import { archiveFolder, entryFileName } from '../../src/core/store/entry-name.js';
 import { snapshotFile } from '../../src/core/store/index-files.js';
 import { CORPUS, tempDir } from '../helpers.js';
 
@@ -60,7 +60,9 @@ test("the library takes the walk started with the engine when it walks the same 
   assert.equal(roots.length, 2, 'the missing root and the workspace history are not walked');
   const { scan, took, lines } = await scanned(roots, undefined, data);
   assert.ok(took, lines.join('\n'));
-  assert.equal(scan.entries?.size, scan.seen.size);
+  // every file's entry, named as the archive names it, stated (this data folder has no archive yet: none exists)
+  for (const file of scan.seen) assert.deepEqual({ ...scan.entries?.get(file) }, { name: entryFileName(file) });
+  assert.equal(scan.entries?.get(join(CORPUS, 'no-such-file.jsonl')), undefined);
   // taken once: the next walk (a rebuild) walks again
   assert.equal((await scanned(roots, undefined, data)).took, false);
 });

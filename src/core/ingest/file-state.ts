@@ -131,7 +131,12 @@ export interface Scan {
   plan: { root: SourceRoot; files: FileState[] }[];
   seen: Set<string>;
   /** By file, its archive entry's name and state (none: no entry), where the walk stated them too (scan-aside.ts). */
-  entries?: ReadonlyMap<string, EntryCheck>;
+  entries?: EntryChecks;
+}
+
+/** The archive entries a walk stated, by transcript file (undefined: a file it did not state). */
+export interface EntryChecks {
+  get(file: string): EntryCheck | undefined;
 }
 
 /** A transcript's archive entry as a walk found it: its name, and its size and modification time when it exists. */

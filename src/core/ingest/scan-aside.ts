@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { scanOf, scanRoots, type Scan } from './file-state.js';
 import { transcriptTest } from './exclude.js';
 import { SCAN_THREAD_LIMITS, scanWorkerScript, takePrestarted } from './scan-prestart.js';
+import { unpackScan, type PackedScan } from './scan-packed.js';
 import type { SourceRoot } from './sources/registry.js';
 
 /** main → thread (its workerData): the roots to walk and the patterns of files never read. */
@@ -32,9 +33,8 @@ export interface ScanReply {
   /** What was walked, for a walk started before the library (ScanRequest.configured). */
   walked?: { roots: SourceRoot[]; archiveDir: string | undefined };
   logs: ['info' | 'warn' | 'error', string][];
-  plan?: Scan['plan'];
-  /** Each file's archive entry: its name, and its size and modification time (size -1: no entry). */
-  entries?: [file: string, name: string, size: number, mtimeMs: number][];
+  /** The files found, with their archive entries where the thread had the archive's folder (scan-packed.ts). */
+  packed?: PackedScan;
   error?: string;
 }
 
@@ -46,7 +46,7 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
   };
   const script = scanWorkerScript();
   if (!script) return here('no scanning thread beside the bundle');
-  const walked = async (): Promise<ScanReply> => {
+  const walked = async (): Promise<ScanReply & { scan?: Scan }> => {
     const early = await prestarted(roots, exclude, archiveDir, logger);
     if (early) return early;
     return new Promise<ScanReply>((resolve, reject) => {
@@ -62,11 +62,9 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
   return walked().then(
     (reply) => {
       for (const [level, message] of reply.logs) logger[level](message);
-      if (!reply.plan) return here(reply.error ?? 'the scanning thread failed');
-      const scan = scanOf(reply.plan);
-      if (reply.entries)
-        scan.entries = new Map(reply.entries.map(([file, name, size, mtimeMs]) => [file, { name, state: size < 0 ? undefined : [size, mtimeMs] }]));
-      return scan;
+      if (reply.scan) return reply.scan;
+      if (!reply.packed) return here(reply.error ?? 'the scanning thread failed');
+      return unpackScan(reply.packed);
     },
     (err: unknown) => here(String(err)),
   );
@@ -82,17 +80,20 @@ async function prestarted(
   exclude: string[] | undefined,
   archiveDir: string | undefined,
   logger: Logger,
-): Promise<ScanReply | undefined> {
+): Promise<(ScanReply & { scan: Scan }) | undefined> {
   const early = await takePrestarted(exclude, archiveDir);
-  if (!early?.plan || !early.walked) return undefined;
+  if (!early?.packed || !early.walked) return undefined;
   const key = (r: SourceRoot): string => `${r.source}\0${r.path}`;
   const wanted = new Set(roots.map(key));
   if (!early.walked.roots.every((r) => wanted.has(key(r)))) return undefined;
   const walked = new Set(early.walked.roots.map(key));
   const rest = roots.filter((r) => !walked.has(key(r)));
   const more = rest.length ? (await scanRoots(rest, logger, transcriptTest(exclude))).plan : [];
-  const files = new Map([...early.plan, ...more].map(({ root, files }) => [key(root), files]));
+  const scan = unpackScan(early.packed);
+  const files = new Map([...scan.plan, ...more].map(({ root, files }) => [key(root), files]));
   logger.info(`the roots were walked from the engine's start${rest.length ? ` (and ${rest.length} added since, here)` : ''}`);
-  // (in the library's order and with its own root objects, as a walk of `roots` gives them)
-  return { ...early, plan: roots.map((root) => ({ root, files: files.get(key(root))! })) };
+  // (in the library's order and with its own root objects, as a walk of `roots` gives them; the added roots' archive
+  // entries are stated by the library, as for a walk without the archive's folder)
+  const plan = roots.map((root) => ({ root, files: files.get(key(root))! }));
+  return { ...early, scan: { plan, seen: rest.length ? scanOf(plan).seen : scan.seen, entries: scan.entries } };
 }

@@ -9,7 +9,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { transcriptTest } from './exclude.js';
-import { scanRoots, type Scan } from './file-state.js';
+import { scanRoots } from './file-state.js';
+import { packScan, type EntryState } from './scan-packed.js';
 import { archiveFolder, entryFileName } from '../store/entry-name.js';
 import { resolveConfiguredRoots } from '../library/added-roots.js';
 import { splitRoots } from './sources/default-roots.js';
@@ -42,21 +43,18 @@ async function walk(request: ScanRequest, logger: Logger): Promise<Omit<ScanRepl
     walked = { roots, archiveDir };
   }
   const { plan } = await scanRoots(roots, logger, transcriptTest(request.exclude));
-  return { walked, plan, entries: archiveDir ? entryStates(plan, archiveDir) : undefined };
+  return { walked, packed: packScan(plan, archiveDir ? entryState(archiveDir) : undefined) };
 }
 
-/** The archive entry of every file found, named as the archive names it; a file whose entry cannot be stated is left out. */
-function entryStates(plan: Scan['plan'], dir: string): NonNullable<ScanReply['entries']> {
-  const out: NonNullable<ScanReply['entries']> = [];
-  for (const { files } of plan)
-    for (const { file } of files) {
-      const name = entryFileName(file);
-      try {
-        const info = statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
-        out.push([file, name, info ? info.size : -1, info ? info.mtimeMs : 0]);
-      } catch {
-        // (the main thread states it again)
-      }
+/** A file's archive entry, named as the archive names it, and its state; undefined where it cannot be stated. */
+function entryState(dir: string): (file: string) => EntryState {
+  return (file) => {
+    const name = entryFileName(file);
+    try {
+      const info = statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
+      return [name, info ? info.size : -1, info ? info.mtimeMs : 0];
+    } catch {
+      return undefined; // (the main thread states it again)
     }
-  return out;
+  };
 }

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from '../log.js';
-import { changedEntries, type EntryCheck } from '../ingest/file-state.js';
+import { changedEntries, type EntryChecks } from '../ingest/file-state.js';
 import { sessionFacts } from '../ingest/sources/build.js';
 import { holdsCurrentFacts, maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
 import type { SessionCatalog } from './catalog.js';
@@ -19,12 +19,7 @@ import { Persistence } from '../store/persistence.js';
  * `found`: the entries a walk already stated (scan-aside.ts); the others are stated here. Returns the entry names (a
  * hash each), for `restoreArchivedOnly` to use.
  */
-export async function markChangedEntries(
-  catalog: SessionCatalog,
-  archive: Archive,
-  logger: Logger,
-  found?: ReadonlyMap<string, EntryCheck>,
-): Promise<Map<string, string>> {
+export async function markChangedEntries(catalog: SessionCatalog, archive: Archive, logger: Logger, found?: EntryChecks): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   const entryPath = (file: string): string => {
     const path = archive.entryPath(file);

@@ -1,0 +1,66 @@
+/**
+ * The walking thread's reply in columns (scan-packed.ts): whatever the roots, files and archive entries, the main thread
+ * unpacks the scan the walk made, and each file's entry check is the one the walk stated.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import type { FileState } from '../../src/core/ingest/file-state.js';
+import { packScan, unpackScan, type EntryState } from '../../src/core/ingest/scan-packed.js';
+import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
+
+// (paths of any characters but NUL, which no path holds: separators, newlines, other scripts, none at all)
+const path = fc
+  .string({ unit: fc.oneof(fc.constantFrom('/', '\\', '\n', ' ', '.', 'é', '日', '😀'), fc.string({ minLength: 1, maxLength: 1 })), maxLength: 12 })
+  .filter((p) => !p.includes('\0'));
+const fileState: fc.Arbitrary<FileState> = fc
+  .record({
+    file: path,
+    size: fc.nat({ max: 2 ** 40 }),
+    mtimeMs: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 2e12 }),
+    ino: fc.maxSafeNat(),
+  })
+  .map((f) => ({ ...f }));
+const plan = fc.array(
+  fc
+    .record({
+      root: fc.record({ source: fc.constantFrom('claude-code', 'codex', 'specstory'), path }).map((r) => ({ ...r }) as SourceRoot),
+      files: fc.array(fileState, { maxLength: 6 }),
+    })
+    .map((r) => ({ ...r })),
+  { maxLength: 4 },
+);
+// an entry per file: not stated, none, or one of a size and a time
+const entry: fc.Arbitrary<EntryState> = fc.option(
+  fc.tuple(path, fc.oneof(fc.constant(-1), fc.nat({ max: 2 ** 40 })), fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 2e12 })),
+  { nil: undefined },
+);
+
+test('a packed scan unpacks to the walk that was packed, each file with the archive entry the walk stated', () => {
+  fc.assert(
+    fc.property(plan, fc.array(entry, { minLength: 1, maxLength: 8 }), fc.boolean(), (walked, states, withEntries) => {
+      const files = [...new Set(walked.flatMap((r) => r.files.map((f) => f.file)))];
+      const stated = new Map(files.map((file, i) => [file, states[i % states.length]]));
+      const packed = packScan(walked, withEntries ? (file) => stated.get(file) : undefined);
+      // (as it crosses to the main thread)
+      const scan = unpackScan(structuredClone(packed));
+      assert.deepEqual(scan.plan, walked);
+      assert.deepEqual([...scan.seen].sort(), [...files].sort());
+      if (!withEntries) return assert.equal(scan.entries, undefined);
+      for (const file of files) {
+        const was = stated.get(file);
+        const check = scan.entries!.get(file);
+        if (!was) assert.equal(check, undefined, 'not stated: stated by the main thread');
+        else assert.deepEqual({ ...check }, was[1] < 0 ? { name: was[0] } : { name: was[0], state: [was[1], was[2]] });
+      }
+      assert.equal(scan.entries!.get('\0not walked'), undefined);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('a reply that does not add up (its files and its counts disagree) is refused, not read askew', () => {
+  const packed = packScan([{ root: { source: 'codex', path: '/r' }, files: [{ file: '/r/a', size: 1, mtimeMs: 2, ino: 3 }] }]);
+  assert.throws(() => unpackScan({ ...packed, files: '/r/a\0/r/b' }), /does not add up/);
+  assert.throws(() => unpackScan({ ...packed, roots: [{ root: packed.roots[0].root, count: 2 }] }), /does not add up/);
+});
