@@ -2,11 +2,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LibraryCore } from '../../src/core/library/open.js';
 import type { MemoryLogger } from '../../src/core/log.js';
 import { firstPrompt } from '../../src/core/model.js';
+import { codeArchitectSource, codeArchitectLayout } from '../../src/core/ingest/sources/codearchitect.js';
 import { CORPUS, corpusRoots, loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
 
 function hashTree(dir: string, out = new Map<string, string>()): Map<string, string> {
@@ -109,6 +110,30 @@ describe('CodeArchitect', () => {
       loaded.logger.lines.join('\n'),
     );
     await loaded.library.close();
+  });
+
+  test('which files are sessions: a summary only where its session has no full.md; the root cut off exactly', () => {
+    const root = tempDir();
+    writeFile(join(root, '2025-01-02', 'both', 'full.md'), 'x');
+    writeFile(join(root, '2025-01-02', 'both', 'summary.md'), 'x');
+    writeFile(join(root, '2025-01-02', 'alone', 'summary.md'), 'x');
+    writeFile(join(root, '2025-01-02', 'old-full.md'), 'x');
+    writeFile(join(root, '2025-01-02', 'old-summary.md'), 'x');
+    writeFile(join(root, '2025-01-02', 'lone-summary.md'), 'x');
+    const accepts = (file: string, from = root): boolean => codeArchitectSource.accepts(file, from);
+    assert.deepEqual(
+      ['both/full.md', 'both/summary.md', 'alone/summary.md', 'old-full.md', 'old-summary.md', 'lone-summary.md', 'both/notes.txt'].map((f) =>
+        accepts(join(root, '2025-01-02', f)),
+      ),
+      [true, false, true, true, false, true, false],
+    );
+    // a root given with its separator; a path that only starts with the root's name; dot segments
+    assert.equal(accepts(join(root, '2025-01-02', 'alone', 'summary.md'), `${root}${sep}`), true);
+    assert.equal(accepts(`${root}2${sep}2025-01-02${sep}alone${sep}full.md`), false);
+    assert.equal(accepts(`${root}${sep}.${sep}2025-01-02${sep}alone${sep}summary.md`), true);
+    assert.equal(accepts(`${root}${sep}x${sep}..${sep}2025-01-02${sep}both${sep}summary.md`), false);
+    assert.equal(accepts(`${root}${sep}2025-01-02${sep}${sep}both${sep}full.md`), true);
+    assert.deepEqual(codeArchitectLayout(join(root, '2025-01-02', 'old-full.md'), root), { day: '2025-01-02', topic: 'old', part: 'full', legacy: true });
   });
 });
 

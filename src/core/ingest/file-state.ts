@@ -112,6 +112,15 @@ export async function scanRoots(
   logger: Logger,
   accepts: (adapter: SourceAdapter, file: string, root: string) => boolean,
 ): Promise<Scan> {
+  return scanOf(await scanPlan(roots, logger, accepts));
+}
+
+/** Each root's files that `accepts` takes, with their state on disk (`scanRoots` without the set of them all). */
+export async function scanPlan(
+  roots: readonly SourceRoot[],
+  logger: Logger,
+  accepts: (adapter: SourceAdapter, file: string, root: string) => boolean,
+): Promise<Scan['plan']> {
   const plan: Scan['plan'] = [];
   // roots of one folder (a workspace's SpecStory and Aider histories) are walked once, their files told apart after
   // (a copy: a library's roots may change while they are walked, a window's folder added or dropped)
@@ -123,7 +132,7 @@ export async function scanRoots(
     const files = await statFiles(await walkFiles(folder, { logger, accept: (f) => group.some((_, i) => accepted(f, i)) }));
     for (const [i, root] of group.entries()) plan.push({ root, files: group.length === 1 ? files : files.filter((f) => accepted(f.file, i)) });
   }
-  return scanOf(plan);
+  return plan;
 }
 
 /** What a walk of the roots found: each root's files with their state, and the set of them all. */

@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { transcriptTest } from './exclude.js';
-import { scanRoots } from './file-state.js';
+import { scanPlan } from './file-state.js';
 import { packScan, type EntryState } from './scan-packed.js';
 import { archiveFolder, entryFileName } from '../store/entry-name.js';
 import { resolveConfiguredRoots } from '../library/added-roots.js';
@@ -42,7 +42,7 @@ async function walk(request: ScanRequest, logger: Logger): Promise<Omit<ScanRepl
     archiveDir = archive ? archiveFolder(dataDir) : undefined;
     walked = { roots, archiveDir };
   }
-  const { plan } = await scanRoots(roots, logger, transcriptTest(request.exclude));
+  const plan = await scanPlan(roots, logger, transcriptTest(request.exclude));
   return { walked, packed: packScan(plan, archiveDir ? entryState(archiveDir) : undefined) };
 }
 
