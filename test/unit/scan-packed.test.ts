@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { FileState } from '../../src/core/ingest/file-state.js';
-import { packScan, unpackScan, type EntryState } from '../../src/core/ingest/scan-packed.js';
+import { packEntryStates, packScan, unpackScan, type EntryState } from '../../src/core/ingest/scan-packed.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 
 // (paths of any characters but NUL, which no path holds: separators, newlines, other scripts, none at all)
@@ -30,37 +30,49 @@ const plan = fc.array(
     .map((r) => ({ ...r })),
   { maxLength: 4 },
 );
-// an entry per file: not stated, none, or one of a size and a time
-const entry: fc.Arbitrary<EntryState> = fc.option(
-  fc.tuple(path, fc.oneof(fc.constant(-1), fc.nat({ max: 2 ** 40 })), fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 2e12 })),
-  { nil: undefined },
+// an entry per file: its name, and its state: not stated, none, or a size and a time
+const entry = fc.tuple(
+  path,
+  fc.option(fc.tuple(fc.oneof(fc.constant(-1), fc.nat({ max: 2 ** 40 })), fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 2e12 })), {
+    nil: undefined,
+  }),
 );
 
-test('a packed scan unpacks to the walk that was packed, each file with the archive entry the walk stated', () => {
-  fc.assert(
-    fc.property(plan, fc.array(entry, { minLength: 1, maxLength: 8 }), fc.boolean(), (walked, states, withEntries) => {
+test('a packed scan unpacks to the walk that was packed, each file with the archive entry the walk named, then stated', async () => {
+  await fc.assert(
+    fc.asyncProperty(plan, fc.array(entry, { minLength: 1, maxLength: 8 }), fc.boolean(), async (walked, entries, withEntries) => {
       const files = [...new Set(walked.flatMap((r) => r.files.map((f) => f.file)))];
-      const stated = new Map(files.map((file, i) => [file, states[i % states.length]]));
-      const packed = packScan(walked, withEntries ? (file) => stated.get(file) : undefined);
-      // (as it crosses to the main thread)
-      const scan = unpackScan(structuredClone(packed));
+      const named = new Map(files.map((file, i) => [file, entries[i % entries.length]]));
+      const packed = packScan(walked, withEntries ? (file) => named.get(file)![0] : undefined);
+      const states = packEntryStates(packed, (file, name) => {
+        assert.equal(name, named.get(file)![0], 'each file stated by its own entry name');
+        return named.get(file)![1] as EntryState;
+      });
+      // (as they cross to the main thread)
+      const scan = unpackScan(structuredClone(packed), Promise.resolve(structuredClone(states)));
       assert.deepEqual(scan.plan, walked);
       assert.deepEqual([...scan.seen].sort(), [...files].sort());
-      if (!withEntries) return assert.equal(scan.entries, undefined);
+      if (!withEntries) return assert.deepEqual([scan.entryName, scan.entries], [undefined, undefined]);
+      const checks = await scan.entries;
       for (const file of files) {
-        const was = stated.get(file);
-        const check = scan.entries!.get(file);
-        if (!was) assert.equal(check, undefined, 'not stated: stated by the main thread');
-        else assert.deepEqual({ ...check }, was[1] < 0 ? { name: was[0] } : { name: was[0], state: [was[1], was[2]] });
+        const [name, state] = named.get(file)!;
+        assert.equal(scan.entryName?.(file), name);
+        const check = checks!.get(file);
+        if (!state) assert.equal(check, undefined, 'not stated: stated by the main thread');
+        else assert.deepEqual({ ...check }, state[0] < 0 ? { name } : { name, state });
       }
-      assert.equal(scan.entries!.get('\0not walked'), undefined);
+      assert.equal(scan.entryName?.('\0not walked'), undefined);
+      assert.equal(checks!.get('\0not walked'), undefined);
     }),
     { numRuns: 300 },
   );
 });
 
-test('a reply that does not add up (its files and its counts disagree) is refused, not read askew', () => {
-  const packed = packScan([{ root: { source: 'codex', path: '/r' }, files: [{ file: '/r/a', size: 1, mtimeMs: 2, ino: 3 }] }]);
+test("a reply that does not add up (its files, names and counts disagree) is refused, not read askew; entries' states that do not are not used", async () => {
+  const packed = packScan([{ root: { source: 'codex', path: '/r' }, files: [{ file: '/r/a', size: 1, mtimeMs: 2, ino: 3 }] }], () => 'e');
   assert.throws(() => unpackScan({ ...packed, files: '/r/a\0/r/b' }), /does not add up/);
   assert.throws(() => unpackScan({ ...packed, roots: [{ root: packed.roots[0].root, count: 2 }] }), /does not add up/);
+  assert.throws(() => unpackScan({ ...packed, entryNames: 'e\0f' }), /does not add up/);
+  assert.equal(await unpackScan(packed, Promise.resolve(new Float64Array(4))).entries, undefined);
+  assert.equal(await unpackScan(packed, Promise.resolve(undefined)).entries, undefined);
 });

@@ -60,9 +60,13 @@ test("the library takes the walk started with the engine when it walks the same 
   assert.equal(roots.length, 2, 'the missing root and the workspace history are not walked');
   const { scan, took, lines } = await scanned(roots, undefined, data);
   assert.ok(took, lines.join('\n'));
-  // every file's entry, named as the archive names it, stated (this data folder has no archive yet: none exists)
-  for (const file of scan.seen) assert.deepEqual({ ...scan.entries?.get(file) }, { name: entryFileName(file) });
-  assert.equal(scan.entries?.get(join(CORPUS, 'no-such-file.jsonl')), undefined);
+  // every file's entry, named as the archive names it, then stated (this data folder has no archive yet: none exists)
+  const checks = await scan.entries;
+  for (const file of scan.seen) {
+    assert.equal(scan.entryName?.(file), entryFileName(file));
+    assert.deepEqual({ ...checks?.get(file) }, { name: entryFileName(file) });
+  }
+  assert.equal(checks?.get(join(CORPUS, 'no-such-file.jsonl')), undefined);
   // taken once: the next walk (a rebuild) walks again
   assert.equal((await scanned(roots, undefined, data)).took, false);
 });

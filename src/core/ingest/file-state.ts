@@ -139,8 +139,10 @@ export async function scanPlan(
 export interface Scan {
   plan: { root: SourceRoot; files: FileState[] }[];
   seen: Set<string>;
-  /** By file, its archive entry's name and state (none: no entry), where the walk stated them too (scan-aside.ts). */
-  entries?: EntryChecks;
+  /** By file, its archive entry's name, where the walk named them (scan-aside.ts). */
+  entryName?: (file: string) => string | undefined;
+  /** Then, once the walk has stated them, each file's entry name and state (none: no entry); undefined where it could not. */
+  entries?: Promise<EntryChecks | undefined>;
 }
 
 /** The archive entries a walk stated, by transcript file (undefined: a file it did not state). */

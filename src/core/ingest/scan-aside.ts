@@ -7,11 +7,10 @@
  * state after the restore (at 50,000 sessions that check took 0.61 s; comparing takes 0.02 s). The engine starts the
  * thread before its modules load (scan-prestart.ts); the walk it started is taken here when it is the one asked for.
  */
-import { startWorker } from '../threads.js';
 import type { Logger } from '../log.js';
 import { scanOf, scanRoots, type Scan } from './file-state.js';
 import { transcriptTest } from './exclude.js';
-import { SCAN_THREAD_LIMITS, scanWorkerScript, takePrestarted } from './scan-prestart.js';
+import { scanWorkerScript, takePrestarted, walkOnThread } from './scan-prestart.js';
 import { unpackScan, type PackedScan } from './scan-packed.js';
 import type { SourceRoot } from './sources/registry.js';
 
@@ -28,17 +27,25 @@ export interface ScanRequest {
   configured?: { dataDir: string; archive: boolean };
 }
 
-/** thread → main: every root's accepted files with their state, or why not; the thread's log lines. */
+/** thread → main, first: every root's accepted files with their state (and archive entry names), or why not; its log lines. */
 export interface ScanReply {
   /** What was walked, for a walk started before the library (ScanRequest.configured). */
   walked?: { roots: SourceRoot[]; archiveDir: string | undefined };
   logs: ['info' | 'warn' | 'error', string][];
-  /** The files found, with their archive entries where the thread had the archive's folder (scan-packed.ts). */
+  /** The files found, with their archive entries' names where the thread had the archive's folder (scan-packed.ts). */
   packed?: PackedScan;
   error?: string;
 }
 
-/** `scanRoots` of `roots` on a thread, the files read those `transcriptTest(exclude)` takes; their entries in `archiveDir`. */
+/** thread → main, then (where it named the entries): each entry's state, in the files' order (scan-packed.ts). */
+export interface EntryStatesReply {
+  entryStates: Float64Array;
+}
+
+/**
+ * `scanRoots` of `roots` on a thread, the files read those `transcriptTest(exclude)` takes; their entries in `archiveDir`
+ * named at once and stated after (`Scan.entries`).
+ */
 export function scanAside(roots: readonly SourceRoot[], exclude: string[] | undefined, logger: Logger, archiveDir?: string): Promise<Scan> {
   const here = (why: string): Promise<Scan> => {
     logger.info(`the roots are walked on the main thread: ${why}`);
@@ -46,28 +53,16 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
   };
   const script = scanWorkerScript();
   if (!script) return here('no scanning thread beside the bundle');
-  const walked = async (): Promise<ScanReply & { scan?: Scan }> => {
+  const walked = async (): Promise<Scan> => {
     const early = await prestarted(roots, exclude, archiveDir, logger);
     if (early) return early;
-    return new Promise<ScanReply>((resolve, reject) => {
-      const worker = startWorker(script, { roots: [...roots], exclude, archiveDir } satisfies ScanRequest, SCAN_THREAD_LIMITS);
-      worker.once('message', (reply: ScanReply) => {
-        resolve(reply);
-        void worker.terminate();
-      });
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the scanning thread exited with code ${code}`)));
-    });
+    const walk = walkOnThread(script, { roots: [...roots], exclude, archiveDir });
+    const reply = await walk.reply;
+    for (const [level, message] of reply.logs) logger[level](message);
+    if (!reply.packed) return here(reply.error || 'the scanning thread failed');
+    return unpackScan(reply.packed, walk.entryStates);
   };
-  return walked().then(
-    (reply) => {
-      for (const [level, message] of reply.logs) logger[level](message);
-      if (reply.scan) return reply.scan;
-      if (!reply.packed) return here(reply.error ?? 'the scanning thread failed');
-      return unpackScan(reply.packed);
-    },
-    (err: unknown) => here(String(err)),
-  );
+  return walked().catch((err: unknown) => here(String(err)));
 }
 
 /**
@@ -80,20 +75,23 @@ async function prestarted(
   exclude: string[] | undefined,
   archiveDir: string | undefined,
   logger: Logger,
-): Promise<(ScanReply & { scan: Scan }) | undefined> {
+): Promise<Scan | undefined> {
   const early = await takePrestarted(exclude, archiveDir);
-  if (!early?.packed || !early.walked) return undefined;
+  if (!early) return undefined;
+  const reply = await early.reply;
+  if (!reply.packed || !reply.walked) return undefined;
   const key = (r: SourceRoot): string => `${r.source}\0${r.path}`;
   const wanted = new Set(roots.map(key));
-  if (!early.walked.roots.every((r) => wanted.has(key(r)))) return undefined;
-  const walked = new Set(early.walked.roots.map(key));
+  if (!reply.walked.roots.every((r) => wanted.has(key(r)))) return undefined;
+  for (const [level, message] of reply.logs) logger[level](message);
+  const walked = new Set(reply.walked.roots.map(key));
   const rest = roots.filter((r) => !walked.has(key(r)));
   const more = rest.length ? (await scanRoots(rest, logger, transcriptTest(exclude))).plan : [];
-  const scan = unpackScan(early.packed);
+  const scan = unpackScan(reply.packed, early.entryStates);
   const files = new Map([...scan.plan, ...more].map(({ root, files }) => [key(root), files]));
   logger.info(`the roots were walked from the engine's start${rest.length ? ` (and ${rest.length} added since, here)` : ''}`);
   // (in the library's order and with its own root objects, as a walk of `roots` gives them; the added roots' archive
-  // entries are stated by the library, as for a walk without the archive's folder)
+  // entries are named and stated by the library, as for a walk without the archive's folder)
   const plan = roots.map((root) => ({ root, files: files.get(key(root))! }));
-  return { ...early, scan: { plan, seen: rest.length ? scanOf(plan).seen : scan.seen, entries: scan.entries } };
+  return { ...scan, plan, seen: rest.length ? scanOf(plan).seen : scan.seen };
 }

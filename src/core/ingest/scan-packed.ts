@@ -1,9 +1,9 @@
 /**
- * The walking thread's reply in columns (scan-worker.ts → scan-aside.ts): every root's files as one string, their states
- * in one typed array, and their archive entries' names and states alike. At 10,000 sessions the reply as objects was
- * 20,000 objects and 60,000 strings (3.6 MB) that the main thread copied one at a time when it arrived, 10-45 ms, and
- * made into a map of 10,000 more objects, 6-50 ms, both on a warm start's longest path; as columns it arrives as three
- * strings and two arrays, and an entry's check is made when it is asked for.
+ * The walking thread's replies in columns (scan-worker.ts → scan-aside.ts): every root's files as one string, their states
+ * in one typed array, their archive entries' names as one string; then, in a second reply, the entries' states in another
+ * array. At 10,000 sessions the reply as objects was 20,000 objects and 60,000 strings (3.6 MB) that the main thread
+ * copied one at a time when it arrived, 10-45 ms, and made into a map of 10,000 more objects, 6-50 ms, both on a warm
+ * start's longest path; as columns it arrives as a few strings and arrays, and an entry's check is made when asked for.
  */
 import type { EntryCheck, EntryChecks, FileState, Scan } from './file-state.js';
 import { scanOf } from './file-state.js';
@@ -19,21 +19,19 @@ export interface PackedScan {
   files: string;
   /** size, mtimeMs and ino of each file. */
   states: Float64Array;
-  /** Each file's archive entry, where the walk stated them: its name, and its size (-1: no entry; NaN: not stated) and mtimeMs. */
-  entries?: { names: string; states: Float64Array };
+  /** Each file's archive entry name, separated by NUL, where the thread had the archive's folder. */
+  entryNames?: string;
 }
 
-/** An archive entry as stated: its name, its size (-1: none) and its modification time; undefined: not stated. */
-export type EntryState = [name: string, size: number, mtimeMs: number] | undefined;
+/** An archive entry as stated: its size (-1: none) and its modification time; undefined: not stated. */
+export type EntryState = [size: number, mtimeMs: number] | undefined;
 
-/** `plan` in columns; `entryOf` states each file's archive entry. */
-export function packScan(plan: Scan['plan'], entryOf?: (file: string) => EntryState): PackedScan {
+/** `plan` in columns, with each file's archive entry name where `entryName` is given. */
+export function packScan(plan: Scan['plan'], entryName?: (file: string) => string): PackedScan {
   let count = 0;
   for (const { files } of plan) count += files.length;
   const paths: string[] = [];
   const states = new Float64Array(count * 3);
-  const names: string[] = [];
-  const entryStates = new Float64Array(entryOf ? count * 2 : 0);
   let i = 0;
   for (const { files } of plan)
     for (const f of files) {
@@ -41,24 +39,35 @@ export function packScan(plan: Scan['plan'], entryOf?: (file: string) => EntrySt
       states[3 * i] = f.size;
       states[3 * i + 1] = f.mtimeMs;
       states[3 * i + 2] = f.ino;
-      if (entryOf) {
-        const entry = entryOf(f.file);
-        names.push(entry?.[0] ?? '');
-        entryStates[2 * i] = entry ? entry[1] : NaN;
-        entryStates[2 * i + 1] = entry ? entry[2] : 0;
-      }
       i++;
     }
   return {
     roots: plan.map(({ root, files }) => ({ root, count: files.length })),
     files: paths.join(SEPARATOR),
     states,
-    entries: entryOf && { names: names.join(SEPARATOR), states: entryStates },
+    entryNames: entryName && paths.map(entryName).join(SEPARATOR),
   };
 }
 
-/** The scan `packed` holds, each file's state an object again; its entries' checks made as asked for. */
-export function unpackScan(packed: PackedScan): Scan {
+/** The entries' states of a packed scan's files, in its order: size (-1: no entry; NaN: not stated), mtimeMs. */
+export function packEntryStates(packed: PackedScan, stateOf: (file: string, name: string) => EntryState): Float64Array {
+  const count = packed.states.length / 3;
+  const paths = count ? packed.files.split(SEPARATOR) : [];
+  const names = count && packed.entryNames !== undefined ? packed.entryNames.split(SEPARATOR) : [];
+  const out = new Float64Array(count * 2);
+  for (let i = 0; i < count; i++) {
+    const state = names.length ? stateOf(paths[i], names[i]) : undefined;
+    out[2 * i] = state ? state[0] : NaN;
+    out[2 * i + 1] = state ? state[1] : 0;
+  }
+  return out;
+}
+
+/**
+ * The scan `packed` holds, each file's state an object again; with its entries' names, and their checks once `entryStates`
+ * (the second reply) arrives, made as asked for.
+ */
+export function unpackScan(packed: PackedScan, entryStates?: Promise<Float64Array | undefined>): Scan {
   const count = packed.states.length / 3;
   const paths = count ? packed.files.split(SEPARATOR) : [];
   if (paths.length !== count || packed.roots.reduce((n, r) => n + r.count, 0) !== count) throw new Error('the walk reply does not add up');
@@ -71,15 +80,20 @@ export function unpackScan(packed: PackedScan): Scan {
     plan.push({ root, files });
   }
   const scan = scanOf(plan);
-  if (packed.entries) scan.entries = entryChecks(paths, packed.entries);
+  if (packed.entryNames === undefined) return scan;
+  const names = count ? packed.entryNames.split(SEPARATOR) : [];
+  if (names.length !== count) throw new Error('the walk reply does not add up');
+  const rows = new Map<string, number>();
+  paths.forEach((path, row) => rows.set(path, row));
+  scan.entryName = (file) => {
+    const row = rows.get(file);
+    return row === undefined ? undefined : names[row];
+  };
+  scan.entries = entryStates?.then((stated) => (stated?.length === count * 2 ? entryChecks(rows, names, stated) : undefined));
   return scan;
 }
 
-function entryChecks(paths: string[], entries: NonNullable<PackedScan['entries']>): EntryChecks {
-  const names = paths.length ? entries.names.split(SEPARATOR) : [];
-  const rows = new Map<string, number>();
-  paths.forEach((path, row) => rows.set(path, row));
-  const states = entries.states;
+function entryChecks(rows: Map<string, number>, names: string[], states: Float64Array): EntryChecks {
   return {
     get(file: string): EntryCheck | undefined {
       const row = rows.get(file);

@@ -12,7 +12,7 @@ import { startWorker, threadScript } from '../threads.js';
 import { SCAN_ASIDE_MIN_BYTES } from '../library/options.js';
 import { snapshotFile } from '../store/index-files.js';
 import type { SourceRoot } from './sources/registry.js';
-import type { ScanReply, ScanRequest } from './scan-aside.js';
+import type { EntryStatesReply, ScanReply, ScanRequest } from './scan-aside.js';
 
 /**
  * The walking thread's young generation, kept small: what it keeps (a state per file) is small, what it makes and drops
@@ -31,8 +31,41 @@ export function scanWorkerScript(): string | undefined {
   return threadScript(here, 'scan-worker');
 }
 
+/** A walk on a thread of its own: its first reply (the files), then the archive entries' states (none: no archive folder). */
+export interface ThreadWalk {
+  reply: Promise<ScanReply>;
+  entryStates: Promise<Float64Array | undefined>;
+}
+
+/** Starts the walking thread; it ends after its last reply (or when it fails, which its first reply then says). */
+export function walkOnThread(script: string, request: ScanRequest): ThreadWalk {
+  const worker = startWorker(script, request, SCAN_THREAD_LIMITS);
+  let first!: (reply: ScanReply) => void;
+  let second!: (states: Float64Array | undefined) => void;
+  const reply = new Promise<ScanReply>((resolve) => (first = resolve));
+  const entryStates = new Promise<Float64Array | undefined>((resolve) => (second = resolve));
+  const end = (error: string): void => {
+    first({ logs: [], error });
+    second(undefined);
+    void worker.terminate();
+  };
+  // (each promise settles once: what comes after the replies, or instead of them, only ends the thread)
+  worker.on('message', (message: ScanReply | EntryStatesReply) => {
+    if ('entryStates' in message) {
+      second(message.entryStates);
+      return end('');
+    }
+    first(message);
+    // (the entries' states follow only where the thread named the entries)
+    if (message.packed?.entryNames === undefined) end('');
+  });
+  worker.once('error', (err) => end(`the scanning thread failed: ${String(err)}`));
+  worker.once('exit', (code) => end(`the scanning thread exited with code ${code}`));
+  return { reply, entryStates };
+}
+
 /** The walk started early, until a library takes it (or asks for another one). */
-let started: { exclude: string[] | undefined; reply: Promise<ScanReply | undefined> } | undefined;
+let started: { exclude: string[] | undefined; walk: ThreadWalk } | undefined;
 
 /**
  * Starts the walk of `roots` (as configured: the thread resolves them as the library will) for a data folder whose
@@ -48,18 +81,9 @@ export function prestartScan(options: { roots: SourceRoot[]; dataDir: string; ar
   try {
     const script = scanWorkerScript();
     if (!script || (statSync(snapshotFile(options.dataDir), { throwIfNoEntry: false })?.size ?? 0) < SCAN_ASIDE_MIN_BYTES) return;
-    const worker = startWorker(script, request, SCAN_THREAD_LIMITS);
-    // a walk nobody takes (the library never loads) does not keep the engine alive
-    worker.unref();
-    const reply = new Promise<ScanReply | undefined>((resolve) => {
-      worker.once('message', (message: ScanReply) => {
-        resolve(message);
-        void worker.terminate();
-      });
-      worker.once('error', () => resolve(undefined));
-      worker.once('exit', () => resolve(undefined));
-    });
-    const early = { exclude: options.exclude, reply };
+    // (a walk nobody takes ends with its thread, once it has walked: the thread ends after its last reply)
+    const walk = walkOnThread(script, request);
+    const early = { exclude: options.exclude, walk };
     started = early;
     // (let go of, with the files it found, if no library asks for it soon)
     setTimeout(() => {
@@ -75,10 +99,10 @@ export function prestartScan(options: { roots: SourceRoot[]; dataDir: string; ar
  * it used other settings. Which roots it walked is in the reply (`walked`). Taken once: a later walk (a rebuild, a root
  * added) walks anew.
  */
-export async function takePrestarted(exclude: string[] | undefined, archiveDir: string | undefined): Promise<ScanReply | undefined> {
+export async function takePrestarted(exclude: string[] | undefined, archiveDir: string | undefined): Promise<ThreadWalk | undefined> {
   const early = started;
   started = undefined;
   if (!early || JSON.stringify(early.exclude) !== JSON.stringify(exclude)) return undefined;
-  const reply = await early.reply;
-  return reply?.walked?.archiveDir === archiveDir ? reply : undefined;
+  const reply = await early.walk.reply;
+  return reply.walked?.archiveDir === archiveDir ? early.walk : undefined;
 }

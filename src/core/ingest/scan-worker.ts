@@ -1,7 +1,7 @@
 /**
  * A thread that walks the roots and states their transcript files (`scanRoots`) while the main thread restores the
- * snapshot: a warm start's two longest steps at once; and states each file's archive entry. Its messages are typed in
- * scan-aside.ts.
+ * snapshot: a warm start's two longest steps at once; then, in a second message, states each file's archive entry. Its
+ * messages are typed in scan-aside.ts.
  */
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
@@ -10,11 +10,11 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { transcriptTest } from './exclude.js';
 import { scanPlan } from './file-state.js';
-import { packScan, type EntryState } from './scan-packed.js';
+import { packEntryStates, packScan, type EntryState } from './scan-packed.js';
 import { archiveFolder, entryFileName } from '../store/entry-name.js';
 import { resolveConfiguredRoots } from '../library/added-roots.js';
 import { splitRoots } from './sources/default-roots.js';
-import type { ScanReply, ScanRequest } from './scan-aside.js';
+import type { EntryStatesReply, ScanReply, ScanRequest } from './scan-aside.js';
 
 const port = parentPort;
 if (port) {
@@ -26,12 +26,16 @@ if (port) {
     error: (message) => logs.push(['error', message]),
   };
   walk(request, logger).then(
-    (reply) => port.postMessage({ logs, ...reply } satisfies ScanReply),
+    ({ reply, archiveDir }) => {
+      port.postMessage({ logs, ...reply } satisfies ScanReply);
+      // then the archive entries' states: after the files, so that the library's load need not wait for them
+      if (archiveDir && reply.packed) port.postMessage({ entryStates: packEntryStates(reply.packed, entryState(archiveDir)) } satisfies EntryStatesReply);
+    },
     (err: unknown) => port.postMessage({ logs, error: errorMessage(err) } satisfies ScanReply),
   );
 }
 
-async function walk(request: ScanRequest, logger: Logger): Promise<Omit<ScanReply, 'logs'>> {
+async function walk(request: ScanRequest, logger: Logger): Promise<{ reply: Omit<ScanReply, 'logs'>; archiveDir: string | undefined }> {
   let { roots, archiveDir } = request;
   let walked: ScanReply['walked'];
   if (request.configured) {
@@ -43,16 +47,15 @@ async function walk(request: ScanRequest, logger: Logger): Promise<Omit<ScanRepl
     walked = { roots, archiveDir };
   }
   const plan = await scanPlan(roots, logger, transcriptTest(request.exclude));
-  return { walked, packed: packScan(plan, archiveDir ? entryState(archiveDir) : undefined) };
+  return { reply: { walked, packed: packScan(plan, archiveDir ? entryFileName : undefined) }, archiveDir };
 }
 
-/** A file's archive entry, named as the archive names it, and its state; undefined where it cannot be stated. */
-function entryState(dir: string): (file: string) => EntryState {
-  return (file) => {
-    const name = entryFileName(file);
+/** A file's archive entry's state (size -1: none); undefined where it cannot be stated. */
+function entryState(dir: string): (file: string, name: string) => EntryState {
+  return (_file, name) => {
     try {
       const info = statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
-      return [name, info ? info.size : -1, info ? info.mtimeMs : 0];
+      return info ? [info.size, info.mtimeMs] : [-1, 0];
     } catch {
       return undefined; // (the main thread states it again)
     }

@@ -15,46 +15,34 @@ import type { SourceRoot } from '../ingest/sources/registry.js';
 import { Persistence } from '../store/persistence.js';
 
 /**
- * Transcripts whose archive entry changed since the snapshot (damaged, or rewritten) count as changed: read again.
- * `found`: the entries a walk already stated (scan-aside.ts); the others are stated here. Returns the entry names (a
- * hash each), for `restoreArchivedOnly` to use.
+ * Transcripts whose archive entry changed since the snapshot (damaged, or rewritten): their files, to read again.
+ * `found`: the entries a walk already stated (scan-aside.ts); the others are stated here.
  */
-export async function markChangedEntries(catalog: SessionCatalog, archive: Archive, logger: Logger, found?: EntryChecks): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  const entryPath = (file: string): string => {
-    const path = archive.entryPath(file);
-    names.set(file, basename(path));
-    return path;
-  };
-  const changed: KnownFile[] = [];
+export async function changedArchiveEntries(catalog: SessionCatalog, archive: Archive, found?: EntryChecks): Promise<string[]> {
+  const changed: string[] = [];
   const unstated: KnownFile[] = [];
   for (const k of catalog.byFile.values()) {
-    const seen = k.entry && found?.get(k.file);
+    if (!k.entry) continue;
+    const seen = found?.get(k.file);
     if (!seen) unstated.push(k);
-    else {
-      names.set(k.file, seen.name);
-      if (seen.state?.[0] !== k.entry![0] || seen.state[1] !== k.entry![1]) changed.push(k);
-    }
+    else if (seen.state?.[0] !== k.entry[0] || seen.state[1] !== k.entry[1]) changed.push(k.file);
   }
-  for (const k of [...changed, ...(await changedEntries(unstated, entryPath))]) {
-    logger.warn(`${k.file}: its archive entry changed since the snapshot; reading it again`);
-    k.size = -1;
-  }
-  return names;
+  for (const k of await changedEntries(unstated, (file) => archive.entryPath(file))) changed.push(k.file);
+  return changed;
 }
 
 /**
  * Archived sessions of configured sources (`isConfigured`) whose transcript no longer exists: still searchable, marked
- * deleted. `names` are entry names already computed.
+ * deleted. `names` gives entry names already computed (by the walk).
  */
 export async function restoreArchivedOnly(
   catalog: SessionCatalog,
   archive: Archive,
   logger: Logger,
   isConfigured: (source: string, file: string) => boolean,
-  names?: Map<string, string>,
+  names?: (file: string) => string | undefined,
 ): Promise<void> {
-  const known = new Set([...catalog.byFile.keys()].map((f) => names?.get(f) ?? basename(archive.entryPath(f))));
+  const known = new Set([...catalog.byFile.keys()].map((f) => names?.(f) ?? basename(archive.entryPath(f))));
   for (const { entry, meta } of await archive.list((name) => !known.has(name))) {
     if (catalog.byFile.has(meta.file) || !isConfigured(meta.source, meta.file)) continue;
     if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show

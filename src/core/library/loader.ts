@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
 import { transcriptTest } from '../ingest/exclude.js';
 import { scanRoots, type FileState, type Scan } from '../ingest/file-state.js';
-import { markChangedEntries, purgeArchive, restoreArchivedOnly } from './archive-checks.js';
+import { changedArchiveEntries, purgeArchive, restoreArchivedOnly } from './archive-checks.js';
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
@@ -44,8 +44,8 @@ export class Loader {
   readonly roots: SourceRoot[] = [];
   private readonly missingRoots: SourceRoot[] = [];
   private readonly accept: (adapter: SourceAdapter, file: string, root: string) => boolean;
-  /** The archive entry names the start's check computed (a hash each), for its look for archived-only sessions. */
-  private entryNames: Map<string, string> | undefined;
+  /** The archive entry names the walk gave (a hash each), for the load's look for archived-only sessions. */
+  private entryNames: ((file: string) => string | undefined) | undefined;
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
   private indexComplete: Promise<void> = Promise.resolve();
   private rebuilding: Promise<void> | undefined;
@@ -83,16 +83,20 @@ export class Loader {
    * `signal` stops reading between files; what was read stays indexed.
    */
   async load(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+    let restored: { scanning?: Promise<Scan> } | undefined;
     try {
-      await this.loadAll(onProgress, signal);
+      restored = await this.loadAll(onProgress, signal);
     } finally {
       this.markAnswerable();
       this.markCounted();
       this.markLoaded();
     }
+    // after the load: what it says is complete does not wait for the archive's check (see checkArchiveEntries)
+    if (restored && !signal?.aborted) await this.checkArchiveEntries(restored.scanning);
   }
 
-  private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+  /** The load; where it restored a snapshot, returns the walk (if on a thread) whose archive entries are checked after it. */
+  private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<{ scanning?: Promise<Scan> } | undefined> {
     await this.resolveRoots();
     // a large history's roots are walked on another thread while its snapshot is restored here
     const { scanAside: aside = (this.parts.persistence?.snapshotBytes() ?? 0) >= SCAN_ASIDE_MIN_BYTES, exclude } = this.parts.options;
@@ -111,9 +115,8 @@ export class Loader {
       // the queries that waited for the restore are answered before the checks below take their turns
       await new Promise((resolve) => setImmediate(resolve));
       this.indexComplete = this.completeRestored();
-      // After answering starts: a damaged entry read before its check is caught by its checksums and repaired. The
-      // roots are walked meanwhile; what changed is told apart once both checks are done.
-      checked = Promise.all([this.checkArchiveEntries(scanning), this.indexComplete]);
+      // The roots are walked meanwhile; what changed is told apart once the restored index is whole.
+      checked = this.indexComplete;
     }
     try {
       await this.catchUp(onProgress, signal, checked, scanning);
@@ -125,6 +128,7 @@ export class Loader {
     }
     this.entryNames = undefined; // (a load stopped before its look for archived-only sessions)
     if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
+    return restored ? { scanning } : undefined;
   }
 
   /** Reads what changed since the catalog was last current: new and modified files, and files that are gone. */
@@ -151,7 +155,8 @@ export class Loader {
     checked: Promise<unknown>,
     scanning = scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)),
   ): Promise<void> {
-    const [{ plan, seen }] = await Promise.all([scanning, checked]);
+    const [{ plan, seen, entryName }] = await Promise.all([scanning, checked]);
+    this.entryNames = entryName;
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
@@ -304,11 +309,25 @@ export class Loader {
     }
   }
 
-  /** Marks transcripts whose archive entry changed since the snapshot (archive-checks.ts), by the scan's stats where it made them. */
+  /**
+   * After a warm start's load: transcripts whose archive entry changed since the snapshot (damaged, or rewritten by
+   * another process) are read again, by the states the walk made of the entries where it made them (archive-checks.ts).
+   * Not part of the load: the entries hold the turns, not what the index answers from (a restored index is the
+   * transcripts' as they are now once the load is over), and a damaged entry read meanwhile is caught by its checksums
+   * and repaired; at 10,000 sessions the check is 10,000 stats on the walk's longest path.
+   */
   private async checkArchiveEntries(scanning?: Promise<Scan>): Promise<void> {
     if (!this.parts.archive) return;
-    const found = (await scanning?.catch(() => undefined))?.entries;
-    this.entryNames = await markChangedEntries(this.catalog, this.parts.archive, this.logger, found);
+    try {
+      const found = await (await scanning?.catch(() => undefined))?.entries;
+      const changed = await changedArchiveEntries(this.catalog, this.parts.archive, found);
+      for (const file of changed) {
+        this.logger.warn(`${file}: its archive entry changed since the snapshot; reading it again`);
+        await this.reloadFile(file);
+      }
+    } catch (err) {
+      this.logger.warn(`the archive's entries were not checked: ${errorMessage(err)}`);
+    }
   }
 
   /** Whether this process writes the data folder (archive, snapshot); other processes only read it. */
