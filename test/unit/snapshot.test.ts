@@ -1,7 +1,7 @@
 /** The index snapshot and the writer lock: warm starts read only what changed, damage is detected, one writer at a time. */
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
@@ -286,3 +286,29 @@ test('a closed library holds no file of its data folder open, even a snapshot re
   await library.close();
   assert.deepEqual(held(data), []);
 });
+
+for (const aside of [false, true])
+  test(`a session only the archive holds (its entry written after the snapshot, its transcript gone since) is found again at a warm start${aside ? ' (the roots walked on a thread)' : ''}`, async () => {
+    const root = corpusCopy();
+    const data = tempDir();
+    await (await open(root, data)).library.close();
+    // another data folder over the same transcripts and one more, whose entry is then found beside the snapshot's
+    mkdirSync(join(root, 'later'));
+    const later = join(root, 'later', `${SESSION}.jsonl`);
+    writeFileSync(later, record('onlyinthearchive kept after its transcript'));
+    const other = tempDir();
+    const seen = await open(root, other);
+    const entry = seen.library.archive!.entryPath(later);
+    await seen.library.close();
+    cpSync(entry, join(data, 'archive', 'v1', basename(entry)));
+    rmSync(later);
+
+    const warm = await open(root, data, { scanAside: aside });
+    assert.ok(
+      warm.logger.lines.some((l) => /snapshot of .* restored/.test(l)),
+      warm.logger.lines.join('\n'),
+    );
+    const found = warm.library.search('onlyinthearchive').results;
+    assert.equal(found.length, 1, warm.logger.lines.join('\n'));
+    assert.equal(warm.library.sessions.get(found[0].id)?.sourceDeleted, true);
+  });

@@ -138,7 +138,7 @@ export async function scanPlan(
 /** What a walk of the roots found: each root's files with their state, and the set of them all. */
 export interface Scan {
   plan: { root: SourceRoot; files: FileState[] }[];
-  seen: Set<string>;
+  seen: FileSet;
   /** By file, its archive entry's name, where the walk named them (scan-aside.ts). */
   entryName?: (file: string) => string | undefined;
   /** Then, once the walk has stated them, each file's entry name and state (none: no entry); undefined where it could not. */
@@ -155,6 +155,9 @@ export interface EntryCheck {
   name: string;
   state?: [size: number, mtimeMs: number];
 }
+
+/** The files a scan found: a set, or a map's keys (a walk's reply hashes each file once, for both). */
+export type FileSet = Pick<ReadonlySet<string>, 'has' | 'size'> & Iterable<string>;
 
 /** A scan of `plan` (the set of its files added). */
 export function scanOf(plan: Scan['plan']): Scan {

@@ -79,12 +79,13 @@ export function unpackScan(packed: PackedScan, entryStates?: Promise<Float64Arra
     for (const end = i + own; i < end; i++) files.push({ file: paths[i], size: states[3 * i], mtimeMs: states[3 * i + 1], ino: states[3 * i + 2] });
     plan.push({ root, files });
   }
-  const scan = scanOf(plan);
-  if (packed.entryNames === undefined) return scan;
+  if (packed.entryNames === undefined) return scanOf(plan);
   const names = count ? packed.entryNames.split(SEPARATOR) : [];
   if (names.length !== count) throw new Error('the walk reply does not add up');
   const rows = new Map<string, number>();
   paths.forEach((path, row) => rows.set(path, row));
+  // (the set of files found is the rows' keys)
+  const scan: Scan = { plan, seen: { has: (file) => rows.has(file), size: rows.size, [Symbol.iterator]: () => rows.keys() } };
   scan.entryName = (file) => {
     const row = rows.get(file);
     return row === undefined ? undefined : names[row];
