@@ -122,13 +122,18 @@ for (const c of CASES) {
           logger,
           env: {},
         });
-        await library.load();
-        const fromHealthy = [...library.sessions.values()].filter((s) => s.file.startsWith(healthyPath));
-        assert.equal(fromHealthy.length, healthyCount);
-        assert.doesNotThrow(() => library.search('hello test'));
+        try {
+          await library.load();
+          const fromHealthy = [...library.sessions.values()].filter((s) => s.file.startsWith(healthyPath));
+          assert.equal(fromHealthy.length, healthyCount);
+          assert.doesNotThrow(() => library.search('hello test'));
+        } finally {
+          await library.close();
+        }
       }),
       { numRuns: 25, seed: 20261129 },
     );
+    await baseline.close();
   });
 }
 
