@@ -63,6 +63,11 @@ async function warmStart(aside: boolean): Promise<void> {
   // then, the load complete, the transcript whose archive entry changed is read again, and archived anew
   const entryLine = warm.logger.lines.findIndex((l) => l.includes(`${entryChanged}: its archive entry changed since the snapshot; reading it again`));
   assert.ok(entryLine > indexed, warm.logger.lines.join('\n'));
+  // (and only it: the appended transcript, archived anew by the load, is not read a second time)
+  assert.deepEqual(
+    warm.logger.lines.filter((l) => l.includes('its archive entry changed')),
+    [warm.logger.lines[entryLine]],
+  );
   assert.notDeepEqual(readFileSync(changedEntry), damagedEntry);
   assert.equal(warm.library.search('snapshotcatchup').count, 1);
   assert.equal(warm.library.search('brandnewfile').count, 1);

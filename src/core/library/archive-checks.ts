@@ -15,20 +15,19 @@ import type { SourceRoot } from '../ingest/sources/registry.js';
 import { Persistence } from '../store/persistence.js';
 
 /**
- * Transcripts whose archive entry changed since the snapshot (damaged, or rewritten): their files, to read again.
- * `found`: the entries a walk already stated (scan-aside.ts); the others are stated here.
+ * Transcripts whose archive entry differs from what the catalog records (damaged, or rewritten by another process):
+ * their files, to read again. `found`: the entries a walk stated before the load (scan-aside.ts); an entry it found
+ * as recorded is taken as it, the others are stated now (one the load wrote since, reading its transcript, is as now
+ * recorded, and not read again).
  */
 export async function changedArchiveEntries(catalog: SessionCatalog, archive: Archive, found?: EntryChecks): Promise<string[]> {
-  const changed: string[] = [];
   const unstated: KnownFile[] = [];
   for (const k of catalog.byFile.values()) {
     if (!k.entry) continue;
     const seen = found?.get(k.file);
-    if (!seen) unstated.push(k);
-    else if (seen.state?.[0] !== k.entry[0] || seen.state[1] !== k.entry[1]) changed.push(k.file);
+    if (!seen || seen.state?.[0] !== k.entry[0] || seen.state[1] !== k.entry[1]) unstated.push(k);
   }
-  for (const k of await changedEntries(unstated, (file) => archive.entryPath(file))) changed.push(k.file);
-  return changed;
+  return (await changedEntries(unstated, (file) => archive.entryPath(file))).map((k) => k.file);
 }
 
 /**
