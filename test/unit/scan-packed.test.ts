@@ -49,7 +49,7 @@ test('a packed scan unpacks to the walk that was packed, each file with the arch
         return named.get(file)![1] as EntryState;
       });
       // (as they cross to the main thread)
-      const scan = unpackScan(structuredClone(packed), Promise.resolve(structuredClone(states)));
+      const scan = unpackScan(structuredClone(packed), { entryStates: Promise.resolve(structuredClone(states)) });
       assert.deepEqual(scan.plan, walked);
       assert.deepEqual([...scan.seen].sort(), [...files].sort());
       if (!withEntries) return assert.deepEqual([scan.entryName, scan.entries], [undefined, undefined]);
@@ -73,6 +73,6 @@ test("a reply that does not add up (its files, names and counts disagree) is ref
   assert.throws(() => unpackScan({ ...packed, files: '/r/a\0/r/b' }), /does not add up/);
   assert.throws(() => unpackScan({ ...packed, roots: [{ root: packed.roots[0].root, count: 2 }] }), /does not add up/);
   assert.throws(() => unpackScan({ ...packed, entryNames: 'e\0f' }), /does not add up/);
-  assert.equal(await unpackScan(packed, Promise.resolve(new Float64Array(4))).entries, undefined);
-  assert.equal(await unpackScan(packed, Promise.resolve(undefined)).entries, undefined);
+  assert.equal(await unpackScan(packed, { entryStates: Promise.resolve(new Float64Array(4)) }).entries, undefined);
+  assert.equal(await unpackScan(packed, { entryStates: Promise.resolve(undefined) }).entries, undefined);
 });

@@ -67,6 +67,7 @@ test("the library takes the walk started with the engine when it walks the same 
     assert.deepEqual({ ...checks?.get(file) }, { name: entryFileName(file) });
   }
   assert.equal(checks?.get(join(CORPUS, 'no-such-file.jsonl')), undefined);
+  assert.deepEqual(await scan.unnamed, [], 'no archive folder yet: no entry in it');
   // taken once: the next walk (a rebuild) walks again
   assert.equal((await scanned(roots, undefined, data)).took, false);
 });
@@ -117,4 +118,20 @@ test('a walk with other settings, of a root the library dropped, or for a small 
     ],
   ];
   for (const [what, took] of cases) assert.equal(await took(), false, what);
+});
+
+test("the walk lists the archive's entries none of its files names (sessions only the archive may hold), and states the others", async () => {
+  const data = largeHistory();
+  const roots = await libraryRoots(data);
+  const walked = (await scanRoots(roots, silentLogger, transcriptTest(undefined))).plan.flatMap((p) => p.files.map((f) => f.file));
+  mkdirSync(archiveFolder(data), { recursive: true });
+  const stray = `${'0'.repeat(40)}.jsonl`;
+  for (const name of [entryFileName(walked[0]), stray]) writeFileSync(join(archiveFolder(data), name), 'x\n');
+  prestartScan({ roots: CONFIGURED, dataDir: data, archive: undefined, exclude: undefined });
+  const { scan, took, lines } = await scanned(roots, undefined, data);
+  assert.ok(took, lines.join('\n'));
+  assert.deepEqual(await scan.unnamed, [stray]);
+  const checks = await scan.entries;
+  assert.deepEqual(checks?.get(walked[0])?.state?.[0], 2);
+  assert.deepEqual({ ...checks?.get(walked[1]) }, { name: entryFileName(walked[1]) });
 });

@@ -143,6 +143,8 @@ export interface Scan {
   entryName?: (file: string) => string | undefined;
   /** Then, once the walk has stated them, each file's entry name and state (none: no entry); undefined where it could not. */
   entries?: Promise<EntryChecks | undefined>;
+  /** The archive's entries, as the walk listed them, that none of its files names (undefined: not listed). */
+  unnamed?: Promise<string[] | undefined>;
 }
 
 /** The archive entries a walk stated, by transcript file (undefined: a file it did not state). */

@@ -37,7 +37,12 @@ export interface ScanReply {
   error?: string;
 }
 
-/** thread → main, then (where it named the entries): each entry's state, in the files' order (scan-packed.ts). */
+/** thread → main, second (where it named the entries): the archive's entries no file it found names (null: not listed). */
+export interface UnnamedEntriesReply {
+  unnamed: string[] | null;
+}
+
+/** thread → main, last (where it named the entries): each entry's state, in the files' order (scan-packed.ts). */
 export interface EntryStatesReply {
   entryStates: Float64Array;
 }
@@ -60,7 +65,7 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
     const reply = await walk.reply;
     for (const [level, message] of reply.logs) logger[level](message);
     if (!reply.packed) return here(reply.error || 'the scanning thread failed');
-    return unpackScan(reply.packed, walk.entryStates);
+    return unpackScan(reply.packed, walk);
   };
   return walked().catch((err: unknown) => here(String(err)));
 }
@@ -87,7 +92,7 @@ async function prestarted(
   const walked = new Set(reply.walked.roots.map(key));
   const rest = roots.filter((r) => !walked.has(key(r)));
   const more = rest.length ? (await scanRoots(rest, logger, transcriptTest(exclude))).plan : [];
-  const scan = unpackScan(reply.packed, early.entryStates);
+  const scan = unpackScan(reply.packed, early);
   const files = new Map([...scan.plan, ...more].map(({ root, files }) => [key(root), files]));
   logger.info(`the roots were walked from the engine's start${rest.length ? ` (and ${rest.length} added since, here)` : ''}`);
   // (in the library's order and with its own root objects, as a walk of `roots` gives them; the added roots' archive

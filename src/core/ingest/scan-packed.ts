@@ -49,11 +49,16 @@ export function packScan(plan: Scan['plan'], entryName?: (file: string) => strin
   };
 }
 
+/** The archive entry names of a packed scan's files, in its order (none where it named none). */
+export function entryNamesOf(packed: PackedScan): string[] {
+  return packed.states.length && packed.entryNames !== undefined ? packed.entryNames.split(SEPARATOR) : [];
+}
+
 /** The entries' states of a packed scan's files, in its order: size (-1: no entry; NaN: not stated), mtimeMs. */
 export function packEntryStates(packed: PackedScan, stateOf: (file: string, name: string) => EntryState): Float64Array {
   const count = packed.states.length / 3;
   const paths = count ? packed.files.split(SEPARATOR) : [];
-  const names = count && packed.entryNames !== undefined ? packed.entryNames.split(SEPARATOR) : [];
+  const names = entryNamesOf(packed);
   const out = new Float64Array(count * 2);
   for (let i = 0; i < count; i++) {
     const state = names.length ? stateOf(paths[i], names[i]) : undefined;
@@ -67,7 +72,7 @@ export function packEntryStates(packed: PackedScan, stateOf: (file: string, name
  * The scan `packed` holds, each file's state an object again; with its entries' names, and their checks once `entryStates`
  * (the second reply) arrives, made as asked for.
  */
-export function unpackScan(packed: PackedScan, entryStates?: Promise<Float64Array | undefined>): Scan {
+export function unpackScan(packed: PackedScan, later: { unnamed?: Promise<string[] | undefined>; entryStates?: Promise<Float64Array | undefined> } = {}): Scan {
   const count = packed.states.length / 3;
   const paths = count ? packed.files.split(SEPARATOR) : [];
   if (paths.length !== count || packed.roots.reduce((n, r) => n + r.count, 0) !== count) throw new Error('the walk reply does not add up');
@@ -90,7 +95,8 @@ export function unpackScan(packed: PackedScan, entryStates?: Promise<Float64Arra
     const row = rows.get(file);
     return row === undefined ? undefined : names[row];
   };
-  scan.entries = entryStates?.then((stated) => (stated?.length === count * 2 ? entryChecks(rows, names, stated) : undefined));
+  scan.entries = later.entryStates?.then((stated) => (stated?.length === count * 2 ? entryChecks(rows, names, stated) : undefined));
+  scan.unnamed = later.unnamed;
   return scan;
 }
 

@@ -12,7 +12,7 @@ import { startWorker, threadScript } from '../threads.js';
 import { SCAN_ASIDE_MIN_BYTES } from '../library/options.js';
 import { snapshotFile } from '../store/index-files.js';
 import type { SourceRoot } from './sources/registry.js';
-import type { EntryStatesReply, ScanReply, ScanRequest } from './scan-aside.js';
+import type { EntryStatesReply, ScanReply, ScanRequest, UnnamedEntriesReply } from './scan-aside.js';
 
 /**
  * The walking thread's young generation, kept small: what it keeps (a state per file) is small, what it makes and drops
@@ -31,9 +31,13 @@ export function scanWorkerScript(): string | undefined {
   return threadScript(here, 'scan-worker');
 }
 
-/** A walk on a thread of its own: its first reply (the files), then the archive entries' states (none: no archive folder). */
+/**
+ * A walk on a thread of its own: its first reply (the files), then the archive's entries its files do not name, then the
+ * entries' states (none of the last two: no archive folder, or the thread ended first).
+ */
 export interface ThreadWalk {
   reply: Promise<ScanReply>;
+  unnamed: Promise<string[] | undefined>;
   entryStates: Promise<Float64Array | undefined>;
 }
 
@@ -41,18 +45,22 @@ export interface ThreadWalk {
 export function walkOnThread(script: string, request: ScanRequest): ThreadWalk {
   const worker = startWorker(script, request, SCAN_THREAD_LIMITS);
   let first!: (reply: ScanReply) => void;
-  let second!: (states: Float64Array | undefined) => void;
+  let second!: (names: string[] | undefined) => void;
+  let last!: (states: Float64Array | undefined) => void;
   const reply = new Promise<ScanReply>((resolve) => (first = resolve));
-  const entryStates = new Promise<Float64Array | undefined>((resolve) => (second = resolve));
+  const unnamed = new Promise<string[] | undefined>((resolve) => (second = resolve));
+  const entryStates = new Promise<Float64Array | undefined>((resolve) => (last = resolve));
   const end = (error: string): void => {
     first({ logs: [], error });
     second(undefined);
+    last(undefined);
     void worker.terminate();
   };
   // (each promise settles once: what comes after the replies, or instead of them, only ends the thread)
-  worker.on('message', (message: ScanReply | EntryStatesReply) => {
+  worker.on('message', (message: ScanReply | UnnamedEntriesReply | EntryStatesReply) => {
+    if ('unnamed' in message) return second(message.unnamed ?? undefined);
     if ('entryStates' in message) {
-      second(message.entryStates);
+      last(message.entryStates);
       return end('');
     }
     first(message);
@@ -61,7 +69,7 @@ export function walkOnThread(script: string, request: ScanRequest): ThreadWalk {
   });
   worker.once('error', (err) => end(`the scanning thread failed: ${String(err)}`));
   worker.once('exit', (code) => end(`the scanning thread exited with code ${code}`));
-  return { reply, entryStates };
+  return { reply, unnamed, entryStates };
 }
 
 /** The walk started early, until a library takes it (or asks for another one). */

@@ -3,18 +3,18 @@
  * snapshot: a warm start's two longest steps at once; then, in a second message, states each file's archive entry. Its
  * messages are typed in scan-aside.ts.
  */
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { transcriptTest } from './exclude.js';
 import { scanPlan } from './file-state.js';
-import { packEntryStates, packScan, type EntryState } from './scan-packed.js';
+import { entryNamesOf, packEntryStates, packScan, type EntryState, type PackedScan } from './scan-packed.js';
 import { archiveFolder, entryFileName } from '../store/entry-name.js';
 import { resolveConfiguredRoots } from '../library/added-roots.js';
 import { splitRoots } from './sources/default-roots.js';
-import type { EntryStatesReply, ScanReply, ScanRequest } from './scan-aside.js';
+import type { EntryStatesReply, ScanReply, ScanRequest, UnnamedEntriesReply } from './scan-aside.js';
 
 const port = parentPort;
 if (port) {
@@ -28,8 +28,11 @@ if (port) {
   walk(request, logger).then(
     ({ reply, archiveDir }) => {
       port.postMessage({ logs, ...reply } satisfies ScanReply);
-      // then the archive entries' states: after the files, so that the library's load need not wait for them
-      if (archiveDir && reply.packed) port.postMessage({ entryStates: packEntryStates(reply.packed, entryState(archiveDir)) } satisfies EntryStatesReply);
+      // then the archive's entries no file names (for the load's look for sessions only the archive holds), and last
+      // the entries' states (for the check after the load): after the files, so that the load need not wait for them
+      if (!archiveDir || !reply.packed) return;
+      port.postMessage({ unnamed: unnamedEntries(archiveDir, reply.packed) } satisfies UnnamedEntriesReply);
+      port.postMessage({ entryStates: packEntryStates(reply.packed, entryState(archiveDir)) } satisfies EntryStatesReply);
     },
     (err: unknown) => port.postMessage({ logs, error: errorMessage(err) } satisfies ScanReply),
   );
@@ -48,6 +51,19 @@ async function walk(request: ScanRequest, logger: Logger): Promise<{ reply: Omit
   }
   const plan = await scanPlan(roots, logger, transcriptTest(request.exclude));
   return { reply: { walked, packed: packScan(plan, archiveDir ? entryFileName : undefined) }, archiveDir };
+}
+
+/** The names in the archive's folder that none of the files found names as its entry; null where it cannot be listed. */
+function unnamedEntries(dir: string, packed: PackedScan): string[] | null {
+  let listed: string[];
+  try {
+    listed = readdirSync(dir);
+  } catch (err) {
+    // (no archive yet: nothing in it; otherwise the library lists it itself)
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? [] : null;
+  }
+  const named = new Set(entryNamesOf(packed));
+  return listed.filter((name) => !named.has(name));
 }
 
 /** A file's archive entry's state (size -1: none); undefined where it cannot be stated. */

@@ -32,17 +32,19 @@ export async function changedArchiveEntries(catalog: SessionCatalog, archive: Ar
 
 /**
  * Archived sessions of configured sources (`isConfigured`) whose transcript no longer exists: still searchable, marked
- * deleted. `names` gives entry names already computed (by the walk).
+ * deleted. Among the archive's entries no known file names, or among those `listed` (the walk's, less the known files'
+ * it did not name: files known since are told apart by the file each entry names); `names` gives entry names already
+ * computed (by the walk).
  */
 export async function restoreArchivedOnly(
   catalog: SessionCatalog,
   archive: Archive,
   logger: Logger,
   isConfigured: (source: string, file: string) => boolean,
-  names?: (file: string) => string | undefined,
+  given: { names?: (file: string) => string | undefined; listed?: string[] } = {},
 ): Promise<void> {
-  const known = new Set([...catalog.byFile.keys()].map((f) => names?.(f) ?? basename(archive.entryPath(f))));
-  for (const { entry, meta } of await archive.list((name) => !known.has(name))) {
+  const known = given.listed ? undefined : new Set([...catalog.byFile.keys()].map((f) => given.names?.(f) ?? basename(archive.entryPath(f))));
+  for (const { entry, meta } of await archive.list((name) => !known?.has(name), given.listed)) {
     if (catalog.byFile.has(meta.file) || !isConfigured(meta.source, meta.file)) continue;
     if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
     const archived = await archive.load(entry);

@@ -8,6 +8,7 @@ import { errorMessage } from '../errors.js';
 import { transcriptTest } from '../ingest/exclude.js';
 import { scanRoots, type FileState, type Scan } from '../ingest/file-state.js';
 import { changedArchiveEntries, purgeArchive, restoreArchivedOnly } from './archive-checks.js';
+import { entryFileName } from '../store/entry-name.js';
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
@@ -46,6 +47,8 @@ export class Loader {
   private readonly accept: (adapter: SourceAdapter, file: string, root: string) => boolean;
   /** The archive entry names the walk gave (a hash each), for the load's look for archived-only sessions. */
   private entryNames: ((file: string) => string | undefined) | undefined;
+  /** The archive's entries the walk listed that none of its files names, for that same look. */
+  private unnamedEntries: Promise<string[] | undefined> | undefined;
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
   private indexComplete: Promise<void> = Promise.resolve();
   private rebuilding: Promise<void> | undefined;
@@ -126,7 +129,9 @@ export class Loader {
       if (!(err instanceof DamagedArrayError)) throw err;
       await this.rebuild(err.message, onProgress, signal);
     }
-    this.entryNames = undefined; // (a load stopped before its look for archived-only sessions)
+    // (a load stopped before its look for archived-only sessions)
+    this.entryNames = undefined;
+    this.unnamedEntries = undefined;
     if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
     return restored ? { scanning } : undefined;
   }
@@ -155,8 +160,9 @@ export class Loader {
     checked: Promise<unknown>,
     scanning = scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)),
   ): Promise<void> {
-    const [{ plan, seen, entryName }] = await Promise.all([scanning, checked]);
+    const [{ plan, seen, entryName, unnamed }] = await Promise.all([scanning, checked]);
     this.entryNames = entryName;
+    this.unnamedEntries = unnamed;
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
@@ -225,12 +231,15 @@ export class Loader {
     this.pending.clear();
     if (signal?.aborted) this.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
     else if (!this.indexing.stopped) {
+      const unseen: string[] = [];
       for (const [file, known] of [...this.catalog.byFile]) {
-        if (seen.has(file) || !this.isConfigured(known.root.source, file)) continue;
+        if (seen.has(file)) continue;
+        unseen.push(file);
+        if (!this.isConfigured(known.root.source, file)) continue;
         this.catalog.markSourceDeleted(file);
         await this.readSuccessor(known.root.source, file);
       }
-      await this.restoreArchived();
+      await this.restoreArchived(unseen);
     }
     this.catalog.index.seal();
     this.logger.info(`indexed ${this.catalog.sessions.size} sessions: ${done} files read, ${seen.size - totalFiles} unchanged since the snapshot`);
@@ -360,11 +369,22 @@ export class Loader {
     for (const read of reads) for (const session of read.sessions) this.parts.turns.release(session);
   }
 
-  /** Archived sessions whose transcript no longer exists: still searchable, marked deleted (archive-checks.ts). */
-  private async restoreArchived(): Promise<void> {
+  /**
+   * Archived sessions whose transcript no longer exists: still searchable, marked deleted (archive-checks.ts). Where the
+   * walk listed the archive's entries its files do not name, only those are looked at, less the entries of the files it
+   * did not find (`unseen`: known from the snapshot, their transcripts gone): at 50,000 sessions, 50,000 names neither
+   * listed nor hashed here.
+   */
+  private async restoreArchived(unseen: string[]): Promise<void> {
     const names = this.entryNames;
+    const unnamed = await this.unnamedEntries;
     this.entryNames = undefined;
-    if (this.parts.archive) await restoreArchivedOnly(this.catalog, this.parts.archive, this.logger, (source, file) => this.isConfigured(source, file), names);
+    this.unnamedEntries = undefined;
+    if (!this.parts.archive) return;
+    const isConfigured = (source: string, file: string): boolean => this.isConfigured(source, file);
+    if (!unnamed) return restoreArchivedOnly(this.catalog, this.parts.archive, this.logger, isConfigured, { names });
+    const known = new Set(unseen.map(entryFileName));
+    await restoreArchivedOnly(this.catalog, this.parts.archive, this.logger, isConfigured, { listed: unnamed.filter((name) => !known.has(name)) });
   }
 
   /** A deleted file's sessions are read from the file that took its place, if its source names one and it exists. */

@@ -227,9 +227,12 @@ export class Archive {
     return state;
   }
 
-  /** Every entry's metadata (of entries whose name `wanted` accepts); stray temporary files of crashed writers are removed once they are old. */
-  async list(wanted: (name: string) => boolean = () => true): Promise<{ entry: string; meta: ArchiveMeta }[]> {
-    const names = (await readdir(this.dir).catch(() => [] as string[])).filter(wanted);
+  /**
+   * Every entry's metadata (of entries whose name `wanted` accepts; among `listed` where the folder was listed before);
+   * stray temporary files of crashed writers are removed once they are old.
+   */
+  async list(wanted: (name: string) => boolean = () => true, listed?: string[]): Promise<{ entry: string; meta: ArchiveMeta }[]> {
+    const names = (listed ?? (await readdir(this.dir).catch(() => [] as string[]))).filter(wanted);
     const out: { entry: string; meta: ArchiveMeta }[] = [];
     for (const name of names) {
       const entry = join(this.dir, name);
