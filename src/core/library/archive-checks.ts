@@ -5,7 +5,9 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from '../log.js';
-import { changedEntries, type EntryChecks } from '../ingest/file-state.js';
+import { changedEntries, type EntryChecks, type Scan } from '../ingest/file-state.js';
+import { errorMessage } from '../errors.js';
+import { entryFileName } from '../store/entry-name.js';
 import { sessionFacts } from '../ingest/sources/build.js';
 import { holdsCurrentFacts, maskedByCurrentRules, remaskArchived, type Archive } from '../store/archive.js';
 import type { SessionCatalog } from './catalog.js';
@@ -31,20 +33,49 @@ export async function changedArchiveEntries(catalog: SessionCatalog, archive: Ar
 }
 
 /**
+ * After a warm start's load: transcripts whose archive entry changed since the snapshot (damaged, or rewritten by
+ * another process) are read again (`reload`), by the states the walk made of the entries where it made them. Not part
+ * of the load: the entries hold the turns, not what the index answers from, and a damaged entry read meanwhile is caught
+ * by its checksums and repaired; at 10,000 sessions the check is 10,000 stats on the walk's longest path.
+ */
+export async function readChangedEntriesAgain(
+  catalog: SessionCatalog,
+  archive: Archive,
+  logger: Logger,
+  scanning: Promise<Scan> | undefined,
+  reload: (file: string) => Promise<void>,
+): Promise<void> {
+  try {
+    const found = await (await scanning?.catch(() => undefined))?.entries;
+    for (const file of await changedArchiveEntries(catalog, archive, found)) {
+      logger.warn(`${file}: its archive entry changed since the snapshot; reading it again`);
+      await reload(file);
+    }
+  } catch (err) {
+    logger.warn(`the archive's entries were not checked: ${errorMessage(err)}`);
+  }
+}
+
+/**
  * Archived sessions of configured sources (`isConfigured`) whose transcript no longer exists: still searchable, marked
- * deleted. Among the archive's entries no known file names, or among those `listed` (the walk's, less the known files'
- * it did not name: files known since are told apart by the file each entry names); `names` gives entry names already
- * computed (by the walk).
+ * deleted. Where the walk listed the archive's entries none of its files names (`unnamed`), only those are looked at,
+ * less the entries of known files it did not find (`unseen`: their transcripts gone; at 50,000 sessions, 50,000 names
+ * neither listed nor hashed here); else every entry no known file names (`entryName`: names the walk computed). Files
+ * known since the walk are told apart by the file each entry names.
  */
 export async function restoreArchivedOnly(
   catalog: SessionCatalog,
   archive: Archive,
   logger: Logger,
   isConfigured: (source: string, file: string) => boolean,
-  given: { names?: (file: string) => string | undefined; listed?: string[] } = {},
+  walk: Pick<Scan, 'entryName' | 'unnamed'> & { unseen?: string[] } = {},
 ): Promise<void> {
-  const known = given.listed ? undefined : new Set([...catalog.byFile.keys()].map((f) => given.names?.(f) ?? basename(archive.entryPath(f))));
-  for (const { entry, meta } of await archive.list((name) => !known?.has(name), given.listed)) {
+  const unnamed = await walk.unnamed;
+  const known = new Set(
+    unnamed ? (walk.unseen ?? []).map(entryFileName) : [...catalog.byFile.keys()].map((f) => walk.entryName?.(f) ?? basename(archive.entryPath(f))),
+  );
+  const listed = unnamed?.filter((name) => !known.has(name));
+  for (const { entry, meta } of await archive.list((name) => listed !== undefined || !known.has(name), listed)) {
     if (catalog.byFile.has(meta.file) || !isConfigured(meta.source, meta.file)) continue;
     if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
     const archived = await archive.load(entry);

@@ -7,8 +7,7 @@ import { stat } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
 import { transcriptTest } from '../ingest/exclude.js';
 import { scanRoots, type FileState, type Scan } from '../ingest/file-state.js';
-import { changedArchiveEntries, purgeArchive, restoreArchivedOnly } from './archive-checks.js';
-import { entryFileName } from '../store/entry-name.js';
+import { purgeArchive, readChangedEntriesAgain, restoreArchivedOnly } from './archive-checks.js';
 import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { ReadAhead } from '../ingest/read-ahead.js';
 import { ParsePool } from '../ingest/parse-pool.js';
@@ -45,10 +44,8 @@ export class Loader {
   readonly roots: SourceRoot[] = [];
   private readonly missingRoots: SourceRoot[] = [];
   private readonly accept: (adapter: SourceAdapter, file: string, root: string) => boolean;
-  /** The archive entry names the walk gave (a hash each), for the load's look for archived-only sessions. */
-  private entryNames: ((file: string) => string | undefined) | undefined;
-  /** The archive's entries the walk listed that none of its files names, for that same look. */
-  private unnamedEntries: Promise<string[] | undefined> | undefined;
+  /** The archive entry names the walk gave, and the entries it listed that none of its files names (archive-checks.ts). */
+  private walkEntries: Pick<Scan, 'entryName' | 'unnamed'> = {};
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
   private indexComplete: Promise<void> = Promise.resolve();
   private rebuilding: Promise<void> | undefined;
@@ -129,9 +126,7 @@ export class Loader {
       if (!(err instanceof DamagedArrayError)) throw err;
       await this.rebuild(err.message, onProgress, signal);
     }
-    // (a load stopped before its look for archived-only sessions)
-    this.entryNames = undefined;
-    this.unnamedEntries = undefined;
+    this.walkEntries = {}; // (a load stopped before its look for archived-only sessions)
     if (this.parts.snapshots.isDirty || !restored) await this.parts.snapshots.saveNow();
     return restored ? { scanning } : undefined;
   }
@@ -161,8 +156,7 @@ export class Loader {
     scanning = scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)),
   ): Promise<void> {
     const [{ plan, seen, entryName, unnamed }] = await Promise.all([scanning, checked]);
-    this.entryNames = entryName;
-    this.unnamedEntries = unnamed;
+    this.walkEntries = { entryName, unnamed };
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
@@ -318,25 +312,9 @@ export class Loader {
     }
   }
 
-  /**
-   * After a warm start's load: transcripts whose archive entry changed since the snapshot (damaged, or rewritten by
-   * another process) are read again, by the states the walk made of the entries where it made them (archive-checks.ts).
-   * Not part of the load: the entries hold the turns, not what the index answers from (a restored index is the
-   * transcripts' as they are now once the load is over), and a damaged entry read meanwhile is caught by its checksums
-   * and repaired; at 10,000 sessions the check is 10,000 stats on the walk's longest path.
-   */
+  /** After a warm start's load: transcripts whose archive entry changed since the snapshot are read again (archive-checks.ts). */
   private async checkArchiveEntries(scanning?: Promise<Scan>): Promise<void> {
-    if (!this.parts.archive) return;
-    try {
-      const found = await (await scanning?.catch(() => undefined))?.entries;
-      const changed = await changedArchiveEntries(this.catalog, this.parts.archive, found);
-      for (const file of changed) {
-        this.logger.warn(`${file}: its archive entry changed since the snapshot; reading it again`);
-        await this.reloadFile(file);
-      }
-    } catch (err) {
-      this.logger.warn(`the archive's entries were not checked: ${errorMessage(err)}`);
-    }
+    if (this.parts.archive) await readChangedEntriesAgain(this.catalog, this.parts.archive, this.logger, scanning, (file) => this.reloadFile(file));
   }
 
   /** Whether this process writes the data folder (archive, snapshot); other processes only read it. */
@@ -369,22 +347,12 @@ export class Loader {
     for (const read of reads) for (const session of read.sessions) this.parts.turns.release(session);
   }
 
-  /**
-   * Archived sessions whose transcript no longer exists: still searchable, marked deleted (archive-checks.ts). Where the
-   * walk listed the archive's entries its files do not name, only those are looked at, less the entries of the files it
-   * did not find (`unseen`: known from the snapshot, their transcripts gone): at 50,000 sessions, 50,000 names neither
-   * listed nor hashed here.
-   */
+  /** Archived sessions whose transcript no longer exists: still searchable, marked deleted (archive-checks.ts). */
   private async restoreArchived(unseen: string[]): Promise<void> {
-    const names = this.entryNames;
-    const unnamed = await this.unnamedEntries;
-    this.entryNames = undefined;
-    this.unnamedEntries = undefined;
-    if (!this.parts.archive) return;
+    const walk = this.walkEntries;
+    this.walkEntries = {};
     const isConfigured = (source: string, file: string): boolean => this.isConfigured(source, file);
-    if (!unnamed) return restoreArchivedOnly(this.catalog, this.parts.archive, this.logger, isConfigured, { names });
-    const known = new Set(unseen.map(entryFileName));
-    await restoreArchivedOnly(this.catalog, this.parts.archive, this.logger, isConfigured, { listed: unnamed.filter((name) => !known.has(name)) });
+    if (this.parts.archive) await restoreArchivedOnly(this.catalog, this.parts.archive, this.logger, isConfigured, { ...walk, unseen });
   }
 
   /** A deleted file's sessions are read from the file that took its place, if its source names one and it exists. */
