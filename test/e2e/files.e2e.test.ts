@@ -19,7 +19,7 @@ after(async () => {
   await bench?.close();
 });
 
-const step = (name: string, body: () => Promise<void>): Promise<void> => stepOf(bench.page, name, body);
+const step = (name: string, body: () => Promise<void>): Promise<void> => stepOf(bench, name, body);
 
 test('the sessions behind the open file, who wrote a line on hover, and Why Is This Code Here? opening the turn', () =>
   step('file-sessions', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { eventually } from '../eventually.js';
 import { ROOT, tempDir } from '../helpers.js';
-import { openWorkbench, screenshot, setupE2e } from './workbench.js';
+import { openWorkbench, setupE2e } from './workbench.js';
 
 describe('inside the extension host', () => {
   test('the Copilot tools answer through vscode.lm.invokeTool and the MCP provider gives a definition', async () => {
@@ -25,8 +25,8 @@ describe('inside the extension host', () => {
     const host = await openWorkbench({ developmentPath: ROOT, testsPath: runner, onTestsExit: (code) => (exitCode = code), trust: 'restricted' });
     try {
       await eventually(() => exitCode !== undefined, 'the extension-host tests finish', { timeoutMs: 150_000, intervalMs: 250 }).catch(() => undefined);
-      if (exitCode !== 0) await screenshot(host.page, 'FAILED-extension-host-tests');
-      assert.equal(exitCode, 0, 'the extension-host tests passed (see the workbench log on failure)');
+      if (exitCode !== 0) await host.failed('extension-host-tests');
+      assert.equal(exitCode, 0, 'the extension-host tests passed (on failure the logs are kept in test-results/logs/extension-host-tests/)');
     } finally {
       await host.close();
     }

@@ -28,7 +28,7 @@ after(async () => {
   await server?.close();
 });
 
-const step = (name: string, body: () => Promise<void>): Promise<void> => stepOf(bench.page, name, body);
+const step = (name: string, body: () => Promise<void>): Promise<void> => stepOf(bench, name, body);
 
 test('the status bar shows the sessions being embedded, and a search asks the model for its query', () =>
   step('model', async () => {

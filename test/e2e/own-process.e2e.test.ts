@@ -33,7 +33,7 @@ test('where no engine can serve the window, an index server of its own lists and
     await screenshot(bench.page, 'own-index-server-status');
     await bench.page.keyboard.press('Escape');
   } catch (err) {
-    await screenshot(bench.page, 'FAILED-own-index-server').catch(() => undefined);
+    await bench.failed('own-index-server');
     throw err;
   } finally {
     await bench.close();

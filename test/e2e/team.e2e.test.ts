@@ -85,7 +85,7 @@ test('the panel searches this machine and the team: a shared session shows whose
     await screenshot(bench.page, 'panel-team-reader');
     await bench.page.keyboard.press('Escape');
   } catch (err) {
-    await screenshot(bench.page, 'FAILED-panel-team').catch(() => undefined);
+    await bench.failed('panel-team');
     throw err;
   }
 });
@@ -104,7 +104,7 @@ test('Show Team Sessions adds the sessions shared with you to the tree, marked a
     await runCommand(bench.page, 'Session Search: Hide Team Sessions');
     await row.waitFor({ state: 'detached', timeout: 30_000 });
   } catch (err) {
-    await screenshot(bench.page, 'FAILED-tree-team').catch(() => undefined);
+    await bench.failed('tree-team');
     throw err;
   }
 });
@@ -125,7 +125,7 @@ test("Push to Team Archive sends the chosen project's sessions, and says how man
       'only the chosen project',
     );
   } catch (err) {
-    await screenshot(bench.page, 'FAILED-team-push').catch(() => undefined);
+    await bench.failed('team-push');
     throw err;
   }
 });

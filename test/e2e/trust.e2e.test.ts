@@ -119,7 +119,7 @@ test("in Restricted Mode the user's own histories are searchable; trusting the f
     assert.equal(await bench.page.locator('.sidebar .message', { hasText: 'Restricted Mode' }).count(), 0, 'the note is gone once trusted');
     await screenshot(bench.page, 'trusted-after-restricted');
   } catch (err) {
-    await screenshot(bench.page, 'FAILED-restricted-mode').catch(() => undefined);
+    await bench.failed('restricted-mode');
     throw err;
   } finally {
     await bench.close();

