@@ -271,17 +271,19 @@ test('a snapshot whose write did not finish (its writer killed) is removed by th
   await third.library.close();
 });
 
+/** The files of a data folder this process holds open. */
+const held = (data: string): string[] =>
+  readdirSync('/proc/self/fd')
+    .map((fd) => {
+      try {
+        return readlinkSync(join('/proc/self/fd', fd));
+      } catch {
+        return '';
+      }
+    })
+    .filter((target) => target.startsWith(data));
+
 test('a closed library holds no file of its data folder open, even a snapshot replaced a moment before', async () => {
-  const held = (data: string): string[] =>
-    readdirSync('/proc/self/fd')
-      .map((fd) => {
-        try {
-          return readlinkSync(join('/proc/self/fd', fd));
-        } catch {
-          return '';
-        }
-      })
-      .filter((target) => target.startsWith(data));
   const data = tempDir();
   const { library } = await open(corpusCopy(), data);
   // each write replaces the file the sessions read their turns from; the replaced one is closed a little later
@@ -290,6 +292,43 @@ test('a closed library holds no file of its data folder open, even a snapshot re
   assert.ok(held(data).length > 0, 'an open library reads from its snapshot');
   await library.close();
   assert.deepEqual(held(data), []);
+});
+
+test('a library closed while it rebuilds its index stops there: it writes nothing after, holds no file open and leaves the writer lock free', async () => {
+  const root = corpusCopy();
+  const data = tempDir();
+  const { library, logger } = await open(root, data);
+  // a rebuild (asked for, or after damage found while answering) is under way when the library is closed
+  let stopped = false;
+  const rebuilding = library.rebuild().finally(() => (stopped = true));
+  await library.close();
+  assert.ok(stopped, 'close waits for the rebuild to stop');
+  await rebuilding;
+  const closedAt = logger.lines.length;
+  // and one asked for after close leaves the data folder alone (it is no longer this library's)
+  const snapshot = join(data, 'index', 'snapshot.bin');
+  assert.ok(existsSync(snapshot), 'the rebuild stopped short wrote what it had read');
+  await library.rebuild();
+  assert.ok(existsSync(snapshot), 'a rebuild after close discards nothing');
+  await library.saveSnapshot().catch(() => undefined); // nor does a write asked for after it
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(held(data), [], 'no file of the data folder is open');
+  assert.deepEqual(
+    logger.lines.slice(closedAt).filter((l) => l.includes('snapshot written')),
+    [],
+    'no snapshot is written after close',
+  );
+  assert.ok(!existsSync(join(data, 'writer.lock')), 'the writer lock is free');
+  // the next library is the writer: it writes its snapshot
+  const next = await open(root, data);
+  assert.ok(next.library.sessions.size > 0);
+  const before = next.logger.lines.length;
+  await next.library.saveSnapshot();
+  assert.ok(
+    next.logger.lines.slice(before).some((l) => l.includes('snapshot written')),
+    next.logger.lines.join('\n'),
+  );
+  await next.library.close();
 });
 
 for (const aside of [false, true])

@@ -49,6 +49,9 @@ export class Loader {
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
   private indexComplete: Promise<void> = Promise.resolve();
   private rebuilding: Promise<void> | undefined;
+  /** The load under way; `close` stops it and the rebuild between files and waits for both. */
+  private loading: Promise<void> | undefined;
+  private readonly closing = new AbortController();
   /** Files the load under way has still to read: a session asked for by name is read from them ahead of its turn. */
   private readonly pending = new Map<string, { root: SourceRoot; state: FileState }>();
   /** While a load walks the roots: settles once `pending` holds what it will read. */
@@ -82,17 +85,33 @@ export class Loader {
    * through the archive; files that are gone are marked deleted. Files that fail are logged and skipped. An aborted
    * `signal` stops reading between files; what was read stays indexed.
    */
-  async load(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
-    let restored: { scanning?: Promise<Scan> } | undefined;
-    try {
-      restored = await this.loadAll(onProgress, signal);
-    } finally {
-      this.markAnswerable();
-      this.markCounted();
-      this.markLoaded();
-    }
-    // after the load: what it says is complete does not wait for the archive's check (see checkArchiveEntries)
-    if (restored && !signal?.aborted) await this.checkArchiveEntries(restored.scanning);
+  load(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+    const stop = this.stopping(signal);
+    const loading = (async () => {
+      let restored: { scanning?: Promise<Scan> } | undefined;
+      try {
+        restored = await this.loadAll(onProgress, stop);
+      } finally {
+        this.markAnswerable();
+        this.markCounted();
+        this.markLoaded();
+      }
+      // after the load: what it says is complete does not wait for the archive's check (see checkArchiveEntries)
+      if (restored && !stop.aborted) await this.checkArchiveEntries(restored.scanning);
+    })();
+    this.loading = loading;
+    return loading;
+  }
+
+  /** Stops a load or rebuild under way between two files and waits for it (what it read is written first). */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await Promise.allSettled([this.loading, this.rebuilding]);
+  }
+
+  /** A caller's signal, aborted also when the library closes. */
+  private stopping(signal: AbortSignal | undefined): AbortSignal {
+    return signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
   }
 
   /** The load; where it restored a snapshot, returns the walk (if on a thread) whose archive entries are checked after it. */
@@ -285,11 +304,12 @@ export class Loader {
    * come back as it goes. Concurrent calls share one rebuild.
    */
   rebuild(reason: string, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<void> {
+    if (this.closing.signal.aborted) return Promise.resolve(); // (the data folder is no longer this library's)
     this.rebuilding ??= (async () => {
       this.logger.warn(`snapshot discarded (${reason}); rebuilding the index`);
       this.catalog.reset();
       if (this.parts.options.dataDir) await Persistence.discard(this.parts.options.dataDir);
-      await this.catchUp(onProgress, signal);
+      await this.catchUp(onProgress, this.stopping(signal));
       this.parts.snapshots.markDirty();
       await this.parts.snapshots.saveNow();
     })().finally(() => (this.rebuilding = undefined));

@@ -307,6 +307,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
     async close() {
       closed = true;
       await live?.close();
+      await load.close();
       catalog.semantic.close();
       await meaning.close();
       await snapshots.close();

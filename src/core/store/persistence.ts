@@ -53,6 +53,8 @@ export class Persistence {
   private turnFile: TurnFile | undefined;
   /** Files replaced by a newer snapshot, closed shortly after (or at close). */
   private readonly retiring = new Set<TurnFile>();
+  /** Set by close: nothing is written after it (a write still asked for would take the writer lock again). */
+  private closed = false;
   /** What restored sessions hold in the snapshot's sections, read when first asked for (store/restored-lists.ts). */
   readonly lists = new RestoredLists();
 
@@ -160,7 +162,7 @@ export class Persistence {
    * reads its turns from the new file, which releases the memory of freshly parsed ones.
    */
   async save(index: SearchIndex, sessions: Session[], files: ManifestEntry[], semantic?: () => SemanticData, partial = false): Promise<boolean> {
-    if (!(await this.lock.tryAcquire())) return false;
+    if (!(await this.writable())) return false;
     await removeUnfinished(this.path, this.logger);
     const started = performance.now();
     const sources: SessionSource[] = sessions.map((session) => ({
@@ -207,7 +209,7 @@ export class Persistence {
 
   /** Writes the embedding vectors' file from its parts, when this process is the writer (false otherwise). */
   async saveEmbeddings(parts: Buffer[]): Promise<boolean> {
-    if (!(await this.lock.tryAcquire())) return false;
+    if (!(await this.writable())) return false;
     const file = Persistence.embeddingsPath(this.dataDir);
     await mkdir(dirname(file), { recursive: true });
     await writeFile(`${file}.tmp`, parts);
@@ -217,16 +219,22 @@ export class Persistence {
 
   /** Writes the semantic leg's file alone, when this process is the writer. */
   async saveSemantic(data: SemanticData): Promise<void> {
-    if (!(await this.lock.tryAcquire())) return;
+    if (!(await this.writable())) return;
     await writeFile(`${this.semanticFile}.tmp`, encodeSemantic(data));
     await rename(`${this.semanticFile}.tmp`, this.semanticFile);
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.lock.releaseLock();
     await this.turnFile?.close();
     this.turnFile = undefined;
     for (const file of this.retiring) await this.retire(file);
+  }
+
+  /** Whether this process may write: it holds (or takes) the writer lock, and is not closed (which let the lock go). */
+  private async writable(): Promise<boolean> {
+    return !this.closed && (await this.lock.tryAcquire());
   }
 
   private async retire(file: TurnFile): Promise<void> {
