@@ -43,13 +43,13 @@ test('a packed scan unpacks to the walk that was packed, each file with the arch
     fc.asyncProperty(plan, fc.array(entry, { minLength: 1, maxLength: 8 }), fc.boolean(), async (walked, entries, withEntries) => {
       const files = [...new Set(walked.flatMap((r) => r.files.map((f) => f.file)))];
       const named = new Map(files.map((file, i) => [file, entries[i % entries.length]]));
-      const packed = packScan(walked, withEntries ? (file) => named.get(file)![0] : undefined);
-      const states = packEntryStates(packed, (file, name) => {
+      const walk = packScan(walked, withEntries ? (file) => named.get(file)![0] : undefined);
+      const states = packEntryStates(walk, (file, name) => {
         assert.equal(name, named.get(file)![0], 'each file stated by its own entry name');
         return named.get(file)![1] as EntryState;
       });
       // (as they cross to the main thread)
-      const scan = unpackScan(structuredClone(packed), { entryStates: Promise.resolve(structuredClone(states)) });
+      const scan = unpackScan(structuredClone(walk.packed), { entryStates: Promise.resolve(structuredClone(states)) });
       assert.deepEqual(scan.plan, walked);
       assert.deepEqual([...scan.seen].sort(), [...files].sort());
       if (!withEntries) return assert.deepEqual([scan.entryName, scan.entries], [undefined, undefined]);
@@ -69,7 +69,7 @@ test('a packed scan unpacks to the walk that was packed, each file with the arch
 });
 
 test("a reply that does not add up (its files, names and counts disagree) is refused, not read askew; entries' states that do not are not used", async () => {
-  const packed = packScan([{ root: { source: 'codex', path: '/r' }, files: [{ file: '/r/a', size: 1, mtimeMs: 2, ino: 3 }] }], () => 'e');
+  const { packed } = packScan([{ root: { source: 'codex', path: '/r' }, files: [{ file: '/r/a', size: 1, mtimeMs: 2, ino: 3 }] }], () => 'e');
   assert.throws(() => unpackScan({ ...packed, files: '/r/a\0/r/b' }), /does not add up/);
   assert.throws(() => unpackScan({ ...packed, roots: [{ root: packed.roots[0].root, count: 2 }] }), /does not add up/);
   assert.throws(() => unpackScan({ ...packed, entryNames: 'e\0f' }), /does not add up/);

@@ -26,8 +26,17 @@ export interface PackedScan {
 /** An archive entry as stated: its size (-1: none) and its modification time; undefined: not stated. */
 export type EntryState = [size: number, mtimeMs: number] | undefined;
 
+/** A walk packed to be sent, with the arrays it was packed from (the thread keeps them for its second reply). */
+export interface PackedWalk {
+  packed: PackedScan;
+  /** Every file, in the packed order. */
+  paths: string[];
+  /** Each file's archive entry name, where one was asked for. */
+  names?: string[];
+}
+
 /** `plan` in columns, with each file's archive entry name where `entryName` is given. */
-export function packScan(plan: Scan['plan'], entryName?: (file: string) => string): PackedScan {
+export function packScan(plan: Scan['plan'], entryName?: (file: string) => string): PackedWalk {
   let count = 0;
   for (const { files } of plan) count += files.length;
   const paths: string[] = [];
@@ -41,27 +50,21 @@ export function packScan(plan: Scan['plan'], entryName?: (file: string) => strin
       states[3 * i + 2] = f.ino;
       i++;
     }
-  return {
+  const names = entryName && paths.map(entryName);
+  const packed: PackedScan = {
     roots: plan.map(({ root, files }) => ({ root, count: files.length })),
     files: paths.join(SEPARATOR),
     states,
-    entryNames: entryName && paths.map(entryName).join(SEPARATOR),
+    entryNames: names?.join(SEPARATOR),
   };
+  return { packed, paths, names };
 }
 
-/** The archive entry names of a packed scan's files, in its order (none where it named none). */
-export function entryNamesOf(packed: PackedScan): string[] {
-  return packed.states.length && packed.entryNames !== undefined ? packed.entryNames.split(SEPARATOR) : [];
-}
-
-/** The entries' states of a packed scan's files, in its order: size (-1: no entry; NaN: not stated), mtimeMs. */
-export function packEntryStates(packed: PackedScan, stateOf: (file: string, name: string) => EntryState): Float64Array {
-  const count = packed.states.length / 3;
-  const paths = count ? packed.files.split(SEPARATOR) : [];
-  const names = entryNamesOf(packed);
-  const out = new Float64Array(count * 2);
-  for (let i = 0; i < count; i++) {
-    const state = names.length ? stateOf(paths[i], names[i]) : undefined;
+/** The entries' states of a packed walk's files, in its order: size (-1: no entry; NaN: not stated), mtimeMs. */
+export function packEntryStates({ paths, names }: PackedWalk, stateOf: (file: string, name: string) => EntryState): Float64Array {
+  const out = new Float64Array(paths.length * 2);
+  for (let i = 0; i < paths.length; i++) {
+    const state = names ? stateOf(paths[i], names[i]) : undefined;
     out[2 * i] = state ? state[0] : NaN;
     out[2 * i + 1] = state ? state[1] : 0;
   }

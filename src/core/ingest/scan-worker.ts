@@ -10,7 +10,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { transcriptTest } from './exclude.js';
 import { scanPlan } from './file-state.js';
-import { entryNamesOf, packEntryStates, packScan, type EntryState, type PackedScan } from './scan-packed.js';
+import { packEntryStates, packScan, type EntryState, type PackedWalk } from './scan-packed.js';
 import { archiveFolder, entryFileName } from '../store/entry-name.js';
 import { resolveConfiguredRoots } from '../library/added-roots.js';
 import { splitRoots } from './sources/default-roots.js';
@@ -26,19 +26,19 @@ if (port) {
     error: (message) => logs.push(['error', message]),
   };
   walk(request, logger).then(
-    ({ reply, archiveDir }) => {
-      port.postMessage({ logs, ...reply } satisfies ScanReply);
+    ({ walked, packed, archiveDir }) => {
+      port.postMessage({ logs, walked, packed: packed.packed } satisfies ScanReply);
       // then the archive's entries no file names (for the load's look for sessions only the archive holds), and last
       // the entries' states (for the check after the load): after the files, so that the load need not wait for them
-      if (!archiveDir || !reply.packed) return;
-      port.postMessage({ unnamed: unnamedEntries(archiveDir, reply.packed) } satisfies UnnamedEntriesReply);
-      port.postMessage({ entryStates: packEntryStates(reply.packed, entryState(archiveDir)) } satisfies EntryStatesReply);
+      if (!archiveDir || !packed.names) return;
+      port.postMessage({ unnamed: unnamedEntries(archiveDir, packed.names) } satisfies UnnamedEntriesReply);
+      port.postMessage({ entryStates: packEntryStates(packed, entryState(archiveDir)) } satisfies EntryStatesReply);
     },
     (err: unknown) => port.postMessage({ logs, error: errorMessage(err) } satisfies ScanReply),
   );
 }
 
-async function walk(request: ScanRequest, logger: Logger): Promise<{ reply: Omit<ScanReply, 'logs'>; archiveDir: string | undefined }> {
+async function walk(request: ScanRequest, logger: Logger): Promise<{ walked: ScanReply['walked']; packed: PackedWalk; archiveDir: string | undefined }> {
   let { roots, archiveDir } = request;
   let walked: ScanReply['walked'];
   if (request.configured) {
@@ -50,11 +50,11 @@ async function walk(request: ScanRequest, logger: Logger): Promise<{ reply: Omit
     walked = { roots, archiveDir };
   }
   const plan = await scanPlan(roots, logger, transcriptTest(request.exclude));
-  return { reply: { walked, packed: packScan(plan, archiveDir ? entryFileName : undefined) }, archiveDir };
+  return { walked, packed: packScan(plan, archiveDir ? entryFileName : undefined), archiveDir };
 }
 
 /** The names in the archive's folder that none of the files found names as its entry; null where it cannot be listed. */
-function unnamedEntries(dir: string, packed: PackedScan): string[] | null {
+function unnamedEntries(dir: string, names: string[]): string[] | null {
   let listed: string[];
   try {
     listed = readdirSync(dir);
@@ -62,7 +62,7 @@ function unnamedEntries(dir: string, packed: PackedScan): string[] | null {
     // (no archive yet: nothing in it; otherwise the library lists it itself)
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? [] : null;
   }
-  const named = new Set(entryNamesOf(packed));
+  const named = new Set(names);
   return listed.filter((name) => !named.has(name));
 }
 
