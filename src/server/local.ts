@@ -19,18 +19,30 @@ let logger: Logger;
 let send: (type: { method: string }, params: unknown) => void = () => undefined;
 const roots = (s: ServerSettings) => rootsFromSettings(s.sources, s.workspaceFolders, process.env);
 
+/** The library that answers (once it can). */
 let library: SessionLibrary | undefined;
+/** The library this process has open, answering or not yet: the one to close (a first load may still be reading). */
+let opened: SessionLibrary | undefined;
 let ready: Promise<SessionLibrary> | undefined;
 let indexing: AbortController | undefined;
+
+/** Stops the load under way and closes the library open, whether or not it answers yet. */
+async function closeOpened(): Promise<void> {
+  indexing?.abort();
+  const closing = opened;
+  opened = library = undefined;
+  await closing?.close();
+}
 
 /** Opens a library over the roots: answerable once its snapshot is restored; the load, then watching, go on behind. */
 async function open(): Promise<SessionLibrary> {
   if (!settings) throw new Error('the server was not initialised');
-  await library?.close();
+  await closeOpened();
   const { dataDir, archive, exclude, maxFileBytes, embed } = settings;
   // (watched once loaded: the window refreshes what changed)
   const watch = { onChange: (files: string[]) => send(ChangedNotification, { files }) };
   const next = createLibrary({ roots: roots(settings), logger, dataDir, archive, exclude, maxFileBytes, embed, watch });
+  opened = next;
   const controller = new AbortController();
   indexing = controller;
   let last = 0;
@@ -48,7 +60,7 @@ async function open(): Promise<SessionLibrary> {
     (err: unknown) => logger.error(`loading sessions failed: ${errorMessage(err)}`),
   );
   await next.ready();
-  library = next;
+  if (opened === next) library = next;
   return next;
 }
 
@@ -73,16 +85,13 @@ export function localAnswers(connection: Connection, windowSettings: ServerSetti
         const { added, known } = await addImport(settings!.dataDir, path);
         if (!added.length) return { added, known, sessions: 0 };
         // open again over the roots with the new exports: the snapshot is kept, only the new files are read
-        indexing?.abort();
         ready = open();
         const opened = await ready;
         await opened.untilLoaded();
         return { added, known, sessions: opened.countSessions({ files: added.map((r) => r.path) }) };
       },
       async rebuild() {
-        indexing?.abort();
-        await library?.close();
-        library = undefined;
+        await closeOpened();
         if (settings) await Persistence.discard(settings.dataDir);
         ready = open();
         await ready;
@@ -99,6 +108,5 @@ export function localAnswers(connection: Connection, windowSettings: ServerSetti
 
 /** The window closes: the load stops (what was read is kept), then the library (its watchers, team archive, snapshot). */
 export async function closeLocal(): Promise<void> {
-  indexing?.abort();
-  await library?.close();
+  await closeOpened();
 }

@@ -18,7 +18,7 @@ import type { RemoteEngine } from '../../src/engine/client.js';
 import { running } from '../../src/core/store/running.js';
 import type { IndexProgress, ServerSettings, TreeSession } from '../../src/protocol.js';
 import { eventually } from '../eventually.js';
-import { CORPUS, ROOT, tempDir } from '../helpers.js';
+import { CORPUS, ROOT, snapshotHeader, tempDir, writeSessionCopies } from '../helpers.js';
 
 const HOME_DIR = tempDir();
 const DATA = tempDir();
@@ -76,7 +76,7 @@ const linked = (w: Window | { reason: string }): Window => {
 };
 
 /** The index server a window starts where no engine can serve it: initialize with the window's settings, then initialized. */
-async function openOwnServer(options: ServerSettings): Promise<Window> {
+async function openOwnServer(options: ServerSettings, asked?: { atOnce: string }): Promise<Window> {
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'server.cjs'), '--stdio'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
   const connection: MessageConnection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const window: Window = {
@@ -95,6 +95,8 @@ async function openOwnServer(options: ServerSettings): Promise<Window> {
   connection.listen();
   await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: options });
   await connection.sendNotification('initialized', {});
+  // (a request sent right behind initialized: answered while the first load has only just begun)
+  if (asked) void connection.sendRequest(asked.atOnce).catch((err: unknown) => window.log.push(`${asked.atOnce} failed: ${String(err)}`));
   windows.push(window);
   return window;
 }
@@ -169,4 +171,40 @@ test('a window reading other sources than the engine is told why; its own index 
   assert.ok(!(await tree(own)).some((s) => s.source === 'codearchitect'), 'it reads what it was configured to read');
   const titles = (await own.request('workspace/symbol', { query: 'test' })) as { name: string }[];
   assert.ok(Array.isArray(titles), 'Go to Symbol in Workspace answers from its own library');
+});
+
+test("a window's own index server asked to rebuild as its first load begins closes that library first: the next one is the writer and writes every session", async () => {
+  const data = tempDir();
+  const copies = writeSessionCopies('fe5e1c67-53e7-4862-81ae-d0e013e3270b', 300, 20);
+  const options: ServerSettings = {
+    ...settings([]),
+    dataDir: data,
+    sources: SOURCE_IDS.map((id) => ({ id, enabled: id === 'claude-code', folders: id === 'claude-code' ? [copies] : [] })),
+    ownProcess: 'SESSION_SEARCH_ENGINE=off',
+  };
+  const own = await openOwnServer(options, { atOnce: 'sessions/rebuild' });
+  await ready(own);
+  assert.equal((await tree(own)).length, 300);
+  await own.close();
+  windows.splice(windows.indexOf(own), 1);
+  // the snapshot the window's last library wrote holds them all (a library left open held the writer lock before)
+  const { header } = snapshotHeader(readFileSync(join(data, 'index', 'snapshot.bin')));
+  assert.equal((header.sessions as unknown[]).length, 300, own.log.join('\n'));
+});
+
+test("a window's own index server shut down while its first load reads stops the load and closes its library: the writer lock is let go", async () => {
+  const data = tempDir();
+  const copies = writeSessionCopies('fe5e1c67-53e7-4862-81ae-d0e013e3270b', 400, 20);
+  const own = await openOwnServer({
+    ...settings([]),
+    dataDir: data,
+    sources: SOURCE_IDS.map((id) => ({ id, enabled: id === 'claude-code', folders: id === 'claude-code' ? [copies] : [] })),
+    ownProcess: 'SESSION_SEARCH_ENGINE=off',
+  });
+  // the window closes (or restarts its server, as when its workspace is trusted) before the first load is done
+  await own.close();
+  windows.splice(windows.indexOf(own), 1);
+  assert.ok(!existsSync(join(data, 'writer.lock')), `the writer lock is let go\n${own.log.join('\n')}`);
+  // what the load read before it stopped is kept: the next start reads only the rest
+  assert.ok(!own.progress.some((p) => p.state === 'ready'), 'the load was stopped before its end');
 });
