@@ -306,8 +306,8 @@ export function openCore(given: LibraryOptions): LibraryCore {
     },
     async close() {
       closed = true;
-      await live?.close();
       await load.close();
+      await live?.close();
       catalog.semantic.close();
       await meaning.close();
       await snapshots.close();
