@@ -6,7 +6,7 @@ import { openCore, type LibraryCore, type LibraryOptions } from '../src/core/lib
 import { MemoryLogger } from '../src/core/log.js';
 import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
 import type { ParsedSession, Turn } from '../src/core/model.js';
-import { completeSession, restoredHeader, type CompactHeader } from '../src/core/store/compact-header.js';
+import { completeSession, restoredHeader, type StoredHeader } from '../src/core/store/compact-header.js';
 import type { ManifestEntry, StoredSession } from '../src/core/store/snapshot.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -176,10 +176,22 @@ export async function closeTracked(): Promise<void> {
 }
 
 /**
- * What `compactHeader` (src/core/store/compact-header.ts) was given, from what it made, as a restore reads it (a header
- * of the previous layout, written out, reads as it is): the reference the header's tests hold it to.
+ * What `compactHeader` (src/core/store/compact-header.ts) was given, from what it made, as a restore reads it (in
+ * columns or as objects; a header of the layout before, written out, reads as it is): the reference the header's tests
+ * hold it to.
  */
-export function fullHeader(header: CompactHeader): { sessions: StoredSession[]; files: ManifestEntry[]; keys: (string | null)[] } {
+export function fullHeader(header: StoredHeader): { sessions: StoredSession[]; files: ManifestEntry[]; keys: (string | null)[] } {
   const { sessions, files, keys } = restoredHeader(header);
-  return { sessions: sessions.map((s) => completeSession({ ...s }, s.firstPrompt, files) as StoredSession), files, keys };
+  const full: StoredSession[] = [];
+  for (let i = 0; i < sessions.count; i++) {
+    const { at, entry } = sessions.turns(i);
+    const firstPrompt = sessions.firstPrompt(i);
+    full.push({
+      ...(completeSession(sessions.meta(i), firstPrompt, files) as Omit<StoredSession, 'turnCount'>),
+      turnCount: sessions.turnCount(i),
+      ...(firstPrompt === undefined ? {} : { firstPrompt }),
+      ...(entry !== undefined ? { archivedAt: { entry, at: at! } } : at ? { turnsAt: at } : {}),
+    });
+  }
+  return { sessions: full, files, keys };
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { compactHeader } from '../../src/core/store/compact-header.js';
+import { toColumns, type FileColumns, type SessionColumns } from '../../src/core/store/header-columns.js';
 import { fullHeader } from '../helpers.js';
 import type { ManifestEntry, StoredSession } from '../../src/core/store/snapshot.js';
 import type { SourceId } from '../../src/core/model.js';
@@ -84,6 +85,55 @@ test('a compact header reads back as the sessions, files and keys it was made of
     }),
     { numRuns: 500 },
   );
+});
+
+test('a compact header in columns (as a snapshot stores it) reads back as the sessions, files and keys it was made of', () => {
+  fc.assert(
+    fc.property(header, ({ sessions, files, keys }) => {
+      const compact = compactHeader(sessions, files, keys);
+      const written = stored({ ...compact, ...toColumns(compact) });
+      assert.deepEqual(fullHeader(written), stored({ sessions, files, keys }));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test("columns that do not hold one value per session or file, or lack a session's id, are refused, not read askew", () => {
+  const session: StoredSession = {
+    id: 'codex:abc',
+    source: 'codex',
+    nativeId: 'abc',
+    topic: 't',
+    filename: 'f',
+    file: '/r/f.jsonl',
+    size: 1,
+    created: '2026-10-30T22:23:59.097Z',
+    updated: '2026-10-30T22:23:59.097Z',
+    firstDay: '2026-10-30',
+    lastDay: '2026-10-30',
+    turnCount: 2,
+    turnsAt: [0, 1],
+  };
+  const entry: ManifestEntry = { file: '/r/f.jsonl', source: 'codex', root: '/r', size: 1, mtimeMs: 1, ino: 1, ids: ['codex:abc'], entry: [3, 4] };
+  const compact = compactHeader([session], [entry], ['codex:abc']);
+  const good = stored({ ...compact, ...toColumns(compact) });
+  assert.deepEqual(fullHeader(good), stored({ sessions: [session], files: [entry], keys: ['codex:abc'] }));
+  const broken = (edit: (h: typeof good) => void): typeof good => {
+    const h = structuredClone(good);
+    edit(h);
+    return h;
+  };
+  const columns = (h: typeof good) => h.sessions as SessionColumns;
+  for (const bad of [
+    broken((h) => columns(h).fields.topic.push('x')),
+    broken((h) => columns(h).at.pop()),
+    broken((h) => columns(h).entry.push(null)),
+    broken((h) => (columns(h).count = 2)),
+    broken((h) => delete columns(h).fields.id),
+    broken((h) => (h.files as FileColumns).entry.pop()),
+    broken((h) => (h.files as FileColumns).ino.push(1)),
+  ])
+    assert.throws(() => fullHeader(bad), /does not hold one value|do not add up|have no id/);
 });
 
 test('a header with every field written out (the previous layout) reads as it is', () => {

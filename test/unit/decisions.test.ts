@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decisionsIn, isDecision } from '../../src/core/ingest/decisions.js';
 import type { LibraryCore } from '../../src/core/library/open.js';
-import { loadLibrary, tempDir, writeCodeArchitect } from '../helpers.js';
+import type { StoredHeader } from '../../src/core/store/compact-header.js';
+import { fullHeader, loadLibrary, tempDir, writeCodeArchitect } from '../helpers.js';
 
 describe('what counts as a decision', () => {
   const settled = [
@@ -147,14 +148,13 @@ describe('a warm start', () => {
     const decided = [...cold.sessions.values()].filter((s) => s.decisions?.length).length;
     await cold.close();
     const header = () =>
-      snapshotHeader(readFileSync(Persistence.snapshotPath(data))).header as {
+      snapshotHeader(readFileSync(Persistence.snapshotPath(data))).header as StoredHeader & {
         created: string;
-        sessions: { decisions?: unknown; preferences?: unknown }[];
         sections: Record<string, unknown>;
       };
     // the sessions' metadata no longer carries them: each list is a section of its own
     const written = header();
-    assert.ok(written.sessions.every((s) => s.decisions === undefined && s.preferences === undefined));
+    assert.ok(fullHeader(written).sessions.every((s) => s.decisions === undefined && s.preferences === undefined));
     assert.ok(written.sections.decisions && written.sections.preferences);
     const warm = await open();
     try {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LibraryCore } from '../../src/core/library/open.js';
 import { decodeTouch } from '../../src/core/files/touches.js';
-import { CORPUS, loadLibrary, snapshotHeader, tempDir } from '../helpers.js';
+import type { StoredHeader } from '../../src/core/store/compact-header.js';
+import { CORPUS, fullHeader, loadLibrary, snapshotHeader, tempDir } from '../helpers.js';
 
 describe('file history over the real Claude Code samples', () => {
   let library: LibraryCore;
@@ -288,11 +289,8 @@ describe('a warm start', () => {
     assert.equal(parsed.length, 3);
     await first.close();
     // the sessions' metadata in the snapshot no longer carries their touches: they are a section of their own
-    const header = snapshotHeader(readFileSync(Persistence.snapshotPath(data))).header as {
-      sessions: { files?: unknown }[];
-      sections: Record<string, unknown>;
-    };
-    assert.ok(header.sessions.every((s) => s.files === undefined));
+    const header = snapshotHeader(readFileSync(Persistence.snapshotPath(data))).header as StoredHeader & { sections: Record<string, unknown> };
+    assert.ok(fullHeader(header).sessions.every((s) => s.files === undefined));
     assert.ok(header.sections.touches, 'the touches have a section');
     const warm = await open();
     try {

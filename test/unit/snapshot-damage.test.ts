@@ -7,7 +7,8 @@ import { crc32 } from 'node:zlib';
 import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
-import type { CompactHeader } from '../../src/core/store/compact-header.js';
+import { compactHeader, type StoredHeader } from '../../src/core/store/compact-header.js';
+import type { SessionColumns } from '../../src/core/store/header-columns.js';
 import { fullHeader } from '../helpers.js';
 import { closeTracked, snapshotHeader, tempDir } from '../helpers.js';
 import { SessionSearchError } from '../../src/core/errors.js';
@@ -50,14 +51,14 @@ test('a damaged snapshot, one of another version and one written with other sett
     ['truncated', (b) => b.subarray(0, Math.floor(b.length / 2)), /snapshot discarded \(not a snapshot of this version \(footer\)\)/],
     [
       'bytes flipped in the header',
-      (b) => Buffer.from(b.toString('latin1').replace('"sessions":[', '"sessions":{'), 'latin1'),
+      (b) => Buffer.from(b.toString('latin1').replace('"count":', '"cOunt":'), 'latin1'),
       /snapshot discarded \(section header is damaged \(checksum\)\)/,
     ],
     ['bytes flipped in an index array', (b) => flipAt(b, sectionAt(b, 'df')), /snapshot discarded \(section df is damaged \(checksum\)\)/],
-    ['another version', (b) => withHeader(b, (h) => (h.version = 0)), /snapshot discarded \(version 0, this build reads 7 and 8\)/],
+    ['another version', (b) => withHeader(b, (h) => (h.version = 0)), /snapshot discarded \(version 0, this build reads 7, 8 and 9\)/],
     [
       'a session naming a file the header does not hold',
-      (b) => withHeader(b, (h) => ((h.sessions as { file: unknown }[])[0].file = 1e6)),
+      (b) => withHeader(b, (h) => ((h.sessions as SessionColumns).fields.file[0] = 1e6)),
       /snapshot discarded \(session .* names file 1000000, which the header does not hold\)/,
     ],
     [
@@ -92,50 +93,54 @@ test('a damaged snapshot, one of another version and one written with other sett
   );
 });
 
-test('a snapshot whose header has every field written out (the previous layout, version 7) is read as it is, not rebuilt', async () => {
-  const root = corpusCopy();
-  const data = tempDir();
-  await (await open(root, data)).library.close();
-  const path = Persistence.snapshotPath(data);
-  const good = readFileSync(path);
-  assert.equal(snapshotHeader(good).header.version, 8);
-  const before = (await open(root, data)).library;
-  await before.semantic.settled();
-  const expected = new Map(QUERIES.map((q) => [q, answers(before, q)]));
-  const metadata = (library: typeof before): unknown[] =>
-    [...library.sessions.values()].map(({ id, source, nativeId, topic, filename, file, size, created, updated, project }) => ({
-      id,
-      source,
-      nativeId,
-      topic,
-      filename,
-      file,
-      size,
-      created,
-      updated,
-      project,
-    }));
-  const sessions = metadata(before);
-  await before.close();
-  writeFileSync(
-    path,
-    withHeader(good, (h) => {
-      const full = fullHeader(h as unknown as CompactHeader);
-      Object.assign(h, { version: 7, keys: full.keys, files: full.files, sessions: full.sessions });
-      delete h.roots;
-    }),
-  );
-  const { library, logger } = await open(root, data);
-  assert.ok(!logger.lines.some((l) => l.includes('snapshot discarded')), logger.lines.join('\n'));
-  assert.ok(
-    logger.lines.some((l) => /snapshot of .* restored/.test(l)),
-    logger.lines.join('\n'),
-  );
-  assert.deepEqual(metadata(library), sessions, 'every session as the new layout gave it');
-  await library.semantic.settled();
-  for (const q of QUERIES) assert.deepEqual(answers(library, q), expected.get(q), q);
-  await library.close();
-});
+for (const layout of [7, 8] as const)
+  test(`a snapshot whose header is of an earlier layout (${layout === 7 ? '7: every field written out' : '8: sessions and files as objects'}) is read as it is, not rebuilt`, async () => {
+    const root = corpusCopy();
+    const data = tempDir();
+    await (await open(root, data)).library.close();
+    const path = Persistence.snapshotPath(data);
+    const good = readFileSync(path);
+    assert.equal(snapshotHeader(good).header.version, 9);
+    const before = (await open(root, data)).library;
+    await before.semantic.settled();
+    const expected = new Map(QUERIES.map((q) => [q, answers(before, q)]));
+    const metadata = (library: typeof before): unknown[] =>
+      [...library.sessions.values()].map(({ id, source, nativeId, topic, filename, file, size, created, updated, project }) => ({
+        id,
+        source,
+        nativeId,
+        topic,
+        filename,
+        file,
+        size,
+        created,
+        updated,
+        project,
+      }));
+    const sessions = metadata(before);
+    await before.close();
+    writeFileSync(
+      path,
+      withHeader(good, (h) => {
+        const full = fullHeader(h as unknown as StoredHeader);
+        if (layout === 8) Object.assign(h, { version: 8, ...compactHeader(full.sessions, full.files, full.keys) });
+        else {
+          Object.assign(h, { version: 7, keys: full.keys, files: full.files, sessions: full.sessions });
+          delete h.roots;
+        }
+      }),
+    );
+    const { library, logger } = await open(root, data);
+    assert.ok(!logger.lines.some((l) => l.includes('snapshot discarded')), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((l) => /snapshot of .* restored/.test(l)),
+      logger.lines.join('\n'),
+    );
+    assert.deepEqual(metadata(library), sessions, 'every session as the new layout gave it');
+    await library.semantic.settled();
+    for (const q of QUERIES) assert.deepEqual(answers(library, q), expected.get(q), q);
+    await library.close();
+  });
 
 test('postings damaged on disk under a running library: the query says so, the index is rebuilt, and answers come back whole', async () => {
   const root = corpusCopy();

@@ -9,6 +9,7 @@
  * a second block of memory, and took 45 ms).
  */
 import type { Session } from '../model.js';
+import { headerFiles, headerSessions, type FileColumns, type HeaderSessions, type SessionColumns } from './header-columns.js';
 import type { ManifestEntry, StoredSession } from './snapshot.js';
 
 /** A session as the header holds it: null for a field the rest gives; its file by its place in the header's list. */
@@ -34,6 +35,9 @@ export interface CompactHeader {
   /** A document's session by its place in `sessions` (or its id where no session has it; null: removed). */
   keys: (number | string | null)[];
 }
+
+/** A compact header as a snapshot stores it: its sessions and files in columns (header-columns.ts), or as objects (layout 8). */
+export type StoredHeader = Omit<CompactHeader, 'sessions' | 'files'> & { sessions: CompactSession[] | SessionColumns; files: CompactFile[] | FileColumns };
 
 /** The name a session has when its source names it after its file: the file's base name without its extension. */
 function fileStem(file: string): string {
@@ -78,18 +82,26 @@ export function compactHeader(sessions: StoredSession[], files: ManifestEntry[],
 
 /**
  * The header's files and index keys as `compactHeader` was given them (the files completed in place), and its sessions
- * checked but not yet completed: each is completed in the copy a restore makes of it (`completeSession`), not copied
- * once more here. Throws where the header names a file, root or session it does not hold.
+ * checked but not yet completed: each is completed in the object a restore makes of it (`completeSession`), not copied
+ * once more here. The sessions and files may be columns (header-columns.ts). Throws where the header names a file,
+ * root or session it does not hold.
  */
-export function restoredHeader(header: CompactHeader): { sessions: CompactSession[]; files: ManifestEntry[]; keys: (string | null)[] } {
-  const { roots = [], sessions } = header;
-  const idsOf = header.files.map((f): string[] | undefined => (f.ids ? undefined : []));
-  for (const s of sessions) {
-    if (typeof s.file === 'string') continue;
-    if (typeof header.files[s.file]?.file !== 'string') throw new Error(`session ${s.id} names file ${s.file}, which the header does not hold`);
-    idsOf[s.file]?.push(s.id);
+export function restoredHeader(header: StoredHeader): {
+  sessions: HeaderSessions;
+  files: ManifestEntry[];
+  keys: (string | null)[];
+} {
+  const { roots = [] } = header;
+  const sessions = headerSessions(header.sessions);
+  const files = headerFiles(header.files);
+  const idsOf = files.map((f): string[] | undefined => (f.ids ? undefined : []));
+  for (let i = 0; i < sessions.count; i++) {
+    const file = sessions.file(i);
+    if (typeof file === 'string') continue;
+    if (typeof files[file]?.file !== 'string') throw new Error(`session ${sessions.id(i)} names file ${file}, which the header does not hold`);
+    idsOf[file]?.push(sessions.id(i));
   }
-  header.files.forEach((f, i) => {
+  files.forEach((f, i) => {
     if (typeof f.root === 'number') {
       if (!(f.root in roots)) throw new Error(`file ${f.file} names root ${f.root}, which the header does not hold`);
       f.root = roots[f.root];
@@ -98,10 +110,10 @@ export function restoredHeader(header: CompactHeader): { sessions: CompactSessio
   });
   const keys = header.keys.map((k) => {
     if (typeof k !== 'number') return k;
-    if (!sessions[k]) throw new Error(`a document names session ${k}, which the header does not hold`);
-    return sessions[k].id;
+    if (!(Number.isInteger(k) && k >= 0 && k < sessions.count)) throw new Error(`a document names session ${k}, which the header does not hold`);
+    return sessions.id(k);
   });
-  return { sessions, files: header.files as ManifestEntry[], keys };
+  return { sessions, files: files as ManifestEntry[], keys };
 }
 
 /** What a session of the header left out, put back in place into `meta`: a copy of it the caller made. */

@@ -28,7 +28,8 @@ import {
   type SessionSource,
   type SnapshotLists,
 } from './snapshot.js';
-import { completeSession, type CompactSession } from './compact-header.js';
+import { completeSession } from './compact-header.js';
+import type { HeaderSessions } from './header-columns.js';
 import { TurnFile, type TurnPlace } from './turns.js';
 import type { TurnStore } from './turn-store.js';
 
@@ -131,7 +132,8 @@ export class Persistence {
     }
     const file = new TurnFile(contents.handle, this.path);
     this.turnFile = file;
-    const sessions = contents.sessions.map((s) => this.restoredSession(s, file, contents.files));
+    const sessions: Session[] = new Array(contents.sessions.count);
+    for (let i = 0; i < sessions.length; i++) sessions[i] = this.restoredSession(contents.sessions, i, file, contents.files);
     this.lists.use(inFile(file, contents.lists), sessions);
     this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
     const bytes = await semanticBytes;
@@ -148,12 +150,13 @@ export class Persistence {
   }
 
   /** A session whose turns stay on disk until used. */
-  private restoredSession(stored: CompactSession, file: TurnFile, files: readonly ManifestEntry[]): Session {
-    const { turnCount, firstPrompt, turnsAt, archivedAt, ...meta } = stored;
-    const session = completeSession(meta, firstPrompt, files) as Session;
+  private restoredSession(stored: HeaderSessions, i: number, file: TurnFile, files: readonly ManifestEntry[]): Session {
+    const firstPrompt = stored.firstPrompt(i);
+    const session = completeSession(stored.meta(i), firstPrompt, files) as Session;
+    const { at, entry } = stored.turns(i);
     const place: TurnPlace =
-      archivedAt && this.archiveDir ? { archive: `${this.archivePrefix}${archivedAt.entry}`, at: archivedAt.at } : { snapshot: file, at: turnsAt ?? [0, 0] };
-    this.turns.place(session, place, { count: turnCount, firstPrompt });
+      entry && at && this.archiveDir ? { archive: `${this.archivePrefix}${entry}`, at } : { snapshot: file, at: (entry ? undefined : at) ?? [0, 0] };
+    this.turns.place(session, place, { count: stored.turnCount(i), firstPrompt });
     return session;
   }
 

@@ -5,7 +5,7 @@
  */
 import type { RestoredState } from '../index/engine.js';
 import type { TermTable } from '../index/term-table.js';
-import type { CompactSession } from './compact-header.js';
+import type { HeaderSessions } from './header-columns.js';
 
 export class SnapshotError extends Error {}
 
@@ -13,7 +13,7 @@ export class SnapshotError extends Error {}
 export const ENTRY_NAME = /^[0-9a-f]{40}\.jsonl$/;
 
 /** Cheap structural checks, so a damaged snapshot is rejected at start-up rather than failing a query later. */
-export function checkConsistent(index: RestoredState & { terms: TermTable }, sessions: CompactSession[], turnsEnd: number): void {
+export function checkConsistent(index: RestoredState & { terms: TermTable }, sessions: HeaderSessions, turnsEnd: number): void {
   const docs = index.keys.length;
   const terms = index.terms.count;
   if (index.df.length !== terms) throw new SnapshotError('term table and frequencies disagree');
@@ -38,12 +38,12 @@ export function checkConsistent(index: RestoredState & { terms: TermTable }, ses
     if (start > index.docTerms.length || (d > 0 && start < index.docTermStart[d - 1])) throw new SnapshotError('document term lists are damaged');
   }
 
-  for (const s of sessions) {
-    if (s.archivedAt) {
-      if (!ENTRY_NAME.test(s.archivedAt.entry)) throw new SnapshotError(`turns of ${s.id} point outside the archive`);
+  for (let i = 0; i < sessions.count; i++) {
+    const { at: [at, length] = [-1, 0], entry } = sessions.turns(i);
+    if (entry !== undefined) {
+      if (!ENTRY_NAME.test(entry)) throw new SnapshotError(`turns of ${sessions.id(i)} point outside the archive`);
       continue;
     }
-    const [at, length] = s.turnsAt ?? [-1, 0];
-    if (at < 0 || at + length > turnsEnd) throw new SnapshotError(`turns of ${s.id} lie outside the turns region`);
+    if (at < 0 || at + length > turnsEnd) throw new SnapshotError(`turns of ${sessions.id(i)} lie outside the turns region`);
   }
 }

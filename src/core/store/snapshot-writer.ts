@@ -27,6 +27,8 @@ export function asciiJson(text: string): string {
 
 /** Characters of JSON gathered before they are written (1 M). */
 const JSON_PIECE = 1 << 20;
+/** Elements of a streamed list stringified together. */
+const ELEMENTS_AT_ONCE = 256;
 
 /**
  * Writes go out one at a time, in order, while the next piece is made: at 50,000 sessions a snapshot is 4.4 GB, and
@@ -87,9 +89,10 @@ export class SnapshotWriter {
   }
 
   /**
-   * `JSON.stringify(value)` written a piece at a time, the arrays of `value` (or those named in `streamed`, of an object)
-   * element by element: a large history's header and touches are hundreds of MB as one string, held twice (string and
-   * bytes) at every checkpoint of a first load. The object's streamed keys come last. Returns where it lies and its CRC.
+   * `JSON.stringify(value)` written a piece at a time, the arrays of `value` (or those named in `streamed`, of an object,
+   * and the arrays of an object so named: columns) element by element: a large history's header and touches are
+   * hundreds of MB as one string, held twice (string and bytes) at every checkpoint of a first load. The object's
+   * streamed keys come last. Returns where it lies and its CRC.
    */
   async json(value: unknown, streamed: readonly string[] = []): Promise<{ at: number; length: number; crc: number }> {
     const at = this.offset;
@@ -104,10 +107,24 @@ export class SnapshotWriter {
       crc = crc32(bytes, crc);
       await this.write(bytes);
     };
+    // (a few hundred elements at a time: a column of 50,000 numbers is not 50,000 writes to the piece)
     const elements = async (list: readonly unknown[]): Promise<void> => {
       await put('[');
-      for (let i = 0; i < list.length; i++) await put(`${i ? ',' : ''}${JSON.stringify(list[i]) ?? 'null'}`);
+      for (let i = 0; i < list.length; i += ELEMENTS_AT_ONCE) await put(`${i ? ',' : ''}${JSON.stringify(list.slice(i, i + ELEMENTS_AT_ONCE)).slice(1, -1)}`);
       await put(']');
+    };
+    // an array element by element; an object's arrays so, two levels down (a header's columns: sessions.fields.topic)
+    const streamedValue = async (item: unknown, depth = 0): Promise<void> => {
+      if (Array.isArray(item)) return elements(item);
+      if (item === null || typeof item !== 'object' || depth > 1) return put(JSON.stringify(item) ?? 'null');
+      await put('{');
+      let i = 0;
+      for (const [key, v] of Object.entries(item)) {
+        if (v === undefined) continue;
+        await put(`${i++ ? ',' : ''}${JSON.stringify(key)}:`);
+        await streamedValue(v, depth + 1);
+      }
+      await put('}');
     };
     if (Array.isArray(value)) await elements(value);
     else {
@@ -118,9 +135,9 @@ export class SnapshotWriter {
       let first = head === '{}';
       for (const key of streamed) {
         const list = (value as Record<string, unknown>)[key];
-        if (!Array.isArray(list)) continue;
+        if (list === undefined) continue;
         await put(`${first ? '' : ','}${JSON.stringify(key)}:`);
-        await elements(list);
+        await streamedValue(list);
         first = false;
       }
       await put('}');

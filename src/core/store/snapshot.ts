@@ -22,6 +22,7 @@ import { mergePostings } from './merged-postings.js';
 import type { Session, SourceId } from '../model.js';
 import { LIST_KEYS, LIST_SECTIONS, type ListKey } from './restored-lists.js';
 import { compactHeader, restoredHeader, type CompactFile, type CompactSession } from './compact-header.js';
+import { toColumns, type FileColumns, type HeaderSessions, type SessionColumns } from './header-columns.js';
 import { checkConsistent, ENTRY_NAME, SnapshotError } from './snapshot-checks.js';
 
 export { SnapshotError };
@@ -32,12 +33,13 @@ export { SnapshotError };
  */
 export const SNAPSHOT_VERSION = 7;
 /**
- * The header's layout, written as its `version`: 8 leaves out what other fields give (compact-header.ts), so that a
- * build reading only 7 rebuilds rather than misreads it. Headers of layout 7 (everything written out) are read too.
+ * The header's layout, written as its `version`: 9 holds the sessions and files in columns (header-columns.ts), 8 as
+ * objects, leaving out what other fields give (compact-header.ts), 7 with everything written out; a build reading only
+ * the layouts before rebuilds rather than misreads a newer one. Headers of layouts 7 and 8 are read too (whether their
+ * contents are current is the configuration key's to say).
  */
-const HEADER_VERSION = 8;
-/** (7: the layout before, every field written out; whether its contents are current is the configuration key's to say) */
-const READ_HEADER_VERSIONS = new Set([7, HEADER_VERSION]);
+const HEADER_VERSION = 9;
+const READ_HEADER_VERSIONS = new Set([7, 8, HEADER_VERSION]);
 /** Marks the footer layout (offset, length and checksum of the header); the header's own version says what the sections hold. */
 const MAGIC = 'SSSNAPv2';
 const FOOTER_BYTES = 8 + 8 + 8 + 8;
@@ -87,14 +89,15 @@ interface Header {
   totalLengths: number[];
   dead: number;
   roots?: string[];
-  files: CompactFile[];
-  sessions: CompactSession[];
+  /** header-columns.ts: in columns (objects in a header of layout 7 or 8) */
+  files: CompactFile[] | FileColumns;
+  sessions: CompactSession[] | SessionColumns;
 }
 
 export interface SnapshotContents {
   index: RestoredState;
-  /** As the header holds them: each completed as it is taken (compact-header.ts `completeSession`). */
-  sessions: CompactSession[];
+  /** As the header holds them: each made and completed as it is taken (compact-header.ts `completeSession`). */
+  sessions: HeaderSessions;
   files: ManifestEntry[];
   created: string;
   handle: FileHandle;
@@ -188,8 +191,7 @@ export async function writeSnapshot(
       totalLengths: index.totalLengths,
       dead: index.dead,
       roots: compact.roots,
-      files: compact.files,
-      sessions: compact.sessions,
+      ...toColumns(compact),
     };
     for (const key of LIST_KEYS) {
       if (!lists[key].some((v) => (v as unknown[] | null)?.length)) continue;
@@ -330,7 +332,7 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
       throw new SnapshotError('header is not valid JSON');
     }
     if (!READ_HEADER_VERSIONS.has(header.version))
-      throw new SnapshotError(`version ${header.version}, this build reads ${[...READ_HEADER_VERSIONS].join(' and ')}`);
+      throw new SnapshotError(`version ${header.version}, this build reads ${[...READ_HEADER_VERSIONS].join(', ').replace(/, (\d+)$/, ' and $1')}`);
     if (header.config !== config) throw new SnapshotError('written with other settings (exclude patterns, size limit or ranking)');
     const { sessions, files, keys } = restoredHeader(header);
     const s = header.sections;
