@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -194,4 +194,17 @@ export function fullHeader(header: StoredHeader): { sessions: StoredSession[]; f
     });
   }
   return { sessions: full, files, keys };
+}
+
+/** The files below `dir` this process holds open (read from /proc/self/fd). */
+export function heldOpen(dir: string): string[] {
+  return readdirSync('/proc/self/fd')
+    .map((fd) => {
+      try {
+        return readlinkSync(join('/proc/self/fd', fd));
+      } catch {
+        return '';
+      }
+    })
+    .filter((target) => target.startsWith(dir));
 }

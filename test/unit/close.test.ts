@@ -5,28 +5,16 @@
  * at whatever moment the user chose; a property over the moment finds what examples miss.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import fc from 'fast-check';
 import type { LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
-import { closeTracked, openTracked, tempDir } from '../helpers.js';
+import { closeTracked, heldOpen as held, openTracked, tempDir } from '../helpers.js';
 import { corpusCopy, open } from '../snapshot-library.js';
 
 afterEach(closeTracked);
-
-/** The files of a data folder this process holds open. */
-const held = (data: string): string[] =>
-  readdirSync('/proc/self/fd')
-    .map((fd) => {
-      try {
-        return readlinkSync(join('/proc/self/fd', fd));
-      } catch {
-        return '';
-      }
-    })
-    .filter((target) => target.startsWith(data));
 
 const turns = (n: number): Promise<void> => (n ? new Promise((resolve) => setImmediate(() => void turns(n - 1).then(resolve))) : Promise.resolve());
 

@@ -74,6 +74,22 @@ const header = fc
     return { sessions, files, keys: keys.map((k) => (typeof k === 'number' ? (sessions[k]?.id ?? `missing:${k}`) : k)) };
   });
 
+/** A Codex session `codex:abc` of two turns, with what `fields` gives. */
+function codexSession(fields: Pick<StoredSession, 'topic' | 'filename' | 'file'> & Partial<StoredSession>): StoredSession {
+  return {
+    id: 'codex:abc',
+    source: 'codex',
+    nativeId: 'abc',
+    size: 1,
+    created: '2026-10-30T22:23:59.097Z',
+    updated: '2026-10-30T22:23:59.097Z',
+    firstDay: '2026-10-30',
+    lastDay: '2026-10-30',
+    turnCount: 2,
+    ...fields,
+  };
+}
+
 /** As JSON stores it (fields holding undefined are not written). */
 const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -99,21 +115,7 @@ test('a compact header in columns (as a snapshot stores it) reads back as the se
 });
 
 test("columns that do not hold one value per session or file, or lack a session's id, are refused, not read askew", () => {
-  const session: StoredSession = {
-    id: 'codex:abc',
-    source: 'codex',
-    nativeId: 'abc',
-    topic: 't',
-    filename: 'f',
-    file: '/r/f.jsonl',
-    size: 1,
-    created: '2026-10-30T22:23:59.097Z',
-    updated: '2026-10-30T22:23:59.097Z',
-    firstDay: '2026-10-30',
-    lastDay: '2026-10-30',
-    turnCount: 2,
-    turnsAt: [0, 1],
-  };
+  const session = codexSession({ topic: 't', filename: 'f', file: '/r/f.jsonl', turnsAt: [0, 1] });
   const entry: ManifestEntry = { file: '/r/f.jsonl', source: 'codex', root: '/r', size: 1, mtimeMs: 1, ino: 1, ids: ['codex:abc'], entry: [3, 4] };
   const compact = compactHeader([session], [entry], ['codex:abc']);
   const good = stored({ ...compact, ...toColumns(compact) });
@@ -148,21 +150,7 @@ test('a header with every field written out (the previous layout) reads as it is
 
 test('what another field gives is left out: a native id in the id, a name in the path, a path and a root in the file list', () => {
   const file = '/home/u/.codex/sessions/2026/10/rollout-1.jsonl';
-  const session: StoredSession = {
-    id: 'codex:abc',
-    source: 'codex',
-    nativeId: 'abc',
-    topic: 'fix the watcher',
-    filename: 'rollout-1',
-    file,
-    size: 1,
-    created: '2026-10-30T22:23:59.097Z',
-    updated: '2026-10-30T22:23:59.097Z',
-    firstDay: '2026-10-30',
-    lastDay: '2026-10-30',
-    turnCount: 2,
-    firstPrompt: 'fix the watcher',
-  };
+  const session = codexSession({ topic: 'fix the watcher', filename: 'rollout-1', file, firstPrompt: 'fix the watcher' });
   const entry: ManifestEntry = { file, source: 'codex', root: '/home/u/.codex/sessions', size: 1, mtimeMs: 1, ino: 1, ids: ['codex:abc'] };
   const compact = compactHeader([session], [entry], ['codex:abc', null]);
   const text = JSON.stringify(compact);

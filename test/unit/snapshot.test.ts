@@ -1,13 +1,13 @@
 /** The index snapshot and the writer lock: warm starts read only what changed, damage is detected, one writer at a time. */
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
 import { turnCount } from '../../src/core/model.js';
-import { closeTracked, tempDir, writeSessionCopies } from '../helpers.js';
+import { closeTracked, heldOpen as held, tempDir, writeSessionCopies } from '../helpers.js';
 import { QUERIES, SESSION, answers, corpusCopy, open, record } from '../snapshot-library.js';
 
 afterEach(closeTracked);
@@ -270,18 +270,6 @@ test('a snapshot whose write did not finish (its writer killed) is removed by th
   assert.equal(third.library.search('zqunfinishedx').count, 1);
   await third.library.close();
 });
-
-/** The files of a data folder this process holds open. */
-const held = (data: string): string[] =>
-  readdirSync('/proc/self/fd')
-    .map((fd) => {
-      try {
-        return readlinkSync(join('/proc/self/fd', fd));
-      } catch {
-        return '';
-      }
-    })
-    .filter((target) => target.startsWith(data));
 
 test('a closed library holds no file of its data folder open, even a snapshot replaced a moment before', async () => {
   const data = tempDir();
