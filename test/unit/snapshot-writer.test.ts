@@ -125,6 +125,43 @@ test('paged sections whose pieces share one buffer are written as each piece was
   }
 });
 
+test('a paged section whose last piece is empty (a restored index with nothing added since) is written whole, however slow the disk', async () => {
+  const file = join(tempDir(), 'slow.bin');
+  const handle = await open(file, 'w');
+  // the thread pool takes a write's bytes when it runs it, here a moment after it was asked for (a busy machine)
+  const slow = new Proxy(handle, {
+    get: (target, key) =>
+      key === 'writev'
+        ? async (buffers: Buffer[]) => {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return target.writev(buffers);
+          }
+        : (Reflect.get(target, key, target).bind?.(target) ?? Reflect.get(target, key, target)),
+  });
+  const out = new SnapshotWriter(slow);
+  const table: SectionTable = { sections: {}, checksums: {}, blocks: {} };
+  const lists = Uint32Array.from({ length: 24_903 }, (_, i) => (i * 2654435761) >>> 0);
+  const postings = Uint32Array.from({ length: 24_903 }, (_, i) => i);
+  // the term lists of a restored index: the part in its file, then the part in memory (none)
+  const restored = {
+    length: lists.length,
+    *chunks() {
+      yield new Uint8Array(lists.buffer);
+      yield new Uint8Array(0);
+    },
+  };
+  await out.pagedSection(table, 'docTerms', restored);
+  await out.section(table, 'docTermStart', new Uint32Array([0, 5, 9]));
+  await out.pagedSection(table, 's0.docs', reusedPieces(postings, 20_000));
+  await out.drain();
+  await handle.close();
+  const bytes = readFileSync(file);
+  const [at, length] = table.sections.docTerms;
+  assert.ok(bytes.subarray(at, at + length).equals(Buffer.from(lists.buffer)), 'the term lists as handed over, not the postings written after them');
+  const [docsAt, docsLength] = table.sections['s0.docs'];
+  assert.ok(bytes.subarray(docsAt, docsAt + docsLength).equals(Buffer.from(postings.buffer)));
+});
+
 test('a write that fails is reported by the writer; one left behind by another failure is not left unhandled', async () => {
   const file = join(tempDir(), 'failing.bin');
   writeFileSync(file, '');

@@ -77,6 +77,10 @@ export class SnapshotWriter {
     const blocks = new BlockChecksums();
     const pieces = ArrayBuffer.isView(data) ? [new Uint8Array(data.buffer, data.byteOffset, data.byteLength)] : data.chunks();
     for (const piece of pieces) {
+      // (an empty piece, such as a restored index's term lists in memory with nothing added since, is nothing to write:
+      // copied, it took the other buffer's turn without a write to wait for, and the next section's first piece was then
+      // copied over the last one while its write was still under way)
+      if (!piece.byteLength) continue;
       const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
       blocks.push(bytes);
       // a piece's memory is reused for the next (ChunkedArray): copied, so it is written while the next is made
