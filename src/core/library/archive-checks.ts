@@ -74,8 +74,7 @@ export async function restoreArchivedOnly(
   const known = new Set(
     unnamed ? (walk.unseen ?? []).map(entryFileName) : [...catalog.byFile.keys()].map((f) => walk.entryName?.(f) ?? basename(archive.entryPath(f))),
   );
-  const listed = unnamed?.filter((name) => !known.has(name));
-  for (const { entry, meta } of await archive.list((name) => listed !== undefined || !known.has(name), listed)) {
+  for (const { entry, meta } of await archive.list((name) => !known.has(name), unnamed)) {
     if (catalog.byFile.has(meta.file) || !isConfigured(meta.source, meta.file)) continue;
     if (await stat(meta.file).catch(() => undefined)) continue; // present but no longer accepted: not ours to show
     const archived = await archive.load(entry);

@@ -47,8 +47,10 @@ export interface HeaderSessions {
   meta(i: number): Omit<CompactSession, 'turnCount' | 'firstPrompt' | 'turnsAt' | 'archivedAt'>;
 }
 
+/** Where a session's turns lie: the columns `at` and `entry`, not fields. */
+const PLACES = new Set(['turnsAt', 'archivedAt']);
 /** Not a field of the session itself: what the tree shows without its turns, and where they lie. */
-const APART = new Set(['turnCount', 'firstPrompt', 'turnsAt', 'archivedAt']);
+const APART = new Set(['turnCount', 'firstPrompt', ...PLACES]);
 /** Null in these says "derived from the rest" (compact-header.ts), not "absent": kept for completeSession. */
 const DERIVED = new Set(['nativeId', 'filename', 'topic']);
 
@@ -56,8 +58,7 @@ const DERIVED = new Set(['nativeId', 'filename', 'topic']);
 export function toColumns(compact: Pick<CompactHeader, 'sessions' | 'files'>): { sessions: SessionColumns; files: FileColumns } {
   const { sessions, files } = compact;
   const fields: Record<string, unknown[]> = {};
-  for (const s of sessions)
-    for (const key of Object.keys(s)) if (!(key in fields) && (!APART.has(key) || key === 'turnCount' || key === 'firstPrompt')) fields[key] = [];
+  for (const s of sessions) for (const key of Object.keys(s)) if (!(key in fields) && !PLACES.has(key)) fields[key] = [];
   const at: number[] = [];
   const entry: (string | null)[] = [];
   for (const s of sessions) {
@@ -88,7 +89,8 @@ export function headerSessions(sessions: CompactSession[] | SessionColumns): Hea
 /** The files of a header of any layout, as objects (the files are completed in place by compact-header.ts). */
 export function headerFiles(files: CompactFile[] | FileColumns): CompactFile[] {
   if (Array.isArray(files)) return files;
-  const n = files.file?.length;
+  if (!Array.isArray(files.file)) throw new Error("the header's files have no file column");
+  const n = files.file.length;
   for (const [name, list] of Object.entries(files) as [string, unknown[]][])
     if (!Array.isArray(list) || list.length !== (name === 'entry' ? 2 * n : n))
       throw new Error(`the header's file column ${name} does not hold one value per file`);
