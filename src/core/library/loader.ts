@@ -8,12 +8,10 @@ import { errorMessage } from '../errors.js';
 import { transcriptTest } from '../ingest/exclude.js';
 import { scanRoots, type FileState, type Scan } from '../ingest/file-state.js';
 import { purgeArchive, readChangedEntriesAgain, restoreArchivedOnly } from './archive-checks.js';
-import { archiveReads, readBatch, readFileSessions, readOne, type FileRead, type ReadOptions } from '../ingest/read-files.js';
-import { ReadAhead } from '../ingest/read-ahead.js';
-import { ParsePool } from '../ingest/parse-pool.js';
+import { archiveReads, readBatch, readFileSessions, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { scanAside } from '../ingest/scan-aside.js';
-import { LoadGuard } from './memory-guard.js';
-import { POOL_MIN_FILES, SCAN_ASIDE_MIN_BYTES, type LibraryOptions, type LoadProgress } from './options.js';
+import { readBatches } from './load-batches.js';
+import { SCAN_ASIDE_MIN_BYTES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import { resolveConfiguredRoots } from './added-roots.js';
@@ -25,7 +23,7 @@ import type { Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
 import type { TurnStore } from '../store/turn-store.js';
 import { isInside } from '../ingest/walk.js';
-import { filesNamed, newestFirst, order } from './load-order.js';
+import { filesNamed } from './load-order.js';
 import type { SessionCatalog } from './catalog.js';
 import type { SnapshotScheduler } from './snapshots.js';
 
@@ -182,64 +180,38 @@ export class Loader {
     let done = 0;
     let bytes = 0;
     Object.assign(this.indexing, { filesDone: 0, filesTotal: totalFiles, bytesDone: 0, bytesTotal: totalBytes, complete: false, stopped: undefined });
-    let writer = await this.writable();
+    const writer = await this.writable();
     for (const { root, files } of changed) for (const state of files) this.pending.set(state.file, { root, state });
     scanned();
     // A first run answers from here on too, from what is indexed so far (newest sessions first), and says it is partial.
     this.markAnswerable();
     this.markCounted();
-    // what a load holds at once, bounded by what this process's heap allows, and when it writes or stops (memory-guard.ts)
-    const guard = new LoadGuard(this.parts.options);
-    const bounds = guard.bounds;
-    // A long load parses on other threads, the next batch while this one is indexed and archived.
-    const changedBatches = newestFirst(changed, bounds.commitBytes);
-    const pool = totalFiles >= POOL_MIN_FILES ? ParsePool.open(this.parts.options.env ?? process.env, this.logger, this.parts.options.parseThreads) : undefined;
     const onFile = (state: FileState): void => {
       bytes += state.size;
       done++;
       onProgress?.({ files: done, totalFiles, bytes, totalBytes, sessions: this.catalog.sessions.size });
     };
-    const wanted = (file: string): boolean => this.pending.has(file); // not read on demand meanwhile
-    const carry = new Map<string, unknown>(); // what fix-ups across files carry from one commit to the next
-    const options = { ...this.readOptions(true, signal, onFile), pool };
-    this.parts.snapshots.hold(writer);
-    const ahead =
-      pool &&
-      new ReadAhead(
-        order(changedBatches),
-        (root, state) => readOne(root, state, options),
-        wanted,
-        () => !!signal?.aborted,
-        bounds.aheadBytes,
-      );
-    try {
-      for (const { root, batch } of changedBatches) {
-        if (signal?.aborted) break;
-        const files = batch.filter((f) => wanted(f.file));
-        const reads = ahead ? await ahead.take(root, files, onFile) : await readBatch(root, files, options);
-        // a reader becomes the writer once the lock is free (its holder closed or died): from then on what it reads
-        // is archived and leaves memory
-        if (!writer && (writer = await this.writable())) this.parts.snapshots.hold(true);
-        await this.commit(root, reads, writer, carry);
-        this.committed(signal?.aborted ? files.filter((f) => reads.some((r) => r.file === f.file)) : files);
-        // written down now and then (a killed load resumes there) and before the index's memory grows large; never a
-        // crash (and a restart into the same crash): a load that still finds the heap nearly full stops here
-        const stopped = await guard.afterCommit(
-          writer,
-          this.catalog.index.postingBytes,
-          () => this.parts.snapshots.saveNow(),
-          this.indexing.filesDone,
-          totalFiles,
-        );
-        if (stopped) {
-          this.indexing.stopped = stopped;
-          this.logger.warn(`indexing stopped: ${stopped}`);
-          break;
-        }
-      }
-    } finally {
-      this.parts.snapshots.hold(false);
-      await pool?.close();
+    const { snapshots } = this.parts;
+    const stopped = await readBatches(
+      {
+        changed,
+        totalFiles,
+        options: this.parts.options,
+        read: this.readOptions(true, signal, onFile),
+        signal,
+        wanted: (file) => this.pending.has(file),
+        writable: () => this.writable(),
+        hold: (holds) => snapshots.hold(holds),
+        commit: (root, reads, writes, carry) => this.commit(root, reads, writes, carry),
+        committed: (files) => this.committed(files),
+        progress: () => ({ indexBytes: this.catalog.index.postingBytes, filesDone: this.indexing.filesDone }),
+        saveNow: () => snapshots.saveNow(),
+      },
+      writer,
+    );
+    if (stopped) {
+      this.indexing.stopped = stopped;
+      this.logger.warn(`indexing stopped: ${stopped}`);
     }
     this.pending.clear();
     if (signal?.aborted) this.logger.warn(`indexing cancelled after ${done} of ${totalFiles} files; the rest is read on the next start`);
