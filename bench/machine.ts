@@ -11,6 +11,7 @@
  *   the sum of their memory against the engine's: by RSS, and as the machine holds it (each process's private memory,
  *   and the pages they share, the Node binary's above all, once), taken right after the loop and again 12 s later
  *   with every client still connected (V8 gives back its young generation once allocation slows);
+ * - the floor of a warm start here: node's start and a bare loop listing and stating every file under the home;
  * - the engine's inotify watches, and its CPU over a quiet minute (no client, no query).
  * It uses bench:real's data folder (warm); where there is none yet it builds it cold and reports that build too. Every
  * client reads the tools' default folders under bench:real's home, as a developer's would (no --root).
@@ -206,6 +207,21 @@ console.error(
     `from the code cache ${laterWarm.map(f0).join(', ')} ms (median ${f0(warm.ms)}); the engine, the last: ${startCost}`,
 );
 
+// the floor of a warm start on this machine: node's own start, then every file under the tools' folders listed and
+// stated in a bare loop (a complete answer must know that no transcript changed since the snapshot), nothing else
+const BARE_WALK =
+  "const fs=require('fs'),p=require('path');let n=0;const w=(d)=>{for(const e of fs.readdirSync(d,{withFileTypes:true})){const f=p.join(d,e.name);" +
+  'if(e.isDirectory())w(f);else if(e.isFile()){fs.statSync(f);n++}}};w(process.argv[1]);console.log(n)';
+const bareWalks = Array.from({ length: 3 }, () => timed(['-e', BARE_WALK, c.home]));
+const bareWalk = {
+  ms: pct(
+    bareWalks.map((w) => w.ms),
+    0.5,
+  ),
+  files: Number(bareWalks[0].stdout.trim()),
+};
+console.error(`${values.size}: node's start and a bare walk stating the ${bareWalk.files.toLocaleString('en-US')} files under the home: ${f0(bareWalk.ms)} ms`);
+
 const nodeStart = Array.from({ length: 10 }, () => timed(['-e', '0']).ms);
 const cliMs = queries.slice(0, 30).map((q) => search(q).ms);
 const inProcess = queries.slice(0, 3).map((q) => search(q, { SESSION_SEARCH_ENGINE: 'off' }));
@@ -284,4 +300,6 @@ console.log(
     ),
   )} | ${f0(engineRss)} + ${windowsRss.map(f0).join(' + ')} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${held(busy)} | ${held(settled)} | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
 );
-console.log(`\nWarm start: the engine at its first answer: ${startCost}.`);
+console.log(
+  `\nWarm start: the engine at its first answer: ${startCost}. Its floor here: node's start and a bare walk stating the ${bareWalk.files.toLocaleString('en-US')} files under the home, ${f0(bareWalk.ms)} ms (median of 3).`,
+);
