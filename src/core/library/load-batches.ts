@@ -58,7 +58,7 @@ export async function readBatches(run: BatchesRun, writer: boolean): Promise<str
     for (const { root, batch } of batches) {
       if (signal?.aborted) return undefined;
       const files = batch.filter((f) => run.wanted(f.file));
-      const reads = ahead ? await ahead.take(root, files, read.onFile!) : await readBatch(root, files, read);
+      const reads = ahead ? await ahead.take(root, files, read.onFile) : await readBatch(root, files, read);
       // a reader becomes the writer once the lock is free (its holder closed or died): from then on what it reads
       // is archived and leaves memory
       if (!writer && (writer = await run.writable())) run.hold(true);
