@@ -8,6 +8,7 @@ import type { SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import { ENGINE_VERSION } from '../version.js';
 import type { CliOptions } from './args.js';
+import { waitNotice } from './output.js';
 
 /** Engines this command connected to: let go of before the process ends. */
 export const connected: Engine[] = [];
@@ -66,11 +67,13 @@ export function engineAnswers(remote: Engine, options: CliOptions): Engine {
  */
 function whileIndexing(engine: Engine, options: CliOptions): Engine {
   const showProgress = process.stderr.isTTY && !options.json && !options.toon;
+  const notice = waitNotice('Ctrl-C ends this command, and the engine goes on');
   let shown = false;
   const timer = setInterval(() => {
     void engine.status().then(
       (s) => {
-        if (s.complete || !showProgress) return;
+        if (s.complete) return;
+        if (!showProgress) return notice(s.filesDone, s.filesTotal);
         shown = true;
         process.stderr.write(
           `\rindexing ${s.filesDone}/${s.filesTotal} files, ${(s.bytesDone / 1048576).toFixed(1)}/${(s.bytesTotal / 1048576).toFixed(1)} MB (Ctrl-C ends this command; the engine goes on)…`,

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { resumeArgs } from '../core/resume.js';
 import { connected, openAnswers } from './engine.js';
 import { ANSWERED, answerCommand, checkArguments } from './answered.js';
-import { Interrupted, print, quietOnBrokenPipe, settle, useToon } from './output.js';
+import { Interrupted, print, quietOnBrokenPipe, settle, useToon, waitNotice } from './output.js';
 
 /** Libraries opened by this command: closed (snapshot written, writer lock released) before the process ends. */
 const opened: SessionLibrary[] = [];
@@ -47,9 +47,11 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   const onInterrupt = (): void => stop.abort();
   process.once('SIGINT', onInterrupt);
   try {
+    const notice = waitNotice('Ctrl-C stops it and keeps what is read');
     await library.load((p) => {
       progress = p;
-      if (showProgress && Date.now() - last > 100) {
+      if (!showProgress) notice(p.files, p.totalFiles);
+      else if (Date.now() - last > 100) {
         last = Date.now();
         process.stderr.write(
           `\rindexing ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MB (Ctrl-C stops and keeps what is read)…`,

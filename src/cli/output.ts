@@ -65,3 +65,26 @@ export async function settle(run: Promise<number>, cleanup: () => Promise<void>)
   // (a server command resolves with -1: it ends when its input does)
   if (code >= 0) process.exitCode = code;
 }
+
+/** How long a command waits for a load before it says so where it shows no progress line (ms). */
+export const WAIT_NOTICE_MS = 2_000;
+
+/**
+ * Where a command shows no progress line (its standard error is not a terminal, as when a script or an agent's shell
+ * runs it, or --json and --toon were asked): one line, once, when it has waited WAIT_NOTICE_MS for a load, so that
+ * whoever runs it knows why it waits (a first load reads a large history for minutes). Told (files read, files to read)
+ * as the load goes. SESSION_SEARCH_WAIT_NOTICE_MS sets the wait (tests).
+ */
+export function waitNotice(ifInterrupted: string, env: NodeJS.ProcessEnv = process.env): (done: number, total: number) => void {
+  const afterMs = Number(env.SESSION_SEARCH_WAIT_NOTICE_MS ?? WAIT_NOTICE_MS);
+  const started = Date.now();
+  let said = false;
+  return (done, total) => {
+    if (said || done >= total || Date.now() - started < afterMs) return;
+    said = true;
+    process.stderr.write(
+      `session-search: waiting for the index: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} files read so far; ` +
+        `the answer comes when every one is (--partial answers at once from what is read; ${ifInterrupted})\n`,
+    );
+  };
+}

@@ -255,6 +255,27 @@ test('Ctrl-C while the engine indexes ends the command (exit 130), says how far 
   });
 });
 
+test('piped, a command waiting for a first load says so once on standard error, then answers over every session', async () => {
+  const n = 1500;
+  const root = manySessions(n);
+  for (const engine of ['off', 'on']) {
+    const data = tempDir();
+    // (told at once rather than after the 2 s a user waits first: the load of a test's history may take less)
+    const env = { ...process.env, SESSION_SEARCH_WAIT_NOTICE_MS: '0', ...(engine === 'off' ? { SESSION_SEARCH_ENGINE: 'off' } : {}) };
+    const args = ['list', '--json', '--limit', '5000', '--root', `claude-code=${root}`, '--data', data];
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { sessions: unknown[] }).sessions.length, n, `engine ${engine}`);
+    const said = r.stderr.match(/session-search: waiting for the index: [\d,]+ of [\d,]+ files read so far; the answer comes when every one is/g) ?? [];
+    assert.equal(said.length, 1, `engine ${engine}: ${r.stderr}`);
+    assert.match(said[0], new RegExp(` of ${n.toLocaleString('en-US')} files`), r.stderr);
+    assert.doesNotMatch(r.stderr, /\r/, 'no progress line where there is no terminal');
+    if (engine === 'off') continue;
+    process.kill(Number(readFileSync(join(data, 'engine', 'pid'), 'utf8')), 'SIGTERM');
+    await eventually(() => !existsSync(join(data, 'engine', 'pid')), 'the engine stopped', { timeoutMs: 60_000 });
+  }
+});
+
 test('--partial answers at once from what is indexed so far and says so; without it the answer waits for the whole history', async () => {
   const root = writeSessionCopies('fe5e1c67-53e7-4862-81ae-d0e013e3270b', 120, 12);
   const data = tempDir();
