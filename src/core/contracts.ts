@@ -149,7 +149,7 @@ export const searchResponseSchema = z.object({
     .string()
     .optional()
     .describe(
-      'Said when the answer is not what was asked: empty because the query is only common words, or ranked by words where meaning was asked for (no model yet, or exact text).',
+      'Said when the answer is not what was asked: empty because the query is only common words or only says what to leave out, or ranked by words where meaning was asked for (no model yet, or exact text).',
     ),
   alsoMatched: z
     .array(z.string())

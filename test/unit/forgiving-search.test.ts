@@ -186,8 +186,14 @@ test('judged queries: an identifier printed by many logs and file reads finds th
   assert.match(both.matchedSnippets.join(' '), /MockRepoMap/);
 });
 
-test('a query of only common words says so instead of answering nothing silently', () => {
+test('a query of only common words, or only of what to leave out, says so instead of answering nothing silently', () => {
   const answer = library.search('the and of');
   assert.equal(answer.count, 0);
   assert.match(answer.note ?? '', /only common words/);
+  // a query that only leaves things out says that, not that its words are common
+  for (const query of ['-orchestrator', '-"flaky test"', 'the -orchestrator']) {
+    const left = library.search(query);
+    assert.equal(left.count, 0, query);
+    assert.match(left.note ?? '', /only says what to leave out: add a word that says what to look for/, query);
+  }
 });

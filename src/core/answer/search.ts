@@ -407,7 +407,12 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
   if (why === 'not-ready')
     response.note = `Ranking by meaning is not ready yet: the model is ${lib.semantic.state.status === 'building' ? 'being learned' : 'learned in the background once enough sessions are indexed'}; this answer ranks by words.`;
   if (why === 'exact') response.note = 'The query asks for exact text (a phrase, an exclusion, a flag, a path or code): it ranks by words.';
-  if (!plan.query.terms.length && !plan.query.phrases.length)
-    response.note = `"${raw.trim()}" is only common words, which are not indexed: add a word that says what to look for.`;
+  if (!plan.query.terms.length && !plan.query.phrases.length) {
+    const { excluded, excludedPhrases } = plan.query;
+    response.note =
+      excluded.length || excludedPhrases.length
+        ? `"${raw.trim()}" only says what to leave out: add a word that says what to look for.`
+        : `"${raw.trim()}" is only common words, which are not indexed: add a word that says what to look for.`;
+  }
   return response;
 }
