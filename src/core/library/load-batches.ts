@@ -17,9 +17,8 @@ export interface BatchesRun {
   changed: { root: SourceRoot; files: FileState[] }[];
   totalFiles: number;
   options: LibraryOptions;
-  /** How each file is read (its `onFile` told of each, with the parse pool added here). */
+  /** How each file is read: its `onFile` told of each, its `signal` stops the load between files (the pool added here). */
   read: ReadOptions;
-  signal: AbortSignal | undefined;
   /** Whether a file is still to be read (not read on demand meanwhile). */
   wanted: (file: string) => boolean;
   /** Whether this process writes the data folder, asked again until it does. */
@@ -29,14 +28,16 @@ export interface BatchesRun {
   commit: (root: SourceRoot, reads: FileRead[], writer: boolean, carry: Map<string, unknown>) => Promise<void>;
   /** Files committed: what answers cover from now on. */
   committed: (files: FileState[]) => void;
-  /** The index's postings in memory, the files committed so far, and the snapshot written now. */
+  /** The index's postings in memory (bytes) and the files committed so far. */
   progress: () => { indexBytes: number; filesDone: number };
+  /** Writes the snapshot now (a checkpoint). */
   saveNow: () => Promise<void>;
 }
 
 /** Reads and commits every batch of `run.changed`; why the load stopped short for memory, or undefined. */
 export async function readBatches(run: BatchesRun, writer: boolean): Promise<string | undefined> {
-  const { options, signal, totalFiles } = run;
+  const { options, totalFiles } = run;
+  const { signal } = run.read;
   // what a load holds at once, bounded by what this process's heap allows, and when it writes or stops (memory-guard.ts)
   const guard = new LoadGuard(options);
   const bounds = guard.bounds;

@@ -198,7 +198,6 @@ export class Loader {
         totalFiles,
         options: this.parts.options,
         read: this.readOptions(true, signal, onFile),
-        signal,
         wanted: (file) => this.pending.has(file),
         writable: () => this.writable(),
         hold: (holds) => snapshots.hold(holds),
