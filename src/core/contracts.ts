@@ -144,6 +144,10 @@ export const searchResponseSchema = z.object({
   success: z.literal(true),
   results: z.array(searchResultSchema).describe('Sessions, best first (then newest).'),
   count: z.number().describe('Number of results.'),
+  matched: z
+    .number()
+    .optional()
+    .describe('Where more sessions matched than one answer holds: how many matched (results are the best `count` of them; see note).'),
   query: z.string().describe('The query as given.'),
   note: z
     .string()

@@ -13,8 +13,36 @@ const NEXT_STEP: Record<string, string> = {
   UNKNOWN_ERROR: 'Try again; if it persists, report it with the message.',
 };
 
+/**
+ * The most characters of JSON an answer's results take. An answer goes out twice in one message (as text and as
+ * structuredContent), and the MCP SDK's clients refuse a message over 10 MB by closing the connection: a search with
+ * no limit over a large history (7,322 sessions matched "retry" at 10,000 sessions: 18 MB) ended the agent's session.
+ */
+export const ANSWER_CHARS = 2_500_000;
+
 export function ok(value: object, format: OutputFormat = 'auto'): CallToolResult {
   return { content: [{ type: 'text', text: answerText(value, format) }], structuredContent: value as Record<string, unknown> };
+}
+
+/**
+ * A search's answer whose `results` (best first) take more than ANSWER_CHARS, cut to the best that fit; `matched` says
+ * how many there were and `note` how to see the rest. Any other answer as it is. (search_session's: the one tool whose
+ * results have no default limit, as its contract asks.)
+ */
+export function fitResults(value: object, budget = ANSWER_CHARS): object {
+  const { results, note } = value as { results?: unknown; note?: unknown };
+  if (!Array.isArray(results) || !results.length) return value;
+  let total = JSON.stringify({ ...value, results: [] }).length;
+  let kept = 0;
+  for (; kept < results.length; kept++) {
+    total += JSON.stringify(results[kept]).length + 1;
+    if (total > budget) break;
+  }
+  if (kept === results.length) return value;
+  const cut =
+    `${results.length} sessions match; the best ${kept} are here (an answer is kept small enough for MCP clients to read): ` +
+    'ask again with a limit, more words, or a date, source or project filter to see others.';
+  return { ...value, results: results.slice(0, kept), count: kept, matched: results.length, note: typeof note === 'string' ? `${note} ${cut}` : cut };
 }
 
 export function fail(err: unknown): CallToolResult {

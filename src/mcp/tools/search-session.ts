@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../engine/api.js';
 import type { Role, SourceId } from '../../core/model.js';
-import { answer, ok } from '../respond.js';
+import { answer, fitResults, ok } from '../respond.js';
 import { searchResponseSchema } from '../../core/contracts.js';
 import {
   dateField,
@@ -71,7 +71,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<Engine>)
           allTags: args.allTags,
           groupBy: args.groupBy,
         };
-        return ok(await engine.search(args.query ?? '', options));
+        return ok(fitResults(await engine.search(args.query ?? '', options)));
       }),
   );
 }

@@ -1,0 +1,66 @@
+/**
+ * search_session has no default limit (its contract: all matches), and the MCP SDK's clients close the connection on a
+ * message over 10 MB: an answer is cut to the best results that fit, and says how many matched.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { searchResponseSchema, type SearchResponse } from '../../src/core/contracts.js';
+import { fitResults, ok } from '../../src/mcp/respond.js';
+
+/** A search's answer of `n` results shaped as the engine gives them (three snippets of about 300 characters each). */
+function answerOf(n: number, note?: string): SearchResponse {
+  const results = Array.from({ length: n }, (_, i) => ({
+    id: `claude-code:00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    source: 'claude-code' as const,
+    filename: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    topic: `why does the retry loop ${i} give up after the third attempt`,
+    date: '2026-06-13T10:00:00.000Z',
+    file: `/home/dev/.claude/projects/-work-app/00000000-0000-4000-8000-${String(i).padStart(12, '0')}.jsonl`,
+    size: 48_000 + i,
+    relevanceScore: 1 - i / (n + 1),
+    matchCount: 3,
+    matchedTerms: ['retry'],
+    matchedSnippets: Array.from({ length: 3 }, (_, k) => `…the ${k} retry ${'backoff waits and tries again '.repeat(10)}…`),
+    snippetTurnIds: ['t1', 't4', 't9'],
+    snippetHighlights: [[[8, 13]], [[8, 13]], [[8, 13]]] as [number, number][][],
+    topicHighlights: [[13, 18]] as [number, number][],
+    project: '/work/app',
+    resumeCommand: `claude --resume 00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  }));
+  return { success: true, results, count: n, query: 'retry', mode: 'lexical', ...(note ? { note } : {}) };
+}
+
+/** The tool's answer as the client reads it off stdio, through the SDK's own buffer (10 MB by default). */
+function readByClient(value: object): JSONRPCMessage {
+  const buffer = new ReadBuffer();
+  buffer.append(Buffer.from(serializeMessage({ jsonrpc: '2.0', id: 1, result: ok(value) } as JSONRPCMessage)));
+  return buffer.readMessage()!;
+}
+
+test("a search answer too large for an MCP client's buffer is cut to the best results that fit, and says how many matched", () => {
+  const all = answerOf(8000, 'ranked by words.');
+  assert.throws(() => readByClient(all), /exceeded maximum size/, 'the whole answer is over what the client reads');
+  const fitted = fitResults(all) as SearchResponse & { matched?: number };
+  const read = readByClient(fitted) as unknown as { result: { structuredContent: unknown } };
+  const structured = searchResponseSchema.strict().parse(read.result.structuredContent);
+  assert.ok(fitted.count > 100 && fitted.count < 8000, String(fitted.count));
+  assert.equal(structured.count, structured.results.length);
+  assert.equal(structured.matched, 8000);
+  assert.deepEqual(
+    structured.results.map((r) => r.id),
+    all.results.slice(0, fitted.count).map((r) => r.id),
+    'the best first, in their order',
+  );
+  assert.match(structured.note ?? '', /^ranked by words\. 8000 sessions match; the best \d+ are here .*ask again with a limit/);
+});
+
+test('an answer that fits is given as it is', () => {
+  for (const n of [0, 1, 10, 1000]) {
+    const answer = answerOf(n);
+    assert.equal(fitResults(answer), answer, `${n} results`);
+  }
+  const other = { success: true, sessions: [] };
+  assert.equal(fitResults(other), other);
+});
