@@ -25,24 +25,29 @@ export function ok(value: object, format: OutputFormat = 'auto'): CallToolResult
 }
 
 /**
- * A search's answer whose `results` (best first) take more than ANSWER_CHARS, cut to the best that fit; `matched` says
- * how many there were and `note` how to see the rest. Any other answer as it is. (search_session's: the one tool whose
- * results have no default limit, as its contract asks.)
+ * An answer whose list (`results` best first, or `sessions` newest first) takes more than ANSWER_CHARS, cut to the first
+ * that fit; `matched` says how many there were and `note` how to see the rest. Any other answer as it is. (The lists of
+ * search_session and get_session, which have no default limit, as their contracts ask.)
  */
 export function fitResults(value: object, budget = ANSWER_CHARS): object {
-  const { results, note } = value as { results?: unknown; note?: unknown };
-  if (!Array.isArray(results) || !results.length) return value;
-  let total = JSON.stringify({ ...value, results: [] }).length;
+  const { note } = value as { note?: unknown };
+  const key = Array.isArray((value as { results?: unknown }).results) ? 'results' : 'sessions';
+  const list = (value as Record<string, unknown>)[key];
+  if (!Array.isArray(list) || !list.length) return value;
+  let total = JSON.stringify({ ...value, [key]: [] }).length;
   let kept = 0;
-  for (; kept < results.length; kept++) {
-    total += JSON.stringify(results[kept]).length + 1;
+  for (; kept < list.length; kept++) {
+    total += JSON.stringify(list[kept]).length + 1;
     if (total > budget) break;
   }
-  if (kept === results.length) return value;
+  if (kept === list.length) return value;
   const cut =
-    `${results.length} sessions match; the best ${kept} are here (an answer is kept small enough for MCP clients to read): ` +
-    'ask again with a limit, more words, or a date, source or project filter to see others.';
-  return { ...value, results: results.slice(0, kept), count: kept, matched: results.length, note: typeof note === 'string' ? `${note} ${cut}` : cut };
+    key === 'results'
+      ? `${list.length} sessions match; the best ${kept} are here (an answer is kept small enough for MCP clients to read): ` +
+        'ask again with a limit, more words, or a date, source or project filter to see others.'
+      : `${list.length} sessions; the newest ${kept} are listed (an answer is kept small enough for MCP clients to read): ` +
+        'ask again with a date, source or project filter to see others.';
+  return { ...value, [key]: list.slice(0, kept), count: kept, matched: list.length, note: typeof note === 'string' ? `${note} ${cut}` : cut };
 }
 
 export function fail(err: unknown): CallToolResult {

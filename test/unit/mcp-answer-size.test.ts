@@ -1,12 +1,14 @@
 /**
  * search_session has no default limit (its contract: all matches), and the MCP SDK's clients close the connection on a
- * message over 10 MB: an answer is cut to the best results that fit, and says how many matched.
+ * message over 10 MB: an answer is cut to the best results that fit, and says how many matched; get_session's listing
+ * of every session likewise.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { searchResponseSchema, type SearchResponse } from '../../src/core/contracts.js';
+import { z } from 'zod';
+import { listResponseSchema, searchResponseSchema, type SearchResponse } from '../../src/core/contracts.js';
 import { fitResults, ok } from '../../src/mcp/respond.js';
 
 /** A search's answer of `n` results shaped as the engine gives them (three snippets of about 300 characters each). */
@@ -63,4 +65,33 @@ test('an answer that fits is given as it is', () => {
   }
   const other = { success: true, sessions: [] };
   assert.equal(fitResults(other), other);
+});
+
+test('a listing of every session too large for an MCP client is cut to the newest that fit, and says how many there are', () => {
+  const sessions = Array.from({ length: 40_000 }, (_, i) => ({
+    id: `claude-code:00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    source: 'claude-code' as const,
+    project: '/work/app',
+    filename: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    topic: `why does the retry loop ${i} give up after the third attempt`,
+    date: new Date(Date.UTC(2026, 0, 1) - i * 60_000).toISOString(),
+    file: `/home/dev/.claude/projects/-work-app/00000000-0000-4000-8000-${String(i).padStart(12, '0')}.jsonl`,
+    size: 48_000 + i,
+    turns: 12,
+    resumeCommand: `claude --resume 00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    tags: ['testing', 'claude-code', 'app'],
+  }));
+  const all = { success: true as const, sessions, count: sessions.length, format: 'toon' as const };
+  assert.throws(() => readByClient(all), /exceeded maximum size/, 'the whole listing is over what the client reads');
+  const fitted = fitResults(all) as typeof all & { matched?: number; note?: string };
+  const read = readByClient(fitted) as unknown as { result: { structuredContent: typeof fitted } };
+  const listed = listResponseSchema.extend({ matched: z.number(), note: z.string() }).strict().parse(read.result.structuredContent);
+  assert.equal(listed.count, listed.sessions.length);
+  assert.equal(listed.matched, 40_000);
+  assert.deepEqual(
+    listed.sessions.map((s) => s.id),
+    sessions.slice(0, listed.count).map((s) => s.id),
+    'the newest first, in their order',
+  );
+  assert.match(listed.note, /^40000 sessions; the newest \d+ are listed/);
 });

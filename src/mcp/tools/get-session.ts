@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../engine/api.js';
-import { answer, ok } from '../respond.js';
+import { answer, fitResults, ok } from '../respond.js';
 import { getResponseSchema, listResponseSchema } from '../../core/contracts.js';
 import { branchField, dateField, limitField, projectField, projectScopeField, sourceField } from '../schemas.js';
 
@@ -31,6 +31,8 @@ export function registerGetSession(server: McpServer, ready: Promise<Engine>): v
         sessions: listResponseSchema.shape.sessions.optional(),
         count: listResponseSchema.shape.count.optional(),
         format: listResponseSchema.shape.format.optional(),
+        matched: z.number().optional().describe('Where more sessions exist than one answer holds: how many (sessions are the newest `count`).'),
+        note: z.string().optional().describe('Why the list is shorter than asked, and how to see the rest.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -53,7 +55,7 @@ export function registerGetSession(server: McpServer, ready: Promise<Engine>): v
           branch: args.branch,
           format: args.format,
         });
-        return ok(list, args.format);
+        return ok(fitResults(list), args.format);
       }),
   );
 }
