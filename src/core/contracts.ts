@@ -227,6 +227,10 @@ export const sessionContentSchema = z.object({
   sourceDeleted: z.boolean().optional().describe('The tool deleted its transcript: the session comes from the archive, and the tool can no longer reopen it.'),
   parentId: z.string().optional().describe('A sub-agent session: the session that started it (get_session it for the whole task).'),
   children: z.array(z.string()).optional().describe('Sub-agent sessions this session started, oldest first.'),
+  cut: z
+    .string()
+    .optional()
+    .describe('The session is too long for one answer: messages and content hold its first turns; how to read the rest (read_session pages it).'),
   unreadLines: z
     .object({ count: z.number(), reasons: z.array(z.string()) })
     .optional()

@@ -1,7 +1,8 @@
 /** How every tool answers: compact text (TOON where smaller) plus the same object as structuredContent. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorCode, errorMessage } from '../core/errors.js';
-import { answerText, type OutputFormat } from '../core/format.js';
+import { answerText, toToon, type OutputFormat } from '../core/format.js';
+import type { GetResponse } from '../core/contracts.js';
 
 const NEXT_STEP: Record<string, string> = {
   'Search query is required': 'Call again with one or more words in `query`.',
@@ -48,6 +49,34 @@ export function fitResults(value: object, budget = ANSWER_CHARS): object {
       : `${list.length} sessions; the newest ${kept} are listed (an answer is kept small enough for MCP clients to read): ` +
         'ask again with a date, source or project filter to see others.';
   return { ...value, [key]: list.slice(0, kept), count: kept, matched: list.length, note: typeof note === 'string' ? `${note} ${cut}` : cut };
+}
+
+/**
+ * A session too long for one answer (its turns go out twice, as `messages` and as `content`, and the text answer once
+ * more): its first turns that fit, the content cut at a line to the same share, and `cut` saying how to read the rest.
+ */
+export function fitSession(response: GetResponse, budget = ANSWER_CHARS): GetResponse {
+  const { session } = response;
+  const half = Math.floor(budget / 2);
+  if (session.content.length + JSON.stringify(session.messages).length <= budget) return response;
+  let total = 0;
+  let kept = 0;
+  for (; kept < session.messages.length; kept++) {
+    total += JSON.stringify(session.messages[kept]).length + 1;
+    if (total > half) break;
+  }
+  const messages = session.messages.slice(0, kept);
+  // TOON's content is the messages encoded (its row count must be theirs); Markdown is cut at a line
+  const content =
+    session.format === 'toon' && session.content.startsWith('messages[')
+      ? toToon({ messages })
+      : session.content.length > half
+        ? session.content.slice(0, Math.max(0, session.content.lastIndexOf('\n', half)))
+        : session.content;
+  const cut =
+    `The session has ${session.messages.length} turns; the first ${kept} are here (an answer is kept small enough for MCP clients to read): ` +
+    `read_session with docid "${session.id}" pages the whole session.`;
+  return { ...response, session: { ...session, messages, content, cut } };
 }
 
 export function fail(err: unknown): CallToolResult {

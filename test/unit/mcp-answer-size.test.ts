@@ -1,15 +1,16 @@
 /**
  * search_session has no default limit (its contract: all matches), and the MCP SDK's clients close the connection on a
  * message over 10 MB: an answer is cut to the best results that fit, and says how many matched; get_session's listing
- * of every session likewise.
+ * of every session, and a session too long for one answer, likewise.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { listResponseSchema, searchResponseSchema, type SearchResponse } from '../../src/core/contracts.js';
-import { fitResults, ok } from '../../src/mcp/respond.js';
+import { getResponseSchema, listResponseSchema, searchResponseSchema, type SearchResponse } from '../../src/core/contracts.js';
+import { fitResults, fitSession, ok } from '../../src/mcp/respond.js';
+import { fromToon, toToon } from '../../src/core/format.js';
 
 /** A search's answer of `n` results shaped as the engine gives them (three snippets of about 300 characters each). */
 function answerOf(n: number, note?: string): SearchResponse {
@@ -94,4 +95,41 @@ test('a listing of every session too large for an MCP client is cut to the newes
     'the newest first, in their order',
   );
   assert.match(listed.note, /^40000 sessions; the newest \d+ are listed/);
+});
+
+test('a session too long for one answer gives its first turns that fit and says how to read the rest', () => {
+  const messages = Array.from({ length: 20_000 }, (_, i) => ({
+    role: (i % 2 ? 'assistant' : 'user') as 'assistant' | 'user',
+    kind: 'conversation' as const,
+    content: `turn ${i}: ${'the retry loop waits, then tries the request again '.repeat(8)}`,
+  }));
+  const session = {
+    id: 'claude-code:41bd030c-4e87-48df-8317-d2f188d1889e',
+    source: 'claude-code' as const,
+    filename: '41bd030c-4e87-48df-8317-d2f188d1889e',
+    topic: 'the retry loop',
+    date: '2026-06-13T10:00:00.000Z',
+    file: '/home/dev/.claude/projects/-work-app/41bd030c-4e87-48df-8317-d2f188d1889e.jsonl',
+    content: messages.map((m) => `## ${m.role}\n\n${m.content}\n`).join('\n'),
+    messages,
+    format: 'json' as const,
+  };
+  const whole = { success: true as const, session };
+  assert.throws(() => readByClient(whole), /exceeded maximum size/, 'the whole session is over what the client reads');
+  const fitted = fitSession(whole);
+  const read = readByClient(fitted) as unknown as { result: { structuredContent: unknown } };
+  const got = getResponseSchema.parse(read.result.structuredContent).session;
+  assert.ok(got.messages.length > 100 && got.messages.length < 20_000, String(got.messages.length));
+  assert.deepEqual(got.messages, messages.slice(0, got.messages.length), 'the first turns, whole and in order');
+  assert.ok(session.content.startsWith(got.content) && got.content.length > 0);
+  assert.match(
+    got.cut ?? '',
+    /^The session has 20000 turns; the first \d+ are here .* read_session with docid "claude-code:41bd030c-4e87-48df-8317-d2f188d1889e" pages the whole session\.$/,
+  );
+  // in TOON its content is its messages encoded: the first turns' rows, as many as the messages
+  const toon = fitSession({ success: true, session: { ...session, format: 'toon', content: toToon({ messages }) } }).session;
+  assert.deepEqual(fromToon(toon.content), { messages: toon.messages });
+  assert.ok(toon.messages.length < 20_000);
+  const short = { success: true as const, session: { ...session, messages: messages.slice(0, 10), content: 'short' } };
+  assert.equal(fitSession(short), short, 'a session that fits is given as it is');
 });

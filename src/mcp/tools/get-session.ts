@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../engine/api.js';
-import { answer, fitResults, ok } from '../respond.js';
+import { answer, fitResults, fitSession, ok } from '../respond.js';
 import { getResponseSchema, listResponseSchema } from '../../core/contracts.js';
 import { branchField, dateField, limitField, projectField, projectScopeField, sourceField } from '../schemas.js';
 
@@ -40,7 +40,7 @@ export function registerGetSession(server: McpServer, ready: Promise<Engine>): v
       answer(async () => {
         const engine = await ready;
         if (args.filename !== undefined) {
-          const response = await engine.get(args.filename, args.format);
+          const response = fitSession(await engine.get(args.filename, args.format));
           // The text answer carries the content once: in TOON mode the messages are already in `content`.
           const text = response.session.format === 'toon' ? { ...response, session: { ...response.session, messages: undefined } } : response;
           const result = ok(text, args.format === 'json' ? 'json' : 'auto');
