@@ -21,6 +21,16 @@ const NEXT_STEP: Record<string, string> = {
  */
 export const ANSWER_CHARS = 2_500_000;
 
+/** How many of `items`, from the first, fit in `budget` characters of JSON beside the `used` already taken. */
+export function fittingCount(items: readonly unknown[], budget: number, used = 0): number {
+  let total = used;
+  for (let kept = 0; kept < items.length; kept++) {
+    total += JSON.stringify(items[kept]).length + 1;
+    if (total > budget) return kept;
+  }
+  return items.length;
+}
+
 export function ok(value: object, format: OutputFormat = 'auto'): CallToolResult {
   return { content: [{ type: 'text', text: answerText(value, format) }], structuredContent: value as Record<string, unknown> };
 }
@@ -30,17 +40,11 @@ export function ok(value: object, format: OutputFormat = 'auto'): CallToolResult
  * that fit; `matched` says how many there were and `note` how to see the rest. Any other answer as it is. (The lists of
  * search_session and get_session, which have no default limit, as their contracts ask.)
  */
-export function fitResults(value: object, budget = ANSWER_CHARS): object {
+export function fitResults(value: object, key: 'results' | 'sessions', budget = ANSWER_CHARS): object {
   const { note } = value as { note?: unknown };
-  const key = Array.isArray((value as { results?: unknown }).results) ? 'results' : 'sessions';
   const list = (value as Record<string, unknown>)[key];
   if (!Array.isArray(list) || !list.length) return value;
-  let total = JSON.stringify({ ...value, [key]: [] }).length;
-  let kept = 0;
-  for (; kept < list.length; kept++) {
-    total += JSON.stringify(list[kept]).length + 1;
-    if (total > budget) break;
-  }
+  const kept = fittingCount(list, budget, JSON.stringify({ ...value, [key]: [] }).length);
   if (kept === list.length) return value;
   const cut =
     key === 'results'
@@ -59,12 +63,7 @@ export function fitSession(response: GetResponse, budget = ANSWER_CHARS): GetRes
   const { session } = response;
   const half = Math.floor(budget / 2);
   if (session.content.length + JSON.stringify(session.messages).length <= budget) return response;
-  let total = 0;
-  let kept = 0;
-  for (; kept < session.messages.length; kept++) {
-    total += JSON.stringify(session.messages[kept]).length + 1;
-    if (total > half) break;
-  }
+  const kept = fittingCount(session.messages, half);
   const messages = session.messages.slice(0, kept);
   // TOON's content is the messages encoded (its row count must be theirs); Markdown is cut at a line
   const content =

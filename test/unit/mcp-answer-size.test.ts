@@ -9,7 +9,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { getResponseSchema, listResponseSchema, searchResponseSchema, type SearchResponse } from '../../src/core/contracts.js';
-import { fitResults, fitSession, ok } from '../../src/mcp/respond.js';
+import { fitResults, fitSession, fittingCount, ok } from '../../src/mcp/respond.js';
 import { fromToon, toToon } from '../../src/core/format.js';
 
 /** A search's answer of `n` results shaped as the engine gives them (three snippets of about 300 characters each). */
@@ -45,7 +45,7 @@ function readByClient(value: object): JSONRPCMessage {
 test("a search answer too large for an MCP client's buffer is cut to the best results that fit, and says how many matched", () => {
   const all = answerOf(8000, 'ranked by words.');
   assert.throws(() => readByClient(all), /exceeded maximum size/, 'the whole answer is over what the client reads');
-  const fitted = fitResults(all) as SearchResponse & { matched?: number };
+  const fitted = fitResults(all, 'results') as SearchResponse & { matched?: number };
   const read = readByClient(fitted) as unknown as { result: { structuredContent: unknown } };
   const structured = searchResponseSchema.strict().parse(read.result.structuredContent);
   assert.ok(fitted.count > 100 && fitted.count < 8000, String(fitted.count));
@@ -62,10 +62,10 @@ test("a search answer too large for an MCP client's buffer is cut to the best re
 test('an answer that fits is given as it is', () => {
   for (const n of [0, 1, 10, 1000]) {
     const answer = answerOf(n);
-    assert.equal(fitResults(answer), answer, `${n} results`);
+    assert.equal(fitResults(answer, 'results'), answer, `${n} results`);
   }
   const other = { success: true, sessions: [] };
-  assert.equal(fitResults(other), other);
+  assert.equal(fitResults(other, 'sessions'), other);
 });
 
 test('a listing of every session too large for an MCP client is cut to the newest that fit, and says how many there are', () => {
@@ -84,7 +84,7 @@ test('a listing of every session too large for an MCP client is cut to the newes
   }));
   const all = { success: true as const, sessions, count: sessions.length, format: 'toon' as const };
   assert.throws(() => readByClient(all), /exceeded maximum size/, 'the whole listing is over what the client reads');
-  const fitted = fitResults(all) as typeof all & { matched?: number; note?: string };
+  const fitted = fitResults(all, 'sessions') as typeof all & { matched?: number; note?: string };
   const read = readByClient(fitted) as unknown as { result: { structuredContent: typeof fitted } };
   const listed = listResponseSchema.extend({ matched: z.number(), note: z.string() }).strict().parse(read.result.structuredContent);
   assert.equal(listed.count, listed.sessions.length);
@@ -132,4 +132,18 @@ test('a session too long for one answer gives its first turns that fit and says 
   assert.ok(toon.messages.length < 20_000);
   const short = { success: true as const, session: { ...session, messages: messages.slice(0, 10), content: 'short' } };
   assert.equal(fitSession(short), short, 'a session that fits is given as it is');
+});
+
+test('the items kept are the longest first run whose JSON fits the budget, for any sizes and budget', () => {
+  let seed = 7;
+  const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  for (let round = 0; round < 500; round++) {
+    const items = Array.from({ length: next(40) }, () => 'x'.repeat(next(200)));
+    const budget = next(3000);
+    const used = next(100);
+    const kept = fittingCount(items, budget, used);
+    const size = (k: number): number => used + items.slice(0, k).reduce((sum, item) => sum + JSON.stringify(item).length + 1, 0);
+    assert.ok(kept === 0 || size(kept) <= budget, `${kept} kept fit`);
+    assert.ok(kept === items.length || size(kept + 1) > budget, `one more than ${kept} does not fit`);
+  }
 });

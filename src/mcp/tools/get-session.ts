@@ -55,7 +55,7 @@ export function registerGetSession(server: McpServer, ready: Promise<Engine>): v
           branch: args.branch,
           format: args.format,
         });
-        return ok(fitResults(list), args.format);
+        return ok(fitResults(list, 'sessions'), args.format);
       }),
   );
 }

@@ -71,7 +71,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<Engine>)
           allTags: args.allTags,
           groupBy: args.groupBy,
         };
-        return ok(fitResults(await engine.search(args.query ?? '', options)));
+        return ok(fitResults(await engine.search(args.query ?? '', options), 'results'));
       }),
   );
 }
