@@ -76,7 +76,8 @@ export const WAIT_NOTICE_MS = 2_000;
  * as the load goes. SESSION_SEARCH_WAIT_NOTICE_MS sets the wait (tests).
  */
 export function waitNotice(ifInterrupted: string, env: NodeJS.ProcessEnv = process.env): (done: number, total: number) => void {
-  const afterMs = Number(env.SESSION_SEARCH_WAIT_NOTICE_MS ?? WAIT_NOTICE_MS);
+  const set = Number(env.SESSION_SEARCH_WAIT_NOTICE_MS || NaN);
+  const afterMs = Number.isFinite(set) && set >= 0 ? set : WAIT_NOTICE_MS; // (a wrong value: the default)
   const started = Date.now();
   let said = false;
   return (done, total) => {
