@@ -30,6 +30,8 @@ export interface SearchOptions {
   allTags?: boolean;
   /** workspace: the answer also groups matching turns by workspace (the archive's search view). */
   groupBy?: 'workspace';
+  /** The most characters of JSON the results take (an MCP answer's size): the rest are counted in `matched`, not built. */
+  maxChars?: number;
 }
 
 export { SEARCH_MODES, type SearchMode } from './model.js';

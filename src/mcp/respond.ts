@@ -3,6 +3,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorCode, errorMessage } from '../core/errors.js';
 import { answerText, toToon, type OutputFormat } from '../core/format.js';
 import type { GetResponse } from '../core/contracts.js';
+import { addNote, fittingCount, searchCutNote } from '../core/answer/fit.js';
+
+export { fittingCount };
 
 const NEXT_STEP: Record<string, string> = {
   'Search query is required': 'Call again with one or more words in `query`.',
@@ -21,15 +24,8 @@ const NEXT_STEP: Record<string, string> = {
  */
 export const ANSWER_CHARS = 2_500_000;
 
-/** How many of `items`, from the first, fit in `budget` characters of JSON beside the `used` already taken. */
-export function fittingCount(items: readonly unknown[], budget: number, used = 0): number {
-  let total = used;
-  for (let kept = 0; kept < items.length; kept++) {
-    total += JSON.stringify(items[kept]).length + 1;
-    if (total > budget) return kept;
-  }
-  return items.length;
-}
+/** What a search's results may take of it (the search builds no more: `maxChars`), with room for the answer's other fields. */
+export const RESULT_CHARS = ANSWER_CHARS - 20_000;
 
 export function ok(value: object, format: OutputFormat = 'auto'): CallToolResult {
   return { content: [{ type: 'text', text: answerText(value, format) }], structuredContent: value as Record<string, unknown> };
@@ -38,21 +34,32 @@ export function ok(value: object, format: OutputFormat = 'auto'): CallToolResult
 /**
  * An answer whose list (`results` best first, or `sessions` newest first) takes more than ANSWER_CHARS, cut to the first
  * that fit; `matched` says how many there were and `note` how to see the rest. Any other answer as it is. (The lists of
- * search_session and get_session, which have no default limit, as their contracts ask.)
+ * search_session and get_session, which have no default limit, as their contracts ask. A search builds only the
+ * results that fit, `maxChars`, and says so itself: this is the last guard, as where the team's results were merged.)
  */
 export function fitResults(value: object, key: 'results' | 'sessions', budget = ANSWER_CHARS): object {
-  const { note } = value as { note?: unknown };
+  const { note, matched } = value as { note?: string; matched?: number };
   const list = (value as Record<string, unknown>)[key];
   if (!Array.isArray(list) || !list.length) return value;
   const kept = fittingCount(list, budget, JSON.stringify({ ...value, [key]: [] }).length);
   if (kept === list.length) return value;
+  const all = Math.max(matched ?? 0, list.length);
+  if (key === 'results') {
+    // (a search already cut says so in its note)
+    const said = matched !== undefined && note?.includes(searchCutNote(matched, list.length));
+    const cutNote = searchCutNote(all, kept);
+    return {
+      ...value,
+      results: list.slice(0, kept),
+      count: kept,
+      matched: all,
+      note: said ? note!.replace(searchCutNote(matched, list.length), cutNote) : addNote(note, cutNote),
+    };
+  }
   const cut =
-    key === 'results'
-      ? `${list.length} sessions match; the best ${kept} are here (an answer is kept small enough for MCP clients to read): ` +
-        'ask again with a limit, more words, or a date, source or project filter to see others.'
-      : `${list.length} sessions; the newest ${kept} are listed (an answer is kept small enough for MCP clients to read): ` +
-        'ask again with a date, source or project filter to see others.';
-  return { ...value, [key]: list.slice(0, kept), count: kept, matched: list.length, note: typeof note === 'string' ? `${note} ${cut}` : cut };
+    `${list.length} sessions; the newest ${kept} are listed (an answer is kept small enough for MCP clients to read): ` +
+    'ask again with a date, source or project filter to see others.';
+  return { ...value, sessions: list.slice(0, kept), count: kept, matched: all, note: addNote(note, cut) };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Properties every answer must have, whatever the query: the same answer in any capitalisation; with no limit, every
  * session holding a query word; in the order of the score shown (ties newest first); `count` the results; each result
- * holding a query word or saying why it is there; any substring of text written without spaces finds its session.
+ * holding a query word or saying why it is there; kept to a size, the best that fit; any substring of text written without spaces finds its session.
  * Queries are drawn from the sessions' own words (real transcripts of the sample, and sessions written here with
  * identifiers in every form).
  */
@@ -72,6 +72,27 @@ test('with no limit every session holding a query word is in the answer, count i
         top,
         answer.results.slice(0, top.length).map((r) => r.id),
         `${q}: limit 5`,
+      );
+    }),
+    { numRuns: NUM_RUNS },
+  );
+});
+
+test("an answer kept to a size is the whole answer's best results that fit, and says how many matched", () => {
+  fc.assert(
+    fc.property(query(), fc.integer({ min: 0, max: 40_000 }), fc.constantFrom('hybrid' as const, 'lexical' as const), (q, maxChars, mode) => {
+      const whole = library.search(q, { mode });
+      const cut = library.search(q, { mode, maxChars });
+      const size = (k: number): number => whole.results.slice(0, k).reduce((sum, r) => sum + JSON.stringify(r).length + 1, 0);
+      assert.deepEqual(cut.results, whole.results.slice(0, cut.count), q);
+      assert.ok(size(cut.count) <= maxChars, `${cut.count} results fit ${maxChars}`);
+      if (cut.count === whole.count) return assert.equal(cut.matched, undefined);
+      assert.ok(size(cut.count + 1) > maxChars, 'one more would not fit');
+      assert.equal(cut.matched, whole.count);
+      assert.ok(
+        cut.note?.endsWith(
+          `${whole.count} sessions match; the best ${cut.count} are here (an answer is kept small enough for MCP clients to read): ask again with a limit, more words, or a date, source or project filter to see others.`,
+        ),
       );
     }),
     { numRuns: NUM_RUNS },

@@ -7,6 +7,7 @@ import type { SearchOptions, SearchResponse, SearchResult, WorkspaceSummary } fr
 import { overlaps, type DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
 import { highlightRanges, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
+import type { SnippetTurnOptions } from '../index/snippet-turns.js';
 import { expandTerms, type Vocabulary } from '../index/expand.js';
 import type { ShortForms } from '../index/short-forms.js';
 import { hasCjk, tokenize } from '../index/tokenize.js';
@@ -18,6 +19,7 @@ import { sessionTags, tagFilter, tagShare } from './tags.js';
 import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
 import type { TurnStore } from '../store/turn-store.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
+import { addNote, searchCutNote } from './fit.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight, whyLexical } from './hybrid.js';
 import { firstPrompt } from '../model.js';
 import { resumeCommand } from '../resume.js';
@@ -220,8 +222,53 @@ export function scanWorkspaces(
   return streamWorkspaces(lib, ranked, plan.matcher, searched, onAnswer, signal);
 }
 
+/** One search result: the session's fields, its snippets around the matches and what they marked. */
+function resultOf(lib: LibraryView, plan: QueryPlan, hit: Scored, s: Session, seek: SnippetTurnOptions): SearchResult {
+  const query = plan.shown;
+  const layout = lib.turns.raw(s);
+  let snippets;
+  try {
+    snippets = layout && findSnippetsRaw(layout, s.id, query, seek);
+  } finally {
+    layout?.close();
+  }
+  snippets ??= sessionSnippets(lib.turns.all(s), query, seek);
+  // found by meaning, without the query's words: the session's first prompt says what it is about
+  if (!snippets.length && hit.matchCount === 0) {
+    const prompt = firstPrompt(s);
+    if (prompt) snippets = [{ text: prompt.slice(0, 200), turnId: `${s.id}#0`, highlights: [] }];
+  }
+  const result: SearchResult = {
+    id: s.id,
+    source: s.source,
+    filename: s.filename,
+    topic: s.topic,
+    date: s.created,
+    file: s.file,
+    size: s.size,
+    relevanceScore: Math.round(hit.relevance * 1000) / 1000,
+    matchedSnippets: snippets.map((x) => x.text),
+    snippetTurnIds: snippets.map((x) => x.turnId),
+    snippetHighlights: snippets.map((x) => x.highlights),
+    topicHighlights: plan.matcher ? highlightRanges(s.topic, plan.matcher) : [],
+    matchCount: hit.matchCount,
+  };
+  const held = heldTerms(plan.slots, hit.held);
+  if (held.length) result.matchedTerms = held;
+  if (hit.matchCount === 0) result.foundBy = 'meaning';
+  if (s.project) result.project = s.project;
+  if (s.branch) result.branch = s.branch;
+  if (s.sourceDeleted) result.sourceDeleted = true;
+  if (s.parentId) result.parentId = s.parentId;
+  const resume = resumeCommand(s);
+  if (resume) result.resumeCommand = resume;
+  const tags = sessionTags(lib, s);
+  if (tags.length) result.tags = tags;
+  return result;
+}
+
 export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): SearchResponse {
-  const { shown: query, options } = plan;
+  const { options } = plan;
   const how = { role: options.role, kind: options.kind, weight: (t: string) => lib.index.idf(t) };
   // the query's terms, one per slot: those a hit's bits lack are not looked for in its turns (up to 32, as the bits)
   const slotTerms = uniqueSlots(plan.slots).map((slot) => slot.alts[0].term);
@@ -231,49 +278,14 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
     const session = lib.sessions.get(hit.key);
     return session ? [{ hit, s: session }] : [];
   });
-  const results: SearchResult[] = hits.map(({ hit, s }) => {
-    const layout = lib.turns.raw(s);
-    const seek = { ...how, absent: absentFrom(hit) };
-    let snippets;
-    try {
-      snippets = layout && findSnippetsRaw(layout, s.id, query, seek);
-    } finally {
-      layout?.close();
-    }
-    snippets ??= sessionSnippets(lib.turns.all(s), query, seek);
-    // found by meaning, without the query's words: the session's first prompt says what it is about
-    if (!snippets.length && hit.matchCount === 0) {
-      const prompt = firstPrompt(s);
-      if (prompt) snippets = [{ text: prompt.slice(0, 200), turnId: `${s.id}#0`, highlights: [] }];
-    }
-    const result: SearchResult = {
-      id: s.id,
-      source: s.source,
-      filename: s.filename,
-      topic: s.topic,
-      date: s.created,
-      file: s.file,
-      size: s.size,
-      relevanceScore: Math.round(hit.relevance * 1000) / 1000,
-      matchedSnippets: snippets.map((x) => x.text),
-      snippetTurnIds: snippets.map((x) => x.turnId),
-      snippetHighlights: snippets.map((x) => x.highlights),
-      topicHighlights: plan.matcher ? highlightRanges(s.topic, plan.matcher) : [],
-      matchCount: hit.matchCount,
-    };
-    const held = heldTerms(plan.slots, hit.held);
-    if (held.length) result.matchedTerms = held;
-    if (hit.matchCount === 0) result.foundBy = 'meaning';
-    if (s.project) result.project = s.project;
-    if (s.branch) result.branch = s.branch;
-    if (s.sourceDeleted) result.sourceDeleted = true;
-    if (s.parentId) result.parentId = s.parentId;
-    const resume = resumeCommand(s);
-    if (resume) result.resumeCommand = resume;
-    const tags = sessionTags(lib, s);
-    if (tags.length) result.tags = tags;
-    return result;
-  });
+  // built best first while they fit in maxChars (a snippet reads the session's text: those past it are only counted)
+  const results: SearchResult[] = [];
+  let chars = 0;
+  for (const { hit, s } of hits) {
+    const result = resultOf(lib, plan, hit, s, { ...how, absent: absentFrom(hit) });
+    if (options.maxChars !== undefined && (chars += JSON.stringify(result).length + 1) > options.maxChars) break;
+    results.push(result);
+  }
   const response: SearchResponse = {
     success: true,
     results,
@@ -293,6 +305,10 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
       excluded.length || excludedPhrases.length
         ? `"${raw.trim()}" only says what to leave out: add a word that says what to look for.`
         : `"${raw.trim()}" is only common words, which are not indexed: add a word that says what to look for.`;
+  }
+  if (results.length < hits.length) {
+    response.matched = hits.length;
+    response.note = addNote(response.note, searchCutNote(hits.length, results.length));
   }
   return response;
 }
