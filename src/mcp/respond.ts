@@ -24,8 +24,13 @@ const NEXT_STEP: Record<string, string> = {
  */
 export const ANSWER_CHARS = 2_500_000;
 
-/** What a search's results may take of it (the search builds no more: `maxChars`), with room for the answer's other fields. */
-export const RESULT_CHARS = ANSWER_CHARS - 20_000;
+/**
+ * What a search's results may take of it (the search builds no more: `maxChars`), with room for the answer's other
+ * fields; half of it beside the groups of a search grouped by workspace.
+ */
+export function resultChars(groupBy: string | undefined): number {
+  return (groupBy ? ANSWER_CHARS / 2 : ANSWER_CHARS) - 20_000;
+}
 
 export function ok(value: object, format: OutputFormat = 'auto'): CallToolResult {
   return { content: [{ type: 'text', text: answerText(value, format) }], structuredContent: value as Record<string, unknown> };
@@ -37,7 +42,9 @@ export function ok(value: object, format: OutputFormat = 'auto'): CallToolResult
  * search_session and get_session, which have no default limit, as their contracts ask. A search builds only the
  * results that fit, `maxChars`, and says so itself: this is the last guard, as where the team's results were merged.)
  */
-export function fitResults(value: object, key: 'results' | 'sessions', budget = ANSWER_CHARS): object {
+export function fitResults(answer: object, key: 'results' | 'sessions', budget = ANSWER_CHARS): object {
+  // a search grouped by workspace: its groups take at most half, so that its results are never what is cut away
+  const value = key === 'results' ? fitWorkspaces(answer, Math.floor(budget / 2)) : answer;
   const { note, matched } = value as { note?: string; matched?: number };
   const list = (value as Record<string, unknown>)[key];
   if (!Array.isArray(list) || !list.length) return value;
@@ -60,6 +67,18 @@ export function fitResults(value: object, key: 'results' | 'sessions', budget = 
     `${list.length} sessions; the newest ${kept} are listed (an answer is kept small enough for MCP clients to read): ` +
     'ask again with a date, source or project filter to see others.';
   return { ...value, sessions: list.slice(0, kept), count: kept, matched: all, note: addNote(note, cut) };
+}
+
+/** A search's `workspaces` (most matches first) cut to the first that fit in `budget`, the note saying so. */
+function fitWorkspaces(value: object, budget: number): object {
+  const { workspaces, note } = value as { workspaces?: unknown[]; note?: string };
+  if (!Array.isArray(workspaces)) return value;
+  const kept = fittingCount(workspaces, budget);
+  if (kept === workspaces.length) return value;
+  const cut =
+    `${workspaces.length} workspaces hold matches; the ${kept} with the most are here (an answer is kept small enough for MCP clients to read): ` +
+    'ask again with a project, date or source filter to see others.';
+  return { ...value, workspaces: workspaces.slice(0, kept), note: addNote(note, cut) };
 }
 
 /**

@@ -59,6 +59,37 @@ test("a search answer too large for an MCP client's buffer is cut to the best re
   assert.match(structured.note ?? '', /^ranked by words\. 8000 sessions match; the best \d+ are here .*ask again with a limit/);
 });
 
+test('a search grouped by workspace keeps its results whole and cuts its groups to those with the most matches that fit', () => {
+  const hit = (w: number, k: number) => ({
+    sessionId: `claude-code:s${w}-${k}`,
+    topic: 'the retry loop',
+    turnId: `claude-code:s${w}-${k}#3`,
+    date: '2026-06-13T10:00:00.000Z',
+    user: `why does the retry give up ${'after the third attempt '.repeat(12)}`,
+    reply: `the retry ${'backoff waits and tries again '.repeat(24)}`,
+    userHighlights: [[10, 15]] as [number, number][],
+    replyHighlights: [[4, 9]] as [number, number][],
+  });
+  const workspaces = Array.from({ length: 300 }, (_, w) => ({
+    project: `/work/app${w}`,
+    worktree: `/work/app${w}`,
+    name: `app${w}`,
+    count: 3000 - w,
+    hits: Array.from({ length: 50 }, (_, k) => hit(w, k)),
+  }));
+  const all = { ...answerOf(10), workspaces, workspacesSearched: 300, turnsMatched: 600_000 };
+  assert.throws(() => readByClient(all), /exceeded maximum size/, 'the groups alone are over what the client reads');
+  const fitted = fitResults(all, 'results') as typeof all & { matched?: number; note?: string };
+  const read = readByClient(fitted) as unknown as { result: { structuredContent: unknown } };
+  const structured = searchResponseSchema.strict().parse(read.result.structuredContent);
+  assert.deepEqual(structured.results, all.results, 'every result, whole');
+  assert.equal(structured.matched, undefined);
+  const kept = structured.workspaces?.length ?? 0;
+  assert.ok(kept > 10 && kept < 300, String(kept));
+  assert.deepEqual(structured.workspaces, workspaces.slice(0, kept), 'the workspaces with the most matches, whole and in order');
+  assert.match(structured.note ?? '', new RegExp(`^300 workspaces hold matches; the ${kept} with the most are here .*project, date or source filter`));
+});
+
 test('an answer that fits is given as it is', () => {
   for (const n of [0, 1, 10, 1000]) {
     const answer = answerOf(n);

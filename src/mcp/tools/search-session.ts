@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../engine/api.js';
 import type { Role, SourceId } from '../../core/model.js';
-import { answer, fitResults, ok, RESULT_CHARS } from '../respond.js';
+import { answer, fitResults, ok, resultChars } from '../respond.js';
 import { searchResponseSchema } from '../../core/contracts.js';
 import {
   dateField,
@@ -70,7 +70,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<Engine>)
           tags: args.tags,
           allTags: args.allTags,
           groupBy: args.groupBy,
-          maxChars: RESULT_CHARS,
+          maxChars: resultChars(args.groupBy),
         };
         return ok(fitResults(await engine.search(args.query ?? '', options), 'results'));
       }),
