@@ -155,7 +155,7 @@ export const searchResponseSchema = z.object({
     .string()
     .optional()
     .describe(
-      'Said when the answer is not what was asked: empty because the query is only common words or only says what to leave out, or ranked by words where meaning was asked for (no model yet, or exact text).',
+      'Said when the answer is not what was asked: empty because the query is only common words or only says what to leave out, ranked by words where meaning was asked for (no model yet, or exact text), or cut to what one answer holds (see matched).',
     ),
   alsoMatched: z
     .array(z.string())
