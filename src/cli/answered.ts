@@ -1,5 +1,5 @@
 /**
- * The commands an engine answers (search, get, list, files, tag, untag, preferences), given the engine or the library
+ * The commands an engine answers (search, get, list, files, tag, untag, tags, preferences), given the engine or the library
  * in this process behind the same facade: run alike by the quick entry (quick.ts) and the full CLI (main.ts).
  */
 import { existsSync } from 'node:fs';
@@ -10,10 +10,10 @@ import type { Engine } from '../engine/api.js';
 import { UsageError, type CliOptions } from './args.js';
 import { renderFiles } from './files.js';
 import { print } from './output.js';
-import { preferencesCommand, tagCommand } from './personal.js';
+import { preferencesCommand, tagCommand, tagsList } from './personal.js';
 import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
 
-export const ANSWERED = new Set(['search', 'get', 'list', 'files', 'tag', 'untag', 'preferences']);
+export const ANSWERED = new Set(['search', 'get', 'list', 'files', 'tag', 'untag', 'tags', 'preferences']);
 
 /** A command's own arguments, checked before any engine is started or library loaded for it. */
 export function checkArguments(options: CliOptions): void {
@@ -76,6 +76,11 @@ export async function answerCommand(options: CliOptions, engine: Engine): Promis
     case 'tag':
     case 'untag': {
       const { value, text } = await tagCommand(engine, options.command, options.positionals);
+      print(options, value, () => text);
+      return 0;
+    }
+    case 'tags': {
+      const { value, text } = tagsList(await engine.userTags());
       print(options, value, () => text);
       return 0;
     }

@@ -221,12 +221,6 @@ async function run(argv: string[]): Promise<number> {
       } else print(options, { success: true, ...value }, () => text);
       return 0;
     }
-    case 'tags': {
-      const { tagsList } = await import('./personal.js');
-      const { value, text } = tagsList(await openLibrary(options));
-      print(options, value, () => text);
-      return 0;
-    }
     case 'mcp-config': {
       const { mcpConfig } = await import('./mcp-config.js');
       process.stdout.write(mcpConfig(import.meta.url, options.rootsGiven ? options.roots : undefined, process.execPath));

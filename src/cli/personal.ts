@@ -3,7 +3,6 @@
  * `preferences`: what the sessions show about how the person likes to work, and the values set by hand.
  */
 import type { PreferencesResponse, TagResponse } from '../core/contracts.js';
-import type { SessionLibrary } from '../core/library.js';
 import type { Engine } from '../engine/api.js';
 import { UsageError } from './args.js';
 
@@ -16,8 +15,8 @@ export async function tagCommand(engine: Engine, command: 'tag' | 'untag', posit
   return { value, text: `${value.id}\n  tags: ${given}\n  derived: ${value.derived.join(', ')}\n` };
 }
 
-export function tagsList(library: SessionLibrary): { value: { tags: { tag: string; sessions: number }[] }; text: string } {
-  const tags = library.userTags();
+/** `tags`: the tags people gave, with how many sessions carry each. */
+export function tagsList(tags: { tag: string; sessions: number }[]): { value: { tags: { tag: string; sessions: number }[] }; text: string } {
   const text = tags.length
     ? `${tags.map((t) => `${t.tag}  ${t.sessions} session${t.sessions === 1 ? '' : 's'}`).join('\n')}\n`
     : 'No tags given yet: add one with session-search tag <name-or-id> <tag>.\n';

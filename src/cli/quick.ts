@@ -1,6 +1,6 @@
 /**
  * `session-search`'s command line (dist/cli-main.cjs, one CommonJS file, run by dist/cli.cjs from V8's code cache:
- * start.ts): a command the data folder's engine answers (search, get, list, files, tag, untag, preferences) is
+ * start.ts): a command the data folder's engine answers (search, get, list, files, tag, untag, tags, preferences) is
  * answered here with only the engine's client loaded. Every other command, and one no engine can serve (then in
  * process), is handed to the full CLI (main.ts, dist/cli.js), loaded only then, with the reason no engine serves it so
  * that it does not ask again. One CommonJS file starts sooner than the ES modules of the full CLI (about twenty files,

@@ -41,6 +41,8 @@ export interface Engine {
   store(input: StoreInput, now?: string): Promise<StoreResult>;
   tag(id: string, tags: string[]): Promise<TagResponse>;
   untag(id: string, tags: string[]): Promise<TagResponse>;
+  /** The tags people gave, with how many sessions carry each, most used first. */
+  userTags(): Promise<{ tag: string; sessions: number }[]>;
   preferences(project?: string): Promise<PreferencesResponse>;
   updatePreferences(changes: Record<string, unknown>): Promise<PreferencesResponse & { updated: true }>;
   /** How far the load is, and how many sessions are searchable: answered at once, even while a snapshot is restored. */
@@ -66,6 +68,7 @@ export function inProcess(library: SessionLibrary, options: { team?: TeamRef; re
     store: (input, now) => library.store(input, now ? new Date(now) : undefined),
     tag: (id, tags) => library.tag(id, tags),
     untag: (id, tags) => library.untag(id, tags),
+    userTags: async () => library.userTags(),
     preferences: async (project) => library.preferences({ project }),
     updatePreferences: (changes) => library.updatePreferences(changes),
     status: async () => library.status(),

@@ -85,6 +85,8 @@ export const EngineListRequest = new RequestType<{ options: ListOptions; complet
 export const EngineReadRequest = new RequestType<{ docid: string; offset: number; team?: TeamRef }, ReadResponse, void>('engine/read');
 export const EngineStoreRequest = new RequestType<{ input: StoreInput; now?: string }, StoreResult, void>('engine/store');
 export const EngineTagRequest = new RequestType<{ id: string; tags: string[]; remove?: boolean }, TagResponse, void>('engine/tag');
+/** The tags people gave, with how many sessions carry each (`session-search tags`). */
+export const EngineUserTagsRequest = new RequestType<object, { tag: string; sessions: number }[], void>('engine/userTags');
 export const EnginePreferencesRequest = new RequestType<{ project?: string }, PreferencesResponse, void>('engine/preferences');
 export const EngineUpdatePreferencesRequest = new RequestType<{ changes: Record<string, unknown> }, PreferencesResponse & { updated: true }, void>(
   'engine/updatePreferences',

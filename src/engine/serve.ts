@@ -37,6 +37,7 @@ import {
   EngineStatusRequest,
   EngineStoreRequest,
   EngineTagRequest,
+  EngineUserTagsRequest,
   EngineUpdatePreferencesRequest,
   HandOverRequest,
   HelloRequest,
@@ -292,6 +293,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     on(EngineReadRequest, (p) => withTeam(p.team).read(p.docid, p.offset));
     on(EngineStoreRequest, (p) => local.store(p.input, p.now));
     on(EngineTagRequest, (p) => (p.remove ? local.untag(p.id, p.tags) : local.tag(p.id, p.tags)));
+    on(EngineUserTagsRequest, () => local.userTags());
     on(EnginePreferencesRequest, (p) => local.preferences(p.project));
     on(EngineUpdatePreferencesRequest, (p) => local.updatePreferences(p.changes));
     connection.listen();

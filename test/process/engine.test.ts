@@ -50,8 +50,17 @@ test('CLI commands and an MCP server on one data folder share one engine, starte
   assert.equal(firstId(again.stdout), firstId(first.stdout));
   assert.doesNotMatch(again.stderr, /answering in this process/);
   assert.equal(enginePid(data), pid, 'the second command found the same engine');
-  const listed = JSON.parse(cli(['list', '--json', '--limit', '3']).stdout) as { count: number };
+  const listed = JSON.parse(cli(['list', '--json', '--limit', '3']).stdout) as { count: number; sessions: { id: string }[] };
   assert.equal(listed.count, 3);
+  // tags given, listed and taken away through the engine: the command reads no source and loads no library itself
+  assert.equal(cli(['tag', listed.sessions[0].id, 'flaky-tests']).code, 0);
+  assert.equal(cli(['tag', listed.sessions[1].id, 'flaky-tests']).code, 0);
+  const tags = cli(['tags', '--verbose']);
+  assert.equal(tags.stdout, 'flaky-tests  2 sessions\n');
+  assert.equal(tags.stderr, '', 'nothing read in the command’s own process');
+  assert.equal(cli(['tags'], { SESSION_SEARCH_ENGINE: 'off' }).stdout, tags.stdout, 'as a library in process answers');
+  assert.equal(cli(['untag', listed.sessions[0].id, 'flaky-tests']).code, 0);
+  assert.deepEqual(JSON.parse(cli(['tags', '--json']).stdout), { tags: [{ tag: 'flaky-tests', sessions: 1 }] });
 
   const transport = new StdioClientTransport({
     command: process.execPath,
