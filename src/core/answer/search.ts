@@ -20,6 +20,7 @@ import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './works
 import type { TurnStore } from '../store/turn-store.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
 import { addNote, searchCutNote } from './fit.js';
+import { sessionFields } from './sessions.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight, whyLexical } from './hybrid.js';
 import { firstPrompt } from '../model.js';
 import { resumeCommand } from '../resume.js';
@@ -239,13 +240,7 @@ function resultOf(lib: LibraryView, plan: QueryPlan, hit: Scored, s: Session, se
     if (prompt) snippets = [{ text: prompt.slice(0, 200), turnId: `${s.id}#0`, highlights: [] }];
   }
   const result: SearchResult = {
-    id: s.id,
-    source: s.source,
-    filename: s.filename,
-    topic: s.topic,
-    date: s.created,
-    file: s.file,
-    size: s.size,
+    ...sessionFields(s),
     relevanceScore: Math.round(hit.relevance * 1000) / 1000,
     matchedSnippets: snippets.map((x) => x.text),
     snippetTurnIds: snippets.map((x) => x.turnId),

@@ -108,17 +108,13 @@ function childrenOf(lib: LibraryView, id: string): { children?: string[] } {
   return children.length ? { children: children.map((s) => s.id) } : {};
 }
 
+/** What a listing and a search result both say of a session first. */
+export function sessionFields(s: Session): Pick<SessionInfo, 'id' | 'source' | 'filename' | 'topic' | 'date' | 'file' | 'size'> {
+  return { id: s.id, source: s.source, filename: s.filename, topic: s.topic, date: s.created, file: s.file, size: s.size };
+}
+
 export function sessionInfo(s: Session): SessionInfo {
-  const info: SessionInfo = {
-    id: s.id,
-    source: s.source,
-    filename: s.filename,
-    topic: s.topic,
-    date: s.created,
-    file: s.file,
-    size: s.size,
-    turns: turnCount(s),
-  };
+  const info: SessionInfo = { ...sessionFields(s), turns: turnCount(s) };
   if (s.project) info.project = s.project;
   if (s.sourceDeleted) info.sourceDeleted = true;
   if (s.parentId) info.parentId = s.parentId;
