@@ -112,6 +112,19 @@ test('the streamed view: each workspace answers on its own, best first; a damage
   await eventually(async () => (await stream()).summary.workspacesFailed === 0, 'the shop workspace answers again');
   const again = await stream();
   assert.deepEqual(again.summary, first.summary);
+
+  // one turn's bytes go bad, the line's layout intact, so that the turn no longer holds the word: the damage is found
+  // all the same (not a match quietly missing), and the session read again
+  const shopSession = [...library.sessions.values()].find((s) => s.nativeId === a)!;
+  const turnAt = archiveLocation(shopSession)!;
+  const line = readFileSync(turnAt.entry);
+  const word = line.subarray(turnAt.at[0], turnAt.at[0] + turnAt.at[1]).lastIndexOf('wombatqueue');
+  line.fill(0x7e, turnAt.at[0] + word, turnAt.at[0] + word + 4);
+  writeFileSync(turnAt.entry, line);
+  const damagedTurn = await stream();
+  assert.deepEqual(damagedTurn.summary, failed.summary, 'the workspace fails, as for a line damaged whole');
+  await eventually(async () => (await stream()).summary.workspacesFailed === 0, 'the shop workspace answers again');
+  assert.deepEqual((await stream()).summary, first.summary);
   assert.throws(() => library.searchWorkspaces('w', {}, () => undefined), /at least 2 characters/);
 
   // a newer search stops an older one: an aborted stream answers nothing more

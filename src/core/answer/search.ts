@@ -6,7 +6,8 @@
 import type { SearchOptions, SearchResponse, SearchResult, WorkspaceSummary } from '../contracts.js';
 import { overlaps, type DayRange } from '../dates.js';
 import type { ParsedQuery } from '../index/query.js';
-import { highlightRanges, matcherFor, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
+import { highlightRanges, matcherFor, matcherNeedles, phraseMatcher, sessionSnippets, turnsMatch } from '../index/snippets.js';
+import { scanNeedles } from '../store/scan-turns.js';
 import type { SnippetTurnOptions } from '../index/snippet-turns.js';
 import { expandTerms, type Vocabulary } from '../index/expand.js';
 import type { ShortForms } from '../index/short-forms.js';
@@ -220,7 +221,7 @@ export function scanWorkspaces(
   const ranked = all.flatMap((hit) => lib.sessions.get(hit.key) ?? []);
   const meta = metadataFilter(plan, lib);
   const searched = countWorkspaces(lib, meta ? [...lib.sessions.values()].filter(meta) : lib.sessions.values());
-  return streamWorkspaces(lib, ranked, plan.matcher, searched, onAnswer, signal);
+  return streamWorkspaces(lib, ranked, { matcher: plan.matcher, needles: scanNeedles(matcherNeedles(plan.shown)) }, searched, onAnswer, signal);
 }
 
 /** One search result: the session's fields, its snippets around the matches and what they marked. */

@@ -11,6 +11,7 @@ import type { FailedWorkspace, WorkspaceGroup, WorkspaceSummary } from '../contr
 import { highlightRanges } from '../index/snippets.js';
 import type { Session, Turn } from '../model.js';
 import type { TurnStore } from '../store/turn-store.js';
+import { parsedTurns, rawScanTurns, type ScanTurns } from '../store/scan-turns.js';
 import type { LibraryView } from './view.js';
 
 export const HITS_PER_WORKSPACE = 50;
@@ -29,19 +30,20 @@ export interface Workspace {
 export type WorkspaceAnswer = { group: WorkspaceGroup } | { failed: FailedWorkspace };
 
 /** The exchange a turn belongs to: the person's message before it (or itself) and the first reply after that. */
-function exchange(turns: readonly Turn[], at: number): { user?: Turn; reply?: Turn; key: number } {
+function exchange(turns: ScanTurns, at: number): { user?: number; reply?: number; key: number } {
+  const prompt = (i: number): boolean => turns.role(i) === 'user' && turns.kind(i) === 'conversation';
   let start = at;
-  while (start > 0 && !(turns[start].role === 'user' && turns[start].kind === 'conversation')) start--;
-  const user = turns[start].role === 'user' && turns[start].kind === 'conversation' ? turns[start] : undefined;
-  let reply: Turn | undefined;
-  for (let i = start + 1; i < turns.length; i++) {
-    if (turns[i].role === 'user' && turns[i].kind === 'conversation') break;
-    if (turns[i].role === 'assistant' && turns[i].kind === 'conversation') {
-      reply = turns[i];
+  while (start > 0 && !prompt(start)) start--;
+  const user = prompt(start) ? start : undefined;
+  let reply: number | undefined;
+  for (let i = start + 1; i < turns.count; i++) {
+    if (prompt(i)) break;
+    if (turns.role(i) === 'assistant' && turns.kind(i) === 'conversation') {
+      reply = i;
       break;
     }
   }
-  return { user, reply: reply ?? (turns[at] === user ? undefined : turns[at]), key: start };
+  return { user, reply: reply ?? (at === user ? undefined : at), key: start };
 }
 
 const EXCERPT_CHARS = 240;
@@ -94,46 +96,99 @@ function workspacesOf(lib: LibraryView, sessions: Iterable<Session>): Workspace[
   return [...groups.values()];
 }
 
+/** What the view looks for: the matcher, and the needles a match holds (matcherNeedles; none: every turn is read). */
+export interface WorkspaceLook {
+  matcher: RegExp | undefined;
+  needles?: readonly string[];
+}
+
+/** A session's turns for the scan: from its archive line where it has a layout, else parsed; a reason where unreadable. */
+function turnsOf(s: Session, look: WorkspaceLook, store: TurnStore): ScanTurns | string {
+  const raw = store.raw(s);
+  if (raw) {
+    try {
+      const turns = rawScanTurns(raw, s.id, look.needles);
+      if (turns) return turns;
+    } finally {
+      raw.close();
+    }
+  }
+  const turns = store.scan(s);
+  return typeof turns === 'string' ? turns : parsedTurns(turns);
+}
+
+type Hit = WorkspaceGroup['hits'][number];
+
+/**
+ * One session's matching turns: how many, and its exchanges to show (up to `room`). Undefined where a turn it needed
+ * could not be read from its archive line (damaged): the session is read whole instead.
+ */
+function scanSession(s: Session, turns: ScanTurns, matcher: RegExp, room: number): { count: number; hits: Hit[] } | undefined {
+  const shown = new Map<number, Hit>();
+  const hits: Hit[] = [];
+  let count = 0;
+  for (let i = 0; i < turns.count; i++) {
+    if (!turns.mayHold(i)) continue;
+    const t = turns.turn(i);
+    if (!t) return undefined;
+    matcher.lastIndex = 0;
+    if (!matcher.test(t.text)) continue;
+    count++;
+    const ex = exchange(turns, i);
+    const seen = shown.get(ex.key);
+    // the words matched in a tool output, a file read or thinking: the exchange shows the line that holds them, even
+    // when the prompt or the reply holds a query word too (else another word's highlight stands for this match)
+    if (seen) {
+      if (!seen.match && t.kind !== 'conversation') showMatch(seen, t, matcher);
+      continue;
+    }
+    if (hits.length >= room) continue;
+    const userTurn = ex.user === undefined ? undefined : turns.turn(ex.user);
+    const replyTurn = ex.reply === undefined ? undefined : turns.turn(ex.reply);
+    if ((ex.user !== undefined && !userTurn) || (ex.reply !== undefined && !replyTurn)) return undefined;
+    const user = cut(userTurn?.text);
+    const reply = cut(replyTurn?.text);
+    const hit: Hit = {
+      sessionId: s.id,
+      topic: s.topic,
+      turnId: t.id,
+      date: t.timestamp ?? s.updated,
+      user,
+      reply,
+      userHighlights: highlightRanges(user, matcher),
+      replyHighlights: highlightRanges(reply, matcher),
+    };
+    shown.set(ex.key, hit);
+    if (t.kind !== 'conversation') showMatch(hit, t, matcher);
+    hits.push(hit);
+  }
+  return { count, hits };
+}
+
 /** Scans one workspace's sessions for matching turns; yields after each session, so a caller can pause between them. */
-function* scanWorkspace(ws: Workspace, matcher: RegExp | undefined, store: TurnStore): Generator<void, WorkspaceAnswer> {
+function* scanWorkspace(ws: Workspace, look: WorkspaceLook, store: TurnStore): Generator<void, WorkspaceAnswer> {
   const group: WorkspaceGroup = { project: ws.project, worktree: ws.worktree, name: ws.name, count: 0, hits: [] };
   const unreadable: string[] = [];
+  const { matcher } = look;
   for (const s of ws.sessions) {
-    const turns = matcher ? store.scan(s) : [];
+    if (!matcher) continue;
+    const room = HITS_PER_WORKSPACE - group.hits.length;
+    let turns = turnsOf(s, look, store);
+    let found = typeof turns === 'string' ? undefined : scanSession(s, turns, matcher, room);
+    // a turn of its archive line did not read back: the session read whole (which finds the damage and says so)
+    if (typeof turns !== 'string' && !found) {
+      const all = store.scan(s);
+      turns = typeof all === 'string' ? all : parsedTurns(all);
+      found = typeof turns === 'string' ? undefined : scanSession(s, turns, matcher, room);
+    }
     if (typeof turns === 'string') {
       unreadable.push(turns);
       continue;
     }
-    const shown = new Map<number, WorkspaceGroup['hits'][number]>();
-    turns.forEach((t, i) => {
-      matcher!.lastIndex = 0;
-      if (!matcher!.test(t.text)) return;
-      group.count++;
-      const ex = exchange(turns, i);
-      const seen = shown.get(ex.key);
-      // the words matched in a tool output, a file read or thinking: the exchange shows the line that holds them, even
-      // when the prompt or the reply holds a query word too (else another word's highlight stands for this match)
-      if (seen) {
-        if (!seen.match && t.kind !== 'conversation') showMatch(seen, t, matcher!);
-        return;
-      }
-      if (group.hits.length >= HITS_PER_WORKSPACE) return;
-      const user = cut(ex.user?.text);
-      const reply = cut(ex.reply?.text);
-      const hit: WorkspaceGroup['hits'][number] = {
-        sessionId: s.id,
-        topic: s.topic,
-        turnId: t.id,
-        date: t.timestamp ?? s.updated,
-        user,
-        reply,
-        userHighlights: highlightRanges(user, matcher!),
-        replyHighlights: highlightRanges(reply, matcher!),
-      };
-      shown.set(ex.key, hit);
-      if (t.kind !== 'conversation') showMatch(hit, t, matcher!);
-      group.hits.push(hit);
-    });
+    if (found) {
+      group.count += found.count;
+      group.hits.push(...found.hits);
+    }
     yield;
   }
   if (!unreadable.length) return { group };
@@ -177,7 +232,7 @@ export function groupedView(
 export async function streamWorkspaces(
   lib: LibraryView,
   ranked: readonly Session[],
-  matcher: RegExp | undefined,
+  look: WorkspaceLook,
   searched: number,
   onAnswer: (answer: WorkspaceAnswer) => void,
   signal?: AbortSignal,
@@ -185,7 +240,7 @@ export async function streamWorkspaces(
   const answers: WorkspaceAnswer[] = [];
   let slice = performance.now();
   for (const ws of workspacesOf(lib, ranked)) {
-    const scan = scanWorkspace(ws, matcher, lib.turns);
+    const scan = scanWorkspace(ws, look, lib.turns);
     let step = scan.next();
     while (!step.done) {
       if (performance.now() - slice > SLICE_MS) {

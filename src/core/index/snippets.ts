@@ -4,7 +4,7 @@ import type { ParsedQuery } from './query.js';
 import { escapeRegExp } from '../regexp.js';
 import { isCjk } from './tokenize.js';
 import { matchedTerm, termSource } from './term-source.js';
-import { chooseSnippetTurns, literalWeight, MAX_SNIPPETS, type SnippetTurnOptions, type TurnSource } from './snippet-turns.js';
+import { chooseSnippetTurns, jsonText, literalWeight, MAX_SNIPPETS, type SnippetTurnOptions, type TurnSource } from './snippet-turns.js';
 
 export const SNIPPET_CONTEXT = 150;
 
@@ -60,6 +60,23 @@ function compileMatcher(query: ParsedQuery): RegExp | undefined {
     else groups.push({ before: a.before, after: a.after, sources: [a.source] });
   }
   return new RegExp(`(?:${groups.map((g) => `${g.before}(?:${g.sources.join('|')})${g.after}`).join('|')})`, 'giu');
+}
+
+/**
+ * For each alternative of `matcherFor(query)`, a text every match of it holds, as JSON writes it: a literal, a phrase's
+ * longest word, a term (an identifier's longest part where its parts may be joined otherwise). Where none of them
+ * lies in a turn's JSON (case aside), the matcher finds nothing in its text.
+ */
+export function matcherNeedles(query: ParsedQuery): string[] {
+  const longest = (words: readonly string[]): string => words.reduce((a, b) => (b.length > a.length ? b : a), '');
+  return [
+    ...query.literals,
+    ...query.phrases.map(longest),
+    ...query.terms.map((t) => {
+      const parts = query.parts?.get(t);
+      return parts && parts.length > 1 ? longest(parts) : t;
+    }),
+  ].map(jsonText);
 }
 
 /** A pattern and the word edges it is held to (none where it starts or ends in text written without spaces). */

@@ -63,6 +63,11 @@ export function encodeSessionLine(session: ParsedSession): Buffer {
 
 const CHECKED = /^[0-9a-f]{8}\t/;
 
+/** Whether a line of version 3 (its bytes, without the newline) matches the checksum it starts with. */
+export function lineChecks(line: Buffer): boolean {
+  return CHECKED.test(line.toString('latin1', 0, 9)) && crc32(line.subarray(9)) === parseInt(line.toString('latin1', 0, 8), 16);
+}
+
 /**
  * Where the JSON of a line lies in `bytes`, after checking the line's checksum (throws when it does not match).
  * Lines of version 1 are all JSON, without a checksum; lines of version 3 put the turn layout before the JSON.

@@ -11,7 +11,7 @@ import type { ParsedQuery } from '../index/query.js';
 import { findSnippets, type Snippet } from '../index/snippets.js';
 import { chooseSnippetTurns, MAX_SNIPPETS, type SnippetTurnOptions, type TurnSource } from '../index/snippet-turns.js';
 import { crc32 } from 'node:zlib';
-import { LAYOUT_FIELDS, lineHead } from './archive-line.js';
+import { LAYOUT_FIELDS, lineChecks, lineHead } from './archive-line.js';
 import { foldable, foldedSearch } from './folded-bytes.js';
 import { escapeRegExp } from '../regexp.js';
 
@@ -28,6 +28,8 @@ export interface RawSession {
   turn(i: number, verify?: boolean, next?: (j: number) => boolean): Buffer | undefined;
   /** The line's JSON in one read (for a scan of every turn), or undefined when it cannot be read whole. */
   body(): Buffer | undefined;
+  /** `body`, the whole line read and its checksum checked: undefined where it does not match (any turn damaged). */
+  checkedBody(): Buffer | undefined;
   close(): void;
 }
 
@@ -100,6 +102,11 @@ export function readRawSession(entry: string, at: [number, number], id: string):
       body() {
         const buffer = Buffer.allocUnsafe(at[1] - json);
         return readSync(open, buffer, 0, buffer.length, at[0] + json) === buffer.length ? buffer : undefined;
+      },
+      checkedBody() {
+        const line = Buffer.allocUnsafe(at[1]);
+        if (readSync(open, line, 0, line.length, at[0]) !== line.length) return undefined;
+        return lineChecks(line) ? line.subarray(json) : undefined;
       },
       close: () => closeSync(open),
     };
