@@ -4,6 +4,7 @@
  * (src/mcp/server.ts) over the library it holds. The MCP SDK and its schemas are loaded once, here, on the first
  * session, however many agents are connected; each relay holds little more than Node itself.
  */
+import { isAbsolute } from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Engine } from './api.js';
@@ -27,7 +28,8 @@ export function serveMcp(
   const closing = (s: Promise<McpSession> | undefined): Promise<void> => s?.then((open) => open.close()).catch(() => undefined) ?? Promise.resolve();
   connection.onRequest(EngineMcpOpenRequest, async (p) => {
     const before = session;
-    session = openMcpSession(connection, engine(p.team), logger);
+    // (a folder that is not absolute is not one: the engine's own is used)
+    session = openMcpSession(connection, engine(p.team), logger, typeof p.cwd === 'string' && isAbsolute(p.cwd) ? p.cwd : undefined);
     await closing(before);
     await session;
   });
@@ -45,7 +47,7 @@ interface McpSession {
 }
 
 /** Opens an MCP session on a client's connection: its answers go back over it as `engine/mcp` notifications. */
-async function openMcpSession(connection: MessageConnection, engine: Promise<Engine>, logger: Logger): Promise<McpSession> {
+async function openMcpSession(connection: MessageConnection, engine: Promise<Engine>, logger: Logger, cwd: string | undefined): Promise<McpSession> {
   const [{ createServer }, { JSONRPCMessageSchema }] = await Promise.all([import('../mcp/server.js'), import('@modelcontextprotocol/sdk/types.js')]);
   let closed = false;
   const transport: Transport = {
@@ -61,7 +63,7 @@ async function openMcpSession(connection: MessageConnection, engine: Promise<Eng
   };
   // (a load that failed fails each tool call that awaits it; until one does, it is no unhandled rejection)
   engine.catch(() => undefined);
-  const server = createServer(engine);
+  const server = createServer(engine, { cwd });
   await server.connect(transport);
   return {
     receive(message) {

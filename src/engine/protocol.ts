@@ -95,9 +95,10 @@ export const EngineUpdatePreferencesRequest = new RequestType<{ changes: Record<
 /**
  * An agent's MCP session, served in the engine for the MCP server the agent started (src/mcp/relay.ts relays its stdio):
  * opened once per connection, before any message of it, and opened again on the next engine after a restart. `team`:
- * the archive its searches merge in.
+ * the archive its searches merge in; `cwd`: the folder the agent started the MCP server in (a relative path in a tool's
+ * arguments is the agent's, not the engine's).
  */
-export const EngineMcpOpenRequest = new RequestType<{ team?: TeamRef }, void, void>('engine/mcpOpen');
+export const EngineMcpOpenRequest = new RequestType<{ team?: TeamRef; cwd?: string }, void, void>('engine/mcpOpen');
 /** One MCP message (a JSON-RPC message as the agent wrote it, or as the engine's MCP server answers), either way. */
 export const EngineMcpNotification = new NotificationType<{ message: unknown }>('engine/mcp');
 

@@ -60,7 +60,7 @@ export function relayToEngine(engine: RemoteEngine, team: TeamRef | undefined, i
 
   // on each engine (the first, and the next after a restart): the session opened, then what the last one left
   engine.onConnect(async (link: EngineLink) => {
-    await link.request(EngineMcpOpenRequest.method, { team });
+    await link.request(EngineMcpOpenRequest.method, { team, cwd: process.cwd() });
     if (initialize && initialized) {
       let deadline: NodeJS.Timeout | undefined;
       const answered = new Promise<void>((resolve, reject) => {

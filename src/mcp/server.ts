@@ -19,9 +19,10 @@ export const SERVER_VERSION = PRODUCT_VERSION;
 /**
  * `ready` resolves to the answers (the engine, or a library in this process) once they can be given; tools wait for it,
  * so the server can connect at once. With a team archive, search_session and search_context answer over both, and
- * get_session and read_session read team sessions by their ids.
+ * get_session and read_session read team sessions by their ids. `cwd`: the agent's working folder, against which a
+ * relative path in a tool's arguments is read (this process's own by default; the relay's, served in the engine).
  */
-export function createServer(ready: Promise<Engine>): McpServer {
+export function createServer(ready: Promise<Engine>, options: { cwd?: string } = {}): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -38,6 +39,6 @@ export function createServer(ready: Promise<Engine>): McpServer {
   registerUntagSession(server, ready);
   registerGetPreferences(server, ready);
   registerUpdatePreferences(server, ready);
-  registerFileHistory(server, ready);
+  registerFileHistory(server, ready, options.cwd ?? process.cwd());
   return server;
 }

@@ -283,3 +283,66 @@ test('commands run in different project folders share the engine, each finding i
   );
   await stopEngine(data);
 });
+
+test('a relative path in an agent’s tool call is read in the agent’s folder, not the engine’s', async () => {
+  const dir = tempDir();
+  const project = join(dir, 'shop');
+  const root = join(dir, 'projects');
+  const data = join(dir, 'data');
+  const id = 'aaaaaaaa-1111-4222-8333-444444444444';
+  const file = join(project, 'src', 'app.ts');
+  mkdirSync(join(project, 'src'), { recursive: true });
+  mkdirSync(join(root, 'p'), { recursive: true });
+  writeFileSync(file, 'export const retries = 5;\n');
+  const base = { sessionId: id, cwd: project };
+  const records = [
+    { ...base, type: 'user', uuid: 'u0', timestamp: '2026-05-01T10:00:00.000Z', message: { role: 'user', content: 'set the retries to five' } },
+    {
+      ...base,
+      type: 'assistant',
+      uuid: 'a0',
+      timestamp: '2026-05-01T10:00:01.000Z',
+      message: {
+        id: 'm0',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 't0', name: 'Write', input: { file_path: file, content: 'export const retries = 5;\n' } }],
+      },
+    },
+    {
+      ...base,
+      type: 'user',
+      uuid: 'r0',
+      timestamp: '2026-05-01T10:00:02.000Z',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't0', content: 'done' }] },
+    },
+  ];
+  writeFileSync(join(root, 'p', `${id}.jsonl`), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const roots = ['--root', `claude-code=${root}`, '--data', data];
+  // the engine started by a command run in another folder
+  const started = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'engine', 'start', ...roots], {
+    cwd: tempDir(),
+    encoding: 'utf8',
+    env: { ...process.env, HOME: HOME_DIR },
+  });
+  assert.equal(started.status, 0, started.stderr);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: mcpLaunchArgs(join(ROOT, 'dist', 'mcp.js'), roots),
+    cwd: project,
+    env: { ...(process.env as Record<string, string>), HOME: HOME_DIR },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'engine-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const r = (await client.callTool({ name: 'file_history', arguments: { path: 'src/app.ts' } })) as { structuredContent?: unknown; content: unknown };
+    const h = r.structuredContent as { path: string; total: number; sessions: { id: string }[] } | undefined;
+    assert.ok(h, JSON.stringify(r.content));
+    assert.equal(h.path, file);
+    assert.equal(h.total, 1);
+    assert.equal(h.sessions[0].id, `claude-code:${id}`);
+  } finally {
+    await client.close();
+  }
+  await stopEngine(data);
+});

@@ -5,7 +5,8 @@ import type { Engine } from '../../engine/api.js';
 import { fileHistoryResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 
-export function registerFileHistory(server: McpServer, ready: Promise<Engine>): void {
+/** `cwd`: the agent's working folder, which a relative `path` is read against. */
+export function registerFileHistory(server: McpServer, ready: Promise<Engine>, cwd: string): void {
   server.registerTool(
     'file_history',
     {
@@ -27,7 +28,7 @@ export function registerFileHistory(server: McpServer, ready: Promise<Engine>): 
     (args) =>
       answer(async () => {
         const engine = await ready;
-        const path = isAbsolute(args.path) ? args.path : resolve(process.cwd(), args.path);
+        const path = isAbsolute(args.path) ? args.path : resolve(cwd, args.path);
         return ok(await engine.fileHistory({ path, lines: args.lines, limit: args.limit, since: args.since }));
       }),
   );
