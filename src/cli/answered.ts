@@ -1,11 +1,13 @@
 /**
- * The commands an engine answers (search, get, list, files, tag, untag, tags, preferences), given the engine or the library
+ * The commands an engine answers (search, get, list, files, tag, untag, tags, preferences, resume), given the engine or the library
  * in this process behind the same facade: run alike by the quick entry (quick.ts) and the full CLI (main.ts).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SearchOptions } from '../core/contracts.js';
 import type { Role } from '../core/model.js';
+import { SessionSearchError } from '../core/errors.js';
 import type { Engine } from '../engine/api.js';
 import { UsageError, type CliOptions } from './args.js';
 import { renderFiles } from './files.js';
@@ -13,7 +15,7 @@ import { print } from './output.js';
 import { preferencesCommand, tagCommand, tagsList } from './personal.js';
 import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
 
-export const ANSWERED = new Set(['search', 'get', 'list', 'files', 'tag', 'untag', 'tags', 'preferences']);
+export const ANSWERED = new Set(['search', 'get', 'list', 'files', 'tag', 'untag', 'tags', 'preferences', 'resume']);
 
 /** A command's own arguments, checked before any engine is started or library loaded for it. */
 export function checkArguments(options: CliOptions): void {
@@ -84,6 +86,8 @@ export async function answerCommand(options: CliOptions, engine: Engine): Promis
       print(options, value, () => text);
       return 0;
     }
+    case 'resume':
+      return resume(options, engine);
     case 'preferences': {
       const { value, text } = await preferencesCommand(engine, options.positionals, options.project);
       print(options, value, () => text);
@@ -92,4 +96,34 @@ export async function answerCommand(options: CliOptions, engine: Engine): Promis
     default:
       throw new UsageError(`"${options.command}" is not answered by the engine.`);
   }
+}
+
+/** `resume <name>`: the command that reopens the session in its tool (in its project folder), or with --run, run. */
+async function resume(options: CliOptions, engine: Engine): Promise<number> {
+  const name = options.positionals[0];
+  if (!name) throw new UsageError('resume needs a session name or id; find one with `session-search search` or `list`.');
+  const session = await engine.info(name);
+  if (session.sourceDeleted)
+    throw new SessionSearchError(
+      'FILE_NOT_FOUND',
+      `${session.source} no longer has this session: its transcript ${session.file} was deleted (Session Search keeps it in the archive: session-search get ${session.id}).`,
+    );
+  // (the command's words never need quoting: core/resume.ts gives one only for an id of letters, digits and .:_-)
+  const args = session.resumeCommand?.split(' ');
+  if (!args) throw new SessionSearchError('INVALID_ARGUMENT', `${session.source} sessions cannot be reopened by id from the command line.`);
+  const cwd = session.project && existsSync(session.project) ? session.project : undefined;
+  if (!options.run) {
+    const line = `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}${args.join(' ')}`;
+    print(options, { command: args.join(' '), cwd: cwd ?? null }, () => `${line}\n`);
+    return 0;
+  }
+  const ran = spawnSync(args[0], args.slice(1), { cwd, stdio: 'inherit' });
+  if ((ran.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+    throw new SessionSearchError('FILE_NOT_FOUND', `\`${args[0]}\` is not installed or not on PATH; the command is: ${args.join(' ')}`);
+  return ran.status ?? 1;
+}
+
+/** A path as a POSIX shell reads it. */
+function shellQuote(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }

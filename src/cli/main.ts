@@ -4,7 +4,6 @@
  * loading this, and loads it for the rest. `serve` runs the engine here too; the clients start it from its own bundle
  * (engine/start.ts).
  */
-import { SessionSearchError } from '../core/errors.js';
 import type { SessionLibrary } from '../core/library.js';
 import { stderrLogger } from '../core/log.js';
 import { parseCli, readingOptions, UsageError, USAGE, type CliOptions } from './args.js';
@@ -14,8 +13,6 @@ import { dirname } from 'node:path';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { spawnSync } from 'node:child_process';
-import { resumeArgs } from '../core/resume.js';
 import { connected, openAnswers } from './engine.js';
 import { ANSWERED, answerCommand, checkArguments } from './answered.js';
 import { Interrupted, print, quietOnBrokenPipe, settle, useToon, waitNotice } from './output.js';
@@ -65,11 +62,6 @@ async function openLibrary(options: CliOptions): Promise<SessionLibrary> {
   if (stop.signal.aborted)
     throw new Interrupted(`indexing stopped after ${progress.files} of ${progress.totalFiles} files; what was read is kept and the rest is read next time`);
   return library;
-}
-
-/** A path as a POSIX shell reads it. */
-function shellQuote(path: string): string {
-  return /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 
 quietOnBrokenPipe();
@@ -141,30 +133,6 @@ async function run(argv: string[]): Promise<number> {
         process.stderr.write(`session-search: wrote ${options.out}\n`);
       } else process.stdout.write(text);
       return 0;
-    }
-    case 'resume': {
-      const name = options.positionals[0];
-      if (!name) throw new UsageError('resume needs a session name or id; find one with `session-search search` or `list`.');
-      const library = await openLibrary(options);
-      const { session } = await library.get(name, { format: 'json' });
-      const found = library.session(session.id);
-      if (found?.sourceDeleted)
-        throw new SessionSearchError(
-          'FILE_NOT_FOUND',
-          `${session.source} no longer has this session: its transcript ${session.file} was deleted (Session Search keeps it in the archive: session-search get ${session.id}).`,
-        );
-      const args = found && resumeArgs(found);
-      if (!args) throw new SessionSearchError('INVALID_ARGUMENT', `${session.source} sessions cannot be reopened by id from the command line.`);
-      const cwd = session.project && existsSync(session.project) ? session.project : undefined;
-      if (!options.run) {
-        const line = `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}${args.join(' ')}`;
-        print(options, { command: args.join(' '), cwd: cwd ?? null }, () => `${line}\n`);
-        return 0;
-      }
-      const ran = spawnSync(args[0], args.slice(1), { cwd, stdio: 'inherit' });
-      if ((ran.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
-        throw new SessionSearchError('FILE_NOT_FOUND', `\`${args[0]}\` is not installed or not on PATH; the command is: ${args.join(' ')}`);
-      return ran.status ?? 1;
     }
     case 'archive': {
       const { Archive } = await import('../core/store/archive.js');

@@ -45,6 +45,7 @@ const AS_THEY_ARE = [
   'decisions',
   'fileHistory',
   'list',
+  'info',
   'turnWindow',
   'suggestTitles',
   'preferences',

@@ -7,6 +7,7 @@ import type {
   ContextResponse,
   GetResponse,
   ListResponse,
+  SessionInfo,
   PreferencesResponse,
   ReadResponse,
   SearchOptions,
@@ -35,6 +36,8 @@ export interface Engine {
   searchContext(query: string, options: ContextOptions): Promise<ContextResponse>;
   get(name: string, format?: OutputFormat): Promise<GetResponse>;
   list(options: ListOptions): Promise<ListResponse>;
+  /** What a listing says of one session, found by any of its names, without its turns. */
+  info(name: string): Promise<SessionInfo>;
   /** file_history: the sessions that touched a file; with `lines`, which one wrote them. */
   fileHistory(query: FileHistoryQuery): Promise<FileHistoryResponse>;
   read(docid: string, offset: number): Promise<ReadResponse>;
@@ -63,6 +66,7 @@ export function inProcess(library: SessionLibrary, options: { team?: TeamRef; re
     searchContext: (query, contextOptions) => library.searchContextAll(query, contextOptions, team),
     get: (name, format) => library.get(name, { format, team }),
     list: async (listOptions) => library.list(listOptions),
+    info: async (name) => library.info(name),
     fileHistory: async (query) => library.fileHistory(query),
     read: (docid, offset) => library.readAny(docid, offset, team),
     store: (input, now) => library.store(input, now ? new Date(now) : undefined),

@@ -9,6 +9,7 @@ import type {
   ContextResponse,
   GetResponse,
   ListResponse,
+  SessionInfo,
   PreferencesResponse,
   ReadResponse,
   SearchOptions,
@@ -81,6 +82,8 @@ export const EngineSearchContextRequest = new RequestType<
 >('engine/searchContext');
 export const EngineGetRequest = new RequestType<{ name: string; format?: OutputFormat; team?: TeamRef }, GetResponse, void>('engine/get');
 export const EngineFileHistoryRequest = new RequestType<{ query: FileHistoryQuery; complete?: boolean }, FileHistoryResponse, void>('engine/fileHistory');
+/** One session's listing entry, found by any of its names (`session-search resume`). */
+export const EngineInfoRequest = new RequestType<{ name: string; complete?: boolean }, SessionInfo, void>('engine/info');
 export const EngineListRequest = new RequestType<{ options: ListOptions; complete?: boolean }, ListResponse, void>('engine/list');
 export const EngineReadRequest = new RequestType<{ docid: string; offset: number; team?: TeamRef }, ReadResponse, void>('engine/read');
 export const EngineStoreRequest = new RequestType<{ input: StoreInput; now?: string }, StoreResult, void>('engine/store');

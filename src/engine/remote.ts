@@ -10,6 +10,7 @@ import type { Engine } from './api.js';
 import {
   EngineFileHistoryRequest,
   EngineGetRequest,
+  EngineInfoRequest,
   EngineListRequest,
   EnginePreferencesRequest,
   EngineReadRequest,
@@ -161,6 +162,7 @@ export function remoteEngine(
     searchContext: (query, options) => call(EngineSearchContextRequest, { query, options, complete, team }),
     get: (name, format) => call(EngineGetRequest, { name, format, team }),
     list: (options) => call(EngineListRequest, { options, complete }),
+    info: (name) => call(EngineInfoRequest, { name, complete }),
     fileHistory: (query) => call(EngineFileHistoryRequest, { query, complete }),
     read: (docid, offset) => call(EngineReadRequest, { docid, offset, team }),
     // a conversation is stored once: not asked again when the connection closes under it

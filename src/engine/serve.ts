@@ -27,6 +27,7 @@ import {
   ENGINE_PROTOCOL,
   EngineAboutRequest,
   EngineGetRequest,
+  EngineInfoRequest,
   EngineListRequest,
   EngineFileHistoryRequest,
   EnginePreferencesRequest,
@@ -289,6 +290,13 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     on(EngineSearchContextRequest, (p) => withTeam(p.team).searchContext(p.query, p.options));
     on(EngineGetRequest, (p) => withTeam(p.team).get(p.name, p.format));
     on(EngineListRequest, (p) => local.list(p.options));
+    on(EngineInfoRequest, async (p) => {
+      // (as for a search: a transcript deleted before its watcher said so is read again, so that resume says it is gone)
+      const info = await local.info(p.name);
+      if (info.sourceDeleted || !info.file || existsSync(info.file)) return info;
+      await library.recheck([info.file]);
+      return local.info(p.name);
+    });
     on(EngineFileHistoryRequest, (p) => local.fileHistory(p.query));
     on(EngineReadRequest, (p) => withTeam(p.team).read(p.docid, p.offset));
     on(EngineStoreRequest, (p) => local.store(p.input, p.now));

@@ -11,6 +11,7 @@ import type {
   ReadResponse,
   SearchOptions,
   SearchResponse,
+  SessionInfo,
   TagResponse,
   TurnWindow,
   WorkspaceSummary,
@@ -23,7 +24,7 @@ import { SessionSearchError } from '../errors.js';
 import type { OutputFormat } from '../format.js';
 import { parseQuery } from '../index/query.js';
 import { ROLES, TURN_KINDS, type Session } from '../model.js';
-import { findSession, getSession, listSessions, readDoc } from './sessions.js';
+import { findSession, getSession, listSessions, readDoc, sessionInfo } from './sessions.js';
 import { derivedTags } from './tags.js';
 import { planQuery, scanWorkspaces, searchSessions, type QueryPlan } from './search.js';
 import { groupedView, type WorkspaceAnswer } from './workspaces.js';
@@ -117,6 +118,11 @@ export function createAnswers(view: LibraryView) {
     ): ListResponse {
       const range = dayRange(options);
       return listSessions(view, options, (s) => overlaps(range, s.firstDay, s.lastDay));
+    },
+
+    /** What a listing says of one session, found by any of its names (as get finds it), without its turns. */
+    info(name: string): SessionInfo {
+      return sessionInfo(findSession(view, name).session);
     },
 
     read(docid: string, offset = 0): ReadResponse {
