@@ -1,10 +1,12 @@
 /**
- * The commands an engine answers (search, get, list, files, tag, untag, tags, preferences, resume), given the engine or the library
+ * The commands an engine answers (search, get, list, files, tag, untag, tags, preferences, resume, export), given the engine or the library
  * in this process behind the same facade: run alike by the quick entry (quick.ts) and the full CLI (main.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import type { SearchOptions } from '../core/contracts.js';
 import type { Role } from '../core/model.js';
 import { SessionSearchError } from '../core/errors.js';
@@ -15,7 +17,7 @@ import { print } from './output.js';
 import { preferencesCommand, tagCommand, tagsList } from './personal.js';
 import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
 
-export const ANSWERED = new Set(['search', 'get', 'list', 'files', 'tag', 'untag', 'tags', 'preferences', 'resume']);
+export const ANSWERED = new Set(['search', 'get', 'list', 'files', 'tag', 'untag', 'tags', 'preferences', 'resume', 'export']);
 
 /** A command's own arguments, checked before any engine is started or library loaded for it. */
 export function checkArguments(options: CliOptions): void {
@@ -88,6 +90,18 @@ export async function answerCommand(options: CliOptions, engine: Engine): Promis
     }
     case 'resume':
       return resume(options, engine);
+    case 'export': {
+      const name = options.positionals[0];
+      if (!name) throw new UsageError('export needs a session name or id; find one with `session-search search` or `list`.');
+      if (options.out && !existsSync(dirname(options.out))) throw new UsageError(`--out ${options.out}: the folder ${dirname(options.out)} does not exist.`);
+      const format = options.format ?? (options.json ? 'json' : 'md');
+      const { text } = await engine.export(name, format, options.redactHome ? { home: homedir() } : {});
+      if (options.out) {
+        await writeFile(options.out, text);
+        process.stderr.write(`session-search: wrote ${options.out}\n`);
+      } else process.stdout.write(text);
+      return 0;
+    }
     case 'preferences': {
       const { value, text } = await preferencesCommand(engine, options.positionals, options.project);
       print(options, value, () => text);

@@ -9,10 +9,6 @@ import { stderrLogger } from '../core/log.js';
 import { parseCli, readingOptions, UsageError, USAGE, type CliOptions } from './args.js';
 import { commandHelp } from './help.js';
 import { renderGet } from './render.js';
-import { dirname } from 'node:path';
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { connected, openAnswers } from './engine.js';
 import { ANSWERED, answerCommand, checkArguments } from './answered.js';
 import { Interrupted, print, quietOnBrokenPipe, settle, useToon, waitNotice } from './output.js';
@@ -119,19 +115,6 @@ async function run(argv: string[]): Promise<number> {
         () => openLibrary(options),
         (o) => print(options, o.value, () => o.text),
       );
-      return 0;
-    }
-    case 'export': {
-      const name = options.positionals[0];
-      if (!name) throw new UsageError('export needs a session name or id; find one with `session-search search` or `list`.');
-      const library = await openLibrary(options);
-      const format = options.format ?? (options.json ? 'json' : 'md');
-      const { text } = await library.export(name, format, options.redactHome ? { home: homedir() } : {});
-      if (options.out) {
-        if (!existsSync(dirname(options.out))) throw new UsageError(`--out ${options.out}: the folder ${dirname(options.out)} does not exist.`);
-        await writeFile(options.out, text);
-        process.stderr.write(`session-search: wrote ${options.out}\n`);
-      } else process.stdout.write(text);
       return 0;
     }
     case 'archive': {

@@ -14,6 +14,8 @@ import type {
   SearchResponse,
   TagResponse,
 } from '../core/contracts.js';
+import type { ExportOptions } from '../core/export.js';
+import type { ExportFormat } from '../core/model.js';
 import type { FileHistoryQuery, FileHistoryResponse } from '../core/answer/file-history.js';
 import type { OutputFormat } from '../core/format.js';
 import type { ContextOptions, LibraryStatus, SessionLibrary } from '../core/library.js';
@@ -38,6 +40,8 @@ export interface Engine {
   list(options: ListOptions): Promise<ListResponse>;
   /** What a listing says of one session, found by any of its names, without its turns. */
   info(name: string): Promise<SessionInfo>;
+  /** A session exported as Markdown, HTML or JSON. */
+  export(name: string, format: ExportFormat, options: ExportOptions): Promise<{ id: string; text: string }>;
   /** file_history: the sessions that touched a file; with `lines`, which one wrote them. */
   fileHistory(query: FileHistoryQuery): Promise<FileHistoryResponse>;
   read(docid: string, offset: number): Promise<ReadResponse>;
@@ -67,6 +71,7 @@ export function inProcess(library: SessionLibrary, options: { team?: TeamRef; re
     get: (name, format) => library.get(name, { format, team }),
     list: async (listOptions) => library.list(listOptions),
     info: async (name) => library.info(name),
+    export: (name, format, exportOptions) => library.export(name, format, exportOptions),
     fileHistory: async (query) => library.fileHistory(query),
     read: (docid, offset) => library.readAny(docid, offset, team),
     store: (input, now) => library.store(input, now ? new Date(now) : undefined),

@@ -5,6 +5,8 @@
  * Every other request is one method of the facade (api.ts), its params named.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { ExportOptions } from '../core/export.js';
+import type { ExportFormat } from '../core/model.js';
 import type {
   ContextResponse,
   GetResponse,
@@ -84,6 +86,12 @@ export const EngineGetRequest = new RequestType<{ name: string; format?: OutputF
 export const EngineFileHistoryRequest = new RequestType<{ query: FileHistoryQuery; complete?: boolean }, FileHistoryResponse, void>('engine/fileHistory');
 /** One session's listing entry, found by any of its names (`session-search resume`). */
 export const EngineInfoRequest = new RequestType<{ name: string; complete?: boolean }, SessionInfo, void>('engine/info');
+/** A session exported (Markdown, HTML or JSON: `session-search export`), found by any of its names. */
+export const EngineExportRequest = new RequestType<
+  { name: string; format: ExportFormat; options: ExportOptions; complete?: boolean },
+  { id: string; text: string },
+  void
+>('engine/export');
 export const EngineListRequest = new RequestType<{ options: ListOptions; complete?: boolean }, ListResponse, void>('engine/list');
 export const EngineReadRequest = new RequestType<{ docid: string; offset: number; team?: TeamRef }, ReadResponse, void>('engine/read');
 export const EngineStoreRequest = new RequestType<{ input: StoreInput; now?: string }, StoreResult, void>('engine/store');

@@ -10,6 +10,7 @@ import type { Engine } from './api.js';
 import {
   EngineFileHistoryRequest,
   EngineGetRequest,
+  EngineExportRequest,
   EngineInfoRequest,
   EngineListRequest,
   EnginePreferencesRequest,
@@ -163,6 +164,7 @@ export function remoteEngine(
     get: (name, format) => call(EngineGetRequest, { name, format, team }),
     list: (options) => call(EngineListRequest, { options, complete }),
     info: (name) => call(EngineInfoRequest, { name, complete }),
+    export: (name, format, options) => call(EngineExportRequest, { name, format, options, complete }),
     fileHistory: (query) => call(EngineFileHistoryRequest, { query, complete }),
     read: (docid, offset) => call(EngineReadRequest, { docid, offset, team }),
     // a conversation is stored once: not asked again when the connection closes under it

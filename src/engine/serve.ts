@@ -27,6 +27,7 @@ import {
   ENGINE_PROTOCOL,
   EngineAboutRequest,
   EngineGetRequest,
+  EngineExportRequest,
   EngineInfoRequest,
   EngineListRequest,
   EngineFileHistoryRequest,
@@ -290,6 +291,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     on(EngineSearchContextRequest, (p) => withTeam(p.team).searchContext(p.query, p.options));
     on(EngineGetRequest, (p) => withTeam(p.team).get(p.name, p.format));
     on(EngineListRequest, (p) => local.list(p.options));
+    on(EngineExportRequest, (p) => local.export(p.name, p.format, p.options));
     on(EngineInfoRequest, async (p) => {
       // (as for a search: a transcript deleted before its watcher said so is read again, so that resume says it is gone)
       const info = await local.info(p.name);

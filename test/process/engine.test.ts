@@ -284,7 +284,7 @@ test('commands run in different project folders share the engine, each finding i
   await stopEngine(data);
 });
 
-test('a relative path in an agent’s tool call is read in the agent’s folder, not the engine’s; resume is the engine’s answer too', async () => {
+test('a relative path in an agent’s tool call is read in the agent’s folder, not the engine’s; resume and export are the engine’s answers too', async () => {
   const dir = tempDir();
   const project = join(dir, 'shop');
   const root = join(dir, 'projects');
@@ -344,7 +344,8 @@ test('a relative path in an agent’s tool call is read in the agent’s folder,
   } finally {
     await client.close();
   }
-  // and resume, asked in a third folder, is answered by the engine too: nothing read in the command's own process
+  // and resume and export, asked in a third folder, are answered by the engine too: nothing read in the command's own
+  // process
   const resumed = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'resume', id, '--verbose', ...roots], {
     cwd: tempDir(),
     encoding: 'utf8',
@@ -352,5 +353,12 @@ test('a relative path in an agent’s tool call is read in the agent’s folder,
   });
   assert.equal(resumed.stdout, `cd ${project} && claude --resume ${id}\n`);
   assert.equal(resumed.stderr, '');
+  const exported = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'export', id, '--verbose', ...roots], {
+    cwd: tempDir(),
+    encoding: 'utf8',
+    env: { ...process.env, HOME: HOME_DIR },
+  });
+  assert.match(exported.stdout, /^# set the retries to five\n[^]*set the retries to five/);
+  assert.equal(exported.stderr, '');
   await stopEngine(data);
 });
