@@ -1,5 +1,5 @@
 /**
- * The commands an engine answers (search, get, list, files, tag, untag, tags, preferences, resume, export), given the engine or the library
+ * The commands an engine answers (search, get, list, files, tag, untag, tags, preferences, resume, export, sources), given the engine or the library
  * in this process behind the same facade: run alike by the quick entry (quick.ts) and the full CLI (main.ts).
  */
 import { spawnSync } from 'node:child_process';
@@ -15,9 +15,9 @@ import { UsageError, type CliOptions } from './args.js';
 import { renderFiles } from './files.js';
 import { print } from './output.js';
 import { preferencesCommand, tagCommand, tagsList } from './personal.js';
-import { nothingOnDisk, renderGet, renderList, renderSearch } from './render.js';
+import { nothingOnDisk, renderGet, renderList, renderSearch, renderSources } from './render.js';
 
-export const ANSWERED = new Set(['search', 'get', 'list', 'files', 'tag', 'untag', 'tags', 'preferences', 'resume', 'export']);
+export const ANSWERED = new Set(['search', 'get', 'list', 'files', 'tag', 'untag', 'tags', 'preferences', 'resume', 'export', 'sources']);
 
 /** A command's own arguments, checked before any engine is started or library loaded for it. */
 export function checkArguments(options: CliOptions): void {
@@ -90,6 +90,11 @@ export async function answerCommand(options: CliOptions, engine: Engine): Promis
     }
     case 'resume':
       return resume(options, engine);
+    case 'sources': {
+      const report = await engine.sources(options.roots);
+      print(options, { sources: report }, () => renderSources(report));
+      return 0;
+    }
     case 'export': {
       const name = options.positionals[0];
       if (!name) throw new UsageError('export needs a session name or id; find one with `session-search search` or `list`.');

@@ -142,13 +142,6 @@ async function run(argv: string[]): Promise<number> {
       );
       return 0;
     }
-    case 'sources': {
-      const { sourcesReport, renderSources } = await import('./sources.js');
-      const library = await openLibrary(options);
-      const report = sourcesReport(library, options.roots, options.dataDir);
-      print(options, { sources: report }, () => renderSources(report));
-      return 0;
-    }
     case 'import': {
       const path = options.positionals[0];
       if (!path) throw new UsageError('import needs an export file or folder, e.g. session-search import ~/Downloads/chatgpt-export/conversations.json');

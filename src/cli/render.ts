@@ -1,4 +1,5 @@
 /** Human-readable output for the terminal. Matched words are marked when stdout is a terminal. */
+import type { SourceReport } from '../core/library/sources-report.js';
 import type { GetResponse, ListResponse, SearchResponse } from '../core/contracts.js';
 import { indexingLine } from '../core/indexing-line.js';
 
@@ -94,4 +95,18 @@ export function renderGet(response: GetResponse): string {
   if (!s.content.trim()) return `# ${printable(s.topic || s.filename)}\n\n(no messages: ${printable(s.file)} holds nothing to show)\n`;
   if (s.format === 'json') return `${getNotes(s).join('')}${printable(s.content)}\n`;
   return `# ${printable(s.topic)}\n\n${getNotes(s).join('')}${printable(s.content)}\n`;
+}
+
+/** `session-search sources`: every source, its folders and how many sessions each gave. */
+export function renderSources(report: SourceReport[]): string {
+  const lines: string[] = [];
+  for (const source of report) {
+    lines.push(`${source.label} (${source.id}): ${source.sessions} session${source.sessions === 1 ? '' : 's'}`);
+    if (!source.roots.length) lines.push('  no folder (import an export with `session-search import <file>`)');
+    for (const root of source.roots)
+      lines.push(
+        `  ${root.path}${root.imported ? ' (imported)' : ''}: ${root.exists ? `${root.sessions} session${root.sessions === 1 ? '' : 's'}` : 'not found'}`,
+      );
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -22,6 +22,7 @@ import type { ContextQuery } from './answer/context-search.js';
 import type { OutputFormat } from './format.js';
 import type { MeaningState } from './embed/leg.js';
 import type { SourceRoot } from './ingest/sources/registry.js';
+import { sourcesReport, type SourceReport } from './library/sources-report.js';
 import type { RootWatch, WatchSummary } from './ingest/live.js';
 import type { LibraryOptions, LoadProgress } from './library/options.js';
 import { openCore, type LibraryCore } from './library/open.js';
@@ -93,6 +94,8 @@ export interface SessionLibrary extends Answering {
   session(id: string): Session | undefined;
   /** How many sessions come from a source, lie inside a folder, or were read from one of `files`. */
   countSessions(where: { source?: string; inside?: string; files?: readonly string[] }): number;
+  /** Every source, the `configured` roots and imported exports it is read from, and how many sessions each gave. */
+  sources(configured: readonly SourceRoot[]): SourceReport[];
   status(): LibraryStatus;
   /** What its watchers hold (undefined: a library that does not watch). */
   watching(): WatchSummary | undefined;
@@ -185,6 +188,9 @@ export function createLibrary(options: LibraryOptions): SessionLibrary {
     session: (id) => {
       const s = core.sessions.get(id);
       return s && { ...s };
+    },
+    sources(configured) {
+      return sourcesReport((where) => this.countSessions(where), configured, options.dataDir);
     },
     countSessions({ source, inside, files }) {
       const named = files && new Set(files);

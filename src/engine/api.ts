@@ -15,6 +15,8 @@ import type {
   TagResponse,
 } from '../core/contracts.js';
 import type { ExportOptions } from '../core/export.js';
+import type { SourceRoot } from '../core/ingest/sources/registry.js';
+import type { SourceReport } from '../core/library/sources-report.js';
 import type { ExportFormat } from '../core/model.js';
 import type { FileHistoryQuery, FileHistoryResponse } from '../core/answer/file-history.js';
 import type { OutputFormat } from '../core/format.js';
@@ -40,6 +42,8 @@ export interface Engine {
   list(options: ListOptions): Promise<ListResponse>;
   /** What a listing says of one session, found by any of its names, without its turns. */
   info(name: string): Promise<SessionInfo>;
+  /** Every source, the `roots` given and the imported exports it is read from, with how many sessions each gave. */
+  sources(roots: SourceRoot[]): Promise<SourceReport[]>;
   /** A session exported as Markdown, HTML or JSON. */
   export(name: string, format: ExportFormat, options: ExportOptions): Promise<{ id: string; text: string }>;
   /** file_history: the sessions that touched a file; with `lines`, which one wrote them. */
@@ -71,6 +75,7 @@ export function inProcess(library: SessionLibrary, options: { team?: TeamRef; re
     get: (name, format) => library.get(name, { format, team }),
     list: async (listOptions) => library.list(listOptions),
     info: async (name) => library.info(name),
+    sources: async (roots) => library.sources(roots),
     export: (name, format, exportOptions) => library.export(name, format, exportOptions),
     fileHistory: async (query) => library.fileHistory(query),
     read: (docid, offset) => library.readAny(docid, offset, team),

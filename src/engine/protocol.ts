@@ -6,6 +6,7 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { ExportOptions } from '../core/export.js';
+import type { SourceReport } from '../core/library/sources-report.js';
 import type { ExportFormat } from '../core/model.js';
 import type {
   ContextResponse,
@@ -92,6 +93,8 @@ export const EngineExportRequest = new RequestType<
   { id: string; text: string },
   void
 >('engine/export');
+/** Every source, the roots a client names and the imported exports it is read from, with their sessions (`sources`). */
+export const EngineSourcesRequest = new RequestType<{ roots: SourceRoot[]; complete?: boolean }, SourceReport[], void>('engine/sources');
 export const EngineListRequest = new RequestType<{ options: ListOptions; complete?: boolean }, ListResponse, void>('engine/list');
 export const EngineReadRequest = new RequestType<{ docid: string; offset: number; team?: TeamRef }, ReadResponse, void>('engine/read');
 export const EngineStoreRequest = new RequestType<{ input: StoreInput; now?: string }, StoreResult, void>('engine/store');

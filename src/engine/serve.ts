@@ -29,6 +29,7 @@ import {
   EngineGetRequest,
   EngineExportRequest,
   EngineInfoRequest,
+  EngineSourcesRequest,
   EngineListRequest,
   EngineFileHistoryRequest,
   EnginePreferencesRequest,
@@ -292,6 +293,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     on(EngineGetRequest, (p) => withTeam(p.team).get(p.name, p.format));
     on(EngineListRequest, (p) => local.list(p.options));
     on(EngineExportRequest, (p) => local.export(p.name, p.format, p.options));
+    on(EngineSourcesRequest, (p) => local.sources(p.roots));
     on(EngineInfoRequest, async (p) => {
       // (as for a search: a transcript deleted before its watcher said so is read again, so that resume says it is gone)
       const info = await local.info(p.name);

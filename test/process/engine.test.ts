@@ -284,7 +284,7 @@ test('commands run in different project folders share the engine, each finding i
   await stopEngine(data);
 });
 
-test('a relative path in an agent’s tool call is read in the agent’s folder, not the engine’s; resume and export are the engine’s answers too', async () => {
+test('a relative path in an agent’s tool call is read in the agent’s folder, not the engine’s; resume, export and sources are the engine’s answers too', async () => {
   const dir = tempDir();
   const project = join(dir, 'shop');
   const root = join(dir, 'projects');
@@ -344,8 +344,8 @@ test('a relative path in an agent’s tool call is read in the agent’s folder,
   } finally {
     await client.close();
   }
-  // and resume and export, asked in a third folder, are answered by the engine too: nothing read in the command's own
-  // process
+  // and resume, export and sources, asked in a third folder, are answered by the engine too: nothing read in the
+  // command's own process
   const resumed = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'resume', id, '--verbose', ...roots], {
     cwd: tempDir(),
     encoding: 'utf8',
@@ -360,5 +360,15 @@ test('a relative path in an agent’s tool call is read in the agent’s folder,
   });
   assert.match(exported.stdout, /^# set the retries to five\n[^]*set the retries to five/);
   assert.equal(exported.stderr, '');
+  const sources = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'sources', '--json', '--verbose', ...roots], {
+    cwd: tempDir(),
+    encoding: 'utf8',
+    env: { ...process.env, HOME: HOME_DIR },
+  });
+  const claude = (JSON.parse(sources.stdout) as { sources: { id: string; sessions: number; roots: { path: string; sessions: number }[] }[] }).sources.find(
+    (s) => s.id === 'claude-code',
+  );
+  assert.deepEqual(claude && { sessions: claude.sessions, roots: claude.roots.map((r) => [r.path, r.sessions]) }, { sessions: 1, roots: [[root, 1]] });
+  assert.equal(sources.stderr, '');
   await stopEngine(data);
 });
