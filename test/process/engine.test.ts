@@ -318,12 +318,15 @@ test('a relative path in an agent’s tool call is read in the agent’s folder,
   ];
   writeFileSync(join(root, 'p', `${id}.jsonl`), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
   const roots = ['--root', `claude-code=${root}`, '--data', data];
+  /** The CLI run in a folder of its own (not the project's, nor the test's). */
+  const elsewhere = (args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), ...args, ...roots], {
+      cwd: tempDir(),
+      encoding: 'utf8',
+      env: { ...process.env, HOME: HOME_DIR },
+    });
   // the engine started by a command run in another folder
-  const started = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'engine', 'start', ...roots], {
-    cwd: tempDir(),
-    encoding: 'utf8',
-    env: { ...process.env, HOME: HOME_DIR },
-  });
+  const started = elsewhere(['engine', 'start']);
   assert.equal(started.status, 0, started.stderr);
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -346,25 +349,13 @@ test('a relative path in an agent’s tool call is read in the agent’s folder,
   }
   // and resume, export and sources, asked in a third folder, are answered by the engine too: nothing read in the
   // command's own process
-  const resumed = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'resume', id, '--verbose', ...roots], {
-    cwd: tempDir(),
-    encoding: 'utf8',
-    env: { ...process.env, HOME: HOME_DIR },
-  });
+  const resumed = elsewhere(['resume', id, '--verbose']);
   assert.equal(resumed.stdout, `cd ${project} && claude --resume ${id}\n`);
   assert.equal(resumed.stderr, '');
-  const exported = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'export', id, '--verbose', ...roots], {
-    cwd: tempDir(),
-    encoding: 'utf8',
-    env: { ...process.env, HOME: HOME_DIR },
-  });
+  const exported = elsewhere(['export', id, '--verbose']);
   assert.match(exported.stdout, /^# set the retries to five\n[^]*set the retries to five/);
   assert.equal(exported.stderr, '');
-  const sources = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'sources', '--json', '--verbose', ...roots], {
-    cwd: tempDir(),
-    encoding: 'utf8',
-    env: { ...process.env, HOME: HOME_DIR },
-  });
+  const sources = elsewhere(['sources', '--json', '--verbose']);
   const claude = (JSON.parse(sources.stdout) as { sources: { id: string; sessions: number; roots: { path: string; sessions: number }[] }[] }).sources.find(
     (s) => s.id === 'claude-code',
   );
