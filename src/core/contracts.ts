@@ -32,6 +32,8 @@ export interface SearchOptions {
   groupBy?: 'workspace';
   /** The most characters of JSON the results take (an MCP answer's size): the rest are counted in `matched`, not built. */
   maxChars?: number;
+  /** With groupBy: the longest the workspace view reads (ms); past it, the workspaces read by then, and a note. */
+  maxMs?: number;
 }
 
 export { SEARCH_MODES, type SearchMode } from './model.js';

@@ -96,6 +96,20 @@ test('the streamed view: each workspace answers on its own, best first; a damage
     'one answer per workspace, the best first, with its full count',
   );
   assert.deepEqual(first.summary, { workspacesSearched: 2, workspacesMatched: 2, workspacesFailed: 0, turnsMatched: 4 });
+  // given a time to answer in (an MCP client's wait), the grouped answer stops reading there and says so; in time, whole
+  const grouped = await library.searchGrouped('wombatqueue', { maxMs: 60_000 });
+  assert.deepEqual(
+    grouped.workspaces?.map((w) => [w.name, w.count]),
+    [
+      ['shop', 3],
+      ['blog', 1],
+    ],
+  );
+  assert.equal(grouped.note, undefined);
+  const stopped = await library.searchGrouped('wombatqueue', { maxMs: 0 });
+  assert.deepEqual(stopped.results, grouped.results, 'the sessions found are all there');
+  assert.deepEqual(stopped.workspaces, []);
+  assert.match(stopped.note ?? '', /^The workspace view stopped after 0 s, before every workspace was read: .*project, date or source filter/);
 
   // the stored turns of the shop session go bad on disk (the turn cache holds nothing: the scan does not fill it)
   const where = archiveLocation([...library.sessions.values()].find((s) => s.nativeId === a)!)!;

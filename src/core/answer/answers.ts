@@ -17,6 +17,7 @@ import type {
   WorkspaceSummary,
 } from '../contracts.js';
 import { learnPreferences } from './preferences.js';
+import { addNote } from './fit.js';
 import { highlightRanges } from '../index/snippets.js';
 import { searchContext, type ContextQuery } from './context-search.js';
 import { dayRange, overlaps } from '../dates.js';
@@ -53,6 +54,27 @@ function checkSearch(query: string, options: SearchOptions): void {
  * The answers over one view, as functions: what every front end calls (through the library that owns the view).
  * Arguments are checked here, so each front end reports the same errors.
  */
+/**
+ * A search's answer with the workspace view of every session holding its words. `maxMs`: the view stops reading there
+ * and says so, rather than an MCP client giving up on the whole answer.
+ */
+async function withWorkspaces(view: LibraryView, plan: QueryPlan, response: SearchResponse, maxMs: number | undefined): Promise<SearchResponse> {
+  const answers: WorkspaceAnswer[] = [];
+  const stop = new AbortController();
+  const timer = maxMs === undefined ? undefined : setTimeout(() => stop.abort(), maxMs);
+  if (maxMs !== undefined && maxMs <= 0) stop.abort();
+  try {
+    const grouped = { ...response, ...groupedView(answers, await scanWorkspaces(view, plan, (a) => answers.push(a), stop.signal)) };
+    if (!stop.signal.aborted) return grouped;
+    const cut =
+      `The workspace view stopped after ${Math.round(maxMs! / 1000)} s, before every workspace was read: these groups are the ones read by then ` +
+      '(the workspaces of the best sessions first); ask again with a project, date or source filter to read them all.';
+    return { ...grouped, note: addNote(grouped.note, cut) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createAnswers(view: LibraryView) {
   const plan = (query: string, options: SearchOptions = {}): QueryPlan => {
     checkSearch(query, options);
@@ -82,9 +104,7 @@ export function createAnswers(view: LibraryView) {
     searchGrouped(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
       checkSearch(query, { ...options, groupBy: 'workspace' });
       const plan = planQuery(view.index, parseQuery(query), { ...options, groupBy: undefined }, dayRange(options), view.shortForms());
-      const response = searchSessions(view, plan, query);
-      const answers: WorkspaceAnswer[] = [];
-      return scanWorkspaces(view, plan, (a) => answers.push(a)).then((summary) => ({ ...response, ...groupedView(answers, summary) }));
+      return withWorkspaces(view, plan, searchSessions(view, plan, query), options.maxMs);
     },
 
     /**

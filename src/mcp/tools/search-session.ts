@@ -18,6 +18,12 @@ import {
   tagsFilterField,
 } from '../schemas.js';
 
+/**
+ * How long a search grouped by workspace reads before it answers with what it has read (and says so): well inside the
+ * 60 s an MCP SDK client waits for a tool call by default (a common word over 10,000 sessions takes 6-15 s here).
+ */
+const GROUPED_MS = 30_000;
+
 export function registerSearchSession(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'search_session',
@@ -71,6 +77,7 @@ export function registerSearchSession(server: McpServer, ready: Promise<Engine>)
           allTags: args.allTags,
           groupBy: args.groupBy,
           maxChars: resultChars(args.groupBy),
+          maxMs: args.groupBy ? GROUPED_MS : undefined,
         };
         return ok(fitResults(await engine.search(args.query ?? '', options), 'results'));
       }),
