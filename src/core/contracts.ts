@@ -117,7 +117,7 @@ export const searchResponseSchema = z.object({
     .string()
     .optional()
     .describe(
-      'Said when the answer is not what was asked: empty because the query is only common words or only says what to leave out, ranked by words where meaning was asked for (no model yet, or exact text), or cut to what one answer holds (see matched).',
+      'Said when the answer is not what was asked: empty because the query is only common words or only says what to leave out, ranked by words where meaning was asked for (no model yet, or exact text), or cut to what one answer holds (see matched) or to the workspaces read in time (groupBy).',
     ),
   alsoMatched: z
     .array(z.string())
