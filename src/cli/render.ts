@@ -69,7 +69,11 @@ export function renderList(response: ListResponse, color: boolean): string {
     (s) =>
       `${s.date.slice(0, 10)}  ${s.source.padEnd(13)}  ${style(color, ANSI.bold, printable(s.topic))}  ${style(color, ANSI.dim, `${s.turns} turns  ${s.id}${s.sourceDeleted ? '  (source deleted)' : ''}`)}`,
   );
-  lines.push(`${response.count} session${response.count === 1 ? '' : 's'}`);
+  lines.push(
+    response.matched
+      ? `${response.count} of ${response.matched.toLocaleString('en-US')} sessions, the newest (--limit N, or a filter, shows others)`
+      : `${response.count} session${response.count === 1 ? '' : 's'}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

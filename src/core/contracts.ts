@@ -163,6 +163,10 @@ export const listResponseSchema = z.object({
   success: z.literal(true),
   sessions: z.array(sessionInfoSchema).describe('Sessions, newest first.'),
   count: z.number().describe('Number of sessions listed.'),
+  matched: z
+    .number()
+    .optional()
+    .describe('Where the limit (or what one answer holds) left sessions out: how many pass the filters (sessions are the newest `count`).'),
   format: z.enum(['json', 'toon']).describe('The text form chosen for the answer.'),
   indexing: indexingSchema.optional(),
 });

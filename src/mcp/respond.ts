@@ -64,7 +64,7 @@ export function fitResults(answer: object, key: 'results' | 'sessions', budget =
     };
   }
   const cut =
-    `${list.length} sessions; the newest ${kept} are listed (an answer is kept small enough for MCP clients to read): ` +
+    `${all} sessions; the newest ${kept} are listed (an answer is kept small enough for MCP clients to read): ` +
     'ask again with a date, source or project filter to see others.';
   return { ...value, sessions: list.slice(0, kept), count: kept, matched: all, note: addNote(note, cut) };
 }

@@ -1,7 +1,8 @@
 /**
  * Properties every answer must have, whatever the query: the same answer in any capitalisation; with no limit, every
  * session holding a query word; in the order of the score shown (ties newest first); `count` the results; each result
- * holding a query word or saying why it is there; kept to a size, the best that fit; any substring of text written without spaces finds its session.
+ * holding a query word or saying why it is there; kept to a size, the best that fit; a listing cut by its limit, its
+ * newest, saying how many; any substring of text written without spaces finds its session.
  * Queries are drawn from the sessions' own words (real transcripts of the sample, and sessions written here with
  * identifiers in every form).
  */
@@ -94,6 +95,21 @@ test("an answer kept to a size is the whole answer's best results that fit, and 
           `${whole.count} sessions match; the best ${cut.count} are here (an answer is kept small enough for MCP clients to read): ask again with a limit, more words, or a date, source or project filter to see others.`,
         ),
       );
+    }),
+    { numRuns: NUM_RUNS },
+  );
+});
+
+test('a listing with any limit is the newest of the whole listing, and says how many there are when it leaves some out', () => {
+  const sources = [undefined, ...new Set([...library.sessions.values()].map((s) => s.source))];
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 400 }), fc.constantFrom(...sources), (limit, source) => {
+      const whole = library.list({ source });
+      const cut = library.list({ source, limit });
+      assert.deepEqual(cut.sessions, whole.sessions.slice(0, limit));
+      assert.equal(cut.count, cut.sessions.length);
+      assert.equal(whole.matched, undefined);
+      assert.equal(cut.matched, whole.count > limit ? whole.count : undefined);
     }),
     { numRuns: NUM_RUNS },
   );

@@ -141,7 +141,7 @@ export function listSessions(
     throw new SessionSearchError('INVALID_ARGUMENT', `limit must be a positive whole number, got ${String(options.limit)}.`);
   }
   const byTags = tagFilter(lib, options.tags, options.allTags);
-  const chosen = [...lib.sessions.values()]
+  const passing = [...lib.sessions.values()]
     .filter(
       (s) =>
         inRange(s) &&
@@ -150,17 +150,16 @@ export function listSessions(
         (!options.project || lib.worktrees.inProject(s.project, options.project, options.projectScope === 'exact')) &&
         (!byTags || byTags(s)),
     )
-    .sort(byNewest)
-    .slice(0, options.limit ?? Infinity)
-    .map((s) => {
-      // topics not found yet are not looked for here: a list must not read every session's turns
-      const info = sessionInfo(s);
-      const tags = sessionTags(lib, s, false);
-      if (tags.length) info.tags = tags;
-      return info;
-    });
+    .sort(byNewest);
+  const chosen = passing.slice(0, options.limit ?? Infinity).map((s) => {
+    // topics not found yet are not looked for here: a list must not read every session's turns
+    const info = sessionInfo(s);
+    const tags = sessionTags(lib, s, false);
+    if (tags.length) info.tags = tags;
+    return info;
+  });
   const format = render({ sessions: chosen }, options.format ?? 'auto').format;
-  return { success: true, sessions: chosen, count: chosen.length, format };
+  return { success: true, sessions: chosen, count: chosen.length, ...(passing.length > chosen.length ? { matched: passing.length } : {}), format };
 }
 
 /** The text behind a docid: a whole session (rendered as markdown) or one turn, exactly as stored. */

@@ -31,7 +31,7 @@ export function registerGetSession(server: McpServer, ready: Promise<Engine>): v
         sessions: listResponseSchema.shape.sessions.optional(),
         count: listResponseSchema.shape.count.optional(),
         format: listResponseSchema.shape.format.optional(),
-        matched: z.number().optional().describe('Where more sessions exist than one answer holds: how many (sessions are the newest `count`).'),
+        matched: listResponseSchema.shape.matched,
         note: z.string().optional().describe('Why the list is shorter than asked, and how to see the rest.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
