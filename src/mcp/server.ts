@@ -34,7 +34,7 @@ export function createServer(ready: Promise<Engine>, options: { cwd?: string } =
   registerGetSession(server, ready);
   registerReadSession(server, ready);
   registerSearchContext(server, ready);
-  registerStoreSession(server, ready);
+  registerStoreSession(server, ready, options.cwd ?? process.cwd());
   registerTagSession(server, ready);
   registerUntagSession(server, ready);
   registerGetPreferences(server, ready);

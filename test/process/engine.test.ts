@@ -344,6 +344,17 @@ test('a relative path in an agent’s tool call is read in the agent’s folder,
     assert.equal(h.path, file);
     assert.equal(h.total, 1);
     assert.equal(h.sessions[0].id, `claude-code:${id}`);
+    // a conversation stored with its project as "." is stored with the agent's folder
+    const stored = (await client.callTool({
+      name: 'store_session',
+      arguments: { conversation: 'User: how do we rotate the zebrakeys?\nAssistant: With the rotate script.', topic: 'zebrakeys', projectDir: '.' },
+    })) as { structuredContent?: { filename: string }; content: unknown };
+    assert.ok(stored.structuredContent, JSON.stringify(stored.content));
+    const got = (await client.callTool({ name: 'get_session', arguments: { filename: stored.structuredContent.filename } })) as {
+      structuredContent?: { session: { project?: string } };
+      content: unknown;
+    };
+    assert.equal(got.structuredContent?.session.project, project, JSON.stringify(got.content).slice(0, 300));
   } finally {
     await client.close();
   }

@@ -1,13 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../engine/api.js';
-import { basename } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { messagesFromPlain, slugify } from '../../core/store/codearchitect-store.js';
 import { answer, ok } from '../respond.js';
 
 const message = z.object({ role: z.string().max(40).describe('user, assistant or system'), content: z.string().describe('The message text') });
 
-export function registerStoreSession(server: McpServer, ready: Promise<Engine>): void {
+/** `cwd`: the agent's working folder, which a relative `projectDir` is read against. */
+export function registerStoreSession(server: McpServer, ready: Promise<Engine>, cwd: string): void {
   server.registerTool(
     'store_session',
     {
@@ -20,7 +21,11 @@ export function registerStoreSession(server: McpServer, ready: Promise<Engine>):
           .union([z.string().max(50_000_000), z.array(message).max(100_000)])
           .describe('The conversation: plain text (with optional "User:" / "Assistant:" markers) or an array of messages.'),
         topic: z.string().max(200).optional().describe('Short topic; becomes the folder name (made unique). Default: from the first prompt.'),
-        projectDir: z.string().max(4096).optional().describe('The project folder the conversation was about.'),
+        projectDir: z
+          .string()
+          .max(4096)
+          .optional()
+          .describe('The project folder the conversation was about: absolute, or relative to the working folder of this server.'),
         format: z.enum(['plain', 'messages']).optional().describe('How to read a text conversation: plain (default) or messages (a JSON array as text).'),
       },
       outputSchema: {
@@ -45,7 +50,8 @@ export function registerStoreSession(server: McpServer, ready: Promise<Engine>):
         else if (args.format === 'messages') messages = z.array(message).parse(JSON.parse(args.conversation));
         else messages = messagesFromPlain(args.conversation);
         const now = new Date();
-        const stored = await engine.store({ messages, topic: args.topic, projectDir: args.projectDir }, now.toISOString());
+        const projectDir = args.projectDir && !isAbsolute(args.projectDir) ? resolve(cwd, args.projectDir) : args.projectDir;
+        const stored = await engine.store({ messages, topic: args.topic, projectDir }, now.toISOString());
         const filename = basename(stored.dir);
         const asked = args.topic !== undefined ? slugify(args.topic) : undefined;
         return ok(

@@ -166,6 +166,9 @@ export const codeArchitectSource: SourceAdapter = {
     }
     const date = isoTime(/^\*\*Date:\*\*\s*(\S+)/m.exec(text)?.[1]);
     const heading = /^# (.+?)(?: - Full Context)?\s*$/m.exec(text)?.[1];
+    // the folder a stored conversation was about (store_session's projectDir), in the header above the first rule
+    const rule = text.indexOf('\n---\n');
+    const project = /^\*\*Project:\*\*\s*(\/.*?|[A-Za-z]:\\.*?)\s*$/m.exec(rule < 0 ? text : text.slice(0, rule))?.[1];
     const turns = codeArchitectMessages(text);
     const dayDir = layout.legacy ? basename(dirname(file)) : basename(dirname(dirname(file)));
     const created = date ?? new Date(`${layout.day}T00:00:00`).toISOString();
@@ -181,6 +184,7 @@ export const codeArchitectSource: SourceAdapter = {
         updated: created,
         day: layout.day,
         turns,
+        ...(project ? { project } : {}),
       },
       info.mtime,
     );
