@@ -14,7 +14,9 @@ export const projectField = z
   .string()
   .max(4096)
   .optional()
-  .describe('Only sessions whose workspace folder is this absolute path or inside it (worktrees and sub-folders included).');
+  .describe(
+    'Only sessions whose workspace folder is this path or inside it (worktrees and sub-folders included): absolute, or relative to the working folder of this server (".": the project it runs in).',
+  );
 export const projectScopeField = z
   .enum(['repo', 'exact'])
   .optional()

@@ -12,6 +12,7 @@ import { registerUpdatePreferences } from './tools/update-preferences.js';
 import { registerUntagSession } from './tools/untag-session.js';
 import { registerFileHistory } from './tools/file-history.js';
 import { PRODUCT_VERSION } from '../version.js';
+import { inFolder } from './in-folder.js';
 
 export const SERVER_NAME = 'session-search';
 export const SERVER_VERSION = PRODUCT_VERSION;
@@ -22,7 +23,8 @@ export const SERVER_VERSION = PRODUCT_VERSION;
  * get_session and read_session read team sessions by their ids. `cwd`: the agent's working folder, against which a
  * relative path in a tool's arguments is read (this process's own by default; the relay's, served in the engine).
  */
-export function createServer(ready: Promise<Engine>, options: { cwd?: string } = {}): McpServer {
+export function createServer(engine: Promise<Engine>, options: { cwd?: string } = {}): McpServer {
+  const ready = engine.then((e) => inFolder(e, options.cwd ?? process.cwd()));
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -34,11 +36,11 @@ export function createServer(ready: Promise<Engine>, options: { cwd?: string } =
   registerGetSession(server, ready);
   registerReadSession(server, ready);
   registerSearchContext(server, ready);
-  registerStoreSession(server, ready, options.cwd ?? process.cwd());
+  registerStoreSession(server, ready);
   registerTagSession(server, ready);
   registerUntagSession(server, ready);
   registerGetPreferences(server, ready);
   registerUpdatePreferences(server, ready);
-  registerFileHistory(server, ready, options.cwd ?? process.cwd());
+  registerFileHistory(server, ready);
   return server;
 }

@@ -344,6 +344,14 @@ test('a relative path in an agent’s tool call is read in the agent’s folder,
     assert.equal(h.path, file);
     assert.equal(h.total, 1);
     assert.equal(h.sessions[0].id, `claude-code:${id}`);
+    // "." as a project filter is the agent's project
+    const here = (await client.callTool({ name: 'search_session', arguments: { query: 'retries five', project: '.' } })) as {
+      structuredContent?: { results: { id: string }[] };
+    };
+    assert.deepEqual(
+      here.structuredContent?.results.map((r) => r.id),
+      [`claude-code:${id}`],
+    );
     // a conversation stored with its project as "." is stored with the agent's folder
     const stored = (await client.callTool({
       name: 'store_session',

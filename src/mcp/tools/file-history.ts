@@ -1,12 +1,10 @@
-import { isAbsolute, resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../engine/api.js';
 import { fileHistoryResponseSchema } from '../../core/contracts.js';
 import { answer, ok } from '../respond.js';
 
-/** `cwd`: the agent's working folder, which a relative `path` is read against. */
-export function registerFileHistory(server: McpServer, ready: Promise<Engine>, cwd: string): void {
+export function registerFileHistory(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'file_history',
     {
@@ -28,8 +26,8 @@ export function registerFileHistory(server: McpServer, ready: Promise<Engine>, c
     (args) =>
       answer(async () => {
         const engine = await ready;
-        const path = isAbsolute(args.path) ? args.path : resolve(cwd, args.path);
-        return ok(await engine.fileHistory({ path, lines: args.lines, limit: args.limit, since: args.since }));
+        // (a relative path is the agent's folder's: in-folder.ts)
+        return ok(await engine.fileHistory({ path: args.path, lines: args.lines, limit: args.limit, since: args.since }));
       }),
   );
 }

@@ -1,14 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Engine } from '../../engine/api.js';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { messagesFromPlain, slugify } from '../../core/store/codearchitect-store.js';
 import { answer, ok } from '../respond.js';
 
 const message = z.object({ role: z.string().max(40).describe('user, assistant or system'), content: z.string().describe('The message text') });
 
-/** `cwd`: the agent's working folder, which a relative `projectDir` is read against. */
-export function registerStoreSession(server: McpServer, ready: Promise<Engine>, cwd: string): void {
+export function registerStoreSession(server: McpServer, ready: Promise<Engine>): void {
   server.registerTool(
     'store_session',
     {
@@ -50,8 +49,8 @@ export function registerStoreSession(server: McpServer, ready: Promise<Engine>, 
         else if (args.format === 'messages') messages = z.array(message).parse(JSON.parse(args.conversation));
         else messages = messagesFromPlain(args.conversation);
         const now = new Date();
-        const projectDir = args.projectDir && !isAbsolute(args.projectDir) ? resolve(cwd, args.projectDir) : args.projectDir;
-        const stored = await engine.store({ messages, topic: args.topic, projectDir }, now.toISOString());
+        // (a relative projectDir is the agent's folder's: in-folder.ts)
+        const stored = await engine.store({ messages, topic: args.topic, projectDir: args.projectDir }, now.toISOString());
         const filename = basename(stored.dir);
         const asked = args.topic !== undefined ? slugify(args.topic) : undefined;
         return ok(
