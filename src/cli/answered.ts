@@ -1,6 +1,7 @@
 /**
- * The commands an engine answers (search, get, list, files, tag, untag, tags, preferences, resume, export, sources), given the engine or the library
- * in this process behind the same facade: run alike by the quick entry (quick.ts) and the full CLI (main.ts).
+ * The commands an engine answers (search, get, list, files, tag, untag, tags, preferences, resume, export, sources),
+ * given the engine or the library in this process behind the same facade: run alike by the quick entry (quick.ts) and
+ * the full CLI (main.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * `session-search`'s command line (dist/cli-main.cjs, one CommonJS file, run by dist/cli.cjs from V8's code cache:
- * start.ts): a command the data folder's engine answers (search, get, list, files, tag, untag, tags, preferences) is
- * answered here with only the engine's client loaded. Every other command, and one no engine can serve (then in
+ * start.ts): a command the data folder's engine answers (ANSWERED in answered.ts: search, get, list, files, tags,
+ * resume, export, sources…) is answered here with only the engine's client loaded. Every other command, and one no engine can serve (then in
  * process), is handed to the full CLI (main.ts, dist/cli.js), loaded only then, with the reason no engine serves it so
  * that it does not ask again. One CommonJS file starts sooner than the ES modules of the full CLI (about twenty files,
  * each resolved and linked in turn): at 10,000 sessions a search took 104 ms at the median instead of 121, with node's

@@ -5,8 +5,6 @@ import { answerText, toToon, type OutputFormat } from '../core/format.js';
 import type { GetResponse } from '../core/contracts.js';
 import { addNote, fittingCount, searchCutNote } from '../core/answer/fit.js';
 
-export { fittingCount };
-
 const NEXT_STEP: Record<string, string> = {
   'Search query is required': 'Call again with one or more words in `query`.',
   INVALID_DATE: 'Give dates as YYYY-MM-DD, with dateFrom not after dateTo.',

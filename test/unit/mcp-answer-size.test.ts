@@ -9,7 +9,8 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { getResponseSchema, listResponseSchema, searchResponseSchema, type SearchResponse } from '../../src/core/contracts.js';
-import { fitResults, fitSession, fittingCount, ok } from '../../src/mcp/respond.js';
+import { fitResults, fitSession, ok } from '../../src/mcp/respond.js';
+import { fittingCount } from '../../src/core/answer/fit.js';
 import { fromToon, toToon } from '../../src/core/format.js';
 
 /** A search's answer of `n` results shaped as the engine gives them (three snippets of about 300 characters each). */

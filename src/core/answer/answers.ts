@@ -51,10 +51,6 @@ function checkSearch(query: string, options: SearchOptions): void {
 }
 
 /**
- * The answers over one view, as functions: what every front end calls (through the library that owns the view).
- * Arguments are checked here, so each front end reports the same errors.
- */
-/**
  * A search's answer with the workspace view of every session holding its words. `maxMs`: the view stops reading there
  * and says so, rather than an MCP client giving up on the whole answer.
  */
@@ -75,6 +71,10 @@ async function withWorkspaces(view: LibraryView, plan: QueryPlan, response: Sear
   }
 }
 
+/**
+ * The answers over one view, as functions: what every front end calls (through the library that owns the view).
+ * Arguments are checked here, so each front end reports the same errors.
+ */
 export function createAnswers(view: LibraryView) {
   const plan = (query: string, options: SearchOptions = {}): QueryPlan => {
     checkSearch(query, options);

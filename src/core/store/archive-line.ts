@@ -75,8 +75,8 @@ export function lineChecks(line: Buffer): boolean {
 function jsonPart(bytes: Buffer, [offset, length]: [number, number]): [number, number] {
   const head = bytes.toString('latin1', offset, offset + Math.min(9, length));
   if (!CHECKED.test(head)) return [offset, length];
+  if (!lineChecks(bytes.subarray(offset, offset + length))) throw new Error('checksum does not match');
   const body = bytes.subarray(offset + 9, offset + length);
-  if (crc32(body) !== parseInt(head.slice(0, 8), 16)) throw new Error('checksum does not match');
   if (body[0] === 0x7b) return [offset + 9, length - 9];
   const tab = body.indexOf(9);
   if (tab === -1) throw new Error('no layout separator');

@@ -69,12 +69,10 @@ export function rawScanTurns(raw: RawSession, sessionId: string, needles: readon
  */
 function markTurns(body: Buffer, layout: Uint32Array, count: number, needles: readonly string[]): Uint8Array {
   const marked = new Uint8Array(count);
-  const starts = new Uint32Array(count);
-  for (let i = 0; i < count; i++) starts[i] = layout[i * LAYOUT_FIELDS];
   const text = body.toString('latin1');
   const pattern = new RegExp(needles.map(escapeRegExp).join('|'), 'gi');
   for (let found = pattern.exec(text); found; found = pattern.exec(text)) {
-    const i = turnAt(starts, found.index);
+    const i = turnAt(layout, count, found.index);
     const end = i < 0 ? 0 : layout[i * LAYOUT_FIELDS] + layout[i * LAYOUT_FIELDS + 1];
     // (a needle found between turns, in the line's own JSON, marks none)
     if (found.index < end) marked[i] = 1;
@@ -83,14 +81,14 @@ function markTurns(body: Buffer, layout: Uint32Array, count: number, needles: re
   return marked;
 }
 
-/** The last turn starting at or before `at` (-1 where none does). */
-function turnAt(starts: Uint32Array, at: number): number {
+/** The last of the layout's `count` turns starting at or before `at` (-1 where none does). */
+function turnAt(layout: Uint32Array, count: number, at: number): number {
   let lo = 0;
-  let hi = starts.length - 1;
+  let hi = count - 1;
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (starts[mid] <= at) {
+    if (layout[mid * LAYOUT_FIELDS] <= at) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
