@@ -62,3 +62,41 @@ test('a term table holding a term twice is refused (a damaged snapshot), and an 
   assert.equal(empty.get('alpha'), undefined);
   assert.equal(empty.get(''), undefined);
 });
+
+test('a table taken from the layout a snapshot keeps answers as the one hashed from its terms, for any terms', () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(term, { maxLength: 60 }), fc.array(term, { maxLength: 20 }), (terms, probes) => {
+      const text = Buffer.from(terms.join('\n'), 'utf8');
+      const { starts, slots } = TermTable.fromText(text).layout();
+      // (as read back: copies of the arrays, as a snapshot's sections are)
+      const table = TermTable.fromLayout(new Uint8Array(text), new Uint32Array(starts), new Int32Array(slots));
+      const reference = new Map(terms.map((t, id) => [t, id]));
+      assert.equal(table.count, terms.length);
+      for (const t of [...terms, ...probes]) assert.equal(table.get(t), reference.get(t), t);
+      const visited: string[] = [];
+      table.forEach((t) => visited.push(t));
+      assert.deepEqual(visited, terms);
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+test('a layout that is not its terms is refused: any one number of it changed, or the layout of other terms', () => {
+  const terms = ['alpha', 'beta', 'gamma', 'café', '日本語', 'delta'];
+  const text = Buffer.from(terms.join('\n'), 'utf8');
+  const { starts, slots } = TermTable.fromText(text).layout();
+  fc.assert(
+    fc.property(fc.boolean(), fc.nat(), fc.integer({ min: -3, max: 9 }), (inStarts, at, by) => {
+      const s = new Uint32Array(starts);
+      const t = new Int32Array(slots);
+      const array = inStarts ? s : t;
+      const i = at % array.length;
+      array[i] = Math.max(0, array[i] + by);
+      if (array[i] === (inStarts ? starts : slots)[i]) return;
+      assert.throws(() => TermTable.fromLayout(new Uint8Array(text), s, t), /layout/);
+    }),
+  );
+  const other = TermTable.fromList(['one', 'two']).layout();
+  assert.throws(() => TermTable.fromLayout(new Uint8Array(text), other.starts, other.slots), /layout/);
+  assert.equal(TermTable.fromLayout(new Uint8Array(0), new Uint32Array(1), new Int32Array(0)).count, 0);
+});

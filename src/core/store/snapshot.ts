@@ -199,7 +199,12 @@ export async function writeSnapshot(
       header.sections[LIST_SECTIONS[key]] = [at, length];
       header.checksums[LIST_SECTIONS[key]] = crc;
     }
-    await out.section(header, 'terms', Buffer.from(index.terms.join('\n'), 'utf8'));
+    const termText = Buffer.from(index.terms.join('\n'), 'utf8');
+    await out.section(header, 'terms', termText);
+    // the terms' table as a start takes it (term-table.ts `fromLayout`): not hashed again at every start
+    const { starts, slots } = TermTable.fromText(termText).layout();
+    await out.section(header, 'termStarts', starts);
+    await out.section(header, 'termSlots', slots);
     await out.section(header, 'df', index.df);
     await out.section(header, 'lengths', index.lengths);
     await out.section(header, 'recency', index.recency);
@@ -356,7 +361,12 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     }
     let terms: TermTable;
     try {
-      terms = TermTable.fromText(new Uint8Array(await section('terms')));
+      const text = new Uint8Array(await section('terms'));
+      // (a snapshot of an earlier build has no layout: its terms are hashed here)
+      terms =
+        s.termStarts && s.termSlots
+          ? TermTable.fromLayout(text, new Uint32Array(await section('termStarts')), new Int32Array(await section('termSlots')))
+          : TermTable.fromText(text);
     } catch (err) {
       throw new SnapshotError(errorMessage(err));
     }
