@@ -169,9 +169,10 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
           socket.destroy();
           return { reason: 'the engine of this data folder reads other folders' };
         }
-        // this client's workspace histories: a command's are read before its answer; a window's or an MCP server's
-        // become searchable as they are read (and are watched while it stays connected), not holding its first answer.
-        // A window or an MCP server always joins: `engine status` tells its clients apart by how they joined.
+        // this client's workspace histories: a command's are read before its answer (the engine makes its requests wait
+        // for its join: they are sent at once); a window's or an MCP server's become searchable as they are read (and are
+        // watched while it stays connected), not holding its first answer. A window or an MCP server always joins:
+        // `engine status` tells its clients apart by how they joined.
         if (workspace.length || options.window || options.watchWorkspace || options.embed) {
           const watch = options.watchWorkspace === true;
           const joined = connected.connection.sendRequest(EngineJoinRequest, {
@@ -181,8 +182,7 @@ export async function openEngine(options: EngineClientOptions): Promise<{ engine
             team: options.windowTeam,
             embed: options.embed,
           });
-          if (watch) joined.catch(() => undefined);
-          else await joined;
+          joined.catch(() => undefined);
         }
         return connected;
       }

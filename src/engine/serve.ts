@@ -234,8 +234,15 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
         : 'asked to let go of the data folder (engine stop, or a command that changes it)';
       setImmediate(() => void stop(why).finally(() => process.exit(0)));
     });
+    // A command sends its join and its request together (one round trip less to its answer): its requests wait for its
+    // workspace roots to be read, and fail as its join did
+    let joining: Promise<unknown> | undefined;
     const on = <P, R>(type: RequestType<P, R, void>, run: (params: P) => Promise<R>): void => {
-      connection.onRequest(type, ((params: P) => answer(params, run)) as never);
+      const afterJoin = async (params: P): Promise<R> => {
+        await joining;
+        return run(params);
+      };
+      connection.onRequest(type, ((params: P) => answer(params, afterJoin)) as never);
     };
     connection.onRequest(EngineStatusRequest, () => local.status());
     // an agent's MCP session, its stdio relayed by the MCP server it started
@@ -276,7 +283,9 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       if (p.window || p.watch) kinds.set(connection, p.window ? 'window' : 'agent');
       // the user's model, as the client that joined last named it (checked: a bad one is logged, and ranks without it)
       if (p.embed) library.useModel(p.embed);
-      return { roots: await workspaces.register(connection, p.roots, p.watch) };
+      const registered = workspaces.register(connection, p.roots, p.watch);
+      if (!p.watch && !p.window) joining = registered;
+      return { roots: await registered };
     });
     windows.serve(connection);
     on(EngineSearchRequest, async (p) => {

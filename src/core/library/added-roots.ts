@@ -1,7 +1,8 @@
 /**
  * Roots added while a library runs: the SpecStory and Aider histories of a window's workspace folders, registered with
  * the engine by the window that opens them. Each is resolved, joined to the loader's roots (so live reloads and root
- * checks know it), and its changed files are read one by one once the first load is done.
+ * checks know it), and its changed files are read one by one once the first load is done. Also: which files under the
+ * roots changed since they were read (what a watcher starting late asks).
  */
 import { realpath } from 'node:fs/promises';
 import { scanRoots } from '../ingest/file-state.js';
@@ -12,6 +13,7 @@ import type { SessionCatalog } from './catalog.js';
 import type { Loader } from './loader.js';
 import type { LibraryOptions } from './options.js';
 import { importedRoots } from '../ingest/imports.js';
+import { isInside } from '../ingest/walk.js';
 
 /**
  * Adds roots to a running library, each resolved (undefined where its folder does not exist); the roots of one folder
@@ -36,9 +38,12 @@ export async function addRoots(load: Loader, catalog: SessionCatalog, roots: rea
   // before the roots the library was configured with, whether or not the load has resolved those yet: a client's
   // own histories are walked first
   load.roots.unshift(...fresh);
-  // a load under way reads them if it had not walked the roots yet; what it did not read is read here, after it
+  // a load under way reads them if it had not walked the roots yet; what it did not read is read here, after it (a
+  // command's answer waits for this: walking again what the load has just read cost it a walk's turns of the event loop)
   await load.loaded;
-  const { plan } = await scanRoots(fresh, logger, (a, f, r) => load.accepts(a, f, r));
+  const unread = fresh.filter((root) => !load.readAll(root));
+  if (!unread.length) return out;
+  const { plan } = await scanRoots(unread, logger, (a, f, r) => load.accepts(a, f, r));
   for (const { root, files } of plan) {
     const changed = files.filter((f) => !catalog.unchanged(f));
     for (const f of changed) await load.reloadFile(f.file);
@@ -73,4 +78,19 @@ export async function resolveConfiguredRoots(
     }
   }
   return { found, missing };
+}
+
+/**
+ * Files that changed, appeared or vanished since they were read (under `roots`, by default the loader's): a watcher
+ * that starts after a load asks, so that nothing written between the load's walk and the watcher's start is missed;
+ * `roots`: those of a watcher started later (a workspace folder watched after it was read).
+ */
+export async function changedFiles(load: Loader, catalog: SessionCatalog, logger: Logger, roots: readonly SourceRoot[] = load.roots): Promise<string[]> {
+  const { plan, seen } = await scanRoots(roots, logger, (adapter, f, root) => load.accepts(adapter, f, root));
+  const out = plan.flatMap(({ files }) => files.filter((f) => !catalog.unchanged(f)).map((f) => f.file));
+  for (const [file, known] of catalog.byFile) {
+    if (seen.has(file) || !roots.some((r) => r.source === known.root.source && isInside(r.path, file))) continue;
+    if (known.ids.some((id) => catalog.sessions.get(id)?.sourceDeleted !== true)) out.push(file);
+  }
+  return out;
 }

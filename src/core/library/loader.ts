@@ -11,7 +11,7 @@ import { purgeArchive, readChangedEntriesAgain, restoreArchivedOnly } from './ar
 import { archiveReads, readBatch, readFileSessions, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { scanAside } from '../ingest/scan-aside.js';
 import { readBatches } from './load-batches.js';
-import { SCAN_ASIDE_MIN_BYTES, type LibraryOptions, type LoadProgress } from './options.js';
+import { AFTER_LOAD_MS, SCAN_ASIDE_MIN_BYTES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import { resolveConfiguredRoots } from './added-roots.js';
@@ -37,6 +37,8 @@ export interface LoaderParts {
   turns: TurnStore;
   parsedFiles: ParsedFiles;
 }
+
+const rootKey = (root: SourceRoot): string => `${root.source}\0${root.path}`;
 
 export class Loader {
   readonly roots: SourceRoot[] = [];
@@ -94,8 +96,11 @@ export class Loader {
         this.markCounted();
         this.markLoaded();
       }
-      // after the load: what it says is complete does not wait for the archive's check (see checkArchiveEntries)
-      if (restored && !stop.aborted) await this.checkArchiveEntries(restored.scanning);
+      // after the load: what it says is complete does not wait for the archive's check (see checkArchiveEntries), nor
+      // do the answers that waited for the load
+      if (!restored || stop.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, AFTER_LOAD_MS));
+      if (!stop.aborted) await this.checkArchiveEntries(restored.scanning);
     })();
     this.loading = loading;
     return loading;
@@ -174,6 +179,7 @@ export class Loader {
   ): Promise<void> {
     const [{ plan, seen, entryName, unnamed }] = await Promise.all([scanning, checked]);
     this.walkEntries = { entryName, unnamed };
+    this.walkedRoots = new Set(plan.map(({ root }) => rootKey(root)));
     const changed = plan.map(({ root, files }) => ({ root, files: files.filter((f) => !this.catalog.unchanged(f)) }));
     const totalFiles = changed.reduce((n, p) => n + p.files.length, 0);
     const totalBytes = changed.reduce((n, p) => n + p.files.reduce((b, f) => b + f.size, 0), 0);
@@ -238,6 +244,14 @@ export class Loader {
   get partial(): boolean {
     const i = this.indexing;
     return !i.complete && (i.filesDone < i.filesTotal || i.stopped !== undefined || this.restoredPartial);
+  }
+
+  /** The roots the last load walked (a root added while it ran is among them when the walk had not begun). */
+  private walkedRoots = new Set<string>();
+
+  /** Whether the last load walked `root` and read every file of it that had changed: nothing of it is left to read. */
+  readAll(root: SourceRoot): boolean {
+    return this.indexing.complete && this.walkedRoots.has(rootKey(root));
   }
 
   /** The snapshot restored was a checkpoint of a load that did not finish (killed, crashed, stopped): answers say so until this load has. */
@@ -384,21 +398,6 @@ export class Loader {
     });
     snapshots.markDirty();
     await snapshots.saveNow();
-  }
-
-  /**
-   * Files that changed, appeared or vanished since they were read: a watcher that starts after a load asks, so that
-   * nothing written between the load's walk and the watcher's start is missed. `roots`: those of a watcher started
-   * later (a workspace folder watched after it was read).
-   */
-  async changedFiles(roots: readonly SourceRoot[] = this.roots): Promise<string[]> {
-    const { plan, seen } = await scanRoots(roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root));
-    const out = plan.flatMap(({ files }) => files.filter((f) => !this.catalog.unchanged(f)).map((f) => f.file));
-    for (const [file, known] of this.catalog.byFile) {
-      if (seen.has(file) || !roots.some((r) => r.source === known.root.source && isInside(r.path, file))) continue;
-      if (known.ids.some((id) => this.catalog.sessions.get(id)?.sourceDeleted !== true)) out.push(file);
-    }
-    return out;
   }
 
   /** Whether a file under a root is read: the adapter recognises it and no exclude pattern names it. */

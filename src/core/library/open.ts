@@ -38,7 +38,7 @@ import { createMeaning } from './meaning.js';
 import type { EmbedConfig } from '../embed/config.js';
 import type { MeaningLeg, MeaningState } from '../embed/leg.js';
 import { parseQuery } from '../index/query.js';
-import { addRoot, addRoots } from './added-roots.js';
+import { addRoot, addRoots, changedFiles } from './added-roots.js';
 import { LiveUpdates } from '../ingest/live.js';
 
 /**
@@ -288,7 +288,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
     },
     reloadFile: (file) => load.reloadFile(file),
     markSourceDeleted: (file) => catalog.markSourceDeleted(file),
-    changedFiles: (roots) => load.changedFiles(roots),
+    changedFiles: (roots) => changedFiles(load, catalog, options.logger, roots),
     filesUnder: (folder) => catalog.filesUnder(folder),
     accepts: (adapter, file, root) => load.accepts(adapter, file, root),
     store: (input, now) => storeConversation(options, load, catalog, input, now),
