@@ -187,6 +187,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     })());
 
   // every answer waits for the library to be answerable (a restored snapshot), `complete` ones for the whole load
+  let firstAnswered = false;
   const answer = async <P, R>(params: P, run: (params: P) => Promise<R>): Promise<R> => {
     lastActivity = Date.now();
     try {
@@ -198,7 +199,13 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
         // it writes after is not waited for
         await library.changesRead(SETTLE_MS);
       }
-      return await run(params);
+      const answered = await run(params);
+      // how long a start took to its first complete answer (read by bench:machine; a slow start is seen in the log)
+      if ((params as { complete?: boolean }).complete && !firstAnswered) {
+        firstAnswered = true;
+        logger.info(`first complete answer ${Math.round(performance.now())} ms after the engine's process started`);
+      }
+      return answered;
     } catch (err) {
       throw new ResponseError<EngineErrorData>(1, errorMessage(err), { code: errorCode(err) });
     } finally {

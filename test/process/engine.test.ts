@@ -43,6 +43,8 @@ test('CLI commands and an MCP server on one data folder share one engine, starte
   assert.equal(first.code, 0, first.stderr);
   const pid = enginePid(data);
   assert.ok(running(pid), 'the engine outlives the command that started it');
+  // its log says how long its start took, to its first complete answer (what bench:machine reports beside the command's)
+  assert.match(readFileSync(join(data, 'engine', 'engine.log'), 'utf8'), /first complete answer \d+ ms after the engine's process started/);
   // it loads with the C allocator told to give freed memory back (core/allocator.ts)
   const env = startedWith(pid);
   if (env) for (const [name, value] of Object.entries(ALLOCATOR_ENV)) assert.equal(env.get(name), value, name);
