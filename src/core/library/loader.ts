@@ -11,7 +11,7 @@ import { purgeArchive, readChangedEntriesAgain, restoreArchivedOnly } from './ar
 import { archiveReads, readBatch, readFileSessions, type FileRead, type ReadOptions } from '../ingest/read-files.js';
 import { scanAside } from '../ingest/scan-aside.js';
 import { readBatches } from './load-batches.js';
-import { AFTER_LOAD_MS, SCAN_ASIDE_MIN_BYTES, type LibraryOptions, type LoadProgress } from './options.js';
+import { afterLoad, SCAN_ASIDE_MIN_BYTES, type LibraryOptions, type LoadProgress } from './options.js';
 import type { IndexingState } from '../contracts.js';
 import { Persistence } from '../store/persistence.js';
 import { resolveConfiguredRoots } from './added-roots.js';
@@ -99,7 +99,7 @@ export class Loader {
       // after the load: what it says is complete does not wait for the archive's check (see checkArchiveEntries), nor
       // do the answers that waited for the load
       if (!restored || stop.aborted) return;
-      await new Promise((resolve) => setTimeout(resolve, AFTER_LOAD_MS));
+      await afterLoad(stop);
       if (!stop.aborted) await this.checkArchiveEntries(restored.scanning);
     })();
     this.loading = loading;

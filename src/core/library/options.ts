@@ -33,6 +33,21 @@ export const CHECKPOINT_MS = 300_000;
  */
 export const AFTER_LOAD_MS = 100;
 
+/** Settles AFTER_LOAD_MS from now, or at once when `signal` is aborted (a library closed meanwhile does not wait). */
+export function afterLoad(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const early = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', early);
+      resolve();
+    }, AFTER_LOAD_MS);
+    signal.addEventListener('abort', early, { once: true });
+  });
+}
+
 /**
  * ...and whenever the postings and term lists it holds in memory pass this many bytes: the snapshot takes them over
  * (written merged with the ones already in the file) and their memory goes, so a first load's memory does not grow
