@@ -8,7 +8,11 @@
  * hashing every term again (`fromLayout`: 30-60 ms of a warm start at 10,000 sessions, on its longest path).
  */
 
-/** FNV-1a over UTF-16 code units: what a term hashes to, whether it is a string or restored bytes. */
+/**
+ * FNV-1a over UTF-16 code units: what a term hashes to, whether it is a string or restored bytes. A snapshot keeps the
+ * slots this placed its terms in (`layout`): another rule needs store/snapshot.ts SNAPSHOT_VERSION raised, so that
+ * snapshots laid out by this one are rebuilt rather than looked up by the other.
+ */
 const OFFSET = 0x811c9dc5;
 const PRIME = 0x01000193;
 
@@ -69,8 +73,8 @@ export class TermTable {
 
   /**
    * The terms of a snapshot's term section with the layout `layout` gave for them. Throws where the layout cannot be
-   * theirs (another count of terms, a start that is not after a line's end, a slot naming no term, a term in no slot):
-   * the checksums guard the bytes, this guards against a layout written by another rule.
+   * theirs (another count of terms, a start that is not after a line's end, a slot naming no term, a term in no slot or
+   * in two): the checksums guard the bytes, this the layout's shape (the hashing rule is the snapshot version's).
    */
   static fromLayout(text: Uint8Array, starts: Uint32Array, slots: Int32Array): TermTable {
     const count = starts.length - 1;
