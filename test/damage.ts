@@ -60,7 +60,11 @@ export async function assertSameAnswers(library: LibraryCore, reference: Library
     lib
       .search(q, { limit: 10, mode: 'lexical' })
       .results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, turns: r.snippetTurnIds }));
-  for (const id of reference.sessions.keys()) assert.deepEqual(await library.get(id), await reference.get(id), `${what}: get ${id}`);
+  for (const id of reference.sessions.keys()) {
+    // (exported before it is got: an export reads the turns itself, and a damaged copy must not reach its text either)
+    assert.deepEqual(await library.export(id, 'md'), await reference.export(id, 'md'), `${what}: export ${id}`);
+    assert.deepEqual(await library.get(id), await reference.get(id), `${what}: get ${id}`);
+  }
   for (const q of QUERIES) assert.deepEqual(answers(library, q), answers(reference, q), `${what}: search ${q}`);
   assert.deepEqual(library.list({ limit: 50 }), reference.list({ limit: 50 }), `${what}: list`);
 }

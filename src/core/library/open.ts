@@ -195,6 +195,22 @@ export function openCore(given: LibraryOptions): LibraryCore {
     preferences: new PreferenceStore(dataDir),
   };
   const answers = createAnswers(view);
+  /**
+   * An answer about the session `name`: where the first load has not reached it yet, its files are read at once and it
+   * is asked again; where reading its turns found their stored copy damaged, it is asked again once the transcript has
+   * been read anew (store/repairs.ts).
+   */
+  const aboutSession = async <T>(name: string, answer: () => T | Promise<T>): Promise<T> => {
+    const first = await Promise.resolve()
+      .then(answer)
+      .catch(async (err: unknown) => {
+        if (err instanceof SessionSearchError && err.code === 'FILE_NOT_FOUND' && (await load.readNamed(name))) return answer();
+        throw err;
+      });
+    if (!repairs.busy) return first;
+    await repairs.settled();
+    return answer();
+  };
   // After a load the semantic leg may learn; sessions restored without a bag get one from their turns first.
   let closed = false;
   void load.loaded.then(() => {
@@ -266,26 +282,18 @@ export function openCore(given: LibraryOptions): LibraryCore {
     loaded: load.loaded,
     load: (onProgress, signal) => load.load(onProgress, signal),
     ready: (graceMs = 0) => Promise.race([load.loaded, load.answerable.then(() => new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()))]),
-    async get(name, opts = {}) {
-      const first = await answers.get(name, opts).catch(async (err: unknown) => {
-        // a session the first load has not reached yet is read on demand
-        if (err instanceof SessionSearchError && err.code === 'FILE_NOT_FOUND' && (await load.readNamed(name))) return answers.get(name, opts);
-        throw err;
-      });
-      if (!repairs.busy) return first;
-      await repairs.settled();
-      return answers.get(name, opts);
-    },
+    get: (name, opts = {}) => aboutSession(name, () => answers.get(name, opts)),
     async read(docid, offset) {
       const page = answers.read(docid, offset);
       return page.found || !(await load.readNamed(docid)) ? page : answers.read(docid, offset);
     },
-    async export(name, format, exportOptions = {}) {
-      const { session } = await this.get(name, { format: 'json' });
-      const found = catalog.sessions.get(session.id);
-      if (!found) throw new SessionSearchError('FILE_NOT_FOUND', `No session named "${name}".`);
-      return { id: found.id, text: exportSession(found, turns.all(found), format, exportOptions) };
-    },
+    // (found as get finds it, and rendered once: it was rendered for get first, to learn its id)
+    export: (name, format, exportOptions = {}) =>
+      aboutSession(name, () => {
+        const found = catalog.sessions.get(answers.info(name).id);
+        if (!found) throw new SessionSearchError('FILE_NOT_FOUND', `No session named "${name}".`);
+        return { id: found.id, text: exportSession(found, turns.all(found), format, exportOptions) };
+      }),
     reloadFile: (file) => load.reloadFile(file),
     markSourceDeleted: (file) => catalog.markSourceDeleted(file),
     changedFiles: (roots) => changedFiles(load, catalog, options.logger, roots),
