@@ -18,16 +18,8 @@ import { decodeSemantic, encodeSemantic, type SemanticData } from '../semantic/s
 import { WriterLock } from './lock.js';
 import { removeUnfinished } from './unfinished.js';
 import { LIST_KEYS, RestoredLists, type ListKey, type ListSections } from './restored-lists.js';
-import {
-  readSnapshot,
-  removeSnapshot,
-  SNAPSHOT_VERSION,
-  SnapshotError,
-  writeSnapshot,
-  type ManifestEntry,
-  type SessionSource,
-  type SnapshotLists,
-} from './snapshot.js';
+import { removeSnapshot } from './snapshot-written.js';
+import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type ManifestEntry, type SessionSource, type SnapshotLists } from './snapshot.js';
 import { completeSession } from './compact-header.js';
 import type { HeaderSessions } from './header-columns.js';
 import { TurnFile, type TurnPlace } from './turns.js';

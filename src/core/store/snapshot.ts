@@ -8,7 +8,8 @@
  * restored session's turns from the file when they are asked for (turn-store.ts), so a warm start costs a few reads instead of parsing the corpus again.
  */
 import { errorMessage } from '../errors.js';
-import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { asWritten, recordWritten } from './snapshot-written.js';
 import { basename, dirname } from 'node:path';
 import { isAscii } from 'node:buffer';
 import { crc32 } from 'node:zlib';
@@ -278,36 +279,6 @@ async function checkTurns(handle: FileHandle, end: number, limit: number, checks
     at += bytesRead;
   }
   if (crc !== checksum) throw new SnapshotError('section turns is damaged (checksum)');
-}
-
-/**
- * Beside a snapshot, the state its writer left it in (size, modification time, inode), written once it was in place. A
- * snapshot found as it was left is not read whole at a start to check its arrays (hundreds of MB at 10,000 sessions):
- * every block is still checked as it is read, and damage found then rebuilds the index. One changed since (rewritten,
- * cut, copied back) is checked whole before the load goes on, as every snapshot was before.
- */
-const writtenPath = (path: string): string => `${path}.written`;
-const fileState = (info: { size: number; mtimeMs: number; ino: number }): string => `${info.size} ${info.mtimeMs} ${info.ino}`;
-
-async function recordWritten(path: string): Promise<void> {
-  try {
-    const info = await stat(path);
-    await writeFile(`${writtenPath(path)}.tmp`, fileState(info));
-    await rename(`${writtenPath(path)}.tmp`, writtenPath(path));
-  } catch {
-    // without it the next start checks the snapshot whole
-    await rm(writtenPath(path), { force: true }).catch(() => undefined);
-  }
-}
-
-async function asWritten(path: string, info: { size: number; mtimeMs: number; ino: number }): Promise<boolean> {
-  return (await readFile(writtenPath(path), 'utf8').catch(() => undefined)) === fileState(info);
-}
-
-/** Removes a snapshot and the record of its writing. */
-export async function removeSnapshot(path: string): Promise<void> {
-  await rm(path, { force: true });
-  await rm(writtenPath(path), { force: true });
 }
 
 /**
