@@ -192,7 +192,8 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
     lastActivity = Date.now();
     try {
       await library.ready();
-      if ((params as { complete?: boolean }).complete) {
+      const complete = (params as { complete?: boolean }).complete === true;
+      if (complete) {
         await library.untilLoaded();
         // a change the watchers saw just before (a transcript deleted, a turn appended) is read first, as a command
         // loading in its own process would have read it; a file an agent keeps writing is read as it is now, and what
@@ -201,7 +202,7 @@ export async function serveEngine(options: ServeOptions): Promise<void> {
       }
       const answered = await run(params);
       // how long a start took to its first complete answer (read by bench:machine; a slow start is seen in the log)
-      if ((params as { complete?: boolean }).complete && !firstAnswered) {
+      if (complete && !firstAnswered) {
         firstAnswered = true;
         logger.info(`first complete answer ${Math.round(performance.now())} ms after the engine's process started`);
       }

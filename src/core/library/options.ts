@@ -1,4 +1,5 @@
 /** What a SessionLibrary is configured with and reports, and what it remembers per file. */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { TeamRef } from '../team/id.js';
 import type { FileState } from '../ingest/file-state.js';
 import type { Logger } from '../log.js';
@@ -34,19 +35,7 @@ export const CHECKPOINT_MS = 300_000;
 export const AFTER_LOAD_MS = 100;
 
 /** Settles AFTER_LOAD_MS from now, or at once when `signal` is aborted (a library closed meanwhile does not wait). */
-export function afterLoad(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const early = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', early);
-      resolve();
-    }, AFTER_LOAD_MS);
-    signal.addEventListener('abort', early, { once: true });
-  });
-}
+export const afterLoad = (signal: AbortSignal): Promise<void> => delay(AFTER_LOAD_MS, undefined, { signal }).catch(() => undefined);
 
 /**
  * ...and whenever the postings and term lists it holds in memory pass this many bytes: the snapshot takes them over
