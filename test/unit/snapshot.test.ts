@@ -7,7 +7,7 @@ import { openCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
 import { turnCount } from '../../src/core/model.js';
-import { closeTracked, heldOpen as held, tempDir, writeSessionCopies } from '../helpers.js';
+import { closeTracked, copyId, heldOpen as held, tempDir, writeSessionCopies } from '../helpers.js';
 import { QUERIES, SESSION, answers, corpusCopy, open, record } from '../snapshot-library.js';
 
 afterEach(closeTracked);
@@ -236,6 +236,14 @@ test('a long first load writes the snapshot as it goes: a load killed halfway re
   const loading = resumed.load();
   await resumed.answerable;
   assert.equal(resumed.sessions.size, copied, 'answers at once from what the killed load had written');
+  // a session the load has not reached yet is read at once when asked for by name: by get, export and info (resume)
+  const ids = Array.from({ length: 150 }, (_, i) => `claude-code:${copyId(i)}`);
+  const unread = ids.filter((id) => !resumed.sessions.has(id)).slice(-3);
+  assert.equal(unread.length, 3);
+  assert.equal((await resumed.info(unread[0])).id, unread[0]);
+  assert.equal((await resumed.info(unread[0])).resumeCommand, `claude --resume ${unread[0].slice('claude-code:'.length)}`);
+  assert.equal((await resumed.get(unread[1])).session?.id, unread[1]);
+  assert.equal((await resumed.export(unread[2], 'md')).id, unread[2]);
   await loading;
   assert.equal(resumed.indexing.filesTotal, 150 - copied, 'reads only the files the killed load had not');
   assert.equal(resumed.sessions.size, 150);

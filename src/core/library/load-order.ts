@@ -37,20 +37,3 @@ export function newestFirst(changed: { root: SourceRoot; files: FileState[] }[],
 export function order(batches: { root: SourceRoot; batch: FileState[] }[]): { root: SourceRoot; state: FileState }[] {
   return batches.flatMap(({ root, batch }) => batch.map((state) => ({ root, state })));
 }
-
-/**
- * The files of a load under way whose path names a session asked for by name (`get`, `read`): a Claude Code or Codex
- * id is in its file name, a CodeArchitect topic is its folder. At most 20; none for a name of fewer than 4 characters.
- */
-export function filesNamed<T extends { root: SourceRoot; state: FileState }>(name: string, pending: Iterable<T>): { key: string; found: T[] } {
-  const key = name
-    .replace(/#.*$/, '')
-    .replace(/^[a-z-]+:/, '')
-    .replace(/(-summary\.md|-full\.md|\.md|\.jsonl?)$/, '');
-  if (key.length < 4) return { key, found: [] };
-  const names = (file: string, root: SourceRoot): boolean =>
-    relative(root.path, file)
-      .split(sep)
-      .some((part) => part === key || part.replace(/\.[^.]+$/, '') === key || (key.length >= 16 && part.includes(key)));
-  return { key, found: [...pending].filter(({ root, state }) => names(state.file, root)).slice(0, 20) };
-}

@@ -23,7 +23,7 @@ import type { Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
 import type { TurnStore } from '../store/turn-store.js';
 import { isInside } from '../ingest/walk.js';
-import { filesNamed } from './load-order.js';
+import { PendingFiles } from './pending-files.js';
 import type { SessionCatalog } from './catalog.js';
 import type { SnapshotScheduler } from './snapshots.js';
 
@@ -53,9 +53,7 @@ export class Loader {
   private loading: Promise<void> | undefined;
   private readonly closing = new AbortController();
   /** Files the load under way has still to read: a session asked for by name is read from them ahead of its turn. */
-  private readonly pending = new Map<string, { root: SourceRoot; state: FileState }>();
-  /** While a load walks the roots: settles once `pending` holds what it will read. */
-  private scanned: Promise<void> | undefined;
+  private readonly pending = new PendingFiles();
   /** How far the current load has got (files committed to the catalog): answers given meanwhile say so. */
   readonly indexing: IndexingState = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, complete: false };
   private markAnswerable!: () => void;
@@ -89,9 +87,12 @@ export class Loader {
     const stop = this.stopping(signal);
     const loading = (async () => {
       let restored: { scanning?: Promise<Scan> } | undefined;
+      // (a session asked for by name while the snapshot is restored waits for the walk, and is read from its files)
+      const walked = this.pending.expectWalk();
       try {
         restored = await this.loadAll(onProgress, stop);
       } finally {
+        walked();
         this.markAnswerable();
         this.markCounted();
         this.markLoaded();
@@ -160,13 +161,11 @@ export class Loader {
     checked: Promise<unknown> = Promise.resolve(),
     scanning?: Promise<Scan>,
   ): Promise<void> {
-    let scanned!: () => void;
-    this.scanned = new Promise<void>((resolve) => (scanned = resolve));
+    const scanned = this.pending.expectWalk();
     try {
       await this.readChanged(scanned, onProgress, signal, checked, scanning);
     } finally {
       scanned();
-      this.scanned = undefined;
     }
   }
 
@@ -187,7 +186,7 @@ export class Loader {
     let bytes = 0;
     Object.assign(this.indexing, { filesDone: 0, filesTotal: totalFiles, bytesDone: 0, bytesTotal: totalBytes, complete: false, stopped: undefined });
     const writer = await this.writable();
-    for (const { root, files } of changed) for (const state of files) this.pending.set(state.file, { root, state });
+    this.pending.fill(changed);
     scanned();
     // A first run answers from here on too, from what is indexed so far (newest sessions first), and says it is partial.
     this.markAnswerable();
@@ -271,8 +270,7 @@ export class Loader {
    * (a Claude Code or Codex id is in its file name, a CodeArchitect topic is its folder) are read at once. Whether any was.
    */
   async readNamed(name: string): Promise<boolean> {
-    await this.scanned; // a load that has just begun knows its files first
-    const { key, found } = filesNamed(name, this.pending.values());
+    const { key, found } = await this.pending.named(name);
     if (!found.length) return false;
     const writer = await this.writable();
     for (const { root, state } of found) {

@@ -19,7 +19,7 @@ import { PreferenceStore } from '../store/preferences.js';
 import { SnapshotScheduler } from './snapshots.js';
 import { safeLogger } from '../log.js';
 import type { ExportFormat, Session } from '../model.js';
-import type { GetResponse, IndexingState, ReadResponse } from '../contracts.js';
+import type { GetResponse, IndexingState, ReadResponse, SessionInfo } from '../contracts.js';
 import type { OutputFormat } from '../format.js';
 import { Persistence } from '../store/persistence.js';
 import { Repairs } from '../store/repairs.js';
@@ -50,7 +50,7 @@ const WATCH_AFTER_MS = 1_000;
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './options.js';
 
-export interface LibraryCore extends Omit<Answers, 'read'> {
+export interface LibraryCore extends Omit<Answers, 'read' | 'info'> {
   readonly sessions: Map<string, Session>;
   readonly index: SearchIndex;
   /** The configured roots that exist, resolved. */
@@ -96,6 +96,8 @@ export interface LibraryCore extends Omit<Answers, 'read'> {
   get(name: string, options?: { format?: OutputFormat }): Promise<GetResponse>;
   /** A page of a session or turn; one the first load has not reached yet is read on demand (as `get`). */
   read(docid: string, offset?: number): Promise<ReadResponse>;
+  /** What a listing says of one session (`resume` reads its command there), found as `get` finds it. */
+  info(name: string): Promise<SessionInfo>;
   /** One session as Markdown, a self-contained HTML page or JSON (core/export.ts). */
   export(name: string, format: ExportFormat, options?: ExportOptions): Promise<{ id: string; text: string }>;
   reloadFile(file: string): Promise<void>;
@@ -283,6 +285,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
     load: (onProgress, signal) => load.load(onProgress, signal),
     ready: (graceMs = 0) => Promise.race([load.loaded, load.answerable.then(() => new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()))]),
     get: (name, opts = {}) => aboutSession(name, () => answers.get(name, opts)),
+    info: (name) => aboutSession(name, () => answers.info(name)),
     async read(docid, offset) {
       const page = answers.read(docid, offset);
       return page.found || !(await load.readNamed(docid)) ? page : answers.read(docid, offset);
