@@ -42,6 +42,8 @@ export type ToPanel =
       query: string;
       results: SearchResult[];
       count: number;
+      /** How many sessions matched, where more did than the results hold. */
+      matched?: number;
       tookMs: number;
       indexing?: IndexingState;
       alsoMatched?: string[];

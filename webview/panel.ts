@@ -195,9 +195,9 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   const partial = m.indexing && !m.indexing.complete ? ` · still indexing (${m.indexing.filesDone} of ${m.indexing.filesTotal} files, newest first)` : '';
   const also = m.alsoMatched?.length ? ` · also matched: ${m.alsoMatched.join(', ')}` : '';
   const how = m.mode === 'lexical' && value('mode') !== 'lexical' ? ' · ranked by words' : '';
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const shown = m.matched ? `${m.count} of ${m.matched.toLocaleString('en-US')} sessions` : `${m.count} session${m.count === 1 ? '' : 's'}`;
   const team = m.teamNotice ? ` · team archive: ${m.teamNotice}` : '';
-  count.textContent = m.note ?? (m.query.trim() ? `${plural(m.count, 'session')} · ${m.tookMs} ms${also}${how}${partial}${team}` : '');
+  count.textContent = m.note ?? (m.query.trim() ? `${shown} · ${m.tookMs} ms${also}${how}${partial}${team}` : '');
   exportButton.hidden = m.results.length === 0;
   list.replaceChildren();
   m.results.forEach((r, i) => {

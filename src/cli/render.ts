@@ -58,7 +58,9 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
   const how = response.mode
     ? ` · ${response.mode === 'lexical' ? 'ranked by words' : response.mode === 'hybrid' ? 'ranked by words and meaning' : 'ranked by meaning'}`
     : '';
-  lines.push(`${response.count} result${response.count === 1 ? '' : 's'}${also}${how}`);
+  // (how many matched, where the limit or the answer's size left some out)
+  const of = response.matched ? ` of ${response.matched.toLocaleString('en-US')}` : '';
+  lines.push(`${response.count}${of} result${(response.matched ?? response.count) === 1 ? '' : 's'}${also}${how}`);
   const note = response.note ? style(color, ANSI.dim, `${printable(response.note)}\n`) : '';
   return `${partial}${note}${lines.join('\n')}\n`;
 }

@@ -111,7 +111,9 @@ export const searchResponseSchema = z.object({
   matched: z
     .number()
     .optional()
-    .describe('Where more sessions matched than one answer holds: how many matched (results are the best `count` of them; see note).'),
+    .describe(
+      'Where more sessions matched than the answer holds (its limit, or what one answer holds; see note): how many matched. Results are the best `count` of them.',
+    ),
   query: z.string().describe('The query as given.'),
   note: z
     .string()

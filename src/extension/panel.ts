@@ -101,6 +101,7 @@ export class SearchPanel extends Disposable {
             query: m.query,
             results: response.results,
             count: response.count,
+            matched: response.matched,
             tookMs: Date.now() - started,
             indexing: response.indexing,
             alsoMatched: response.alsoMatched,

@@ -21,6 +21,17 @@ function cli(...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+test('a search its limit cuts says how many sessions matched', () => {
+  const all = JSON.parse(cli('search', 'repository', '--root', CA_ROOT, '--json', '--limit', '1000').stdout) as { count: number; matched?: number };
+  assert.ok(all.count > 10 && all.matched === undefined, `${all.count} sessions hold the word`);
+  const json = JSON.parse(cli('search', 'repository', '--root', CA_ROOT, '--json', '--limit', '3').stdout) as { count: number; matched?: number };
+  assert.deepEqual([json.count, json.matched], [3, all.count]);
+  // (human output: the default limit of 10)
+  const r = cli('search', 'repository', '--root', CA_ROOT);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`^10 of ${all.count} results\\b`, 'm'));
+});
+
 test('search finds the session the words come from', () => {
   const r = cli('search', 'GitTemporaryDirectory', 'map_tokens', 'MockRepoMap', '--root', CA_ROOT);
   assert.equal(r.code, 0, r.stderr);

@@ -100,6 +100,31 @@ test("an answer kept to a size is the whole answer's best results that fit, and 
   );
 });
 
+test('a search with any limit is the best of the whole answer, and says how many matched when it leaves some out', () => {
+  const sources = [undefined, ...new Set([...library.sessions.values()].map((s) => s.source))];
+  fc.assert(
+    fc.property(
+      query(),
+      fc.integer({ min: 1, max: 40 }),
+      fc.constantFrom('hybrid' as const, 'lexical' as const, 'semantic' as const),
+      fc.constantFrom(...sources),
+      (q, limit, mode, source) => {
+        const whole = library.search(q, { mode, source });
+        const cut = library.search(q, { mode, source, limit });
+        assert.deepEqual(
+          cut.results.map((r) => r.id),
+          whole.results.slice(0, limit).map((r) => r.id),
+          `${q} (${mode}, ${source}): limit ${limit}`,
+        );
+        assert.equal(whole.matched, undefined);
+        assert.equal(cut.matched, whole.count > limit ? whole.count : undefined, `${q} (${mode}, ${source}): limit ${limit} of ${whole.count}`);
+        assert.equal(cut.note, whole.note, 'a limit alone adds no note');
+      },
+    ),
+    { numRuns: NUM_RUNS * 2 },
+  );
+});
+
 test('a listing with any limit is the newest of the whole listing, and says how many there are when it leaves some out', () => {
   const sources = [undefined, ...new Set([...library.sessions.values()].map((s) => s.source))];
   fc.assert(

@@ -22,6 +22,14 @@ export function searchCutNote(matched: number, kept: number): string {
   );
 }
 
+/** The note of a search's answer cut to its best `kept` of the `limit` asked for, where how many match in all is not known. */
+export function searchCutAtNote(limit: number, kept: number): string {
+  return (
+    `The best ${kept} of the first ${limit} sessions that match are here (an answer is kept small enough for MCP clients to read): ` +
+    'ask again with a smaller limit, more words, or a date, source or project filter to see others.'
+  );
+}
+
 /** `note` followed by `more` (either may be absent). */
 export function addNote(note: string | undefined, more: string): string {
   return note ? `${note} ${more}` : more;

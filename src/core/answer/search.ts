@@ -20,7 +20,7 @@ import { sessionTags, tagFilter, tagShare } from './tags.js';
 import { countWorkspaces, streamWorkspaces, type WorkspaceAnswer } from './workspaces.js';
 import type { TurnStore } from '../store/turn-store.js';
 import { findSnippetsRaw } from '../store/session-layout.js';
-import { addNote, searchCutNote } from './fit.js';
+import { addNote, searchCutAtNote, searchCutNote } from './fit.js';
 import { sessionFields } from './sessions.js';
 import { effectiveMode, fuse, FUSION_DEPTH, semanticOnly, semanticWeight, whyLexical } from './hybrid.js';
 import { firstPrompt } from '../model.js';
@@ -82,23 +82,30 @@ function contentCheck(plan: QueryPlan, store: TurnStore): ((s: Session) => boole
     (!byTurn || turnsMatch(store.all(s), plan.shown, options.role, options.kind));
 }
 
+/** How many sessions a plan matches in all, where a ranking cut by its limit learned it (undefined: not known). */
+export interface Counted {
+  total?: number;
+}
+
 /**
  * The ranked sessions of a plan. Metadata filters run inside the engine; checks that read turns run on the ranked
  * candidates in order until `limit` pass or none are left (the ranking is made once, not again for each widening).
+ * `counted` is told how many match in all, where that is known without reading turns.
  */
-export function rankSessions(lib: LibraryView, plan: QueryPlan): Scored[] {
+export function rankSessions(lib: LibraryView, plan: QueryPlan, counted: Counted = {}): Scored[] {
   const share = tagShare(lib, plan.options.tags, plan.options.allTags);
-  if (!share) return rankByQuery(lib, plan);
+  if (!share) return rankByQuery(lib, plan, counted);
   // several tags, any of them: a session carrying more of them ranks above all that carry fewer (a band of the score)
   const n = new Set(plan.options.tags).size;
   const hits = rankByQuery(lib, { ...plan, options: { ...plan.options, limit: undefined } }).map((h) => {
     const carried = Math.max(1, Math.round(share(lib.sessions.get(h.key)!) * n));
     return { ...h, relevance: (carried - 1 + 0.999 * h.relevance) / n };
   });
+  counted.total = hits.length;
   return inScoreOrder(lib, hits).slice(0, plan.options.limit);
 }
 
-function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
+function rankByQuery(lib: LibraryView, plan: QueryPlan, counted: Counted = {}): Scored[] {
   const limit = plan.options.limit;
   const mode = effectiveMode(plan.options.mode, plan.query, lib.semantic, lib.meaning);
   if (mode !== 'lexical') {
@@ -110,7 +117,11 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
     };
     const similar = lib.semantic.search(plan.query.terms, FUSION_DEPTH, accept);
     const meant = lib.meaning?.search(plan.query.text ?? '', FUSION_DEPTH, accept) ?? [];
-    if (mode === 'semantic') return inScoreOrder(lib, semanticOnly(meant.length ? meant : similar)).slice(0, limit);
+    if (mode === 'semantic') {
+      const all = inScoreOrder(lib, semanticOnly(meant.length ? meant : similar));
+      counted.total = all.length;
+      return all.slice(0, limit);
+    }
     const asked = lib.semantic.searchAsked(plan.slots, FUSION_DEPTH, accept);
     // (a few beyond the limit, so that ties of the shown score at its edge are broken by date as without one)
     const kept = limit === undefined ? undefined : limit + 20;
@@ -118,9 +129,15 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
     // of the same ranking: the best `kept` by words, and the others' places among all of them); where turns must be
     // read to check a candidate, only the best are
     const others = new Set([...similar, ...asked, ...meant].map((h) => h.key));
+    const words: Counted = {};
     const lexical = check
       ? rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, FUSION_DEPTH))
-      : rankChecked(lib, plan, kept === undefined ? undefined : kept + others.size, others);
+      : rankChecked(lib, plan, kept === undefined ? undefined : kept + others.size, others, words);
+    // (with no limit the answer is all of them: every session holding a word, and those the other lists found)
+    if (words.total !== undefined) {
+      const byWords = new Set(lexical.map((h) => h.key));
+      counted.total = words.total + [...others].filter((key) => !byWords.has(key)).length;
+    }
     const idf = plan.query.terms.map((t) => lib.index.idf(t));
     const total = idf.reduce((a, b) => a + b, 0);
     const known = plan.query.terms.reduce((sum, t, i) => sum + (lib.semantic.knows(t) ? idf[i] : 0), 0);
@@ -139,12 +156,12 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan): Scored[] {
     ).slice(0, limit);
     return limit === undefined ? fused : withWordCounts(lib, plan, fused);
   }
-  if (!plan.query.literals.length) return inScoreOrder(lib, rankChecked(lib, plan, limit));
+  if (!plan.query.literals.length) return bestInScoreOrder(lib, limit, (n) => rankChecked(lib, plan, n, undefined, counted));
   // the best by words are looked at for the literals, and further down, a session whose user asked every word of a
   // literal (by its asked stems: no turn read); the others keep their place below those that hold them
   const parts = plan.query.literals.map(literalWords);
   const depth = contentCheck(plan, lib.turns) ? LITERAL_WINDOW : LITERAL_DEPTH; // (phrase and role checks read each candidate's turns)
-  const hits = rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, depth));
+  const hits = rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, depth), undefined, counted);
   const looked = (h: Scored, i: number): boolean =>
     i < LITERAL_WINDOW || (i < depth && parts.some((words) => words.length > 0 && lib.semantic.asksAll(h.key, words)));
   return inScoreOrder(lib, literalsFirst(lib, plan, hits, looked)).slice(0, limit);
@@ -165,21 +182,40 @@ function withWordCounts(lib: LibraryView, plan: QueryPlan, hits: Scored[]): Scor
 }
 
 /**
+ * The best `limit` of a ranking in the order of the score they show, as the first `limit` of the whole ranking so
+ * ordered: `rank(n)` gives the best `n` by the unrounded score, which are taken further until the shown score at the
+ * limit's edge is past (those tied on it are ordered by date, wherever the unrounded score put them).
+ */
+function bestInScoreOrder(lib: LibraryView, limit: number | undefined, rank: (n: number | undefined) => Scored[]): Scored[] {
+  if (limit === undefined) return inScoreOrder(lib, rank(undefined));
+  for (let n = limit + 20; ; n *= 2) {
+    const hits = rank(n);
+    const ordered = inScoreOrder(lib, hits);
+    if (hits.length < n || ordered.length <= limit) return ordered.slice(0, limit);
+    // (the unrounded ranking's last is the lowest shown score taken: below the edge, no tie of it is left out)
+    if (shown(hits[hits.length - 1].relevance) < ordered[limit - 1].relevance) return ordered.slice(0, limit);
+  }
+}
+
+const shown = (relevance: number): number => Math.round(relevance * 1000) / 1000;
+
+/**
  * Hits in the order of the score they show: relevance rounded as answers show it (three decimals), highest first, then
  * the session started last first (the seed's "then by date", the `date` answers show).
  */
 function inScoreOrder(lib: LibraryView, hits: Scored[]): Scored[] {
   // (each date parsed once, not at every comparison: a common word's matches are thousands)
   const dated = hits.map((h) => ({
-    hit: { ...h, relevance: Math.round(h.relevance * 1000) / 1000 },
+    hit: { ...h, relevance: shown(h.relevance) },
     date: Date.parse(lib.sessions.get(h.key)?.created ?? '') || 0,
   }));
   return dated.sort((a, b) => b.hit.relevance - a.hit.relevance || b.date - a.date).map((d) => d.hit);
 }
 
 /** The best `limit` by words that pass the plan's filters and checks (all without a limit); see ScoreOptions.alsoRank. */
-function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined, alsoRank?: ReadonlySet<string>): Scored[] {
+function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefined, alsoRank?: ReadonlySet<string>, counted: Counted = {}): Scored[] {
   const meta = metadataFilter(plan, lib);
+  const check = contentCheck(plan, lib.turns);
   const score = (limit: number | undefined): Scored[] =>
     lib.index.score(plan.slots, {
       required: plan.required,
@@ -187,6 +223,8 @@ function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefine
       limit,
       alsoRank,
       idf: lib.idf,
+      // (where turns must be read, only those checked are known to match)
+      counted: check ? undefined : (n) => (counted.total = n),
       accept:
         meta &&
         ((key) => {
@@ -194,15 +232,15 @@ function rankChecked(lib: LibraryView, plan: QueryPlan, limit: number | undefine
           return !!s && meta(s);
         }),
     });
-  const check = contentCheck(plan, lib.turns);
   if (!check) return score(limit);
   // ranked once, every candidate; checked in that order until `limit` pass (each check reads the session's turns)
   const out: Scored[] = [];
   for (const hit of score(undefined)) {
     if (!check(lib.sessions.get(hit.key)!)) continue;
     out.push(hit);
-    if (out.length === limit) break;
+    if (out.length === limit) return out;
   }
+  counted.total = out.length;
   return out;
 }
 
@@ -270,7 +308,8 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
   const slotTerms = uniqueSlots(plan.slots).map((slot) => slot.alts[0].term);
   const absentFrom = (hit: Scored): ReadonlySet<string> | undefined =>
     slotTerms.length > 32 || (hit.matchCount > 0 && hit.held === undefined) ? undefined : new Set(slotTerms.filter((_, k) => !((hit.held ?? 0) & (1 << k))));
-  const hits = rankSessions(lib, plan).flatMap((hit) => {
+  const counted: Counted = {};
+  const hits = rankSessions(lib, plan, counted).flatMap((hit) => {
     const session = lib.sessions.get(hit.key);
     return session ? [{ hit, s: session }] : [];
   });
@@ -302,9 +341,12 @@ export function searchSessions(lib: LibraryView, plan: QueryPlan, raw: string): 
         ? `"${raw.trim()}" only says what to leave out: add a word that says what to look for.`
         : `"${raw.trim()}" is only common words, which are not indexed: add a word that says what to look for.`;
   }
-  if (results.length < hits.length) {
-    response.matched = hits.length;
-    response.note = addNote(response.note, searchCutNote(hits.length, results.length));
-  }
+  // how many match in all: all the hits where no limit cut them, else where the ranking could count them
+  const limited = options.limit !== undefined && hits.length >= options.limit;
+  const matched = counted.total ?? (limited ? undefined : hits.length);
+  if (matched !== undefined && matched > results.length) response.matched = matched;
+  // cut to what one answer holds (not only by its limit): said in the note
+  if (results.length < hits.length)
+    response.note = addNote(response.note, matched === undefined ? searchCutAtNote(hits.length, results.length) : searchCutNote(matched, results.length));
   return response;
 }

@@ -308,9 +308,10 @@ export class SearchIndex {
    */
   score(query: (string | QuerySlot)[], options: ScoreOptions = {}): Scored[] {
     const n = this.byKey.size;
-    if (!n || !query.length) return [];
+    const none = (): Scored[] => (options.counted?.(0), []);
+    if (!n || !query.length) return none();
     const requiredIds = (options.required ?? []).map((t) => this.lookup(t));
-    if (requiredIds.some((id) => id === undefined || !this.df[id])) return [];
+    if (requiredIds.some((id) => id === undefined || !this.df[id])) return none();
     this.seal();
     this.ensureBuffers();
     const { k1, coordination } = this.params;
@@ -358,6 +359,7 @@ export class SearchIndex {
       for (let i = 0; i < touchedCount; i++) scores[touched[i]] *= Math.pow(cover[touched[i]] / totalWeight, coordination);
     }
     const candidates = this.filterCandidates(touched, touchedCount, requiredIds as number[], options);
+    options.counted?.(candidates.count);
     const ordered = topK(candidates.items, candidates.count, options.limit ?? candidates.count, scores, this.recency);
     const hit = (doc: number): Scored => ({
       doc,

@@ -90,6 +90,8 @@ export interface ScoreOptions {
   alsoRank?: ReadonlySet<string>;
   /** Inverse document frequencies from elsewhere, for an index that holds only candidates (the team archive's). */
   idf?: (term: string) => number | undefined;
+  /** Told how many documents match in all (those past `limit` too). */
+  counted?: (matching: number) => void;
 }
 
 /** One word of a query with its alternatives (the word itself at weight 1, other forms and near spellings below). */
