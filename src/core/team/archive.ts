@@ -26,12 +26,17 @@ export function machineName(flag: string | undefined, env: NodeJS.ProcessEnv): s
 
 export { isTeamId } from './view.js';
 
-/** Local and team results in one list, by relevance (local first on ties), one's own sessions from this machine once. */
-export function mergeResults(local: SearchResult[], team: SearchResult[], self: { role: string; machine: string }, limit: number | undefined): SearchResult[] {
+/**
+ * Local and team results in one answer, by relevance (local first on ties), one's own sessions from this machine once.
+ * Where the team's archive found sessions, `matched` goes: it counts only the local ones.
+ */
+export function mergeAnswer(local: SearchResponse, team: SearchResult[], self: { role: string; machine: string }, limit: number | undefined): SearchResponse {
   const others = team.filter((r) => !(r.owner === self.role && r.machine === self.machine));
-  const tagged = [...local.map((r, i) => ({ r, i, team: 0 })), ...others.map((r, i) => ({ r, i, team: 1 }))];
+  const tagged = [...local.results.map((r, i) => ({ r, i, team: 0 })), ...others.map((r, i) => ({ r, i, team: 1 }))];
   tagged.sort((a, b) => b.r.relevanceScore - a.r.relevanceScore || a.team - b.team || a.i - b.i);
-  return tagged.slice(0, limit ?? Infinity).map((t) => t.r);
+  const results = tagged.slice(0, limit ?? Infinity).map((t) => t.r);
+  const { matched, ...rest } = local;
+  return { ...rest, results, count: results.length, ...(matched !== undefined && !others.length ? { matched } : {}) };
 }
 
 const VIEW_TTL_MS = 30_000;
@@ -57,8 +62,7 @@ export class TeamArchive {
     try {
       const role = await this.db.role();
       const team = await searchTeam(this.db, plan, { ...options, limit: options.limit ?? 10 }, stats);
-      const results = mergeResults(local.results, team, { role, machine: this.machine }, options.limit ?? Math.max(10, local.results.length));
-      return { ...local, results, count: results.length };
+      return mergeAnswer(local, team, { role, machine: this.machine }, options.limit ?? Math.max(10, local.results.length));
     } catch (err) {
       return { ...local, teamNotice: `${teamErrorMessage(err, this.db.url)}; these are local results only` };
     }
