@@ -24,6 +24,7 @@ export async function searchSessions(client: IndexClient): Promise<void> {
     const mine = ++generation;
     if (!query.trim()) {
       pick.items = [];
+      pick.title = undefined;
       pick.busy = false;
       return;
     }
@@ -31,6 +32,8 @@ export async function searchSessions(client: IndexClient): Promise<void> {
     try {
       const response = await client.sendRequest(SearchRequest, { query, limit: 50 });
       if (mine !== generation) return; // a newer keystroke won
+      const { count, matched } = response;
+      pick.title = matched ? `${count} of ${matched.toLocaleString('en-US')} sessions` : `${count} session${count === 1 ? '' : 's'}`;
       pick.items = response.results.map((r) => ({
         label: `$(${SOURCE_ICONS[r.source] ?? 'comment'}) ${r.topic}`,
         description: `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''}`,

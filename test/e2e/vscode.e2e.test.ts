@@ -102,6 +102,10 @@ describe('Session Search in VS Code', () => {
       await input.fill('MockRepoMap max_map_tokens');
       const hit = bench.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'python' }).first();
       await hit.waitFor({ timeout: 20_000 });
+      // how many sessions matched, in the picker's title
+      await bench.page
+        .locator('.quick-input-widget .quick-input-title', { hasText: /^\d[\d,]* sessions?$|^\d+ of [\d,]+ sessions$/ })
+        .waitFor({ timeout: 20_000 });
       await screenshot(bench.page, 'search-quickpick');
       await bench.page.keyboard.press('Enter');
       await bench.page.locator('.tabs-container .tab.active', { hasText: 'python' }).waitFor({ timeout: 20_000 });
