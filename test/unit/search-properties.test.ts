@@ -15,7 +15,7 @@ import { loadCorpus } from '../../bench/relevance/corpus.js';
 import { openCore, type LibraryCore } from '../../src/core/library/open.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SearchResponse } from '../../src/core/contracts.js';
-import { CORPUS, tempDir, writeCodeArchitect } from '../helpers.js';
+import { CORPUS, tempDir, writeCodeArchitect, writeSessionCopies } from '../helpers.js';
 
 let library: LibraryCore;
 let words: string[] = [];
@@ -159,6 +159,42 @@ test('results are in the order of the score they show, ties newest first, in eve
     ),
     { numRuns: NUM_RUNS },
   );
+});
+
+test('a limit keeps the newest of a tie on the shown score however deep it runs, whatever the order the sessions were read in', async () => {
+  // 150 copies of one transcript: the same words, so the same score; started a minute apart, and read oldest first
+  const sample = '1af7fc5e-8455-4414-9ccd-011d40f70b2a';
+  const started = (i: number): string => new Date(Date.UTC(2025, 8, 2, 0, i)).toISOString();
+  const root = writeSessionCopies(sample, 150, 1, {
+    edit: (text, i) => text.replaceAll('2025-09-03T00:47:19.293Z', started(i)),
+    mtime: (i) => 1_700_000_000 - i * 60,
+  });
+  const copies = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), env: {} });
+  await copies.load();
+  await copies.semantic.settled(); // (a model learned: hybrid fuses, rather than ranking by words alone)
+  try {
+    for (const q of ['codebase', 'analyzing codebase'])
+      for (const mode of ['hybrid', 'lexical'] as const) {
+        const whole = copies.search(q, { mode });
+        // (a word alone is looked for as typed, by words; two are fused with meaning in hybrid)
+        assert.deepEqual([whole.count, whole.mode], [150, q.includes(' ') ? mode : 'lexical'], q);
+        let deep = 0;
+        for (const limit of [1, 10, 30, 100]) {
+          const cut = copies.search(q, { mode, limit });
+          assert.deepEqual(
+            cut.results.map((r) => r.id),
+            whole.results.slice(0, limit).map((r) => r.id),
+            `${q} (${mode}): limit ${limit}`,
+          );
+          // (the tie the limit cuts runs on more than 20 past it)
+          if (whole.results[limit - 1].relevanceScore === whole.results[limit + 20].relevanceScore) deep++;
+        }
+        // (ranked by words, every copy scores the same; fused, each its own rank)
+        if (whole.mode === 'lexical') assert.ok(deep > 0, `${q} (${mode}): a deep tie is cut`);
+      }
+  } finally {
+    await copies.close();
+  }
 });
 
 test('any substring of Japanese text finds its session, with snippets and highlights on it', () => {

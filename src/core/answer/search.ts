@@ -123,37 +123,27 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan, counted: Counted = {}): 
       return all.slice(0, limit);
     }
     const asked = lib.semantic.searchAsked(plan.slots, FUSION_DEPTH, accept);
-    // (a few beyond the limit, so that ties of the shown score at its edge are broken by date as without one)
-    const kept = limit === undefined ? undefined : limit + 20;
     // every session holding a word is fused at its rank (with no limit the answer is all matches; a limit keeps the best
-    // of the same ranking: the best `kept` by words, and the others' places among all of them); where turns must be
-    // read to check a candidate, only the best are
+    // of the same ranking: the best `n` by words, and the others' places among all of them); where turns must be read
+    // to check a candidate, only the best are
     const others = new Set([...similar, ...asked, ...meant].map((h) => h.key));
-    const words: Counted = {};
-    const lexical = check
-      ? rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, FUSION_DEPTH))
-      : rankChecked(lib, plan, kept === undefined ? undefined : kept + others.size, others, words);
-    // (with no limit the answer is all of them: every session holding a word, and those the other lists found)
-    if (words.total !== undefined) {
-      const byWords = new Set(lexical.map((h) => h.key));
-      counted.total = words.total + [...others].filter((key) => !byWords.has(key)).length;
-    }
     const idf = plan.query.terms.map((t) => lib.index.idf(t));
     const total = idf.reduce((a, b) => a + b, 0);
     const known = plan.query.terms.reduce((sum, t, i) => sum + (lib.semantic.knows(t) ? idf[i] : 0), 0);
-    const fused = inScoreOrder(
-      lib,
-      fuse(
-        lexical,
-        similar,
-        kept,
-        semanticWeight(total ? known / total : 0),
-        asked,
-        plan.query.terse ? uniqueSlots(plan.slots).length : 0,
-        meant,
-        lib.meaning?.weight,
-      ),
-    ).slice(0, limit);
+    const fusedTo = (n: number | undefined): Scored[] => {
+      const words: Counted = {};
+      const lexical = check
+        ? rankChecked(lib, plan, n === undefined ? undefined : Math.max(n, FUSION_DEPTH))
+        : rankChecked(lib, plan, n === undefined ? undefined : n + others.size, others, words);
+      // (with no limit the answer is all of them: every session holding a word, and those the other lists found)
+      if (words.total !== undefined) {
+        const byWords = new Set(lexical.map((h) => h.key));
+        counted.total = words.total + [...others].filter((key) => !byWords.has(key)).length;
+      }
+      const slots = plan.query.terse ? uniqueSlots(plan.slots).length : 0;
+      return fuse(lexical, similar, n, semanticWeight(total ? known / total : 0), asked, slots, meant, lib.meaning?.weight);
+    };
+    const fused = bestInScoreOrder(lib, limit, fusedTo);
     return limit === undefined ? fused : withWordCounts(lib, plan, fused);
   }
   if (!plan.query.literals.length) return bestInScoreOrder(lib, limit, (n) => rankChecked(lib, plan, n, undefined, counted));
@@ -161,10 +151,12 @@ function rankByQuery(lib: LibraryView, plan: QueryPlan, counted: Counted = {}): 
   // literal (by its asked stems: no turn read); the others keep their place below those that hold them
   const parts = plan.query.literals.map(literalWords);
   const depth = contentCheck(plan, lib.turns) ? LITERAL_WINDOW : LITERAL_DEPTH; // (phrase and role checks read each candidate's turns)
-  const hits = rankChecked(lib, plan, limit === undefined ? undefined : Math.max(limit, depth), undefined, counted);
   const looked = (h: Scored, i: number): boolean =>
     i < LITERAL_WINDOW || (i < depth && parts.some((words) => words.length > 0 && lib.semantic.asksAll(h.key, words)));
-  return inScoreOrder(lib, literalsFirst(lib, plan, hits, looked)).slice(0, limit);
+  // (literalsFirst keeps the ranking's order and lifts whole bands: what lies past the best `n` is in the lowest)
+  return bestInScoreOrder(lib, limit, (n) =>
+    literalsFirst(lib, plan, rankChecked(lib, plan, n === undefined ? undefined : Math.max(n, depth), undefined, counted), looked),
+  );
 }
 
 /**
@@ -192,7 +184,7 @@ function bestInScoreOrder(lib: LibraryView, limit: number | undefined, rank: (n:
     const hits = rank(n);
     const ordered = inScoreOrder(lib, hits);
     if (hits.length < n || ordered.length <= limit) return ordered.slice(0, limit);
-    // (the unrounded ranking's last is the lowest shown score taken: below the edge, no tie of it is left out)
+    // (the unrounded ranking's last scores at least what any left out would: below the edge, no tie of it is left out)
     if (shown(hits[hits.length - 1].relevance) < ordered[limit - 1].relevance) return ordered.slice(0, limit);
   }
 }
