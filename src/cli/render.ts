@@ -60,7 +60,8 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
     : '';
   // (how many matched, where the limit or the answer's size left some out)
   const of = response.matched ? ` of ${response.matched.toLocaleString('en-US')}` : '';
-  lines.push(`${response.count}${of} result${(response.matched ?? response.count) === 1 ? '' : 's'}${also}${how}`);
+  const more = response.matched && response.count < response.matched ? ' (--limit N shows more)' : '';
+  lines.push(`${response.count}${of} result${(response.matched ?? response.count) === 1 ? '' : 's'}${also}${how}${more}`);
   const note = response.note ? style(color, ANSI.dim, `${printable(response.note)}\n`) : '';
   return `${partial}${note}${lines.join('\n')}\n`;
 }
