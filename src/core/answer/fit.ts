@@ -26,7 +26,7 @@ export function searchCutNote(matched: number, kept: number): string {
 export function searchCutAtNote(limit: number, kept: number): string {
   return (
     `The best ${kept} of the first ${limit} sessions that match are here (an answer is kept small enough for MCP clients to read): ` +
-    'ask again with a smaller limit, more words, or a date, source or project filter to see others.'
+    'ask again with more words, or a date, source or project filter, to see others.'
   );
 }
 
