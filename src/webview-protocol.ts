@@ -63,8 +63,11 @@ export type ToPanel =
 
 export type FromPanel =
   | { type: 'ready' }
-  /** `searchId` grows with each search: what comes back for an older one is dropped. */
-  | { type: 'search'; searchId: number; query: string; filters: PanelFilters }
+  /**
+   * `searchId` grows with each search: what comes back for an older one is dropped. `limit`: more results of the same
+   * search (Show More), its workspace view left as it is.
+   */
+  | { type: 'search'; searchId: number; query: string; filters: PanelFilters; limit?: number }
   | { type: 'openContext'; sessionId: string; topic: string; turnId: string; query: string }
   | { type: 'more'; direction: 'earlier' | 'later' }
   | { type: 'openRaw'; sessionId: string; line?: number }
@@ -79,3 +82,6 @@ export type FromPanel =
 /** Turns shown either side of a hit, and added by "Show earlier" / "Show later". */
 export const CONTEXT_TURNS = 4;
 export const MORE_TURNS = 6;
+/** Sessions the panel's search shows at first, and Show More adds each time, up to MAX_RESULTS. */
+export const RESULTS = 100;
+export const MAX_RESULTS = 1000;

@@ -4,13 +4,14 @@
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { SearchResult } from '../src/core/contracts.js';
-import type { FromPanel, PanelFilters, PanelTurn, ToPanel } from '../src/webview-protocol.js';
-import { appendMarked, appendTree, el, visibleControls } from './highlight.js';
+import { MAX_RESULTS, RESULTS, type FromPanel, type PanelFilters, type PanelTurn, type ToPanel } from '../src/webview-protocol.js';
+import { appendTree, el, visibleControls } from './highlight.js';
 import { markdownTree, preformatted, type MdNode } from './markdown.js';
 import { drawChart } from './chart.js';
 import { renderPreferences } from './preferences.js';
 import { decisionsSection, renderDecisions } from './decisions.js';
 import { WorkspaceView } from './workspaces.js';
+import { resultItem } from './result-item.js';
 import { choice, select, textfield, toggledSection, type Field } from './controls.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromPanel): void; setState(state: unknown): void; getState(): unknown };
@@ -25,6 +26,10 @@ const KINDS = ['conversation', 'file', 'diff', 'note', 'tool', 'thinking'];
 const app = document.getElementById('app')!;
 let lastQuery = '';
 let results: SearchResult[] = [];
+/** More sessions matched than the list shows (and it may show more): Show More is offered. */
+let moreMatched = false;
+/** Show More was pressed: the first of the sessions it adds takes the focus. */
+let moreFrom: number | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 /** How results are ranked: words and meaning (the default), words only, meaning only. */
@@ -95,6 +100,15 @@ count.setAttribute('role', 'status');
 const chart = el('div', 'chart');
 const list = el('div', 'results');
 list.setAttribute('role', 'listbox');
+const moreButton = document.createElement('vscode-button');
+moreButton.id = 'show-more';
+moreButton.setAttribute('secondary', '');
+moreButton.textContent = `Show ${RESULTS} More`;
+moreButton.hidden = true;
+moreButton.addEventListener('click', () => {
+  moreFrom = results.length;
+  send({ type: 'search', searchId, query: lastQuery, filters: currentFilters(), limit: Math.min(MAX_RESULTS, results.length + RESULTS) });
+});
 const workspaceLine = el('div', 'workspaces-line');
 workspaceLine.setAttribute('role', 'status');
 const workspaceList = el('div', 'workspaces');
@@ -115,6 +129,7 @@ app.append(
   decisions.section,
   chart,
   list,
+  moreButton,
   workspaceList,
   reader,
 );
@@ -130,6 +145,7 @@ function saveState(): void {
 function showList(): void {
   const byWorkspace = value('view') === 'workspaces';
   list.hidden = chart.hidden = byWorkspace;
+  moreButton.hidden = byWorkspace || !moreMatched;
   workspaceList.hidden = !byWorkspace;
   reader.hidden = true;
 }
@@ -158,12 +174,6 @@ function currentFilters(): PanelFilters {
   };
 }
 
-/** The tags worth showing on a result: the ones given and the topics (source, project and branch are shown already). */
-function shownTags(r: SearchResult): string[] {
-  const already = new Set([r.source, r.branch?.toLowerCase(), r.project?.split(/[\\/]/).filter(Boolean).pop()?.toLowerCase()]);
-  return (r.tags ?? []).filter((t) => !already.has(t)).slice(0, 6);
-}
-
 function schedule(): void {
   clearTimeout(timer);
   timer = setTimeout(search, 120);
@@ -173,6 +183,7 @@ let searchId = 0;
 
 function search(): void {
   lastQuery = query.value ?? '';
+  moreFrom = undefined;
   saveState();
   const filters = currentFilters();
   searchId++;
@@ -200,32 +211,12 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   count.textContent = m.note ?? (m.query.trim() ? `${shown} · ${m.tookMs} ms${also}${how}${partial}${team}` : '');
   exportButton.hidden = m.results.length === 0;
   list.replaceChildren();
-  m.results.forEach((r, i) => {
-    const item = el('div', 'result');
-    item.tabIndex = 0;
-    item.setAttribute('role', 'option');
-    item.dataset.index = String(i);
-    const title = el('div', 'title');
-    title.append(el('span', `codicon codicon-${r.owner ? 'organization' : r.sourceDeleted ? 'trash' : 'comment-discussion'}`));
-    title.append(document.createTextNode(' '));
-    appendMarked(title, r.topic, r.topicHighlights);
-    const meta = el(
-      'div',
-      'meta',
-      `${r.date.slice(0, 10)} · ${r.source}${r.project ? ` · ${r.project}` : ''} · ${r.relevanceScore.toFixed(2)}${r.owner ? ` · team: ${r.owner}@${r.machine ?? ''}` : r.sourceDeleted ? ' · source deleted' : ''}`,
-    );
-    const tags = shownTags(r);
-    if (tags.length) meta.append(el('span', 'tags', ` · ${tags.map((t) => `#${t}`).join(' ')}`));
-    item.append(title, meta);
-    r.matchedSnippets.forEach((snippet, s) => {
-      const line = el('div', 'snippet');
-      appendMarked(line, snippet, r.snippetHighlights[s]);
-      line.dataset.turn = r.snippetTurnIds[s];
-      item.append(line);
-    });
-    item.addEventListener('click', (e) => open(r, (e.target as HTMLElement).closest<HTMLElement>('.snippet')?.dataset.turn));
-    list.append(item);
-  });
+  list.append(...m.results.map((r, i) => resultItem(r, i, open)));
+  // more of the same search, where more matched than the list shows
+  moreMatched = !!m.matched && m.count < Math.min(m.matched, MAX_RESULTS);
+  moreButton.hidden = !moreMatched || value('view') === 'workspaces';
+  if (moreFrom !== undefined) list.querySelector<HTMLElement>(`.result[data-index="${moreFrom}"]`)?.focus();
+  moreFrom = undefined;
   drawChart(
     chart,
     m.results.map((r) => r.date.slice(0, 10)),
@@ -278,7 +269,7 @@ function renderContext(m: Extract<ToPanel, { type: 'context' }>): void {
   if (after <= 0) later.setAttribute('disabled', '');
   later.addEventListener('click', () => send({ type: 'more', direction: 'later' }));
   reader.append(later);
-  list.hidden = chart.hidden = workspaceList.hidden = true;
+  list.hidden = chart.hidden = workspaceList.hidden = moreButton.hidden = true;
   reader.hidden = false;
   reader.querySelector<HTMLElement>('.turn.hit')?.scrollIntoView({ block: 'center' });
   reader.querySelector<HTMLElement>('.turn.hit')?.focus();

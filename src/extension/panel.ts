@@ -19,7 +19,7 @@ import {
   PreferencesRequest,
   UpdatePreferencesRequest,
 } from '../protocol.js';
-import { CONTEXT_TURNS, MORE_TURNS, type FromPanel, type PanelFilters, type ToPanel } from '../webview-protocol.js';
+import { CONTEXT_TURNS, MAX_RESULTS, MORE_TURNS, RESULTS, type FromPanel, type PanelFilters, type ToPanel } from '../webview-protocol.js';
 import { Disposable } from './dispose.js';
 import { serverSettings } from './settings.js';
 
@@ -93,9 +93,10 @@ export class SearchPanel extends Disposable {
         case 'search': {
           if (!m.query.trim()) return this.post({ type: 'results', query: m.query, results: [], count: 0, tookMs: 0 });
           // the workspace view (this machine's) streams beside the ranked sessions
-          if (m.query.trim().length >= 2 && m.filters.scope !== 'team') void this.searchWorkspaces(m.searchId, m.query, m.filters);
+          if (m.limit === undefined && m.query.trim().length >= 2 && m.filters.scope !== 'team') void this.searchWorkspaces(m.searchId, m.query, m.filters);
           const started = Date.now();
-          const response = await this.client.sendRequest(SearchRequest, { query: m.query, ...m.filters, limit: 100 });
+          const limit = Math.min(MAX_RESULTS, Math.max(RESULTS, Math.floor(Number(m.limit) || 0)));
+          const response = await this.client.sendRequest(SearchRequest, { query: m.query, ...m.filters, limit });
           this.post({
             type: 'results',
             query: m.query,

@@ -126,14 +126,36 @@ describe('Session Search in VS Code', () => {
 
 describe('the search panel', () => {
   const frame = () => panelFrame(bench.page);
+  /** Opens the panel and searches for `words`: its query box and the line that counts the results. */
+  const searchPanel = async (words: string) => {
+    await runCommand(bench.page, 'Session Search: Open Search Panel');
+    const query = frame().locator('vscode-textfield#query input');
+    await query.waitFor({ timeout: 30_000 });
+    await query.fill(words);
+    return { query, count: frame().locator('.count') };
+  };
+
+  test('says how many sessions matched, and Show 100 More adds the next of the same search', () =>
+    step('panel-more', async () => {
+      // (any of the words: more than the 100 sessions the panel shows at first)
+      const { count } = await searchPanel('file code python function');
+      await count.filter({ hasText: /^100 of \d+ sessions/ }).waitFor({ timeout: 20_000 });
+      const matched = Number(/of (\d+) sessions/.exec(await count.innerText())![1]);
+      assert.equal(await frame().locator('.results .result').count(), 100);
+      const more = frame().locator('vscode-button#show-more:not([hidden])');
+      await more.click();
+      const shown = Math.min(matched, 200);
+      await count.filter({ hasText: new RegExp(`^${shown === matched ? '' : `${shown} of `}${matched} sessions`) }).waitFor({ timeout: 20_000 });
+      assert.equal(await frame().locator('.results .result').count(), shown);
+      // the first session it added has the focus; the button goes once every match is shown
+      assert.equal(await frame().locator('.results .result:focus').getAttribute('data-index'), '100');
+      if (shown === matched) assert.equal(await frame().locator('vscode-button#show-more').isHidden(), true);
+      await screenshot(bench.page, 'panel-show-more');
+    }));
 
   test('searches, filters by source, and opens the reader with Show earlier / Show later', () =>
     step('panel', async () => {
-      await runCommand(bench.page, 'Session Search: Open Search Panel');
-      const query = frame().locator('vscode-textfield#query input');
-      await query.waitFor({ timeout: 30_000 });
-      await query.fill('test');
-      const count = frame().locator('.count');
+      const { query, count } = await searchPanel('test');
       await count.filter({ hasText: /\d+ sessions?/ }).waitFor({ timeout: 20_000 });
       const all = /([\d,]+) session/.exec(await count.innerText())![1];
       assert.ok(Number(all.replaceAll(',', '')) > 1);
