@@ -272,7 +272,7 @@ function resultOf(lib: LibraryView, plan: QueryPlan, hit: Scored, s: Session, se
   }
   const result: SearchResult = {
     ...sessionFields(s),
-    relevanceScore: Math.round(hit.relevance * 1000) / 1000,
+    relevanceScore: shown(hit.relevance),
     matchedSnippets: snippets.map((x) => x.text),
     snippetTurnIds: snippets.map((x) => x.turnId),
     snippetHighlights: snippets.map((x) => x.highlights),
