@@ -5,6 +5,7 @@
 import { errorCode, errorMessage, SessionSearchError } from '../core/errors.js';
 import type { CliOptions } from './args.js';
 import { UsageError } from './args.js';
+import { grouped } from '../core/digits.js';
 
 const USAGE_CODES = new Set(['Search query is required', 'INVALID_DATE', 'INVALID_ARGUMENT']);
 
@@ -84,7 +85,7 @@ export function waitNotice(ifInterrupted: string, env: NodeJS.ProcessEnv = proce
     if (said || done >= total || Date.now() - started < afterMs) return;
     said = true;
     process.stderr.write(
-      `session-search: waiting for the index: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} files read so far; ` +
+      `session-search: waiting for the index: ${grouped(done)} of ${grouped(total)} files read so far; ` +
         `the answer comes when every one is (--partial answers at once from what is read; ${ifInterrupted})\n`,
     );
   };

@@ -2,6 +2,7 @@
 import type { SourceReport } from '../core/library/sources-report.js';
 import type { GetResponse, ListResponse, SearchResponse } from '../core/contracts.js';
 import { indexingLine } from '../core/indexing-line.js';
+import { grouped } from '../core/digits.js';
 
 export const ANSI = { bold: '\x1b[1m', dim: '\x1b[2m', mark: '\x1b[1;33m', reset: '\x1b[0m' };
 
@@ -59,7 +60,7 @@ export function renderSearch(response: SearchResponse, color: boolean): string {
     ? ` · ${response.mode === 'lexical' ? 'ranked by words' : response.mode === 'hybrid' ? 'ranked by words and meaning' : 'ranked by meaning'}`
     : '';
   // (how many matched, where the limit or the answer's size left some out)
-  const of = response.matched ? ` of ${response.matched.toLocaleString('en-US')}` : '';
+  const of = response.matched ? ` of ${grouped(response.matched)}` : '';
   const more = response.matched && response.count < response.matched ? ' (--limit N shows more)' : '';
   lines.push(`${response.count}${of} result${(response.matched ?? response.count) === 1 ? '' : 's'}${also}${how}${more}`);
   const note = response.note ? style(color, ANSI.dim, `${printable(response.note)}\n`) : '';
@@ -74,7 +75,7 @@ export function renderList(response: ListResponse, color: boolean): string {
   );
   lines.push(
     response.matched
-      ? `${response.count} of ${response.matched.toLocaleString('en-US')} sessions, the newest (--limit N, or a filter, shows others)`
+      ? `${response.count} of ${grouped(response.matched)} sessions, the newest (--limit N, or a filter, shows others)`
       : `${response.count} session${response.count === 1 ? '' : 's'}`,
   );
   return `${lines.join('\n')}\n`;

@@ -3,6 +3,7 @@
  * window): one line per aspect, under a line that says which engine it is.
  */
 import type { EngineAbout } from './protocol.js';
+import { grouped } from '../core/digits.js';
 
 /** A duration as people read it: 45 s, 12 min, 3 h 5 min. */
 export function duration(ms: number): string {
@@ -13,7 +14,7 @@ export function duration(ms: number): string {
 }
 
 const mb = (bytes: number): string => `${Math.round(bytes / 1048576)} MB`;
-const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`): string => `${grouped(n)} ${n === 1 ? one : many}`;
 
 /** What the watchers hold: roots, the folders under them with a system watch each (and the user's limit), roots polled. */
 function watching(w: NonNullable<EngineAbout['watching']>, limit: number | undefined): string {
@@ -21,7 +22,7 @@ function watching(w: NonNullable<EngineAbout['watching']>, limit: number | undef
   const folders =
     w.watches === undefined
       ? ''
-      : `, ${plural(w.watches, 'folder')} in them (a system watch each${limit ? `, of the ${limit.toLocaleString('en-US')} this user may hold` : ''})`;
+      : `, ${plural(w.watches, 'folder')} in them (a system watch each${limit ? `, of the ${grouped(limit)} this user may hold` : ''})`;
   const polled = w.polled ? `; ${plural(w.polled, 'root')} rescanned on a timer instead (a network drive, or no watch left)` : '';
   return `${plural(w.folders, 'root')}${folders}${polled}`;
 }
@@ -33,8 +34,8 @@ export function describeEngine(about: EngineAbout | Pick<EngineAbout, 'pid' | 'v
     return `${head}\n  An earlier build: it cannot say more. \`session-search engine stop\` stops it; the next command starts this build's.\n`;
   const { status, clients } = about;
   const loaded = status.complete
-    ? `${status.sessions.toLocaleString('en-US')} searchable; the index is complete`
-    : `${status.sessions.toLocaleString('en-US')} searchable so far; indexing, ${status.filesDone.toLocaleString('en-US')} of ${status.filesTotal.toLocaleString('en-US')} files read${status.stopped ? ` (stopped: ${status.stopped})` : ''}`;
+    ? `${grouped(status.sessions)} searchable; the index is complete`
+    : `${grouped(status.sessions)} searchable so far; indexing, ${grouped(status.filesDone)} of ${grouped(status.filesTotal)} files read${status.stopped ? ` (stopped: ${status.stopped})` : ''}`;
   const meaning = { ready: 'learned', building: 'being learned (answers rank by words until it is ready)', empty: 'not learned yet (answers rank by words)' }[
     about.meaning
   ];

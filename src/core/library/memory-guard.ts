@@ -8,6 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { AHEAD_BYTES } from '../ingest/read-ahead.js';
 import { COMMIT_MAX_BYTES } from '../ingest/file-state.js';
 import { CHECKPOINT_BYTES, CHECKPOINT_MS, type LibraryOptions } from './options.js';
+import { grouped } from '../digits.js';
 
 /** Past this share of the limit a load writes its snapshot at once (the index's memory goes to the file). */
 export const CHECKPOINT_SHARE = 0.55;
@@ -46,10 +47,10 @@ export function heapUseAfterCollection(): HeapUse {
 
 /** What a person reads when a load stopped for memory: what happened, and what they can do. */
 export function memoryStopReason(use: HeapUse, filesDone: number, filesTotal: number): string {
-  const mb = (n: number): string => `${Math.round(n / 1048576).toLocaleString('en-US')} MB`;
+  const mb = (n: number): string => `${grouped(Math.round(n / 1048576))} MB`;
   return (
-    `memory ran short (${mb(use.used)} of the ${mb(use.limit)} heap limit in use) after ${filesDone.toLocaleString('en-US')} of ` +
-    `${filesTotal.toLocaleString('en-US')} transcript files; what was read is searchable. Give Node more memory ` +
+    `memory ran short (${mb(use.used)} of the ${mb(use.limit)} heap limit in use) after ${grouped(filesDone)} of ` +
+    `${grouped(filesTotal)} transcript files; what was read is searchable. Give Node more memory ` +
     `(NODE_OPTIONS=--max-old-space-size=8192) or exclude large folders (the sessionSearch.exclude setting), then start again: ` +
     `indexing resumes where it stopped`
   );
