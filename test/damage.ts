@@ -60,7 +60,13 @@ export async function assertSameAnswers(library: LibraryCore, reference: Library
     lib
       .search(q, { limit: 10, mode: 'lexical' })
       .results.map((r) => ({ id: r.id, relevance: r.relevanceScore, snippets: r.matchedSnippets, turns: r.snippetTurnIds }));
-  for (const id of reference.sessions.keys()) {
+  for (const [i, id] of [...reference.sessions.keys()].entries()) {
+    // (a page and the reader's window read first, each first for every other session: each reads the turns itself, as
+    // an agent's read_session and the reader do, and must not answer from a damaged copy)
+    const page = async () => assert.deepEqual(await library.read(id, 0), await reference.read(id, 0), `${what}: read ${id}`);
+    const window = async () =>
+      assert.deepEqual(await library.turnWindow(id, 0, 1000), await reference.turnWindow(id, 0, 1000), `${what}: the reader's window of ${id}`);
+    for (const step of i % 2 ? [page, window] : [window, page]) await step();
     // (exported before it is got: an export reads the turns itself, and a damaged copy must not reach its text either)
     assert.deepEqual(await library.export(id, 'md'), await reference.export(id, 'md'), `${what}: export ${id}`);
     assert.deepEqual(await library.get(id), await reference.get(id), `${what}: get ${id}`);

@@ -156,14 +156,14 @@ describe('filters and result shape', () => {
     assert.deepEqual(topics('authentication', { role: 'user', limit: 2 }), roles.slice(0, 2));
   });
 
-  test("the reader's turn window marks what the query matched", () => {
+  test("the reader's turn window marks what the query matched", async () => {
     const id = library.search('weekday').results[0].id;
-    const window = library.turnWindow(id, 0, 10, 'weekday monday')!;
+    const window = (await library.turnWindow(id, 0, 10, 'weekday monday'))!;
     assert.equal(window.turns.length, window.highlights.length);
     const marked = window.turns.flatMap((t, i) => window.highlights[i].map(([a, b]) => t.text.slice(a, b).toLowerCase()));
     // whole words and their other forms: "Mondays" in the question is a form of "monday", "Mon" is not
     assert.deepEqual(new Set(marked), new Set(['weekday', 'monday', 'mondays']));
-    assert.deepEqual(library.turnWindow(id, 0, 10)!.highlights.flat(), []);
+    assert.deepEqual((await library.turnWindow(id, 0, 10))!.highlights.flat(), []);
   });
 
   test("the seed's fields are present", () => {

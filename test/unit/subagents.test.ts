@@ -38,7 +38,7 @@ test('a sub-agent transcript names the session that started it, and that session
     const got = await library.get(agent.id, { format: 'json' });
     assert.equal(got.session.parentId, PARENT);
     assert.match(renderGet(await library.get(agent.id)), new RegExp(`A sub-agent of ${PARENT}`));
-    assert.match(library.turnWindow(agent.id, 0, 2)?.notes?.join(' ') ?? '', /A sub-agent of “/);
+    assert.match((await library.turnWindow(agent.id, 0, 2))?.notes?.join(' ') ?? '', /A sub-agent of “/);
   }
   // a word of a sub-agent's own turns finds it, and the result shows whose sub-agent it is
   const hit = library
@@ -63,7 +63,7 @@ test('a session whose transcript was deleted says so in get and the reader, and 
   assert.equal(got.session.resumeCommand, undefined, 'claude --resume would find nothing');
   assert.equal(resumeArgs(library.sessions.get(PARENT)!), undefined);
   assert.match(renderGet(await library.get(PARENT)), /The tool deleted this transcript .*from the archive/);
-  assert.match(library.turnWindow(PARENT, 0, 2)?.notes?.join(' ') ?? '', /deleted this transcript/);
+  assert.match((await library.turnWindow(PARENT, 0, 2))?.notes?.join(' ') ?? '', /deleted this transcript/);
   assert.equal(library.search('"test suite"', { limit: 20 }).results.find((r) => r.id === PARENT)?.resumeCommand, undefined);
   await library.close();
 });

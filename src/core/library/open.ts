@@ -19,7 +19,7 @@ import { PreferenceStore } from '../store/preferences.js';
 import { SnapshotScheduler } from './snapshots.js';
 import { safeLogger } from '../log.js';
 import type { ExportFormat, Session } from '../model.js';
-import type { GetResponse, IndexingState, ReadResponse, SessionInfo } from '../contracts.js';
+import type { GetResponse, IndexingState, ReadResponse, SessionInfo, TurnWindow } from '../contracts.js';
 import type { OutputFormat } from '../format.js';
 import { Persistence } from '../store/persistence.js';
 import { Repairs } from '../store/repairs.js';
@@ -50,7 +50,7 @@ const WATCH_AFTER_MS = 1_000;
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './options.js';
 
-export interface LibraryCore extends Omit<Answers, 'read' | 'info'> {
+export interface LibraryCore extends Omit<Answers, 'read' | 'info' | 'turnWindow'> {
   readonly sessions: Map<string, Session>;
   readonly index: SearchIndex;
   /** The configured roots that exist, resolved. */
@@ -98,6 +98,8 @@ export interface LibraryCore extends Omit<Answers, 'read' | 'info'> {
   read(docid: string, offset?: number): Promise<ReadResponse>;
   /** What a listing says of one session (`resume` reads its command there), found as `get` finds it. */
   info(name: string): Promise<SessionInfo>;
+  /** Turns `from`..`to` of a session for the reader (`Answers.turnWindow`), again once a repair its reading started is done. */
+  turnWindow(id: string, from: number, to: number, query?: string): Promise<TurnWindow | undefined>;
   /** One session as Markdown, a self-contained HTML page or JSON (core/export.ts). */
   export(name: string, format: ExportFormat, options?: ExportOptions): Promise<{ id: string; text: string }>;
   reloadFile(file: string): Promise<void>;
@@ -209,6 +211,10 @@ export function openCore(given: LibraryOptions): LibraryCore {
         if (err instanceof SessionSearchError && err.code === 'FILE_NOT_FOUND' && (await load.readNamed(name))) return answer();
         throw err;
       });
+    return afterRepairs(first, answer);
+  };
+  /** `first`, or where a repair is under way (started by reading the turns it holds), the answer asked again after it. */
+  const afterRepairs = async <T>(first: T, answer: () => T | Promise<T>): Promise<T> => {
     if (!repairs.busy) return first;
     await repairs.settled();
     return answer();
@@ -286,10 +292,14 @@ export function openCore(given: LibraryOptions): LibraryCore {
     ready: (graceMs = 0) => Promise.race([load.loaded, load.answerable.then(() => new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()))]),
     get: (name, opts = {}) => aboutSession(name, () => answers.get(name, opts)),
     info: (name) => aboutSession(name, () => answers.info(name)),
+    // (a page says found: false rather than throwing; read again as aboutSession reads: once its files are read, and
+    // once a repair its reading started is done, so that a damaged stored copy never answers a page without its turns;
+    // the reader's window likewise)
     async read(docid, offset) {
       const page = answers.read(docid, offset);
-      return page.found || !(await load.readNamed(docid)) ? page : answers.read(docid, offset);
+      return afterRepairs(page.found || !(await load.readNamed(docid)) ? page : answers.read(docid, offset), () => answers.read(docid, offset));
     },
+    turnWindow: async (id, from, to, query) => afterRepairs(answers.turnWindow(id, from, to, query), () => answers.turnWindow(id, from, to, query)),
     // (found as get finds it, and rendered once: it was rendered for get first, to learn its id)
     export: (name, format, exportOptions = {}) =>
       aboutSession(name, () => {
