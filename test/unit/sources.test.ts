@@ -1,13 +1,15 @@
 /** The source adapters on the real transcripts: what a user would check on their own files. */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LibraryCore } from '../../src/core/library/open.js';
 import type { MemoryLogger } from '../../src/core/log.js';
 import { firstPrompt } from '../../src/core/model.js';
 import { codeArchitectSource, codeArchitectLayout } from '../../src/core/ingest/sources/codearchitect.js';
+import { scanRoots } from '../../src/core/ingest/file-state.js';
+import { transcriptTest } from '../../src/core/ingest/exclude.js';
 import { CORPUS, corpusRoots, loadLibrary, tempDir, writeCodeArchitect, writeFile } from '../helpers.js';
 
 function hashTree(dir: string, out = new Map<string, string>()): Map<string, string> {
@@ -134,6 +136,41 @@ describe('CodeArchitect', () => {
     assert.equal(accepts(`${root}${sep}x${sep}..${sep}2025-01-02${sep}both${sep}summary.md`), false);
     assert.equal(accepts(`${root}${sep}2025-01-02${sep}${sep}both${sep}full.md`), true);
     assert.deepEqual(codeArchitectLayout(join(root, '2025-01-02', 'old-full.md'), root), { day: '2025-01-02', topic: 'old', part: 'full', legacy: true });
+  });
+
+  test("a walk tells a summary's full.md from the folder it just listed, as the disk would (a link to nowhere: the summary is read)", async () => {
+    const root = tempDir();
+    const day = join(root, '2025-01-02');
+    for (const f of [
+      'both/full.md',
+      'both/summary.md',
+      'alone/summary.md',
+      'dangling/summary.md',
+      'linked/summary.md',
+      'old-full.md',
+      'old-summary.md',
+      'lone-summary.md',
+    ])
+      writeFile(join(day, f), 'x');
+    symlinkSync(join(root, 'nowhere.md'), join(day, 'dangling', 'full.md'));
+    symlinkSync(join(day, 'both', 'full.md'), join(day, 'linked', 'full.md'));
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const { plan } = await scanRoots([{ source: 'codearchitect', path: root }], quiet, transcriptTest(undefined));
+    const walked = plan[0].files.map((f) => relative(day, f.file)).sort();
+    assert.deepEqual(walked, ['alone/summary.md', 'both/full.md', 'dangling/summary.md', 'linked/full.md', 'lone-summary.md', 'old-full.md']);
+    // the same as each file asked of the disk
+    const onDisk = [
+      'both/full.md',
+      'both/summary.md',
+      'alone/summary.md',
+      'dangling/summary.md',
+      'linked/full.md',
+      'linked/summary.md',
+      'old-full.md',
+      'old-summary.md',
+      'lone-summary.md',
+    ];
+    assert.deepEqual(onDisk.filter((f) => codeArchitectSource.accepts(join(day, f), root)).sort(), walked);
   });
 });
 

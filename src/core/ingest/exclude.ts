@@ -1,6 +1,10 @@
 /** Exclude patterns from settings: globs (`**`, `*`, `?`) matched against a file's path with forward slashes. */
 import { escapeRegExp } from '../regexp.js';
 import type { SourceAdapter } from './sources/types.js';
+import type { ListedFolder } from './walk.js';
+
+/** Whether a file under a root is read (`folder`: the names a walk just listed beside it). */
+export type TranscriptTest = (adapter: SourceAdapter, file: string, root: string, folder?: ListedFolder) => boolean;
 
 export function globToRegExp(glob: string): RegExp {
   let re = '';
@@ -22,9 +26,9 @@ export function globToRegExp(glob: string): RegExp {
  * Whether a file under a root is read: its adapter recognises it and no exclude pattern names it. The one test, for the
  * library's reads and for the thread that walks the roots (ingest/scan-worker.ts).
  */
-export function transcriptTest(patterns: string[] | undefined): (adapter: SourceAdapter, file: string, root: string) => boolean {
+export function transcriptTest(patterns: string[] | undefined): TranscriptTest {
   const excluded = excluder(patterns);
-  return (adapter, file, root) => adapter.accepts(file, root) && !excluded(file);
+  return (adapter, file, root, folder) => adapter.accepts(file, root, folder) && !excluded(file);
 }
 
 export function excluder(patterns: string[] | undefined): (path: string) => boolean {

@@ -4,8 +4,8 @@ import { stat } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import type { Logger } from '../log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
-import type { SourceAdapter } from './sources/types.js';
-import { walkFiles } from './walk.js';
+import { walkFiles, type ListedFolder } from './walk.js';
+import type { TranscriptTest } from './exclude.js';
 
 export interface FileState {
   file: string;
@@ -107,20 +107,12 @@ export async function changedEntries<T extends { file: string; entry?: [number, 
 }
 
 /** Every transcript file `accepts` takes under the roots, with its state on disk, and the set of them all. */
-export async function scanRoots(
-  roots: readonly SourceRoot[],
-  logger: Logger,
-  accepts: (adapter: SourceAdapter, file: string, root: string) => boolean,
-): Promise<Scan> {
+export async function scanRoots(roots: readonly SourceRoot[], logger: Logger, accepts: TranscriptTest): Promise<Scan> {
   return scanOf(await scanPlan(roots, logger, accepts));
 }
 
 /** Each root's files that `accepts` takes, with their state on disk (`scanRoots` without the set of them all). */
-export async function scanPlan(
-  roots: readonly SourceRoot[],
-  logger: Logger,
-  accepts: (adapter: SourceAdapter, file: string, root: string) => boolean,
-): Promise<Scan['plan']> {
+export async function scanPlan(roots: readonly SourceRoot[], logger: Logger, accepts: TranscriptTest): Promise<Scan['plan']> {
   const plan: Scan['plan'] = [];
   // roots of one folder (a workspace's SpecStory and Aider histories) are walked once, their files told apart after
   // (a copy: a library's roots may change while they are walked, a window's folder added or dropped)
@@ -128,8 +120,8 @@ export async function scanPlan(
   for (const root of [...roots]) byFolder.set(root.path, [...(byFolder.get(root.path) ?? []), root]);
   for (const [folder, group] of byFolder) {
     const adapters = group.map((root) => sourceById(root.source)!);
-    const accepted = (file: string, i: number): boolean => accepts(adapters[i], file, folder);
-    const files = await statFiles(await walkFiles(folder, { logger, accept: (f) => group.some((_, i) => accepted(f, i)) }));
+    const accepted = (file: string, i: number, listed?: ListedFolder): boolean => accepts(adapters[i], file, folder, listed);
+    const files = await statFiles(await walkFiles(folder, { logger, accept: (f, listed) => group.some((_, i) => accepted(f, i, listed)) }));
     for (const [i, root] of group.entries()) plan.push({ root, files: group.length === 1 ? files : files.filter((f) => accepted(f.file, i)) });
   }
   return plan;

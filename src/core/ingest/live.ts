@@ -301,7 +301,7 @@ export class LiveUpdates {
     const seen = new Set<string>();
     for (const root of roots) {
       const adapter = sourceById(root.source)!;
-      const files = await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.library.accepts(adapter, f, root.path) });
+      const files = await walkFiles(root.path, { logger: this.options.logger, accept: (f, folder) => this.library.accepts(adapter, f, root.path, folder) });
       for (const file of files) {
         seen.add(file);
         const now = await signature(file);
@@ -337,7 +337,10 @@ export class LiveUpdates {
         await watcher?.close().catch(() => undefined);
         for (const r of roots) if (!this.polled.has(r)) await this.watchRoot(r);
         const adapter = sourceById(root.source)!;
-        for (const file of await walkFiles(root.path, { logger: this.options.logger, accept: (f) => this.library.accepts(adapter, f, root.path) }))
+        for (const file of await walkFiles(root.path, {
+          logger: this.options.logger,
+          accept: (f, folder) => this.library.accepts(adapter, f, root.path, folder),
+        }))
           this.schedule(file);
       }
     }

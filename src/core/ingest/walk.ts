@@ -2,7 +2,7 @@
  * Lists regular files under a root without leaving it: symlinks are followed only when their target stays inside the
  * root, and FIFOs, sockets and devices are never opened.
  */
-import { readdirSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { relative, isAbsolute, sep } from 'node:path';
 import type { Logger } from '../log.js';
@@ -24,9 +24,18 @@ function hasDotSegment(path: string): boolean {
  */
 export const NEVER_WALKED = new Set(['node_modules', '.git', '.venv', 'venv', '__pycache__', '.tox', '.mypy_cache', '.next', '.cache']);
 
+/**
+ * The names a walk has just listed in a file's folder, asked instead of the disk (whether a sibling exists: a
+ * CodeArchitect summary is read only where its session has no full.md). A symbolic link is asked of the disk, which
+ * says whether its target exists.
+ */
+export interface ListedFolder {
+  has(name: string): boolean;
+}
+
 export interface WalkOptions {
   logger: Logger;
-  accept: (file: string) => boolean;
+  accept: (file: string, folder?: ListedFolder) => boolean;
   maxDepth?: number;
   /** Folders listed through the thread pool from the start (as a slow disk makes them be); for tests. */
   pooled?: boolean;
@@ -52,6 +61,7 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
       return [];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const folder = listedFolder(dir, entries);
     const found: (string | Promise<string[]>)[] = [];
     for (const entry of entries) {
       const full = childPath(dir, entry.name);
@@ -72,8 +82,8 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
         }
       }
       if (isDir && depth < maxDepth && !NEVER_WALKED.has(entry.name)) found.push(visit(full, depth + 1));
-      else if (isFile && options.accept(full)) found.push(full);
-      else if (!isDir && !isFile && options.accept(full)) options.logger.warn(`${full}: not a regular file (a FIFO, socket or device), never opened`);
+      else if (isFile && options.accept(full, folder)) found.push(full);
+      else if (!isDir && !isFile && options.accept(full, folder)) options.logger.warn(`${full}: not a regular file (a FIFO, socket or device), never opened`);
     }
     const files: string[] = [];
     for (const each of found) {
@@ -85,6 +95,18 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
   const info = await lstat(realRoot).catch(() => undefined);
   if (!info?.isDirectory()) return [];
   return visit(realRoot, 0);
+}
+
+/** A folder's listing as a ListedFolder (its names put in a map the first time one is asked for). */
+function listedFolder(dir: string, entries: readonly Dirent[]): ListedFolder {
+  let links: Map<string, boolean> | undefined;
+  return {
+    has(name) {
+      links ??= new Map(entries.map((e) => [e.name, e.isSymbolicLink()]));
+      const link = links.get(name);
+      return link === undefined ? false : !link || existsSync(childPath(dir, name));
+    },
+  };
 }
 
 /**

@@ -43,7 +43,7 @@ export async function addRoots(load: Loader, catalog: SessionCatalog, roots: rea
   await load.loaded;
   const unread = fresh.filter((root) => !load.readAll(root));
   if (!unread.length) return out;
-  const { plan } = await scanRoots(unread, logger, (a, f, r) => load.accepts(a, f, r));
+  const { plan } = await scanRoots(unread, logger, (a, f, r, folder) => load.accepts(a, f, r, folder));
   for (const { root, files } of plan) {
     const changed = files.filter((f) => !catalog.unchanged(f));
     for (const f of changed) await load.reloadFile(f.file);
@@ -86,7 +86,7 @@ export async function resolveConfiguredRoots(
  * `roots`: those of a watcher started later (a workspace folder watched after it was read).
  */
 export async function changedFiles(load: Loader, catalog: SessionCatalog, logger: Logger, roots: readonly SourceRoot[] = load.roots): Promise<string[]> {
-  const { plan, seen } = await scanRoots(roots, logger, (adapter, f, root) => load.accepts(adapter, f, root));
+  const { plan, seen } = await scanRoots(roots, logger, (adapter, f, root, folder) => load.accepts(adapter, f, root, folder));
   const out = plan.flatMap(({ files }) => files.filter((f) => !catalog.unchanged(f)).map((f) => f.file));
   for (const [file, known] of catalog.byFile) {
     if (seen.has(file) || !roots.some((r) => r.source === known.root.source && isInside(r.path, file))) continue;

@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
-import { transcriptTest } from '../ingest/exclude.js';
+import { transcriptTest, type TranscriptTest } from '../ingest/exclude.js';
 import { scanRoots, type FileState, type Scan } from '../ingest/file-state.js';
 import { purgeArchive, readChangedEntriesAgain, restoreArchivedOnly } from './archive-checks.js';
 import { archiveReads, readBatch, readFileSessions, type FileRead, type ReadOptions } from '../ingest/read-files.js';
@@ -22,7 +22,7 @@ import type { SourceAdapter, SourceContext } from '../ingest/sources/types.js';
 import type { Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
 import type { TurnStore } from '../store/turn-store.js';
-import { isInside } from '../ingest/walk.js';
+import { isInside, type ListedFolder } from '../ingest/walk.js';
 import { PendingFiles } from './pending-files.js';
 import type { SessionCatalog } from './catalog.js';
 import type { SnapshotScheduler } from './snapshots.js';
@@ -43,7 +43,7 @@ const rootKey = (root: SourceRoot): string => `${root.source}\0${root.path}`;
 export class Loader {
   readonly roots: SourceRoot[] = [];
   private readonly missingRoots: SourceRoot[] = [];
-  private readonly accept: (adapter: SourceAdapter, file: string, root: string) => boolean;
+  private readonly accept: TranscriptTest;
   /** The archive entry names the walk gave, and the entries it listed that none of its files names (archive-checks.ts). */
   private walkEntries: Pick<Scan, 'entryName' | 'unnamed'> = {};
   /** Settles once a restored index holds everything its snapshot had (changes wait for it; queries do not). */
@@ -174,7 +174,7 @@ export class Loader {
     onProgress: ((p: LoadProgress) => void) | undefined,
     signal: AbortSignal | undefined,
     checked: Promise<unknown>,
-    scanning = scanRoots(this.roots, this.logger, (adapter, f, root) => this.accepts(adapter, f, root)),
+    scanning = scanRoots(this.roots, this.logger, (adapter, f, root, folder) => this.accepts(adapter, f, root, folder)),
   ): Promise<void> {
     const [{ plan, seen, entryName, unnamed }] = await Promise.all([scanning, checked]);
     this.walkEntries = { entryName, unnamed };
@@ -399,8 +399,8 @@ export class Loader {
   }
 
   /** Whether a file under a root is read: the adapter recognises it and no exclude pattern names it. */
-  accepts(adapter: SourceAdapter, file: string, root: string): boolean {
-    return this.accept(adapter, file, root);
+  accepts(adapter: SourceAdapter, file: string, root: string, folder?: ListedFolder): boolean {
+    return this.accept(adapter, file, root, folder);
   }
 
   /** Whether a file lies under a configured root of its source (existing or not). */

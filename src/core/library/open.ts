@@ -26,6 +26,7 @@ import { Repairs } from '../store/repairs.js';
 import { ParsedFiles } from '../ingest/sources/line-files.js';
 import type { SourceRoot } from '../ingest/sources/registry.js';
 import type { SourceAdapter } from '../ingest/sources/types.js';
+import type { ListedFolder } from '../ingest/walk.js';
 import { Archive } from '../store/archive.js';
 import { DamagedArrayError } from '../store/disk-array.js';
 import { errorMessage, SessionSearchError } from '../errors.js';
@@ -107,7 +108,7 @@ export interface LibraryCore extends Omit<Answers, 'read' | 'info' | 'turnWindow
   /** Files under `roots` (all of them by default) that changed, appeared or vanished since they were read. */
   changedFiles(roots?: readonly SourceRoot[]): Promise<string[]>;
   filesUnder(folder: string): string[];
-  accepts(adapter: SourceAdapter, file: string, root: string): boolean;
+  accepts(adapter: SourceAdapter, file: string, root: string, folder?: ListedFolder): boolean;
   store(input: StoreInput, now?: Date): ReturnType<typeof storeConversation>;
   /**
    * Reads a root added while the library runs (a window's workspace folder), once the first load is done, and keeps it
@@ -311,7 +312,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
     markSourceDeleted: (file) => catalog.markSourceDeleted(file),
     changedFiles: (roots) => changedFiles(load, catalog, options.logger, roots),
     filesUnder: (folder) => catalog.filesUnder(folder),
-    accepts: (adapter, file, root) => load.accepts(adapter, file, root),
+    accepts: (adapter, file, root, folder) => load.accepts(adapter, file, root, folder),
     store: (input, now) => storeConversation(options, load, catalog, input, now),
     addRoot: (root) => addRoot(load, catalog, root, logger),
     addRoots: (roots) => addRoots(load, catalog, roots, logger),

@@ -144,12 +144,13 @@ export const codeArchitectSource: SourceAdapter = {
   id: 'codearchitect',
   label: 'CodeArchitect',
   defaultRoots: DEFAULT_ROOTS.codearchitect,
-  accepts(file, root) {
+  accepts(file, root, folder) {
     const layout = codeArchitectLayout(file, root);
     if (!layout) return false;
     if (layout.part !== 'summary') return true;
-    // (a summary is read only where its session has no full.md)
-    return !existsSync(join(dirname(file), sibling(layout, 'full')));
+    // (a summary is read only where its session has no full.md: in the folder a walk just listed, or on disk)
+    const full = sibling(layout, 'full');
+    return !(folder ? folder.has(full) : existsSync(join(dirname(file), full)));
   },
   async readFile(file, root, ctx) {
     const layout = codeArchitectLayout(file, root);

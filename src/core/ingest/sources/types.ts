@@ -1,6 +1,7 @@
 /** What every source adapter provides. Adapters only read; they never write a source file. */
 import type { ParsedFiles } from './line-files.js';
 import type { Logger } from '../../log.js';
+import type { ListedFolder } from '../walk.js';
 import type { ParsedSession, Session, SourceId } from '../../model.js';
 
 export interface SourceContext {
@@ -29,8 +30,8 @@ export interface SourceAdapter {
   label: string;
   /** Folders searched when the user gives none. */
   defaultRoots(env: NodeJS.ProcessEnv): string[];
-  /** Whether a file under a root is a transcript of this source. */
-  accepts(file: string, root: string): boolean;
+  /** Whether a file under a root is a transcript of this source; `folder`: its folder's names, where a walk just listed them. */
+  accepts(file: string, root: string, folder?: ListedFolder): boolean;
   /** Reads one transcript file into zero or more sessions. Bad lines are logged and skipped, never thrown. */
   readFile(file: string, root: string, ctx: SourceContext): Promise<ParsedSession[]>;
   /** Cross-file fix-ups once a root has been read (e.g. titles recorded in another file). */
