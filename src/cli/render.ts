@@ -3,6 +3,8 @@ import type { SourceReport } from '../core/library/sources-report.js';
 import type { GetResponse, ListResponse, SearchResponse } from '../core/contracts.js';
 import { indexingLine } from '../core/indexing-line.js';
 import { grouped } from '../core/digits.js';
+import { homedir } from 'node:os';
+import { sep } from 'node:path';
 
 export const ANSI = { bold: '\x1b[1m', dim: '\x1b[2m', mark: '\x1b[1;33m', reset: '\x1b[0m' };
 
@@ -15,10 +17,23 @@ export function printable(text: string): string {
   return text.replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, ' ');
 }
 
-/** Why there is nothing at all to search: where the history was looked for, and what was there. */
-export function nothingOnDisk(roots: { source: string; path: string; exists: boolean }[]): string {
-  const where = roots.map((r) => `${r.source}: ${printable(r.path)} ${r.exists ? '(no transcripts)' : 'does not exist'}`);
-  return `No sessions found on disk. Looked in:\n  ${where.join('\n  ')}\nPoint a source at its folder with --root SOURCE=PATH.\n`;
+/**
+ * Why there is nothing at all to search: where the history was looked for, and what was there. A line per source (a
+ * tool's folders that do not exist told as one: Copilot Chat alone has a dozen, one per editor), the home folder as ~.
+ */
+export function nothingOnDisk(roots: { source: string; path: string; exists: boolean }[], home = homedir()): string {
+  const shown = (path: string): string => printable(home && (path === home || path.startsWith(`${home}${sep}`)) ? `~${path.slice(home.length)}` : path);
+  const bySource = new Map<string, { path: string; exists: boolean }[]>();
+  for (const r of roots) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+  const width = Math.max(0, ...[...bySource.keys()].map((k) => k.length));
+  const lines = [...bySource].map(([source, folders]) => {
+    const found = folders.filter((f) => f.exists).map((f) => `${shown(f.path)}: no transcripts`);
+    const missing = folders.filter((f) => !f.exists).map((f) => shown(f.path));
+    if (missing.length === 1) found.push(`${missing[0]}: does not exist`);
+    if (missing.length > 1) found.push(`${missing.length} folders, none exists (${missing.length > 2 ? `${missing[0]}, …` : missing.join(', ')})`);
+    return `  ${source.padEnd(width)}  ${found.join('; ')}`;
+  });
+  return `No sessions found on disk. Where each tool keeps its history:\n${lines.join('\n')}\nPoint a source at its folder with --root SOURCE=PATH.\n`;
 }
 
 export function renderSearch(response: SearchResponse, color: boolean): string {
