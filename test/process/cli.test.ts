@@ -101,7 +101,7 @@ test('the rough edges: -word after the first word excludes, output piped into he
   const empty = cli('search', 'anything', '--root', `claude-code=${none}`);
   assert.equal(empty.code, 0);
   assert.match(empty.stdout, /No sessions found on disk/);
-  assert.match(empty.stdout, /empty-folder \(no transcripts\)/);
+  assert.match(empty.stdout, /claude-code +~\/empty-folder: no transcripts/);
   for (const [flag, value] of [
     ['--limit', '-1'],
     ['--limit', 'abc'],
