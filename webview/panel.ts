@@ -141,11 +141,16 @@ function saveState(): void {
   vscode.setState({ query: lastQuery, view: value('view') } satisfies PanelState);
 }
 
+/** Show More is offered where more matched than the sessions' list shows, and that list is the one shown. */
+function offerMore(): void {
+  moreButton.hidden = !moreMatched || value('view') === 'workspaces';
+}
+
 /** Shows the chosen list (sessions with their chart, or exchanges by workspace), the reader closed. */
 function showList(): void {
   const byWorkspace = value('view') === 'workspaces';
   list.hidden = chart.hidden = byWorkspace;
-  moreButton.hidden = byWorkspace || !moreMatched;
+  offerMore();
   workspaceList.hidden = !byWorkspace;
   reader.hidden = true;
 }
@@ -214,7 +219,7 @@ function renderResults(m: Extract<ToPanel, { type: 'results' }>): void {
   list.append(...m.results.map((r, i) => resultItem(r, i, open)));
   // more of the same search, where more matched than the list shows
   moreMatched = !!m.matched && m.count < Math.min(m.matched, MAX_RESULTS);
-  moreButton.hidden = !moreMatched || value('view') === 'workspaces';
+  offerMore();
   if (moreFrom !== undefined) list.querySelector<HTMLElement>(`.result[data-index="${moreFrom}"]`)?.focus();
   moreFrom = undefined;
   drawChart(
