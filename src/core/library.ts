@@ -144,23 +144,30 @@ export function createLibrary(options: LibraryOptions): SessionLibrary {
     ...(Object.fromEntries(AS_THEY_ARE.map((name) => [name, (core[name] as (...args: never[]) => unknown).bind(core)])) as Omit<Answering, 'load'>),
     load: (onProgress?: (p: LoadProgress) => void, signal?: AbortSignal) => (loading = core.load(onProgress, signal)),
 
+    // (a search whose snippets found a stored copy damaged searches again once its transcript is read: core.afterRepairs)
     async searchAll(query, o, team) {
       await prepare(query, o.mode);
-      if (o.groupBy) return core.searchGrouped(query, o);
-      const archive = withTeam(team);
-      if (!archive) return core.search(query, o);
-      // parsed and expanded once: the local search and the team archive's read the same plan
-      const plan = core.plan(query, o);
-      return (await archive).search(core.searchPlan(plan, query), plan, o, core.index);
+      const run = async (): Promise<SearchResponse> => {
+        if (o.groupBy) return core.searchGrouped(query, o);
+        const archive = withTeam(team);
+        if (!archive) return core.search(query, o);
+        // parsed and expanded once: the local search and the team archive's read the same plan
+        const plan = core.plan(query, o);
+        return (await archive).search(core.searchPlan(plan, query), plan, o, core.index);
+      };
+      return core.afterRepairs(await run(), run);
     },
     async searchContextAll(query, o, team) {
       await prepare(query, o.mode);
-      const archive = withTeam(team);
-      if (!archive || !query.trim()) return core.searchContext(query, o);
-      // planned once: the local blocks and the team archive's are found by the same words and forms
-      const { source, project, dateFrom, dateTo, mode } = o;
-      const plan = core.plan(query, { source, project, dateFrom, dateTo, mode });
-      return (await archive).searchContext(core.searchContext(plan, o), plan, o, core.index);
+      const run = async (): Promise<ContextResponse> => {
+        const archive = withTeam(team);
+        if (!archive || !query.trim()) return core.searchContext(query, o);
+        // planned once: the local blocks and the team archive's are found by the same words and forms
+        const { source, project, dateFrom, dateTo, mode } = o;
+        const plan = core.plan(query, { source, project, dateFrom, dateTo, mode });
+        return (await archive).searchContext(core.searchContext(plan, o), plan, o, core.index);
+      };
+      return core.afterRepairs(await run(), run);
     },
     async get(name, o = {}) {
       const archive = isTeamId(name) ? withTeam(o.team) : undefined;

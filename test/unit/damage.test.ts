@@ -14,11 +14,15 @@ import { assertSameAnswers, damageChecks, openLibrary, snapshotFixture } from '.
 /** Seeds of earlier failures (from the exploration script or CI), replayed on every run, then fixed seeds for breadth. */
 const SEEDS = [1819589545, 7, 20261130];
 
-test('random damage to a snapshot or an archive entry: search, get and list answer as a cold build does', { timeout: 600_000 }, async () => {
-  for (const check of await damageChecks(fc)) {
-    for (const seed of SEEDS) await check.run({ seed, numRuns: 12 });
-  }
-});
+test(
+  'random damage to a snapshot or an archive entry: search (first, and after every read), read, get, export and list answer as a cold build does',
+  { timeout: 600_000 },
+  async () => {
+    for (const check of await damageChecks(fc)) {
+      for (const seed of SEEDS) await check.run({ seed, numRuns: 12 });
+    }
+  },
+);
 
 test('regression: a restored turn without its role (flipped bytes in the turns of a snapshot) is caught by the checksum, not by get', async () => {
   const fx = await snapshotFixture(false);

@@ -101,6 +101,11 @@ export interface LibraryCore extends Omit<Answers, 'read' | 'info' | 'turnWindow
   info(name: string): Promise<SessionInfo>;
   /** Turns `from`..`to` of a session for the reader (`Answers.turnWindow`), again once a repair its reading started is done. */
   turnWindow(id: string, from: number, to: number, query?: string): Promise<TurnWindow | undefined>;
+  /**
+   * `first`, or, where a repair is under way (a damaged stored copy found while answering, its transcript being read
+   * again), `again()` once it is done: for answers whose snippets read turns, so none shows a session without them.
+   */
+  afterRepairs<T>(first: T, again: () => T | Promise<T>): Promise<T>;
   /** One session as Markdown, a self-contained HTML page or JSON (core/export.ts). */
   export(name: string, format: ExportFormat, options?: ExportOptions): Promise<{ id: string; text: string }>;
   reloadFile(file: string): Promise<void>;
@@ -300,6 +305,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
       const page = answers.read(docid, offset);
       return afterRepairs(page.found || !(await load.readNamed(docid)) ? page : answers.read(docid, offset), () => answers.read(docid, offset));
     },
+    afterRepairs,
     turnWindow: async (id, from, to, query) => afterRepairs(answers.turnWindow(id, from, to, query), () => answers.turnWindow(id, from, to, query)),
     // (found as get finds it, and rendered once: it was rendered for get first, to learn its id)
     export: (name, format, exportOptions = {}) =>
