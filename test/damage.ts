@@ -66,9 +66,20 @@ export async function assertSameAnswers(library: LibraryCore, reference: Library
       turns: r.snippetTurnIds,
     }));
   };
-  // searched first, before anything reads the sessions: a search's snippets read the turns of the sessions it shows, and
-  // must not show one without them
-  for (const q of QUERIES) assert.deepEqual(await answers(library, q), await answers(reference, q), `${what}: search ${q}, first`);
+  // ...and the blocks an agent's search_context gives (each block's text is read from the turns)
+  const blocks = async (lib: LibraryCore, q: string) => {
+    const search = () => lib.searchContext(q, { limit: 10, threshold: 0, mode: 'lexical' });
+    return (await lib.afterRepairs(search(), search)).results;
+  };
+  // searched first, before anything reads the sessions: a search's snippets and blocks read the turns of the sessions
+  // it shows, and must not show one without them
+  const asks = [
+    ['search', answers],
+    ['context search', blocks],
+  ] as const;
+  for (const [i, q] of QUERIES.entries())
+    for (const [name, ask] of i % 2 ? [...asks].reverse() : asks)
+      assert.deepEqual(await ask(library, q), await ask(reference, q), `${what}: ${name} ${q}, before any read`);
   for (const [i, id] of [...reference.sessions.keys()].entries()) {
     // (a page and the reader's window read first, each first for every other session: each reads the turns itself, as
     // an agent's read_session and the reader do, and must not answer from a damaged copy)
@@ -80,7 +91,7 @@ export async function assertSameAnswers(library: LibraryCore, reference: Library
     assert.deepEqual(await library.export(id, 'md'), await reference.export(id, 'md'), `${what}: export ${id}`);
     assert.deepEqual(await library.get(id), await reference.get(id), `${what}: get ${id}`);
   }
-  for (const q of QUERIES) assert.deepEqual(await answers(library, q), await answers(reference, q), `${what}: search ${q}`);
+  for (const q of QUERIES) for (const [name, ask] of asks) assert.deepEqual(await ask(library, q), await ask(reference, q), `${what}: ${name} ${q}`);
   assert.deepEqual(library.list({ limit: 50 }), reference.list({ limit: 50 }), `${what}: list`);
 }
 
