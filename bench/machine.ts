@@ -7,6 +7,8 @@
  *   says), and what the last cost the engine by then (user and system CPU, minor page faults, peak memory: /proc at
  *   its answer);
  * - CLI `search` wall time with the engine running, p50/p95, beside node's own start and beside a search in process;
+ * - where the environment names extra CA certificates (NODE_EXTRA_CA_CERTS), node's start, the CLI search and the
+ *   engine's own warm start again without them, as on a machine that names none;
  * - three VS Code windows (each links its extension host to the engine, as src/extension/client.ts does: what the link
  *   adds to the host is counted, bench/window-host.ts), two MCP servers and a loop of CLI searches on the data folder:
  *   the sum of their memory against the engine's: by RSS, and as the machine holds it (each process's private memory,
@@ -206,7 +208,7 @@ for (let i = 0; i < 3; i++) {
   laterOwn.push(engineOwn());
 }
 const warm = { ms: pct(laterWarm, 0.5), own: pct(laterOwn, 0.5) };
-const engine = enginePid()!;
+let engine = enginePid()!;
 // what the engine's start cost it, read at its first answer: where a slow start's time went (CPU, and memory first touched)
 const started = procStat(engine);
 const startCost =
@@ -244,6 +246,31 @@ console.error(
     ),
   )} ms`,
 );
+
+// An environment that names extra CA certificates (NODE_EXTRA_CA_CERTS, as some machines set for every tool) has every
+// node process read and parse that bundle as it starts, before any of its code runs, though neither the command nor the
+// engine opens a TLS connection to search: measured again without it, as on a machine that names none (the engine
+// started again without it too, then once more as the environment has it for what follows)
+const plainEnv = process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: undefined } : undefined;
+let withoutExtraCa = '';
+if (plainEnv) {
+  const plainStart = Array.from({ length: 10 }, () => timed(['-e', '0'], plainEnv).ms);
+  const plainOwn: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await stopEngine();
+    search(queries[0], plainEnv);
+    plainOwn.push(engineOwn());
+  }
+  const plainCli = queries.slice(0, 30).map((q) => search(q, plainEnv).ms);
+  await stopEngine();
+  search(queries[0]);
+  engine = enginePid()!;
+  withoutExtraCa =
+    `Without NODE_EXTRA_CA_CERTS (this environment names ${process.env.NODE_EXTRA_CA_CERTS}): node -e 0 p50 ${f0(pct(plainStart, 0.5))} ms ` +
+    `(${f0(pct(nodeStart, 0.5))} with it); CLI search with the engine p50 / p95 ${f0(pct(plainCli, 0.5))} / ${f0(pct(plainCli, 0.95))} ms; ` +
+    `the engine's own warm start ${plainOwn.join(', ')} ms (median ${f0(pct(plainOwn, 0.5))}).`;
+  console.error(`${values.size}: ${withoutExtraCa}`);
+}
 
 // three windows, two MCP servers and a loop of CLI searches at once, on the one engine
 const windows = [await windowClient(), await windowClient(), await windowClient()];
@@ -311,6 +338,7 @@ console.log(
     ),
   )} | ${f0(engineRss)} + ${windowsRss.map(f0).join(' + ')} + ${serversRss.map(f0).join(' + ')} + ${f0(cliPeak)} = ${f0(sum)} (${(sum / engineRss).toFixed(2)}×) | ${held(busy)} | ${held(settled)} | ${watched} | ${idleCpu.toFixed(2)} | ${f0(peak)} / ${f0(engineRss)} |`,
 );
+if (withoutExtraCa) console.log(`\n${withoutExtraCa}`);
 console.log(
   `\nWarm start: the engine at its first answer: ${startCost}. Its floor here: node's start and a bare walk stating the ${bareWalk.files.toLocaleString('en-US')} files under the home, ${f0(bareWalk.ms)} ms (median of 3).`,
 );
