@@ -208,7 +208,7 @@ for (let i = 0; i < 3; i++) {
   laterOwn.push(engineOwn());
 }
 const warm = { ms: pct(laterWarm, 0.5), own: pct(laterOwn, 0.5) };
-let engine = enginePid()!;
+const engine = enginePid()!;
 // what the engine's start cost it, read at its first answer: where a slow start's time went (CPU, and memory first touched)
 const started = procStat(engine);
 const startCost =
@@ -249,28 +249,11 @@ console.error(
 
 // An environment that names extra CA certificates (NODE_EXTRA_CA_CERTS, as some machines set for every tool) has every
 // node process read and parse that bundle as it starts, before any of its code runs, though neither the command nor the
-// engine opens a TLS connection to search: measured again without it, as on a machine that names none (the engine
-// started again without it too, then once more as the environment has it for what follows)
+// engine opens a TLS connection to search: node's start and the CLI search measured again without it, as on a machine
+// that names none (and the engine's warm start, at the end, so that nothing between is measured on a fresh engine)
 const plainEnv = process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: undefined } : undefined;
-let withoutExtraCa = '';
-if (plainEnv) {
-  const plainStart = Array.from({ length: 10 }, () => timed(['-e', '0'], plainEnv).ms);
-  const plainOwn: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    await stopEngine();
-    search(queries[0], plainEnv);
-    plainOwn.push(engineOwn());
-  }
-  const plainCli = queries.slice(0, 30).map((q) => search(q, plainEnv).ms);
-  await stopEngine();
-  search(queries[0]);
-  engine = enginePid()!;
-  withoutExtraCa =
-    `Without NODE_EXTRA_CA_CERTS (this environment names ${process.env.NODE_EXTRA_CA_CERTS}): node -e 0 p50 ${f0(pct(plainStart, 0.5))} ms ` +
-    `(${f0(pct(nodeStart, 0.5))} with it); CLI search with the engine p50 / p95 ${f0(pct(plainCli, 0.5))} / ${f0(pct(plainCli, 0.95))} ms; ` +
-    `the engine's own warm start ${plainOwn.join(', ')} ms (median ${f0(pct(plainOwn, 0.5))}).`;
-  console.error(`${values.size}: ${withoutExtraCa}`);
-}
+const plainStart = plainEnv ? Array.from({ length: 10 }, () => timed(['-e', '0'], plainEnv).ms) : [];
+const plainCli = plainEnv ? queries.slice(0, 30).map((q) => search(q, plainEnv).ms) : [];
 
 // three windows, two MCP servers and a loop of CLI searches at once, on the one engine
 const windows = [await windowClient(), await windowClient(), await windowClient()];
@@ -322,6 +305,20 @@ const didMeanwhile = engineLog().slice(logged).trim();
 if (didMeanwhile) console.error(`${values.size}: the engine logged during the quiet minute:\n${didMeanwhile}`);
 const peak = status(engine, 'VmHWM');
 await stopEngine();
+let withoutExtraCa = '';
+if (plainEnv) {
+  const plainOwn: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    search(queries[0], plainEnv);
+    plainOwn.push(engineOwn());
+    await stopEngine();
+  }
+  withoutExtraCa =
+    `Without NODE_EXTRA_CA_CERTS (this environment names ${process.env.NODE_EXTRA_CA_CERTS}): node -e 0 p50 ${f0(pct(plainStart, 0.5))} ms ` +
+    `(${f0(pct(nodeStart, 0.5))} with it); CLI search with the engine p50 / p95 ${f0(pct(plainCli, 0.5))} / ${f0(pct(plainCli, 0.95))} ms; ` +
+    `the engine's own warm start ${plainOwn.join(', ')} ms (median ${f0(pct(plainOwn, 0.5))}).`;
+  console.error(`${values.size}: ${withoutExtraCa}`);
+}
 
 const held = (h: { parts: string; held: number }): string => `${h.parts} = ${f0(h.held)} (${(h.held / engineRss).toFixed(2)}×)`;
 console.log(
