@@ -3,12 +3,15 @@
  * every session, and owns its team overlay and its shutdown order. The core behind it is the core's and its tests'.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createLibrary, type SessionLibrary } from '../../src/core/library.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { corpusRoots, ROOT, tempDir } from '../helpers.js';
+import { corpusCopy } from '../damage.js';
+import { archiveFolder } from '../../src/core/store/entry-name.js';
+import type { SearchResponse } from '../../src/core/contracts.js';
 
 async function loaded(dataDir = tempDir()): Promise<SessionLibrary> {
   const library = createLibrary({ roots: corpusRoots, logger: new MemoryLogger(), dataDir, env: {} });
@@ -128,5 +131,42 @@ test('a team archive that cannot be reached leaves local answers, says so, and c
     assert.equal((await library.get(first.id, { team })).session.id, first.id);
   } finally {
     await library.close();
+  }
+});
+
+test('a search (and a context search) whose snippets find stored turns damaged answers again once the transcripts are read', async () => {
+  const root = corpusCopy();
+  const options = { roots: [{ source: 'claude-code' as const, path: root }], env: {} };
+  const dataDir = tempDir();
+  const first = createLibrary({ ...options, logger: new MemoryLogger(), dataDir });
+  await first.load();
+  await first.close();
+  const reference = createLibrary({ ...options, logger: new MemoryLogger() });
+  await reference.load();
+  const logger = new MemoryLogger();
+  const library = createLibrary({ ...options, logger, dataDir });
+  await library.load();
+  try {
+    // every archived session's stored turns zeroed under the running library: what its answers read of them is damaged
+    const archive = archiveFolder(dataDir);
+    for (const name of readdirSync(archive)) writeFileSync(join(archive, name), Buffer.alloc(statSync(join(archive, name)).size));
+    const shown = (r: SearchResponse) => r.results.map((x) => ({ id: x.id, snippets: x.matchedSnippets, turns: x.snippetTurnIds }));
+    const search = { limit: 10, mode: 'lexical' } as const;
+    const ours = shown(await library.searchAll('test', search));
+    assert.ok(ours.some((r) => r.snippets.length > 0));
+    assert.deepEqual(ours, shown(await reference.searchAll('test', search)), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((l) => l.includes('unreadable')),
+      'the damage was found',
+    );
+    const context = { limit: 10, threshold: 0, mode: 'lexical' } as const;
+    for (const name of readdirSync(archive)) writeFileSync(join(archive, name), Buffer.alloc(statSync(join(archive, name)).size));
+    assert.deepEqual(
+      (await library.searchContextAll('error handling', context)).results,
+      (await reference.searchContextAll('error handling', context)).results,
+    );
+  } finally {
+    await library.close();
+    await reference.close();
   }
 });
