@@ -7,9 +7,10 @@
  *
  * Memory: a session keeps its distinct stems (at most ASKED_TERMS, 6 bytes each in its bag) and one posting (4 bytes, and
  * 2 for its count) per stem.
- * Postings are built in one pass over the bags, just after a search (which reads the sessions not in them by a linear
- * scan); sessions added since are read by that scan until they are an eighth of the rest; removed sessions are
- * skipped, and dropped when a third are dead.
+ * Postings are built from the bags a moment after a search, a slice of the thread at a time (asked-postings.ts; the
+ * search, and those until the build is done, read the sessions not in them by a linear scan); sessions added since are
+ * read by that scan until they are an eighth of the rest; removed sessions are skipped, and dropped when a third are
+ * dead.
  */
 import { stemmer } from 'stemmer';
 import { isPrompt, type Session, type Turn } from '../model.js';
@@ -17,6 +18,7 @@ import { forEachToken } from '../index/tokenize.js';
 import type { QuerySlot } from '../index/ranking.js';
 import type { Bag } from './lsa.js';
 import { bagAt, packBags, type BagRows } from './rows.js';
+import { buildPostings } from './asked-postings.js';
 
 /**
  * Distinct stems a session keeps at most (the first ones met). Not its most frequent ones: a word asked once (a
@@ -29,6 +31,8 @@ const K1 = 1.2;
 const B = 0.75;
 /** How long after a search the postings found due are built (see indexSoon). */
 const BUILD_AFTER_MS = 250;
+/** The longest the build of the postings holds the thread at a time (see index). */
+const BUILD_SLICE_MS = 8;
 
 /** A word's stem (cached: the same words recur in every prompt). */
 const stems = new Map<string, string>();
@@ -147,14 +151,22 @@ export class AskedIndex {
   /** Each posting's count of its word (as its bag holds it): read in order, not looked up in a bag per document. */
   private counts = new Uint16Array(0);
   private built = 0;
-  /** The build of the postings due (indexSoon). */
+  /** The build of the postings due, or its next slice (indexSoon, index). */
   private building: ReturnType<typeof setTimeout> | undefined;
+  /** Told apart from the documents' numbering that a build began with: a clear or a compaction renumbers them. */
+  private numbering = 0;
   private totalLength = 0;
   private dead = 0;
   private perSearch = { scores: new Float64Array(0), held: new Float64Array(0), best: new Float64Array(0) };
 
-  /** `buildAfterMs`: how long after a search the postings it found due are built (a test's own, shorter). */
-  constructor(private readonly buildAfterMs = BUILD_AFTER_MS) {}
+  /**
+   * `buildAfterMs`: how long after a search the postings it found due are built; `sliceMs`: the longest a slice of the
+   * build holds the thread (a test's own, shorter: 0, a slice of 16 documents).
+   */
+  constructor(
+    private readonly buildAfterMs = BUILD_AFTER_MS,
+    private readonly sliceMs = BUILD_SLICE_MS,
+  ) {}
 
   get size(): number {
     return this.byKey.size;
@@ -239,6 +251,7 @@ export class AskedIndex {
   clear(): void {
     clearTimeout(this.building);
     this.building = undefined;
+    this.numbering++;
     this.keys = [];
     this.bags = [];
     this.restored = undefined;
@@ -350,11 +363,13 @@ export class AskedIndex {
    */
   private indexSoon(): void {
     if (this.building || !this.due) return;
-    this.building = setTimeout(() => {
-      this.building = undefined;
-      this.index();
-    }, this.buildAfterMs);
-    this.building.unref?.();
+    this.building = this.later(() => this.index(), this.buildAfterMs);
+  }
+
+  private later(run: () => void, ms: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(run, ms);
+    timer.unref?.();
+    return timer;
   }
 
   /** Whether the documents added since the postings were built are more than an eighth (and more than 64). */
@@ -362,35 +377,22 @@ export class AskedIndex {
     return this.keys.length - this.built > Math.max(64, this.built / 8);
   }
 
+  /** Builds the postings of the documents so far, a slice at a time (asked-postings.ts); a clear or compaction drops it. */
   private index(): void {
-    if (!this.due) return;
-    const bags = this.keys.map((_, doc) => this.bag(doc));
-    let words = 0;
-    // a bag is sorted by word id: its last is its largest
-    for (const bag of bags) if (bag?.terms.length) words = Math.max(words, bag.terms[bag.terms.length - 1] + 1);
-    const offsets = new Uint32Array(words + 1);
-    for (const bag of bags) {
-      if (!bag) continue;
-      const terms = bag.terms;
-      for (let i = 0; i < terms.length; i++) offsets[terms[i] + 1]++;
-    }
-    for (let t = 0; t < words; t++) offsets[t + 1] += offsets[t];
-    const docs = new Int32Array(offsets[words]);
-    const counts = new Uint16Array(offsets[words]);
-    const next = offsets.slice(0, words);
-    for (let doc = 0; doc < bags.length; doc++) {
-      const bag = bags[doc];
-      if (!bag) continue;
-      for (let i = 0; i < bag.terms.length; i++) {
-        const at = next[bag.terms[i]]++;
-        docs[at] = doc;
-        counts[at] = bag.counts[i];
-      }
-    }
-    this.offsets = offsets;
-    this.docs = docs;
-    this.counts = counts;
-    this.built = this.keys.length;
+    if (!this.due) return void (this.building = undefined);
+    const numbering = this.numbering;
+    const end = this.keys.length;
+    buildPostings(end, (doc) => this.bag(doc), this.sliceMs, {
+      stale: () => numbering !== this.numbering,
+      later: (slice) => void (this.building = this.later(slice, 0)),
+      done: ({ offsets, docs, counts }) => {
+        this.offsets = offsets;
+        this.docs = docs;
+        this.counts = counts;
+        this.built = end;
+        this.building = undefined;
+      },
+    });
   }
 
   /** Drops removed sessions (renumbering the live ones); the postings are built again when next searched. */
