@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { openCore } from '../../src/core/library/open.js';
 import { LiveUpdates } from '../../src/core/ingest/live.js';
@@ -14,6 +14,7 @@ import { foldersFactory, type Watcher, type WatchFactory } from '../../src/core/
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { CORPUS, tempDir, writeCodeArchitect } from '../helpers.js';
+import { corpusCopy } from '../damage.js';
 
 test('a workspace root added while the library runs is read, and dropping it mid-walk misses no other root', async () => {
   const machine = tempDir();
@@ -124,4 +125,36 @@ test('what is written in a workspace folder between its read and its watcher’s
     await live.close();
     await library.close();
   }
+});
+
+test('the files changed since the load, as a watcher asks once it is ready: the same walked on a thread of its own as here', async () => {
+  const root = corpusCopy();
+  const answers: string[][] = [];
+  for (const scanAside of [false, true]) {
+    const logger = new MemoryLogger();
+    const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger, env: {}, scanAside });
+    await library.load();
+    assert.deepEqual(await library.changedFiles(), [], 'nothing changed yet');
+    const files = [...library.sessions.values()].map((s) => s.file).sort();
+    // one appended to, one gone, one new
+    appendFileSync(files[0], `${readFileSync(files[0], 'utf8').trimEnd().split('\n').pop()}\n`);
+    const gone = `${files[1]}.moved`;
+    renameSync(files[1], gone);
+    const added = join(root, 'added-project', 'f3c1a9e0-0000-4000-8000-000000000001.jsonl');
+    mkdirSync(dirname(added), { recursive: true });
+    copyFileSync(files[2], added);
+    answers.push((await library.changedFiles()).sort());
+    assert.equal(
+      logger.lines.some((l) => l.includes('walked on the main thread')),
+      false,
+      logger.lines.join('\n'),
+    );
+    await library.close();
+    // (as it was, for the next library)
+    renameSync(gone, files[1]);
+    rmSync(dirname(added), { recursive: true });
+    writeFileSync(files[0], readFileSync(files[0], 'utf8').split('\n').slice(0, -2).join('\n') + '\n');
+  }
+  assert.equal(answers[0].length, 3, answers[0].join('\n'));
+  assert.deepEqual(answers[1], answers[0]);
 });

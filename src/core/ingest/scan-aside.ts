@@ -49,9 +49,10 @@ export interface EntryStatesReply {
 
 /**
  * `scanRoots` of `roots` on a thread, the files read those `transcriptTest(exclude)` takes; their entries in `archiveDir`
- * named at once and stated after (`Scan.entries`).
+ * named at once and stated after (`Scan.entries`). `fresh`: walked now, never the walk `serve` started (a comparison
+ * after the load must see the files as they are now).
  */
-export function scanAside(roots: readonly SourceRoot[], exclude: string[] | undefined, logger: Logger, archiveDir?: string): Promise<Scan> {
+export function scanAside(roots: readonly SourceRoot[], exclude: string[] | undefined, logger: Logger, archiveDir?: string, fresh = false): Promise<Scan> {
   const here = (why: string): Promise<Scan> => {
     logger.info(`the roots are walked on the main thread: ${why}`);
     return scanRoots(roots, logger, transcriptTest(exclude));
@@ -59,7 +60,7 @@ export function scanAside(roots: readonly SourceRoot[], exclude: string[] | unde
   const script = scanWorkerScript();
   if (!script) return here('no scanning thread beside the bundle');
   const walked = async (): Promise<Scan> => {
-    const early = await prestarted(roots, exclude, archiveDir, logger);
+    const early = fresh ? undefined : await prestarted(roots, exclude, archiveDir, logger);
     if (early) return early;
     const walk = walkOnThread(script, { roots: [...roots], exclude, archiveDir });
     const reply = await walk.reply;

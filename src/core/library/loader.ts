@@ -398,6 +398,13 @@ export class Loader {
     await snapshots.saveNow();
   }
 
+  /** A walk of `roots` made now: on a thread of its own for a large history (as a start's walk), here otherwise. */
+  walk(roots: readonly SourceRoot[]): Promise<Scan> {
+    const { scanAside: aside = (this.parts.persistence?.snapshotBytes() ?? 0) >= SCAN_ASIDE_MIN_BYTES, exclude } = this.parts.options;
+    if (aside) return scanAside(roots, exclude, this.logger, undefined, true);
+    return scanRoots(roots, this.logger, (adapter, f, root, folder) => this.accepts(adapter, f, root, folder));
+  }
+
   /** Whether a file under a root is read: the adapter recognises it and no exclude pattern names it. */
   accepts(adapter: SourceAdapter, file: string, root: string, folder?: ListedFolder): boolean {
     return this.accept(adapter, file, root, folder);

@@ -316,7 +316,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
       }),
     reloadFile: (file) => load.reloadFile(file),
     markSourceDeleted: (file) => catalog.markSourceDeleted(file),
-    changedFiles: (roots) => changedFiles(load, catalog, options.logger, roots),
+    changedFiles: (roots) => changedFiles(load, catalog, roots),
     filesUnder: (folder) => catalog.filesUnder(folder),
     accepts: (adapter, file, root, folder) => load.accepts(adapter, file, root, folder),
     store: (input, now) => storeConversation(options, load, catalog, input, now),
