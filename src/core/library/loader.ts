@@ -122,8 +122,7 @@ export class Loader {
   private async loadAll(onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<{ scanning?: Promise<Scan> } | undefined> {
     await this.resolveRoots();
     // a large history's roots are walked on another thread while its snapshot is restored here
-    const { scanAside: aside = (this.parts.persistence?.snapshotBytes() ?? 0) >= SCAN_ASIDE_MIN_BYTES, exclude } = this.parts.options;
-    const scanning = aside ? scanAside(this.roots, exclude, this.logger, this.parts.archive?.dir) : undefined;
+    const scanning = this.walksAside ? scanAside(this.roots, this.parts.options.exclude, this.logger, this.parts.archive?.dir) : undefined;
     const restored = await this.parts.persistence?.restore();
     this.restoredPartial = restored?.partial === true;
     let checked: Promise<unknown> = Promise.resolve();
@@ -398,10 +397,14 @@ export class Loader {
     await snapshots.saveNow();
   }
 
+  /** Whether walks go on a thread of their own: as the options say, else for a large history (its snapshot's size). */
+  private get walksAside(): boolean {
+    return this.parts.options.scanAside ?? (this.parts.persistence?.snapshotBytes() ?? 0) >= SCAN_ASIDE_MIN_BYTES;
+  }
+
   /** A walk of `roots` made now: on a thread of its own for a large history (as a start's walk), here otherwise. */
   walk(roots: readonly SourceRoot[]): Promise<Scan> {
-    const { scanAside: aside = (this.parts.persistence?.snapshotBytes() ?? 0) >= SCAN_ASIDE_MIN_BYTES, exclude } = this.parts.options;
-    if (aside) return scanAside(roots, exclude, this.logger, undefined, true);
+    if (this.walksAside) return scanAside(roots, this.parts.options.exclude, this.logger, undefined, true);
     return scanRoots(roots, this.logger, (adapter, f, root, folder) => this.accepts(adapter, f, root, folder));
   }
 
