@@ -158,9 +158,9 @@ test('the states of many files come back in their order, whatever the thread tha
   const paths = Array.from({ length: 700 }, (_, i) => join(dir, `f${i}.jsonl`));
   paths.forEach((p, i) => writeFileSync(p, 'x'.repeat(i)));
   const asked = [...paths, join(dir, 'missing.jsonl'), join(paths[0], 'under-a-file')];
-  const infos = await statMany(asked);
+  const infos = await statMany(asked, (info, i) => ({ size: info.size, path: asked[i] }));
   assert.equal(infos.length, asked.length);
-  paths.forEach((p, i) => assert.equal(infos[i]?.size, i, p));
+  paths.forEach((p, i) => assert.deepEqual(infos[i], { size: i, path: p }));
   assert.equal(infos[700], undefined, 'a missing file');
   assert.equal(infos[701], undefined, 'a path through a file');
 });

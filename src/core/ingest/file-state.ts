@@ -24,18 +24,23 @@ const ASYNC_BATCH = 64;
  * Stats many files: a chunk at a time in this thread while the disk answers at once (a stat of a file the system has
  * cached takes microseconds here, where one through the thread pool costs its round trip: 20,000 of them, a warm start's
  * walk and archive check at 10,000 sessions, took 0.5 s), yielding between chunks so answers go on; once a chunk is
- * slow (a network drive), the rest a batch at a time through the thread pool. A file that cannot be stated is undefined.
+ * slow (a network drive), the rest a batch at a time through the thread pool. Each file's stat is given to `take` as it
+ * comes; a file that cannot be stated is undefined.
  */
-export async function statMany(paths: readonly string[]): Promise<(Stats | undefined)[]> {
-  const out: (Stats | undefined)[] = [];
+export async function statMany<T>(paths: readonly string[], take: (info: Stats, i: number) => T): Promise<(T | undefined)[]> {
+  const out: (T | undefined)[] = [];
+  const taken = (info: Stats | undefined, i: number): T | undefined => (info ? take(info, i) : undefined);
   let i = 0;
   while (i < paths.length) {
     const started = performance.now();
-    for (const end = Math.min(paths.length, i + SYNC_CHUNK); i < end; i++) out.push(statNow(paths[i]));
+    for (const end = Math.min(paths.length, i + SYNC_CHUNK); i < end; i++) out.push(taken(statNow(paths[i]), i));
     if (performance.now() - started > SLOW_CHUNK_MS) break;
     await new Promise((resolve) => setImmediate(resolve));
   }
-  for (; i < paths.length; i += ASYNC_BATCH) out.push(...(await Promise.all(paths.slice(i, i + ASYNC_BATCH).map((p) => stat(p).catch(() => undefined)))));
+  for (; i < paths.length; i += ASYNC_BATCH) {
+    const batch = paths.slice(i, i + ASYNC_BATCH).map((p) => stat(p).catch(() => undefined));
+    out.push(...(await Promise.all(batch)).map((info, k) => taken(info, i + k)));
+  }
   return out;
 }
 function statNow(path: string): Stats | undefined {
@@ -48,12 +53,9 @@ function statNow(path: string): Stats | undefined {
 
 /** Stats files; files that vanished since they were listed are left out. */
 export async function statFiles(files: string[]): Promise<FileState[]> {
-  const infos = await statMany(files);
-  const out: FileState[] = [];
-  infos.forEach((s, i) => {
-    if (s) out.push({ file: files[i], size: s.size, mtimeMs: s.mtimeMs, ino: s.ino });
-  });
-  return out;
+  // (each stat is made a state at once: a node Stats, a dozen numbers, is let go young instead of moved with them all)
+  const states = await statMany(files, (s, i): FileState => ({ file: files[i], size: s.size, mtimeMs: s.mtimeMs, ino: s.ino }));
+  return states.filter((state) => state !== undefined);
 }
 
 /**
@@ -99,11 +101,11 @@ export function* commitBatches(root: string, files: FileState[], maxBytes = COMM
  */
 export async function changedEntries<T extends { file: string; entry?: [number, number] }>(known: T[], entryPath: (file: string) => string): Promise<T[]> {
   const recorded = known.filter((k) => k.entry);
-  const infos = await statMany(recorded.map((k) => entryPath(k.file)));
-  return recorded.filter((k, i) => {
-    const info = infos[i];
-    return !info || info.size !== k.entry![0] || info.mtimeMs !== k.entry![1];
-  });
+  const same = await statMany(
+    recorded.map((k) => entryPath(k.file)),
+    (info, i) => info.size === recorded[i].entry![0] && info.mtimeMs === recorded[i].entry![1],
+  );
+  return recorded.filter((_, i) => same[i] !== true);
 }
 
 /** Every transcript file `accepts` takes under the roots, with its state on disk, and the set of them all. */
