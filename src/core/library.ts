@@ -33,6 +33,7 @@ import type { TeamArchive } from './team/archive.js';
 import type { PushProgress, PushResult } from './team/push.js';
 import type { SemanticState } from './semantic/semantic-index.js';
 import { Persistence } from './store/persistence.js';
+import { fieldOf } from './library/restored-sessions.js';
 import { errorMessage } from './errors.js';
 
 export { INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './library/options.js';
@@ -208,7 +209,7 @@ export function createLibrary(options: LibraryOptions): SessionLibrary {
     },
     status() {
       let unread = 0;
-      for (const s of core.sessions.values()) if (s.unreadLines) unread++;
+      for (const lines of fieldOf(core.sessions, 'unreadLines')) if (lines) unread++;
       return { ...core.indexing, sessions: core.sessions.size, unread };
     },
     async archiveInfo() {

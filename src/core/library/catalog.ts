@@ -20,9 +20,11 @@ import { FileIndex } from '../files/file-index.js';
 import { WorktreeRoots } from '../answer/worktrees.js';
 import type { SemanticData } from '../semantic/semantic-file.js';
 import { INDEXED_CHARS_PER_TOOL_TURN, type KnownFile } from './options.js';
+import { RestoredSessions, type RestoredRows } from './restored-sessions.js';
 
 export class SessionCatalog {
-  readonly sessions = new Map<string, Session>();
+  /** Restored sessions are made when first asked for (restored-sessions.ts). */
+  readonly sessions = new RestoredSessions();
   /** Which sessions came from which file, under which root, and the file's state when read. */
   readonly byFile = new Map<string, KnownFile>();
   /** Replaced as a whole when a snapshot is restored, or when a restored one turns out damaged. */
@@ -119,7 +121,7 @@ export class SessionCatalog {
 
   /** Takes over a restored snapshot; sessions of files `keep` refuses (roots no longer configured) are dropped. */
   adopt(
-    restored: { index: SearchIndex; sessions: Session[]; files: ManifestEntry[]; semantic?: SemanticData },
+    restored: { index: SearchIndex; rows: RestoredRows; files: ManifestEntry[]; semantic?: SemanticData },
     keep: (f: ManifestEntry) => SourceRoot | undefined,
   ): void {
     this.index = restored.index;
@@ -131,10 +133,7 @@ export class SessionCatalog {
       this.byFile.set(f.file, { root, ids: f.ids, file: f.file, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino, entry: f.entry });
       for (const id of f.ids) kept.add(id);
     }
-    for (const s of restored.sessions) {
-      if (kept.has(s.id)) this.sessions.set(s.id, s);
-      else this.index.remove(s.id);
-    }
+    this.sessions.restore(restored.rows, (id) => kept.has(id) || (this.index.remove(id), false));
     for (const key of kept) if (!this.sessions.has(key)) this.index.remove(key);
     if (restored.semantic) this.semantic.fromData(restored.semantic, (id) => this.sessions.has(id));
   }

@@ -12,6 +12,7 @@ import { createAnswers, type Answers } from '../answer/answers.js';
 import type { SearchIndex } from '../index/engine.js';
 import { DEFAULT_MAX_FILE_BYTES, INDEXED_CHARS_PER_TOOL_TURN, type LibraryOptions, type LoadProgress } from './options.js';
 import { SessionCatalog } from './catalog.js';
+import { fieldOf } from './restored-sessions.js';
 import { Loader } from './loader.js';
 import { storeConversation, type StoreInput } from './store-conversation.js';
 import { TagStore } from '../store/tags.js';
@@ -196,7 +197,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
     titles: () => catalog.titles(),
     shortForms: () => {
       const at = catalog.index.changeCount;
-      if (shortForms?.at !== at) shortForms = { at, forms: new ShortForms([...catalog.sessions.values()].flatMap((s) => s.acronyms ?? [])) };
+      if (shortForms?.at !== at) shortForms = { at, forms: new ShortForms([...fieldOf(catalog.sessions, 'acronyms')].flatMap((a) => a ?? [])) };
       return shortForms.forms;
     },
     decisionsOf: (s) => (persistence ? persistence.lists.of(s, 'decisions') : s.decisions),
@@ -230,8 +231,8 @@ export function openCore(given: LibraryOptions): LibraryCore {
   void load.loaded.then(() => {
     if (closed) return;
     catalog.semantic.fill(
-      [...catalog.sessions.values()],
-      (s) => catalog.sessions.get(s.id) === s,
+      [...catalog.sessions.keys()],
+      (id) => catalog.sessions.get(id),
       (s) => turns.conversation(s),
     );
     catalog.semantic.release();

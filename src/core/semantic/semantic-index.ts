@@ -260,15 +260,18 @@ export class SemanticIndex {
 
   /**
    * Makes the bags of sessions that have none (restored from a snapshot written before the leg, or with its file
-   * damaged) from their turns, a few at a time between other work; then learning may start.
+   * damaged) from their turns, a few at a time between other work; then learning may start. `current`: the session
+   * the library holds by that id when its turn comes (none: it left meanwhile).
    */
-  fill(sessions: Session[], current: (s: Session) => boolean, turnsOf: (s: Session) => readonly Turn[]): void {
-    const missing = sessions.filter((s) => !this.bags.has(s.id) || !this.asked.has(s.id));
+  fill(ids: string[], current: (id: string) => Session | undefined, turnsOf: (s: Session) => readonly Turn[]): void {
+    const missing = ids.filter((id) => !this.bags.has(id) || !this.asked.has(id));
     if (!missing.length) return;
     this.filling = (async () => {
-      for (const session of missing) {
+      for (const id of missing) {
         if (this.closed) return;
-        if (!current(session)) continue;
+        const session = current(id);
+        // (gone, or read again meanwhile, which gave it its bags)
+        if (!session || (this.bags.has(id) && this.asked.has(id))) continue;
         try {
           this.add(session, turnsOf(session));
         } catch (err) {

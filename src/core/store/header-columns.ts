@@ -8,7 +8,8 @@
  * `HeaderSessions.session`. A header of the layouts before (7, 8: a list of objects) is read through the same
  * interface.
  */
-import type { SourceId } from '../model.js';
+import type { Session, SourceId } from '../model.js';
+import type { PlainField } from '../library/restored-sessions.js';
 import type { CompactFile, CompactHeader, CompactSession } from './compact-header.js';
 
 /** The sessions' fields: a list per field name, one value per session (null: the session has none, or it is derived). */
@@ -43,6 +44,10 @@ export interface HeaderSessions {
   firstPrompt(i: number): string | undefined;
   /** Where its turns lie: in the snapshot at `at`, or in the archive entry `entry` at `at`. */
   turns(i: number): { at: [number, number] | undefined; entry: string | undefined };
+  /** Every session's id, in order. */
+  ids(): readonly string[];
+  /** A field the header holds as the session has it (never one derived from the rest: compact-header.ts). */
+  plain<K extends PlainField>(i: number, name: K): Session[K];
   /** What it holds but its turns and where they lie, as the header holds it (compact-header.ts completes it): a new object. */
   meta(i: number): Omit<CompactSession, 'turnCount' | 'firstPrompt' | 'turnsAt' | 'archivedAt'>;
 }
@@ -118,6 +123,8 @@ function fromObjects(sessions: CompactSession[]): HeaderSessions {
     file: (i) => sessions[i].file,
     turnCount: (i) => sessions[i].turnCount,
     firstPrompt: (i) => sessions[i].firstPrompt,
+    ids: () => sessions.map((s) => s.id),
+    plain: <K extends PlainField>(i: number, name: K) => sessions[i][name] as Session[K],
     turns: (i) => ({ at: sessions[i].archivedAt?.at ?? sessions[i].turnsAt, entry: sessions[i].archivedAt?.entry }),
     meta: (i) => {
       const meta: Record<string, unknown> = {};
@@ -137,7 +144,8 @@ function fromColumns(columns: SessionColumns): HeaderSessions {
   const own = Object.keys(fields).filter((key) => !APART.has(key));
   const lists = own.map((key) => fields[key]);
   const derived = own.map((key) => DERIVED.has(key));
-  const ids = fields.id as string[];
+  // (no column where there are no sessions)
+  const ids = (fields.id as string[] | undefined) ?? [];
   const prompts = fields.firstPrompt as (string | null)[] | undefined;
   return {
     count,
@@ -145,6 +153,9 @@ function fromColumns(columns: SessionColumns): HeaderSessions {
     file: (i) => fields.file[i] as string | number,
     turnCount: (i) => fields.turnCount[i] as number,
     firstPrompt: (i) => prompts?.[i] ?? undefined,
+    ids: () => ids,
+    // (null in a column: the session has no such field)
+    plain: <K extends PlainField>(i: number, name: K) => (fields[name]?.[i] ?? undefined) as Session[K],
     turns: (i) => ({ at: at[2 * i] < 0 ? undefined : [at[2 * i], at[2 * i + 1]], entry: entry[i] ?? undefined }),
     meta: (i) => {
       const meta: Record<string, unknown> = {};

@@ -23,12 +23,14 @@ import { removeSnapshot } from './snapshot-written.js';
 import { readSnapshot, SNAPSHOT_VERSION, SnapshotError, writeSnapshot, type ManifestEntry, type SessionSource, type SnapshotLists } from './snapshot.js';
 import { completeSession } from './compact-header.js';
 import type { HeaderSessions } from './header-columns.js';
+import type { RestoredRows } from '../library/restored-sessions.js';
 import { TurnFile, type TurnPlace } from './turns.js';
 import type { TurnStore } from './turn-store.js';
 
 export interface Restored {
   index: SearchIndex;
-  sessions: Session[];
+  /** The sessions, each made when first asked for. */
+  rows: RestoredRows;
   files: ManifestEntry[];
   /** The semantic leg as saved with the snapshot (semantic/semantic-file.ts), when there is a usable one. */
   semantic?: SemanticData;
@@ -125,14 +127,23 @@ export class Persistence {
     }
     const file = new TurnFile(contents.handle, this.path);
     this.turnFile = file;
-    const sessions: Session[] = new Array(contents.sessions.count);
-    for (let i = 0; i < sessions.length; i++) sessions[i] = this.restoredSession(contents.sessions, i, file, contents.files);
-    this.lists.use(inFile(file, contents.lists), sessions);
-    this.logger.info(`snapshot of ${contents.created}: ${sessions.length} sessions from ${contents.files.length} files restored`);
+    // each session is made when first asked for (library/restored-sessions.ts)
+    const { sessions: stored, files } = contents;
+    this.lists.use(inFile(file, contents.lists), []);
+    const rows: RestoredRows = {
+      ids: stored.ids(),
+      make: (i) => {
+        const session = this.restoredSession(stored, i, file, files);
+        this.lists.place(session, i);
+        return session;
+      },
+      field: (name, i) => stored.plain(i, name),
+    };
+    this.logger.info(`snapshot of ${contents.created}: ${stored.count} sessions from ${contents.files.length} files restored`);
     const read = await semanticRead;
     const semantic = read?.data;
     if (read && !semantic) this.logger.warn(`${this.semanticFile}: unreadable; the semantic leg is learned again`);
-    return { index, sessions, files: contents.files, semantic, partial: contents.partial };
+    return { index, rows, files: contents.files, semantic, partial: contents.partial };
   }
 
   /** What a session restored from the snapshot holds there and not in itself (written again into the next one). */

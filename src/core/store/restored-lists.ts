@@ -44,6 +44,11 @@ export class RestoredLists {
     });
   }
 
+  /** A session of the snapshot in use made after it was taken into use (library/restored-sessions.ts): its place in it. */
+  place(session: Session, i: number): void {
+    this.index.set(session, i);
+  }
+
   /** A session's value: its own, or that of the snapshot it was restored from. */
   of<K extends ListKey>(session: Session, key: K): Session[K] | undefined {
     if (session[key] !== undefined) return session[key];
