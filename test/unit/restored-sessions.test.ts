@@ -32,7 +32,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.record({
-      restore: fc.record({ ids: fc.array(id, { maxLength: 10 }), tags: fc.array(tag, { minLength: 10, maxLength: 10 }), dropped: fc.array(id, { maxLength: 3 }) }),
+      restore: fc.record({
+        ids: fc.array(id, { maxLength: 10 }),
+        tags: fc.array(tag, { minLength: 10, maxLength: 10 }),
+        dropped: fc.array(id, { maxLength: 3 }),
+      }),
     }),
   },
   { weight: 3, arbitrary: fc.record({ look: fc.constantFrom('keys' as const, 'size' as const, 'field' as const, 'values' as const) }) },
@@ -48,7 +52,10 @@ test('restored sessions answer as a Map holding them all, each made once and onl
       const state = (): void => {
         assert.deepEqual([...lazy.keys()], [...plain.keys()]);
         assert.equal(lazy.size, plain.size);
-        assert.deepEqual([...fieldOf(lazy, 'acronyms')], [...plain.values()].map((s) => s.acronyms));
+        assert.deepEqual(
+          [...fieldOf(lazy, 'acronyms')],
+          [...plain.values()].map((s) => s.acronyms),
+        );
       };
       for (const o of ops) {
         const before = [...made.values()].reduce((a, b) => a + b, 0);
@@ -84,7 +91,11 @@ test('restored sessions answer as a Map holding them all, each made once and onl
           if (lazily) assert.equal(counts.size, 0, 'nothing is made by a restore into an empty map');
         } else if (o.look === 'keys' || o.look === 'size' || o.look === 'field') {
           state();
-          assert.equal([...made.values()].reduce((a, b) => a + b, 0), before, `${o.look} makes no session`);
+          assert.equal(
+            [...made.values()].reduce((a, b) => a + b, 0),
+            before,
+            `${o.look} makes no session`,
+          );
         } else assert.deepEqual([...lazy.values()], [...plain.values()]);
         for (const [row, n] of made) assert.equal(n, 1, `row ${row} made ${n} times`);
       }
