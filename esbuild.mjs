@@ -82,13 +82,6 @@ const server = build({ ...common, format: 'cjs', entryPoints: ['src/server/main.
 const parseWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/ingest/parse-worker.ts'], outfile: 'dist/parse-worker.cjs' });
 // The thread that walks the roots while a large snapshot is restored, found the same way.
 const scanWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/ingest/scan-worker.ts'], outfile: 'dist/scan-worker.cjs' });
-// The thread that reads and checks the semantic leg's file while a large snapshot is restored, found the same way.
-const semanticCheckWorker = build({
-  ...common,
-  format: 'cjs',
-  entryPoints: ['src/core/semantic/semantic-check-worker.ts'],
-  outfile: 'dist/semantic-check-worker.cjs',
-});
 // The thread that learns the semantic model in the background, found the same way.
 const trainWorker = build({ ...common, format: 'cjs', entryPoints: ['src/core/semantic/train-worker.ts'], outfile: 'dist/train-worker.cjs' });
 // The thread that runs a user's own model folder (onnxruntime-web), with the runtime's WebAssembly copied beside it.
@@ -105,18 +98,4 @@ mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 for (const f of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) copyFileSync(`node_modules/onnxruntime-web/dist/${f}`, `dist/${f}`);
 
-await Promise.all([
-  extension,
-  webview,
-  server,
-  engine,
-  serve,
-  parseWorker,
-  scanWorker,
-  semanticCheckWorker,
-  trainWorker,
-  embedWorker,
-  commands,
-  quick,
-  cliStart,
-]);
+await Promise.all([extension, webview, server, engine, serve, parseWorker, scanWorker, trainWorker, embedWorker, commands, quick, cliStart]);

@@ -84,15 +84,11 @@ export function encodeSemantic(data: SemanticData): Buffer {
   return file;
 }
 
-/**
- * The data of a file `encodeSemantic` wrote, or undefined when it is not one (or is damaged). `checked`: these very
- * bytes were decoded whole already (on another thread: semantic-aside.ts), so the checksum and the range of every term
- * are not computed again.
- */
-export function decodeSemantic(buffer: Buffer, checked = false): SemanticData | undefined {
+/** The data of a file `encodeSemantic` wrote, or undefined when it is not one (or is damaged). */
+export function decodeSemantic(buffer: Buffer): SemanticData | undefined {
   try {
     if (buffer.length < HEAD || buffer.readUInt32LE(0) !== MAGIC || !READ_VERSIONS.has(buffer.readUInt32LE(4))) return undefined;
-    if (!checked && crc32(buffer.subarray(HEAD)) !== buffer.readUInt32LE(12)) return undefined;
+    if (crc32(buffer.subarray(HEAD)) !== buffer.readUInt32LE(12)) return undefined;
     const jsonLength = buffer.readUInt32LE(8);
     const header = JSON.parse(buffer.subarray(HEAD, HEAD + jsonLength).toString('utf8')) as Header;
     const askedIds = header.askedIds ?? header.ids;
@@ -115,7 +111,7 @@ export function decodeSemantic(buffer: Buffer, checked = false): SemanticData | 
       const total = starts[ids.length];
       const terms = take((b, at, n) => new Uint32Array(b, at, n), total, 4);
       const counts = take((b, at, n) => new Uint16Array(b, at, n), total + (total % 2), 2).subarray(0, total);
-      if (!checked) for (let i = 0; i < terms.length; i++) if (terms[i] >= header.words.length) throw new Error('word out of range');
+      for (let i = 0; i < terms.length; i++) if (terms[i] >= header.words.length) throw new Error('word out of range');
       return { ids, starts, terms, counts };
     };
     const bags = bagsOf(header.ids, header.lengths);

@@ -14,8 +14,7 @@ import { DEFAULT_RANKING, SearchIndex } from '../index/engine.js';
 import type { Logger } from '../log.js';
 import { FIRST_PROMPT_CHARS, firstPrompt, turnCount, type Session } from '../model.js';
 import { archiveLocation } from './archive.js';
-import { encodeSemantic, type SemanticData } from '../semantic/semantic-file.js';
-import { readSemantic } from '../semantic/semantic-aside.js';
+import { decodeSemantic, encodeSemantic, type SemanticData } from '../semantic/semantic-file.js';
 import { WriterLock } from './lock.js';
 import { removeUnfinished } from './unfinished.js';
 import { LIST_KEYS, RestoredLists, type ListKey, type ListSections } from './restored-lists.js';
@@ -106,7 +105,7 @@ export class Persistence {
   /** The last snapshot, or undefined (none yet, or unusable: the reason is logged and it will be rebuilt). */
   async restore(): Promise<Restored | undefined> {
     // the semantic leg's file is read while the snapshot is
-    const semanticRead = readSemantic(this.semanticFile).catch(() => undefined);
+    const semanticBytes = readWhole(this.semanticFile).catch(() => undefined);
     let contents;
     try {
       contents = await readSnapshot(this.path, this.config);
@@ -140,9 +139,9 @@ export class Persistence {
       field: (name, i) => stored.plain(i, name),
     };
     this.logger.info(`snapshot of ${contents.created}: ${stored.count} sessions from ${contents.files.length} files restored`);
-    const read = await semanticRead;
-    const semantic = read?.data;
-    if (read && !semantic) this.logger.warn(`${this.semanticFile}: unreadable; the semantic leg is learned again`);
+    const bytes = await semanticBytes;
+    const semantic = bytes && decodeSemantic(bytes);
+    if (bytes && !semantic) this.logger.warn(`${this.semanticFile}: unreadable; the semantic leg is learned again`);
     return { index, rows, files: contents.files, semantic, partial: contents.partial };
   }
 
@@ -257,4 +256,29 @@ function inFile(file: TurnFile, lists: SnapshotLists): ListSections {
     if (at) sections[key] = { file, ...at };
   }
   return sections;
+}
+
+/** The most one read asks for (a read may not ask for 2 GB or more). */
+const READ_MAX = 1 << 30;
+
+/**
+ * A file's bytes, read whole by one request to the thread pool. (`readFile` reads 512 KB at a time, and each piece
+ * waits for this thread: the semantic leg's file, 29 MB at 10,000 sessions, was read only once the snapshot's header
+ * had been parsed, and the warm start waited for it.)
+ */
+async function readWhole(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const bytes = Buffer.allocUnsafeSlow(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, Math.min(size - at, READ_MAX), at);
+      if (bytesRead === 0) break; // (cut while read: what was read is all there is, and the file's checksum says so)
+      at += bytesRead;
+    }
+    return bytes.subarray(0, at);
+  } finally {
+    await handle.close();
+  }
 }
