@@ -7,6 +7,7 @@ import { MemoryLogger } from '../src/core/log.js';
 import type { SourceRoot } from '../src/core/ingest/sources/registry.js';
 import type { ParsedSession, Turn } from '../src/core/model.js';
 import { completeSession, restoredHeader, type StoredHeader } from '../src/core/store/compact-header.js';
+import type { SessionRows } from '../src/core/store/session-rows.js';
 import type { ManifestEntry, StoredSession } from '../src/core/store/snapshot.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -180,8 +181,8 @@ export async function closeTracked(): Promise<void> {
  * columns or as objects; a header of the layout before, written out, reads as it is): the reference the header's tests
  * hold it to.
  */
-export function fullHeader(header: StoredHeader): { sessions: StoredSession[]; files: ManifestEntry[]; keys: (string | null)[] } {
-  const { sessions, files, keys } = restoredHeader(header);
+export function fullHeader(header: StoredHeader, rows?: SessionRows): { sessions: StoredSession[]; files: ManifestEntry[]; keys: (string | null)[] } {
+  const { sessions, files, keys } = restoredHeader(header, rows);
   const full: StoredSession[] = [];
   for (let i = 0; i < sessions.count; i++) {
     const { at, entry } = sessions.turns(i);

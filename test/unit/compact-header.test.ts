@@ -114,6 +114,36 @@ test('a compact header in columns (as a snapshot stores it) reads back as the se
   );
 });
 
+test("a compact header with its sessions' fields in rows (as a snapshot stores it) reads back as what it was made of, each session's fields in their order", () => {
+  fc.assert(
+    fc.property(header, ({ sessions, files, keys }) => {
+      const compact = compactHeader(sessions, files, keys);
+      const { rows, ...columns } = toColumns(compact, true);
+      const written = stored({ ...compact, ...columns });
+      const read = fullHeader(written, rows);
+      assert.deepEqual(read, stored({ sessions, files, keys }));
+      const inColumns = fullHeader(stored({ ...compact, ...toColumns(compact) }));
+      read.sessions.forEach((s, i) => assert.deepEqual(Object.keys(s), Object.keys(inColumns.sessions[i])));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test("sessions' rows that are missing or do not add up are refused, not read askew", () => {
+  const session = codexSession({ topic: 't', filename: 'f', file: '/r/f.jsonl', turnsAt: [0, 1] });
+  const entry: ManifestEntry = { file: '/r/f.jsonl', source: 'codex', root: '/r', size: 1, mtimeMs: 1, ino: 1, ids: ['codex:abc'], entry: [3, 4] };
+  const compact = compactHeader([session], [entry], ['codex:abc']);
+  const { rows, ...columns } = toColumns(compact, true);
+  const good = stored({ ...compact, ...columns });
+  assert.deepEqual(fullHeader(good, rows), stored({ sessions: [session], files: [entry], keys: ['codex:abc'] }));
+  assert.throws(() => fullHeader(good), /name rows it does not hold/);
+  assert.throws(() => fullHeader(good, { ...rows!, starts: rows!.starts.subarray(1) }), /rows do not add up/);
+  assert.throws(() => fullHeader(good, { ...rows!, starts: Uint32Array.of(0, rows!.text.length + 1) }), /rows do not add up/);
+  const shorter = structuredClone(good);
+  (shorter.sessions as SessionColumns).rowFields!.pop();
+  assert.throws(() => fullHeader(shorter, rows), /name fields askew/);
+});
+
 test("columns that do not hold one value per session or file, or lack a session's id, are refused, not read askew", () => {
   const session = codexSession({ topic: 't', filename: 'f', file: '/r/f.jsonl', turnsAt: [0, 1] });
   const entry: ManifestEntry = { file: '/r/f.jsonl', source: 'codex', root: '/r', size: 1, mtimeMs: 1, ino: 1, ids: ['codex:abc'], entry: [3, 4] };

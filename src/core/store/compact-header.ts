@@ -11,6 +11,7 @@
 import type { Session } from '../model.js';
 import { headerFiles, headerSessions, type FileColumns, type HeaderSessions, type SessionColumns } from './header-columns.js';
 import type { ManifestEntry, StoredSession } from './snapshot.js';
+import type { SessionRows } from './session-rows.js';
 
 /** A session as the header holds it: null for a field the rest gives; its file by its place in the header's list. */
 export type CompactSession = Omit<StoredSession, 'nativeId' | 'filename' | 'topic' | 'file'> & {
@@ -83,16 +84,20 @@ export function compactHeader(sessions: StoredSession[], files: ManifestEntry[],
 /**
  * The header's files and index keys as `compactHeader` was given them (the files completed in place), and its sessions
  * checked but not yet completed: each is completed in the object a restore makes of it (`completeSession`), not copied
- * once more here. The sessions and files may be columns (header-columns.ts). Throws where the header names a file,
+ * once more here. The sessions and files may be columns (header-columns.ts), some sessions' fields in `rows` (layout
+ * 10: session-rows.ts). Throws where the header names a file,
  * root or session it does not hold.
  */
-export function restoredHeader(header: StoredHeader): {
+export function restoredHeader(
+  header: StoredHeader,
+  rows?: SessionRows,
+): {
   sessions: HeaderSessions;
   files: ManifestEntry[];
   keys: (string | null)[];
 } {
   const { roots = [] } = header;
-  const sessions = headerSessions(header.sessions);
+  const sessions = headerSessions(header.sessions, rows);
   const files = headerFiles(header.files);
   const idsOf = files.map((f): string[] | undefined => (f.ids ? undefined : []));
   for (let i = 0; i < sessions.count; i++) {

@@ -11,6 +11,7 @@
 import type { Session, SourceId } from '../model.js';
 import type { PlainField } from '../library/restored-sessions.js';
 import type { CompactFile, CompactHeader, CompactSession } from './compact-header.js';
+import { COLUMN_FIELDS, packRows, rowReader, type SessionRows } from './session-rows.js';
 
 /** The sessions' fields: a list per field name, one value per session (null: the session has none, or it is derived). */
 export interface SessionColumns {
@@ -20,6 +21,10 @@ export interface SessionColumns {
   at: number[];
   /** The archive entry holding each session's turns; null: the snapshot's own turns region, at `at`. */
   entry: (string | null)[];
+  /** (layout 10) The fields kept in rows instead, in the order a row holds them (session-rows.ts)... */
+  rowFields?: string[];
+  /** ...and every field's place among them all, as the sessions have them (the columns' and the rows' in one order). */
+  order?: string[];
 }
 
 /** The files' fields, one value per file; `entry`: the archive entry's size and time, two a file (null, null: none). */
@@ -59,8 +64,14 @@ const APART = new Set(['turnCount', 'firstPrompt', ...PLACES]);
 /** Null in these says "derived from the rest" (compact-header.ts), not "absent": kept for completeSession. */
 const DERIVED = new Set(['nativeId', 'filename', 'topic']);
 
-/** A compact header's sessions and files as columns (the fields in the order the sessions first have them). */
-export function toColumns(compact: Pick<CompactHeader, 'sessions' | 'files'>): { sessions: SessionColumns; files: FileColumns } {
+/**
+ * A compact header's sessions and files as columns (the fields in the order the sessions first have them); with `rows`,
+ * the fields no start reads (all but COLUMN_FIELDS) as rows instead (session-rows.ts).
+ */
+export function toColumns(
+  compact: Pick<CompactHeader, 'sessions' | 'files'>,
+  rows = false,
+): { sessions: SessionColumns; files: FileColumns; rows?: SessionRows } {
   const { sessions, files } = compact;
   const fields: Record<string, unknown[]> = {};
   for (const s of sessions) for (const key of Object.keys(s)) if (!(key in fields) && !PLACES.has(key)) fields[key] = [];
@@ -72,6 +83,10 @@ export function toColumns(compact: Pick<CompactHeader, 'sessions' | 'files'>): {
     at.push(place[0], place[1]);
     entry.push(s.archivedAt?.entry ?? null);
   }
+  const order = Object.keys(fields);
+  const rowFields = rows ? order.filter((key) => !COLUMN_FIELDS.has(key)) : [];
+  const rowLists = rowFields.map((key) => fields[key]);
+  for (const key of rowFields) delete fields[key];
   const columns: FileColumns = { file: [], source: [], root: [], size: [], mtimeMs: [], ino: [], ids: [], entry: [] };
   for (const f of files) {
     columns.file.push(f.file);
@@ -83,12 +98,19 @@ export function toColumns(compact: Pick<CompactHeader, 'sessions' | 'files'>): {
     columns.ids.push(f.ids);
     columns.entry.push(f.entry?.[0] ?? null, f.entry?.[1] ?? null);
   }
-  return { sessions: { count: sessions.length, fields, at, entry }, files: columns };
+  const columnsOf: SessionColumns = { count: sessions.length, fields, at, entry };
+  if (!rows) return { sessions: columnsOf, files: columns };
+  columnsOf.order = order;
+  columnsOf.rowFields = rowFields;
+  return { sessions: columnsOf, files: columns, rows: packRows(sessions.length, (i) => rowLists.map((list) => list[i])) };
 }
 
-/** The sessions of a header of any layout; throws where its columns disagree in length or lack a field every session has. */
-export function headerSessions(sessions: CompactSession[] | SessionColumns): HeaderSessions {
-  return Array.isArray(sessions) ? fromObjects(sessions) : fromColumns(sessions);
+/**
+ * The sessions of a header of any layout (`rows`: where its columns name fields kept in rows); throws where its columns
+ * disagree in length, lack a field every session has, or name rows it was not given.
+ */
+export function headerSessions(sessions: CompactSession[] | SessionColumns, rows?: SessionRows): HeaderSessions {
+  return Array.isArray(sessions) ? fromObjects(sessions) : fromColumns(sessions, rows);
 }
 
 /** The files of a header of any layout, as objects (the files are completed in place by compact-header.ts). */
@@ -135,33 +157,56 @@ function fromObjects(sessions: CompactSession[]): HeaderSessions {
   };
 }
 
-function fromColumns(columns: SessionColumns): HeaderSessions {
-  const { count, fields, at, entry } = columns;
+function fromColumns(columns: SessionColumns, rows: SessionRows | undefined): HeaderSessions {
+  const { count, fields, at, entry, rowFields = [], order = [...Object.keys(fields), ...rowFields] } = columns;
   if (!Number.isSafeInteger(count) || count < 0 || at?.length !== 2 * count || entry?.length !== count) throw new Error("the header's sessions do not add up");
   for (const [name, list] of Object.entries(fields))
     if (!Array.isArray(list) || list.length !== count) throw new Error(`the header's session column ${name} does not hold one value per session`);
-  for (const name of ['id', 'source', 'file', 'turnCount']) if (count && !fields[name]) throw new Error(`the header's sessions have no ${name}`);
-  const own = Object.keys(fields).filter((key) => !APART.has(key));
-  const lists = own.map((key) => fields[key]);
+  if (
+    !Array.isArray(rowFields) ||
+    rowFields.some((key) => key in fields || key === 'id' || key === 'file') ||
+    !Array.isArray(order) ||
+    order.length !== Object.keys(fields).length + rowFields.length ||
+    order.some((key) => !(key in fields) && !rowFields.includes(key))
+  )
+    throw new Error("the header's session rows name fields askew");
+  if (rowFields.length && !rows) throw new Error("the header's sessions name rows it does not hold");
+  for (const name of ['id', 'source', 'file', 'turnCount'])
+    if (count && !fields[name] && !rowFields.includes(name)) throw new Error(`the header's sessions have no ${name}`);
+  const row = rows && rowFields.length ? rowReader(rows, count, rowFields.length) : undefined;
+  const inRow = new Map(rowFields.map((key, k) => [key, k]));
+  // a session's own fields in their order: each from its column, or its place in the session's row
+  const own = order.filter((key) => !APART.has(key));
+  const lists = own.map((key) => fields[key] as unknown[] | undefined);
+  const places = own.map((key) => inRow.get(key) ?? -1);
   const derived = own.map((key) => DERIVED.has(key));
+  const rowed = places.some((k) => k >= 0);
+  /** A field's value as the header holds it (null: none, or derived), from its column or the session's row. */
+  const value = (i: number, name: string): unknown => {
+    const list = fields[name];
+    if (list) return list[i];
+    const k = inRow.get(name);
+    return k === undefined ? undefined : row!(i)[k];
+  };
   // (no column where there are no sessions)
   const ids = (fields.id as string[] | undefined) ?? [];
-  const prompts = fields.firstPrompt as (string | null)[] | undefined;
   return {
     count,
     id: (i) => ids[i],
     file: (i) => fields.file[i] as string | number,
-    turnCount: (i) => fields.turnCount[i] as number,
-    firstPrompt: (i) => prompts?.[i] ?? undefined,
+    turnCount: (i) => value(i, 'turnCount') as number,
+    firstPrompt: (i) => (value(i, 'firstPrompt') ?? undefined) as string | undefined,
     ids: () => ids,
-    // (null in a column: the session has no such field)
-    plain: <K extends PlainField>(i: number, name: K) => (fields[name]?.[i] ?? undefined) as Session[K],
+    // (null: the session has no such field)
+    plain: <K extends PlainField>(i: number, name: K) => (value(i, name) ?? undefined) as Session[K],
     turns: (i) => ({ at: at[2 * i] < 0 ? undefined : [at[2 * i], at[2 * i + 1]], entry: entry[i] ?? undefined }),
     meta: (i) => {
       const meta: Record<string, unknown> = {};
+      const values = rowed ? row!(i) : [];
       for (let k = 0; k < own.length; k++) {
-        const value = lists[k][i];
-        if (value !== null || derived[k]) meta[own[k]] = value;
+        const list = lists[k];
+        const v = list ? list[i] : values[places[k]];
+        if (v !== null || derived[k]) meta[own[k]] = v;
       }
       return meta as ReturnType<HeaderSessions['meta']>;
     },

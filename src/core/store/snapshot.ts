@@ -34,13 +34,14 @@ export { SnapshotError };
  */
 export const SNAPSHOT_VERSION = 7;
 /**
- * The header's layout, written as its `version`: 9 holds the sessions and files in columns (header-columns.ts), 8 as
+ * The header's layout, written as its `version`: 10 keeps the sessions' fields no start reads in rows, in sections of
+ * their own (session-rows.ts); 9 holds the sessions and files in columns (header-columns.ts), 8 as
  * objects, leaving out what other fields give (compact-header.ts), 7 with everything written out; a build reading only
- * the layouts before rebuilds rather than misreads a newer one. Headers of layouts 7 and 8 are read too (whether their
+ * the layouts before rebuilds rather than misreads a newer one. Headers of layouts 7 to 9 are read too (whether their
  * contents are current is the configuration key's to say).
  */
-const HEADER_VERSION = 9;
-const READ_HEADER_VERSIONS = new Set([7, 8, HEADER_VERSION]);
+const HEADER_VERSION = 10;
+const READ_HEADER_VERSIONS = new Set([7, 8, 9, HEADER_VERSION]);
 /** Marks the footer layout (offset, length and checksum of the header); the header's own version says what the sections hold. */
 const MAGIC = 'SSSNAPv2';
 const FOOTER_BYTES = 8 + 8 + 8 + 8;
@@ -178,6 +179,7 @@ export async function writeSnapshot(
       for (const key of LIST_KEYS) lists[key].push(session[key] ?? kept?.[key] ?? null);
     }
     const compact = compactHeader(sessions, files, index.keys);
+    const columns = toColumns(compact, true);
     header = {
       version: HEADER_VERSION,
       config,
@@ -192,8 +194,11 @@ export async function writeSnapshot(
       totalLengths: index.totalLengths,
       dead: index.dead,
       roots: compact.roots,
-      ...toColumns(compact),
+      sessions: columns.sessions,
+      files: columns.files,
     };
+    await out.section(header, 'sessionRows', columns.rows!.text);
+    await out.section(header, 'sessionRowStarts', columns.rows!.starts);
     for (const key of LIST_KEYS) {
       if (!lists[key].some((v) => (v as unknown[] | null)?.length)) continue;
       const { at, length, crc } = await out.json(lists[key]);
@@ -310,13 +315,15 @@ export async function readSnapshot(path: string, config: string): Promise<Snapsh
     if (!READ_HEADER_VERSIONS.has(header.version))
       throw new SnapshotError(`version ${header.version}, this build reads ${[...READ_HEADER_VERSIONS].join(', ').replace(/, (\d+)$/, ' and $1')}`);
     if (header.config !== config) throw new SnapshotError('written with other settings (exclude patterns, size limit or ranking)');
-    const { sessions, files, keys } = restoredHeader(header);
     const s = header.sections;
     const limit = headerAt;
     const section = (name: string): Promise<ArrayBuffer> => {
       if (!s[name]) throw new SnapshotError(`section ${name} is missing`);
       return readSection(handle, limit, s[name], name, header.checksums[name]);
     };
+    // (the sessions' rows are read whole, and parsed a session at a time as each is made: session-rows.ts)
+    const rows = s.sessionRows ? { text: Buffer.from(await section('sessionRows')), starts: new Uint32Array(await section('sessionRowStarts')) } : undefined;
+    const { sessions, files, keys } = restoredHeader(header, rows);
     await checkTurns(handle, header.turnsEnd, limit, header.checksums.turns);
     // The postings and document term lists stay in the file: read a range at a time, each block checked as read.
     const file = (arrays = new ArrayFile(path));
