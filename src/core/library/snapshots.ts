@@ -1,6 +1,7 @@
 /**
- * When the snapshot is written: at the end of a load that changed something, and 30 s (quietMs) after a live change,
- * spaced as below; writes never overlap, and a failed write leaves the library dirty for the next try.
+ * When the snapshot is written: at the end of a first load (and at checkpoints of a long one: loader.ts), and 30 s
+ * (quietMs) after a change, be it live or read by a warm start, spaced as below; as the library closes; writes never
+ * overlap, and a failed write leaves the library dirty for the next try.
  *
  * A snapshot is written whole (the index's postings above all: 0.86 GB at 10,000 sessions, 10 s of a core on a busy
  * machine), and an agent at work changes its transcript every few seconds all day: written 30 s after each change, the
