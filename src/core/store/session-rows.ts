@@ -8,6 +8,8 @@
  * where its turns lie) stays in the header's columns (header-columns.ts).
  */
 
+import { asciiJson } from './snapshot-writer.js';
+
 /** The rows of every session: `text` holds session i's JSON list in bytes `starts[i] .. starts[i + 1]`, in ASCII. */
 export interface SessionRows {
   text: Buffer;
@@ -24,7 +26,7 @@ export function packRows(count: number, values: (i: number) => unknown[]): Sessi
   let text = '';
   let at = 0;
   for (let i = 0; i < count; i++) {
-    const row = JSON.stringify(values(i)).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const row = asciiJson(JSON.stringify(values(i)));
     text += row;
     at += row.length;
     starts[i + 1] = at;
