@@ -197,6 +197,20 @@ export function fullHeader(header: StoredHeader, rows?: SessionRows): { sessions
   return { sessions: full, files, keys };
 }
 
+/** The rows of a snapshot's sessions (layout 10: store/session-rows.ts), read from its bytes; none in earlier layouts. */
+export function snapshotRows(b: Buffer): SessionRows | undefined {
+  const sections = snapshotHeader(b).header.sections as Record<string, [number, number]>;
+  if (!sections.sessionRows) return undefined;
+  const part = (name: string): Buffer => Buffer.from(b.subarray(sections[name][0], sections[name][0] + sections[name][1]));
+  const starts = part('sessionRowStarts');
+  return { text: part('sessionRows'), starts: Uint32Array.from({ length: starts.length / 4 }, (_, i) => starts.readUInt32LE(4 * i)) };
+}
+
+/** A snapshot's sessions, files and keys as `fullHeader` gives them, from the snapshot's bytes. */
+export function snapshotSessions(b: Buffer): ReturnType<typeof fullHeader> {
+  return fullHeader(snapshotHeader(b).header as unknown as StoredHeader, snapshotRows(b));
+}
+
 /** The files below `dir` this process holds open (read from /proc/self/fd). */
 export function heldOpen(dir: string): string[] {
   return readdirSync('/proc/self/fd')

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LibraryCore } from '../../src/core/library/open.js';
 import { decodeTouch } from '../../src/core/files/touches.js';
 import type { StoredHeader } from '../../src/core/store/compact-header.js';
-import { CORPUS, fullHeader, loadLibrary, snapshotHeader, tempDir } from '../helpers.js';
+import { CORPUS, loadLibrary, snapshotHeader, snapshotSessions, tempDir } from '../helpers.js';
 
 describe('file history over the real Claude Code samples', () => {
   let library: LibraryCore;
@@ -289,8 +289,9 @@ describe('a warm start', () => {
     assert.equal(parsed.length, 3);
     await first.close();
     // the sessions' metadata in the snapshot no longer carries their touches: they are a section of their own
-    const header = snapshotHeader(readFileSync(Persistence.snapshotPath(data))).header as StoredHeader & { sections: Record<string, unknown> };
-    assert.ok(fullHeader(header).sessions.every((s) => s.files === undefined));
+    const bytes = readFileSync(Persistence.snapshotPath(data));
+    const header = snapshotHeader(bytes).header as StoredHeader & { sections: Record<string, unknown> };
+    assert.ok(snapshotSessions(bytes).sessions.every((s) => s.files === undefined));
     assert.ok(header.sections.touches, 'the touches have a section');
     const warm = await open();
     try {

@@ -9,9 +9,8 @@ import { MemoryLogger } from '../../src/core/log.js';
 import { Persistence } from '../../src/core/store/persistence.js';
 import { compactHeader, type StoredHeader } from '../../src/core/store/compact-header.js';
 import { toColumns, type SessionColumns } from '../../src/core/store/header-columns.js';
-import type { SessionRows } from '../../src/core/store/session-rows.js';
 import { fullHeader } from '../helpers.js';
-import { closeTracked, snapshotHeader, tempDir } from '../helpers.js';
+import { closeTracked, snapshotHeader, snapshotRows, tempDir } from '../helpers.js';
 import { SessionSearchError } from '../../src/core/errors.js';
 import { QUERIES, answers, answersComeBack, corpusCopy, open } from '../snapshot-library.js';
 
@@ -28,14 +27,6 @@ function withHeader(b: Buffer, edit: (header: Record<string, unknown>) => void):
   footer.writeBigUInt64LE(BigInt(crc32(bytes)), 16);
   footer.write('SSSNAPv2', 24, 'latin1');
   return Buffer.concat([b.subarray(0, at), bytes, footer]);
-}
-
-/** The sessions' rows of a snapshot (session-rows.ts). */
-function sessionRows(b: Buffer): SessionRows {
-  const sections = snapshotHeader(b).header.sections as Record<string, [number, number]>;
-  const part = (name: string): Buffer => Buffer.from(b.subarray(sections[name][0], sections[name][0] + sections[name][1]));
-  const starts = part('sessionRowStarts');
-  return { text: part('sessionRows'), starts: Uint32Array.from({ length: starts.length / 4 }, (_, i) => starts.readUInt32LE(4 * i)) };
 }
 
 function sectionAt(b: Buffer, name: string): number {
@@ -148,7 +139,7 @@ for (const layout of [7, 8, 9] as const)
     writeFileSync(
       path,
       withHeader(good, (h) => {
-        const full = fullHeader(h as unknown as StoredHeader, sessionRows(good));
+        const full = fullHeader(h as unknown as StoredHeader, snapshotRows(good));
         // (nor did the builds that wrote them keep the term table's layout: its terms are hashed at the start)
         delete (h.sections as Record<string, unknown>).termStarts;
         delete (h.sections as Record<string, unknown>).termSlots;
