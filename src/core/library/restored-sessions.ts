@@ -11,12 +11,7 @@
  * session replaced keeps its place), then those added since, in the order they were added.
  */
 import type { Session } from '../model.js';
-
-/**
- * The fields `fieldOf` reads from the header's columns: held as they are, never derived from the rest, and kept in
- * columns, not rows (store/session-rows.ts `COLUMN_FIELDS`), so that reading one of every session parses nothing.
- */
-export type PlainField = 'unreadLines' | 'acronyms' | 'sourceDeleted' | 'parentId';
+import type { PlainField } from '../store/session-rows.js';
 
 /** The restored sessions as a snapshot holds them: their ids, each one made when asked, a plain field of each. */
 export interface RestoredRows {

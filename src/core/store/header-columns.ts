@@ -1,17 +1,17 @@
 /**
- * The snapshot header's sessions and files in columns (layout 9): one list per field, each holding that field of
+ * The snapshot header's sessions and files in columns (layouts 9 and 10; in 10 the sessions' fields no start reads are
+ * rows instead, session-rows.ts): one list per field, each holding that field of
  * every session (or file) in order, instead of one object per session. A warm start parsed 10,000 session objects and
  * 10,000 file objects (and their small arrays) out of the header only to copy each into the object the library keeps,
  * and the collector moved them all first: parsing and taking the header's columns instead took about a third less
  * time (measured on the header of 10,000 real-shaped sessions). What the columns hold is what compact-header.ts
- * leaves of each session and file (null where another field gives it); a session is made once, from its row, by
- * `HeaderSessions.session`. A header of the layouts before (7, 8: a list of objects) is read through the same
+ * leaves of each session and file (null where another field gives it); a session's fields are taken once, by
+ * `HeaderSessions.meta`, as the session is made. A header of the layouts before (7, 8: a list of objects) is read through the same
  * interface.
  */
 import type { Session, SourceId } from '../model.js';
-import type { PlainField } from '../library/restored-sessions.js';
 import type { CompactFile, CompactHeader, CompactSession } from './compact-header.js';
-import { COLUMN_FIELDS, packRows, rowReader, type SessionRows } from './session-rows.js';
+import { COLUMN_FIELDS, packRows, rowReader, type PlainField, type SessionRows } from './session-rows.js';
 
 /** The sessions' fields: a list per field name, one value per session (null: the session has none, or it is derived). */
 export interface SessionColumns {

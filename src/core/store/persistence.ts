@@ -138,11 +138,11 @@ export class Persistence {
       },
       field: (name, i) => stored.plain(i, name),
     };
-    this.logger.info(`snapshot of ${contents.created}: ${stored.count} sessions from ${contents.files.length} files restored`);
+    this.logger.info(`snapshot of ${contents.created}: ${stored.count} sessions from ${files.length} files restored`);
     const bytes = await semanticBytes;
     const semantic = bytes && decodeSemantic(bytes);
     if (bytes && !semantic) this.logger.warn(`${this.semanticFile}: unreadable; the semantic leg is learned again`);
-    return { index, rows, files: contents.files, semantic, partial: contents.partial };
+    return { index, rows, files, semantic, partial: contents.partial };
   }
 
   /** What a session restored from the snapshot holds there and not in itself (written again into the next one). */

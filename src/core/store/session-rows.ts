@@ -17,7 +17,10 @@ export interface SessionRows {
 }
 
 /** Fields every start reads of every session (or a restore checks): kept in the header's columns, never in rows. */
-export const COLUMN_FIELDS: ReadonlySet<string> = new Set(['id', 'file', 'acronyms', 'unreadLines', 'sourceDeleted', 'parentId']);
+const IN_COLUMNS = ['id', 'file', 'acronyms', 'unreadLines', 'sourceDeleted', 'parentId'] as const;
+export const COLUMN_FIELDS: ReadonlySet<string> = new Set(IN_COLUMNS);
+/** The fields kept in columns held as the session has them (the id and file aside): read of every session cheaply. */
+export type PlainField = Exclude<(typeof IN_COLUMNS)[number], 'id' | 'file'>;
 
 /** Rows of values written as JSON lists, characters beyond ASCII escaped (so that a byte is a character). */
 export function packRows(count: number, values: (i: number) => unknown[]): SessionRows {
