@@ -27,7 +27,10 @@ const common = {
 };
 
 // ESM bundles still contain CommonJS dependencies that call require(): give them one.
-const requireShim = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+// They also read __dirname and __filename (sql.js finds its folder so): the bundle's own, as CommonJS would have them.
+const requireShim =
+  "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __toPath } from 'node:url'; import { dirname as __dirOf } from 'node:path'; " +
+  'const require = __createRequire(import.meta.url); const __filename = __toPath(import.meta.url); const __dirname = __dirOf(__filename);';
 
 // The command line and the stdio MCP server: one ESM build split into chunks, so that a command answered by the
 // engine loads only the client and the renderer, and the library (with zod, the MCP SDK, SQLite, PostgreSQL) loads when

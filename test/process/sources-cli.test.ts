@@ -5,7 +5,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { SOURCES } from '../../src/core/ingest/sources/registry.js';
-import { ROOT, tempDir } from '../helpers.js';
+import { CORPUS, ROOT, tempDir } from '../helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures');
 const HOME_DIR = tempDir();
@@ -68,4 +68,22 @@ test('import reads a ChatGPT export from then on, archived like any other sessio
   const bad = cli('import', join(FIXTURES, 'amp'));
   assert.notEqual(bad.code, 0);
   assert.match(bad.stderr, /no export found/);
+});
+
+test("the SQLite-backed sources read in the command's own process as through the engine (the real Cursor database)", () => {
+  const root = `cursor=${join(CORPUS, 'cursor')}`;
+  const list = (engine: 'on' | 'off') => {
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: tempDir(), SESSION_SEARCH_HOME: tempDir() };
+    if (engine === 'off') env.SESSION_SEARCH_ENGINE = 'off';
+    else delete env.SESSION_SEARCH_ENGINE;
+    const args = [join(ROOT, 'dist', 'cli.cjs'), 'list', '--no-default-roots', '--root', root, '--json', '--limit', '1000', '--verbose'];
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', env });
+    if (engine === 'on') spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.cjs'), 'engine', 'stop'], { env });
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /skipped/, 'no database is skipped');
+    return (JSON.parse(r.stdout) as { sessions: { id: string; topic: string }[] }).sessions.map((s) => `${s.id} ${s.topic}`).sort();
+  };
+  const inProcess = list('off');
+  assert.ok(inProcess.length > 0, 'the Cursor database gives its sessions in process');
+  assert.deepEqual(inProcess, list('on'));
 });
