@@ -205,7 +205,10 @@ describe('Claude Code', () => {
     const layouts = new Set(agents.map((s) => (s.file.includes('/subagents/') ? 'nested' : 'flat')));
     assert.deepEqual([...layouts].sort(), ['flat', 'nested']);
     const nested = agents.find((s) => s.file.includes('/subagents/'))!;
-    assert.equal(nested.parentId, 'claude-code:e9fb405b-169f-40eb-9396-7e75076f045d');
+    // the folder holding subagents/ is its session's: the parent it names is the one that transcript gives, and opens
+    const parent = sessionsOf('claude-code').find((s) => s.file === `${nested.file.split('/subagents/')[0]}.jsonl`);
+    assert.ok(parent, 'the parent transcript is read');
+    assert.equal(nested.parentId, parent.id);
     assert.match(nested.topic, /^Sub-agent: Analyze the existing CLI command structure/);
     assert.equal(nested.branch, 'hooks');
   });

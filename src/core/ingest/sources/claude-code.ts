@@ -4,13 +4,14 @@
  * lines sharing `message.id`; they are merged back here. Titles can live in another file (`summary.leafUuid`).
  */
 import { stat } from 'node:fs/promises';
-import { basename, relative, sep } from 'node:path';
+import { basename, dirname, relative, sep } from 'node:path';
 import { maskText } from '../../mask.js';
 import { isPrompt, SessionNote, type TurnKind } from '../../model.js';
 import { buildSession, slashCommandText, titleFrom, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
 import { DEFAULT_ROOTS } from './default-roots.js';
+import { splitInjected } from './harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FILE_TOOLS = new Set(['Read', 'NotebookRead', 'View', 'read_file']);
@@ -64,15 +65,20 @@ function contentText(content: unknown): string {
   return parts.join('\n');
 }
 
-/** Slash commands are stored as tags; show them as the user typed them. */
-function cleanUserText(text: string): { text: string; kind: TurnKind } {
+/** A user text as turns: a slash command as typed; what the person wrote as a prompt; what the tool injected, notes. */
+function userTexts(text: string): { text: string; kind: TurnKind; role: 'user' | 'system' }[] {
   const command = slashCommandText(text);
-  if (command) return { text: command, kind: 'conversation' };
-  const stdout = /<local-command-stdout>([\s\S]*?)<\/local-command-stdout>/.exec(text);
-  if (stdout) return { text: stdout[1], kind: 'note' };
-  const cleaned = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim();
-  if (/^\[Request interrupted by user/.test(cleaned)) return { text: cleaned, kind: 'note' };
-  return { text: cleaned, kind: 'conversation' };
+  if (command) return [{ text: command, kind: 'conversation', role: 'user' }];
+  const { prompt, injected } = splitInjected(text);
+  const out: { text: string; kind: TurnKind; role: 'user' | 'system' }[] = injected.map((note) => ({ text: noteText(note), kind: 'note', role: 'system' }));
+  if (prompt) out.push({ text: prompt, kind: 'conversation', role: 'user' });
+  return out;
+}
+
+/** A note shows what it says: local command output without its tags; reminders stay searchable as written. */
+function noteText(note: string): string {
+  const stdout = /^<local-command-(?:stdout|stderr|result)>([\s\S]*?)(?:<\/local-command-(?:stdout|stderr|result)>)?$/.exec(note);
+  return stdout ? stdout[1] : note;
 }
 
 export function claudeNativeId(file: string, root: string): string {
@@ -87,28 +93,54 @@ export function claudeNativeId(file: string, root: string): string {
 interface FileState {
   turns: RawTurn[];
   seen: Set<string>;
-  byMessage: Map<string, { text?: number; thinking?: number }>;
+  messages: Map<string, MessageState>;
   tools: Map<string, { name: string; kind: TurnKind }>;
   cwd?: string;
   branch?: string;
   sessionIds: Set<string>;
+  /** The name the person gave the session (`/rename`, a custom-title record): the last one given. */
   customTitle?: string;
   aiTitle?: string;
   summaries: Map<string, string>;
 }
 
-function appendToMessage(state: FileState, msgId: string | undefined, slot: 'text' | 'thinking', turn: RawTurn): void {
-  const entry = msgId ? (state.byMessage.get(msgId) ?? {}) : {};
-  const index = entry[slot];
-  if (index !== undefined) {
-    state.turns[index].text += `\n\n${turn.text}`;
-    return;
+/** A block of an assistant message as far as merging needs it. */
+type Block = { type: 'text' | 'thinking'; text: string } | { type: 'tool_use'; key: string; name: string; input: unknown };
+
+/** One API message written over several lines: its blocks so far, and the turns they became. */
+interface MessageState {
+  blocks: Block[];
+  text?: number;
+  thinking?: number;
+  tools: Set<string>;
+}
+
+function blockOf(block: unknown): Block | undefined {
+  if (!isRecord(block)) return undefined;
+  if (block.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text };
+  if (block.type === 'thinking' && typeof block.thinking === 'string') return { type: 'thinking', text: block.thinking };
+  if (block.type === 'tool_use') {
+    const name = str(block.name) ?? 'tool';
+    return { type: 'tool_use', key: str(block.id) ?? `${name} ${JSON.stringify(block.input ?? null)}`, name, input: block.input };
   }
-  state.turns.push(turn);
-  if (msgId) {
-    entry[slot] = state.turns.length - 1;
-    state.byMessage.set(msgId, entry);
-  }
+  return undefined;
+}
+
+/** Whether `next` is the same block as `prev` or a later state of it (a streamed text that grew). */
+function grows(prev: Block, next: Block): boolean {
+  if (prev.type !== next.type) return false;
+  if (prev.type === 'tool_use') return next.type === 'tool_use' && next.key === prev.key;
+  return next.type !== 'tool_use' && next.text.startsWith(prev.text);
+}
+
+/**
+ * Whether a line repeats the message so far, grown (some writers put the whole reply on every line, each a later
+ * snapshot): then it replaces what was read. The usual line adds a block of its own and is appended.
+ */
+function isSnapshot(prev: Block[], next: Block[]): boolean {
+  if (!prev.length || next.length < prev.length) return false;
+  for (let i = 0; i < prev.length - 1; i++) if (!grows(prev[i], next[i]) || !grows(next[i], prev[i])) return false;
+  return grows(prev[prev.length - 1], next[prev.length - 1]);
 }
 
 function readRecord(state: FileState, r: Record<string, unknown>, line: number): void {
@@ -116,7 +148,7 @@ function readRecord(state: FileState, r: Record<string, unknown>, line: number):
   if (type === 'summary' && str(r.summary) && str(r.leafUuid)) state.summaries.set(str(r.leafUuid)!, str(r.summary)!);
   if (type === 'custom-title' && str(r.customTitle)) state.customTitle = str(r.customTitle);
   if (type === 'ai-title' && str(r.aiTitle)) state.aiTitle = str(r.aiTitle);
-  if (type !== 'user' && type !== 'assistant' && type !== 'system') return;
+  if (type !== 'user' && type !== 'assistant' && type !== 'system' && type !== 'attachment') return;
   const uuid = str(r.uuid);
   if (uuid) {
     if (state.seen.has(uuid)) return; // a resumed session copies earlier records: keep the first copy
@@ -129,8 +161,11 @@ function readRecord(state: FileState, r: Record<string, unknown>, line: number):
   const timestamp = isoTime(r.timestamp);
   const sidechain = r.isSidechain === true ? true : undefined;
   const base = { timestamp, sidechain, line };
-  if (type === 'system') {
-    if (r.subtype === 'compact_boundary') state.turns.push({ ...base, role: 'system', kind: 'note', text: 'Conversation compacted.' });
+  if (type === 'system') return readSystem(state, r, base);
+  if (type === 'attachment') {
+    // a prompt typed while the agent worked, delivered when it could take it
+    const attachment = isRecord(r.attachment) ? r.attachment : undefined;
+    if (attachment?.type === 'queued_command') pushUserText(state, contentText(attachment.prompt), base);
     return;
   }
   const message = isRecord(r.message) ? r.message : undefined;
@@ -140,6 +175,25 @@ function readRecord(state: FileState, r: Record<string, unknown>, line: number):
 }
 
 type Base = { timestamp?: string; sidechain?: boolean; line: number };
+
+function readSystem(state: FileState, r: Record<string, unknown>, base: Base): void {
+  if (r.subtype === 'compact_boundary') {
+    state.turns.push({ ...base, role: 'system', kind: 'note', text: 'Conversation compacted.' });
+    return;
+  }
+  const content = str(r.content) ?? '';
+  if (/<command-name>\/rename<\/command-name>/.test(content)) {
+    const name = /<command-args>([\s\S]*?)<\/command-args>/.exec(content)?.[1]?.trim();
+    if (name) state.customTitle = name;
+  }
+}
+
+function pushUserText(state: FileState, text: string, base: Base): void {
+  for (const t of userTexts(text)) {
+    if (t.kind === 'conversation' && t.text.startsWith('/rename ')) state.customTitle = t.text.slice('/rename '.length).trim() || state.customTitle;
+    state.turns.push({ ...base, ...t });
+  }
+}
 
 function readUser(state: FileState, r: Record<string, unknown>, message: Record<string, unknown>, base: Base): void {
   if (r.isMeta === true) return;
@@ -151,10 +205,8 @@ function readUser(state: FileState, r: Record<string, unknown>, message: Record<
   const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
   for (const block of blocks) {
     if (!isRecord(block)) continue;
-    if (block.type === 'text' && typeof block.text === 'string') {
-      const cleaned = cleanUserText(block.text);
-      state.turns.push({ ...base, role: 'user', kind: cleaned.kind, text: cleaned.text });
-    } else if (block.type === 'tool_result') {
+    if (block.type === 'text' && typeof block.text === 'string') pushUserText(state, block.text, base);
+    else if (block.type === 'tool_result') {
       const tool = state.tools.get(str(block.tool_use_id) ?? '');
       const text = contentText(block.content);
       state.turns.push({ ...base, role: 'tool', kind: tool?.kind ?? 'tool', tool: tool?.name, text: block.is_error === true ? `Error: ${text}` : text });
@@ -164,21 +216,46 @@ function readUser(state: FileState, r: Record<string, unknown>, message: Record<
 
 function readAssistant(state: FileState, message: Record<string, unknown>, base: Base): void {
   const msgId = str(message.id);
-  const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : Array.isArray(message.content) ? message.content : [];
-  for (const block of blocks) {
-    if (!isRecord(block)) continue;
-    if (block.type === 'text' && typeof block.text === 'string') {
-      appendToMessage(state, msgId, 'text', { ...base, role: 'assistant', kind: 'conversation', text: block.text });
-    } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
-      appendToMessage(state, msgId, 'thinking', { ...base, role: 'assistant', kind: 'thinking', text: block.thinking });
-    } else if (block.type === 'tool_use') {
-      const name = str(block.name) ?? 'tool';
-      const kind = toolKind(name);
-      if (str(block.id)) state.tools.set(str(block.id)!, { name, kind });
-      const written = kind === 'diff' ? writtenBy(block.input) : undefined;
-      state.turns.push({ ...base, role: 'assistant', kind, tool: name, text: describeToolUse(name, block.input), ...(written?.length ? { written } : {}) });
+  const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : Array.isArray(message.content) ? message.content : [];
+  const blocks = content.map(blockOf).filter((b): b is Block => b !== undefined);
+  const entry: MessageState = (msgId ? state.messages.get(msgId) : undefined) ?? { blocks: [], tools: new Set() };
+  if (msgId) state.messages.set(msgId, entry);
+  entry.blocks = isSnapshot(entry.blocks, blocks) ? blocks : [...entry.blocks, ...blocks];
+  // the message's prose is one turn, its thinking another, each tool call its own: written once, however often repeated
+  for (const slot of ['thinking', 'text'] as const) {
+    const text = entry.blocks
+      .filter((b) => b.type === slot)
+      .map((b) => (b.type === slot ? b.text : ''))
+      .join('\n\n');
+    if (!text) continue;
+    const index = entry[slot];
+    if (index !== undefined) state.turns[index].text = text;
+    else if (blocks.some((b) => b.type === slot)) {
+      entry[slot] = state.turns.push({ ...base, role: 'assistant', kind: slot === 'text' ? 'conversation' : 'thinking', text }) - 1;
     }
   }
+  for (const block of entry.blocks) {
+    if (block.type !== 'tool_use' || entry.tools.has(block.key)) continue;
+    entry.tools.add(block.key);
+    const kind = toolKind(block.name);
+    state.tools.set(block.key, { name: block.name, kind });
+    const written = kind === 'diff' ? writtenBy(block.input) : undefined;
+    state.turns.push({
+      ...base,
+      role: 'assistant',
+      kind,
+      tool: block.name,
+      text: describeToolUse(block.name, block.input),
+      ...(written?.length ? { written } : {}),
+    });
+  }
+}
+
+/** The transcript a sub-agent's file belongs to: `<session>/subagents/agent-*.jsonl` sits in its session's folder. */
+function parentFile(file: string): string | undefined {
+  const folder = dirname(file);
+  if (basename(folder) !== 'subagents') return undefined;
+  return `${dirname(folder)}.jsonl`;
 }
 
 export const claudeCodeSource: SourceAdapter = {
@@ -188,14 +265,16 @@ export const claudeCodeSource: SourceAdapter = {
   accepts: (file) => file.endsWith('.jsonl') && !file.includes(`${sep}tool-results${sep}`),
   async readFile(file, root, ctx) {
     const info = await stat(file);
-    const state: FileState = { turns: [], seen: new Set(), byMessage: new Map(), tools: new Map(), sessionIds: new Set(), summaries: new Map() };
+    const state: FileState = { turns: [], seen: new Set(), messages: new Map(), tools: new Map(), sessionIds: new Set(), summaries: new Map() };
     await readJsonRecords(file, ctx.logger, (value, lineNo) => readRecord(state, value, lineNo), true, ctx.live);
     if (!state.turns.length) {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];
     }
     const isAgent = basename(file).startsWith('agent-');
-    const parent = isAgent ? [...state.sessionIds][0] : undefined;
+    // the folder names the parent in today's layout; a project-level agent file (2.0.x) names it in its records
+    const besideParent = isAgent ? parentFile(file) : undefined;
+    const parent = besideParent ? claudeNativeId(besideParent, root) : isAgent ? [...state.sessionIds][0] : undefined;
     const ownLeaf = [...state.summaries.keys()].find((leaf) => state.seen.has(leaf));
     const explicit = state.customTitle ?? state.aiTitle ?? (ownLeaf ? state.summaries.get(ownLeaf) : undefined);
     const firstUser = state.turns.find(isPrompt)?.text;
