@@ -30,6 +30,14 @@ export const SOURCE_IDS = [
 ] as const;
 export type SourceId = (typeof SOURCE_IDS)[number];
 
+/**
+ * The rules by which the source readers make sessions of transcripts (what is a prompt, a note, a fork, a title):
+ * raised when they change, so that archive entries and snapshots made under older rules are read again from their
+ * transcripts (sessions whose transcript is gone keep what the archive holds). 2: harness text as notes, queued
+ * prompts, Codex forks and sub-agents, renames.
+ */
+export const READ_RULES_VERSION = 2;
+
 export type Role = 'user' | 'assistant' | 'tool' | 'system';
 /** How a search ranks: words and meaning fused (the default), words only, meaning only. */
 export const SEARCH_MODES = ['hybrid', 'lexical', 'semantic'] as const;

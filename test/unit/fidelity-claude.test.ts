@@ -137,3 +137,44 @@ test("a sub-agent in today's layout (<session>/subagents/agent-*.jsonl) and its 
   assert.deepEqual(parent.session.children, [sub.id]);
   await library.close();
 });
+
+test('an archive made under the earlier reading rules is read again from transcripts still there; one the tool deleted keeps what the archive holds', async () => {
+  const { Archive, ENTRY_VERSION } = await import('../../src/core/store/archive.js');
+  const { MASK_RULES_VERSION } = await import('../../src/core/mask.js');
+  const { rmSync, statSync, writeFileSync, mkdirSync } = await import('node:fs');
+  const root = tempDir();
+  const data = tempDir();
+  const harness = 'This session is being continued from a previous conversation that ran out of context.';
+  const ids = ['4f7d2a10-1111-4222-8333-000000000001', '4f7d2a10-1111-4222-8333-000000000002'];
+  const archive = new Archive(data, new MemoryLogger());
+  mkdirSync(archive.dir, { recursive: true });
+  for (const id of ids) {
+    const transcript = writeFile(
+      join(root, 'proj', `${id}.jsonl`),
+      [user(harness), user('make checkout faster'), assistant(`msg_${id}`, [text('ok')])].map((r) => JSON.stringify(r)).join('\n') + '\n',
+    );
+    const info = statSync(transcript);
+    // as the last release archived it: the harness text a prompt and the title
+    const session = {
+      ...{ id: `claude-code:${id}`, source: 'claude-code', nativeId: id, topic: harness, filename: id, file: transcript, size: info.size },
+      ...{ created: '2026-03-02T09:00:00.000Z', updated: '2026-03-02T09:00:02.000Z', firstDay: '2026-03-02', lastDay: '2026-03-02' },
+      turns: [
+        { id: `claude-code:${id}#0`, role: 'user', kind: 'conversation', text: harness },
+        { id: `claude-code:${id}#1`, role: 'user', kind: 'conversation', text: 'make checkout faster' },
+      ],
+    };
+    const meta = { version: ENTRY_VERSION, source: 'claude-code', file: transcript, size: info.size, mtimeMs: info.mtimeMs, masked: MASK_RULES_VERSION };
+    writeFileSync(archive.entryPath(transcript), `${JSON.stringify(meta)}\n${JSON.stringify(session)}\n`);
+  }
+  rmSync(join(root, 'proj', `${ids[1]}.jsonl`));
+  const library = openCore({ roots: [{ source: 'claude-code', path: root }], logger: new MemoryLogger(), dataDir: data, env: {} });
+  await library.load();
+  try {
+    assert.equal(library.sessions.get(`claude-code:${ids[0]}`)?.topic, 'make checkout faster', 'read again under the current rules');
+    const kept = library.sessions.get(`claude-code:${ids[1]}`);
+    assert.ok(kept?.sourceDeleted, 'the session whose transcript is gone stays');
+    assert.equal(kept.topic, harness, 'with what the archive holds');
+  } finally {
+    await library.close();
+  }
+});

@@ -5,7 +5,7 @@
 import { errorMessage } from '../errors.js';
 import { stat } from 'node:fs/promises';
 import type { ParsedSession } from '../model.js';
-import { holdsCurrentFacts, maskedByCurrentRules, type Archive, type EntryState } from '../store/archive.js';
+import { holdsCurrentFacts, maskedByCurrentRules, readByCurrentRules, type Archive, type EntryState } from '../store/archive.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import type { FileState } from './file-state.js';
 import { ThreadGone, type ParsePool } from './parse-pool.js';
@@ -46,7 +46,7 @@ export async function readFileSessions(
   if (archive && trustArchive) {
     const entry = archive.entryPath(file);
     const meta = await archive.meta(entry);
-    // an entry written under older masking rules, or before sessions kept their files and decisions, is not trusted:
+    // an entry written under older masking or reading rules, or before sessions kept their files and decisions, is not trusted:
     // the transcript is read (and masked) again
     if (
       meta &&
@@ -54,6 +54,7 @@ export async function readFileSessions(
       meta.mtimeMs === info.mtimeMs &&
       meta.source === root.source &&
       maskedByCurrentRules(meta) &&
+      readByCurrentRules(meta) &&
       holdsCurrentFacts(meta)
     ) {
       const archived = await archive.load(entry);

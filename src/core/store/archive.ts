@@ -16,7 +16,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { Logger } from '../log.js';
-import { isSession, SessionNote, SOURCE_IDS, type ParsedSession, type Session, type SourceId } from '../model.js';
+import { isSession, READ_RULES_VERSION, SessionNote, SOURCE_IDS, type ParsedSession, type Session, type SourceId } from '../model.js';
 import { decodeLine, encodeLine, encodeSessionLine } from './archive-line.js';
 
 export { LAYOUT_FIELDS } from './archive-line.js';
@@ -38,12 +38,16 @@ export interface ArchiveMeta {
   mtimeMs: number;
   /** The masking rules the entry was written under (MASK_RULES_VERSION; 1 when absent): older ones are masked again. */
   masked?: number;
+  /** The reading rules the entry was made under (READ_RULES_VERSION; 1 when absent): older ones are read again. */
+  read?: number;
 }
 
 /** Whether an entry was written under the current masking rules. */
 export const maskedByCurrentRules = (meta: ArchiveMeta): boolean => (meta.masked ?? 1) >= MASK_RULES_VERSION;
 /** An entry written before sessions kept their files and decisions: its transcript is read again where it exists. */
 export const holdsCurrentFacts = (meta: ArchiveMeta): boolean => meta.version >= 4;
+/** An entry made under older reading rules: its transcript is read again where it exists. */
+export const readByCurrentRules = (meta: ArchiveMeta): boolean => (meta.read ?? 1) >= READ_RULES_VERSION;
 
 /** An entry's size and modification time when it was written or read: a change since means it was damaged or rewritten. */
 export type EntryState = [size: number, mtimeMs: number];
@@ -204,7 +208,10 @@ export class Archive {
     await mkdir(this.dir, { recursive: true });
     const entry = this.entryPath(meta.file);
     const temp = `${entry}.${process.pid}.${Date.now()}.tmp`;
-    const lines = [encodeLine(JSON.stringify({ version: ENTRY_VERSION, ...meta, masked: MASK_RULES_VERSION })), ...sessions.map(encodeSessionLine)];
+    const lines = [
+      encodeLine(JSON.stringify({ version: ENTRY_VERSION, ...meta, masked: MASK_RULES_VERSION, read: READ_RULES_VERSION })),
+      ...sessions.map(encodeSessionLine),
+    ];
     const handle = await open(temp, 'w');
     let state: EntryState;
     try {

@@ -6,6 +6,7 @@
 import { snapshotFile } from './index-files.js';
 import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION } from '../mask.js';
+import { READ_RULES_VERSION } from '../model.js';
 import { createHash } from 'node:crypto';
 import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
@@ -93,7 +94,7 @@ export class Persistence {
   /** A key of everything that changes what a snapshot holds besides the transcripts themselves. */
   static configKey(parts: object): string {
     // what was indexed under older masking rules is indexed again (the snapshot holds their terms)
-    const text = JSON.stringify({ snapshot: SNAPSHOT_VERSION, ranking: DEFAULT_RANKING, masked: MASK_RULES_VERSION, ...parts });
+    const text = JSON.stringify({ snapshot: SNAPSHOT_VERSION, ranking: DEFAULT_RANKING, masked: MASK_RULES_VERSION, read: READ_RULES_VERSION, ...parts });
     return createHash('sha256').update(text).digest('hex').slice(0, 16);
   }
 
