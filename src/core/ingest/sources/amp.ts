@@ -5,7 +5,7 @@
  * `run.error`, or the Anthropic shape `tool_use_id` with `content`).
  */
 import { basename } from 'node:path';
-import { buildSession, hasConversation, type RawTurn } from './build.js';
+import { buildSession, hasConversation, latestTime, type RawTurn } from './build.js';
 import { blockTurns, toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, readJsonDocument, str } from './line-files.js';
 import { pathFromFileUri } from './locations.js';
@@ -37,6 +37,10 @@ export const ampSource: SourceAdapter = {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];
     }
+    // a thread's traces (agent runs, tool calls) say when its last work ended
+    const meta = isRecord(doc.meta) ? doc.meta : {};
+    for (const trace of Array.isArray(meta.traces) ? meta.traces.filter(isRecord) : [])
+      updated = latestTime(updated, isoTime(trace.endTime) ?? isoTime(trace.startTime));
     const env = isRecord(doc.env) && isRecord(doc.env.initial) ? doc.env.initial : {};
     const tree = Array.isArray(env.trees) && isRecord(env.trees[0]) ? env.trees[0] : {};
     const id = str(doc.id) ?? basename(file, '.json');

@@ -44,6 +44,13 @@ export function slashCommandText(text: string): string | undefined {
 /** Bidirectional overrides in a one-line title can only be used to disguise it. */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 
+/** The latest of some ISO times (undefined: none given). */
+export function latestTime(...times: (string | undefined)[]): string | undefined {
+  let latest: string | undefined;
+  for (const t of times) if (t && (!latest || Date.parse(t) > Date.parse(latest))) latest = t;
+  return latest;
+}
+
 export function titleFrom(text: string | undefined): string | undefined {
   if (!text) return undefined;
   const line = text.replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim();
@@ -71,7 +78,8 @@ export function buildSession(raw: RawSession, fallbackTime: Date): ParsedSession
     .filter((t): t is string => !!t)
     .sort();
   const created = raw.created ?? times[0] ?? fallbackTime.toISOString();
-  const updated = raw.updated ?? times[times.length - 1] ?? created;
+  // the last activity is the latest time the session shows, whichever record said it
+  const updated = latestTime(raw.updated, times[times.length - 1]) ?? created;
   const prompts = turns.filter(isPrompt);
   // A bare slash command (`/clear`) names nothing; the first real prompt does.
   const firstUser = (prompts.find((t) => !BARE_COMMAND.test(t.text)) ?? prompts[0])?.text;

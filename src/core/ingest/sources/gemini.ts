@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { ParsedSession, TurnKind } from '../../model.js';
-import { buildSession, type RawTurn } from './build.js';
+import { buildSession, latestTime, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter, SourceContext } from './types.js';
 import { DEFAULT_ROOTS } from './default-roots.js';
@@ -73,6 +73,8 @@ export function geminiMessageTurns(m: Record<string, unknown>): RawTurn[] {
 interface GeminiDoc {
   meta: Record<string, unknown>;
   messages: Record<string, unknown>[];
+  /** The latest time any record of a JSONL chat gives (its last activity). */
+  latest?: string;
 }
 
 async function readJsonl(file: string, ctx: SourceContext): Promise<GeminiDoc> {
@@ -83,6 +85,7 @@ async function readJsonl(file: string, ctx: SourceContext): Promise<GeminiDoc> {
     file,
     ctx.logger,
     (value, lineNo) => {
+      doc.latest = latestTime(doc.latest, isoTime(value.timestamp), isRecord(value.$set) ? isoTime(value.$set.lastUpdated) : undefined);
       if (isRecord(value.$set)) {
         const { messages, ...rest } = value.$set;
         Object.assign(doc.meta, rest);
@@ -146,7 +149,7 @@ function sessionFrom(doc: GeminiDoc, file: string, root: string, size: number, m
       file,
       size,
       created: isoTime(doc.meta.startTime),
-      updated: isoTime(doc.meta.lastUpdated),
+      updated: latestTime(isoTime(doc.meta.lastUpdated), doc.latest),
       project: projectOf(projectDir, root) ?? dirs[0],
       parentId: doc.meta.kind === 'subagent' && basename(chatsDir) !== 'chats' ? `gemini:${basename(chatsDir)}` : undefined,
       turns,

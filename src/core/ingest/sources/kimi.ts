@@ -10,7 +10,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { TurnKind } from '../../model.js';
-import { buildSession, hasConversation, type RawTurn } from './build.js';
+import { buildSession, hasConversation, latestTime, type RawTurn } from './build.js';
 import { toolKinds } from './content-blocks.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
@@ -54,6 +54,7 @@ export const kimiSource: SourceAdapter = {
     const info = await stat(file);
     const turns: RawTurn[] = [];
     const names = new Map<string, string>();
+    let latest: string | undefined;
     const push = (role: RawTurn['role'], kind: TurnKind, text: string, timestamp: string | undefined, line: number, tool?: string): void => {
       if (!text.trim()) return;
       // a reply arrives as several parts: consecutive ones of one kind are one turn
@@ -74,6 +75,7 @@ export const kimiSource: SourceAdapter = {
       ctx.logger,
       (record, line) => {
         const timestamp = isoTime(record.timestamp) ?? isoTime(record.time) ?? isoTime(record.created_at);
+        latest = latestTime(latest, timestamp); // a turn's end (TurnEnd) is its last activity, though it makes no turn
         const message = isRecord(record.message) ? record.message : undefined;
         if (message) {
           const p = isRecord(message.payload) ? message.payload : {};
@@ -111,6 +113,6 @@ export const kimiSource: SourceAdapter = {
       return [];
     }
     const { id, project } = place(file);
-    return [buildSession({ source: 'kimi', nativeId: id, filename: id, file, size: info.size, project, turns }, info.mtime)];
+    return [buildSession({ source: 'kimi', nativeId: id, filename: id, file, size: info.size, project, updated: latest, turns }, info.mtime)];
   },
 };
