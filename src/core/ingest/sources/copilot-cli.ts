@@ -4,13 +4,14 @@
  * `context.branch`), `user.message`, `assistant.message` (`content`, `reasoningText`, `toolRequests[]`),
  * `assistant.reasoning` and `tool.execution_complete` (`toolCallId`, `result`). Other event types are skipped.
  */
-import { stat } from 'node:fs/promises';
-import { basename, dirname, relative, sep } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TurnKind } from '../../model.js';
 import { buildSession, hasConversation, type RawTurn } from './build.js';
 import { isRecord, isoTime, readJsonRecords, str } from './line-files.js';
 import type { SourceAdapter } from './types.js';
 import { DEFAULT_ROOTS } from './default-roots.js';
+import { splitInjected } from './harness.js';
 
 const FILE_TOOLS = new Set(['view', 'read', 'read_file', 'glob', 'grep']);
 const DIFF_TOOLS = new Set(['edit', 'create', 'write', 'str_replace', 'apply_patch']);
@@ -25,6 +26,20 @@ function resultText(result: unknown): string {
     if (text !== undefined) return text;
   }
   return result === undefined || result === null ? '' : JSON.stringify(result);
+}
+
+/** The name a session folder's `workspace.yaml` gives it (`name`, else `summary`): top-level scalars are all we read. */
+async function workspaceName(file: string): Promise<string | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (!text) return undefined;
+  const fields = new Map<string, string>();
+  for (const m of text.matchAll(/^([A-Za-z_]+):[ \t]*(.*?)[ \t]*$/gm)) {
+    const raw = m[2];
+    const quoted = /^(["'])(.*)\1$/.exec(raw);
+    fields.set(m[1], quoted ? quoted[2] : raw);
+  }
+  const name = fields.get('name') || fields.get('summary');
+  return name && !/^[|>]/.test(name) ? name : undefined;
 }
 
 export const copilotCliSource: SourceAdapter = {
@@ -58,9 +73,14 @@ export const copilotCliSource: SourceAdapter = {
             branch = str(context.branch) ?? branch;
             break;
           }
-          case 'user.message':
-            turns.push({ role: 'user', kind: 'conversation', text: str(data.content) ?? '', timestamp, line });
+          case 'user.message': {
+            // a message the CLI made itself (a skill's context, `source: skill-…`) is a note, not something asked
+            const text = str(data.content) ?? '';
+            const { prompt, injected } = str(data.source)?.startsWith('skill') ? { prompt: '', injected: [text] } : splitInjected(text);
+            for (const note of injected) turns.push({ role: 'system', kind: 'note', text: note, timestamp, line });
+            if (prompt) turns.push({ role: 'user', kind: 'conversation', text: prompt, timestamp, line });
             break;
+          }
           case 'assistant.reasoning':
             turns.push({ role: 'assistant', kind: 'thinking', text: str(data.content) ?? '', timestamp, line });
             break;
@@ -93,8 +113,12 @@ export const copilotCliSource: SourceAdapter = {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];
     }
+    const topic = basename(file) === 'events.jsonl' ? await workspaceName(join(dirname(file), 'workspace.yaml')) : undefined;
     return [
-      buildSession({ source: 'copilot-cli', nativeId: sessionId, filename: sessionId, file, size: info.size, created, project, branch, turns }, info.mtime),
+      buildSession(
+        { source: 'copilot-cli', nativeId: sessionId, topic, filename: sessionId, file, size: info.size, created, project, branch, turns },
+        info.mtime,
+      ),
     ];
   },
 };

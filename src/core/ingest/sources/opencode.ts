@@ -38,6 +38,9 @@ interface Conversation {
   messages: { message: Json; parts: Json[] }[];
 }
 
+/** OpenCode's title before it names a session (`New session - <time>`, `Child session - <time>`): says nothing. */
+const placeholderTitle = (title: string | undefined): boolean => !!title && /^(New|Child) session - \d{4}-\d\d-\d\d/.test(title);
+
 function toSession(c: Conversation, file: string, size: number, mtime: Date): ParsedSession | undefined {
   const turns: RawTurn[] = [];
   const ordered = [...c.messages].sort(
@@ -55,7 +58,7 @@ function toSession(c: Conversation, file: string, size: number, mtime: Date): Pa
     {
       source: 'opencode',
       nativeId: id,
-      topic: str(c.session.title),
+      topic: placeholderTitle(str(c.session.title)) ? undefined : str(c.session.title),
       filename: id,
       file,
       size,
@@ -108,7 +111,15 @@ async function readDatabase(file: string): Promise<Conversation[]> {
   return withDatabase(file, (db) => {
     const tables = tableNames(db);
     if (!tables.has('session') || !tables.has('message')) return [];
-    const sessions = rows(db, 'SELECT * FROM session').map((r) => ({ ...parseData(r.data), ...pick(r, ['id', 'title', 'directory', 'parent_id']) }));
+    // a session whose directory is empty works in its project's worktree
+    const worktrees = new Map<unknown, unknown>(
+      tables.has('project') ? rows(db, 'SELECT * FROM project').map((r) => [r.id, r.worktree ?? parseData(r.data).worktree]) : [],
+    );
+    const sessions = rows(db, 'SELECT * FROM session').map((r) => {
+      const session: Json = { ...parseData(r.data), ...pick(r, ['id', 'title', 'directory', 'parent_id', 'project_id']) };
+      if (!str(session.directory)) session.directory = worktrees.get(session.project_id ?? session.projectID);
+      return session;
+    });
     const messages = rows(db, 'SELECT * FROM message').map((r) => ({ ...parseData(r.data), id: r.id, sessionID: r.session_id ?? parseData(r.data).sessionID }));
     const parts = tables.has('part')
       ? rows(db, 'SELECT * FROM part').map((r) => ({ ...parseData(r.data), messageID: r.message_id ?? parseData(r.data).messageID }))

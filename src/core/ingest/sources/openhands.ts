@@ -93,13 +93,16 @@ export const openHandsSource: SourceAdapter = {
     const state: Json = isRecord(read.doc) ? read.doc : {};
     const dir = dirname(file);
     const kinds = new Map<string, TurnKind>();
-    const turns = (await readEvents(join(dir, 'events'), ctx)).flatMap((e) => eventTurns(e, kinds));
+    const events = await readEvents(join(dir, 'events'), ctx);
+    const turns = events.flatMap((e) => eventTurns(e, kinds));
     if (!hasConversation(turns)) {
       ctx.logger.info(`${file}: no conversation turns, not indexed`);
       return [];
     }
     const workspace = isRecord(state.workspace) ? state.workspace : {};
-    const project = WORKING_DIR_KEYS.map((k) => str(workspace[k])).find((v) => v?.trim());
+    // where the state names no workspace, an observation's metadata says where the agent worked
+    const observed = events.map((e) => (isRecord(e.observation) && isRecord(e.observation.metadata) ? str(e.observation.metadata.working_dir) : undefined));
+    const project = [...WORKING_DIR_KEYS.map((k) => str(workspace[k])), ...observed].find((v) => v?.trim());
     const id = str(state.id) ?? basename(dir);
     const { size, mtime } = read.info;
     return [buildSession({ source: 'openhands', nativeId: id, filename: id, topic: str(state.title), file, size, project, turns }, mtime)];
