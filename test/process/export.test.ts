@@ -16,13 +16,14 @@ import { SECRETS } from '../secrets.js';
 const ID = 'codex:019e1695-0522-7c83-8b39-0dd379793f80';
 const ROOTS = ['--root', `codex=${join(CORPUS, 'codex')}`, '--data', tempDir()];
 /**
- * The golden outputs of the sample, by format (regenerate by hashing `export` after a deliberate change; last: tool
- * outputs kept as printed, their final newlines included, 35 of 82 turns, whitespace only).
+ * The golden outputs of the sample, by format (regenerate by hashing `export` after a deliberate change; last: the
+ * title and first prompt are the request after Codex's `# Files mentioned by the user:` header, no longer the header;
+ * nothing else differs, turn for turn).
  */
 const GOLDEN: Record<string, string> = {
-  md: '8c3a9ddd20c022f67c6118bf18e297173e18781cef81cb0a6b22b27e475b8473',
-  html: '2a066bb448ccae184d61fbcfe8c25bb5020472ccf724e8eb1f3103ab2b8a01cf',
-  json: '46f69e5abb83b22642a34e8e6d984b3f5851b23e2ffca0cd9f4ddbdc281d5bba',
+  md: 'd32396620a5f7692d11cbac7156c416dc7fc555c0e38316c4813956120d06076',
+  html: 'b175230a075db315818bc145e7c238e6bf8a7038f3885079052b2e15ba696465',
+  json: 'c98c206e7285a68f5abbc2a6c26c69ae0aa9a68c181eb1aaf55c36a7777192f9',
 };
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): string {
