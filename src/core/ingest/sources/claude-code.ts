@@ -104,8 +104,10 @@ interface FileState {
   summaries: Map<string, string>;
 }
 
-/** A block of an assistant message as far as merging needs it. */
-type Block = { type: 'text' | 'thinking'; text: string } | { type: 'tool_use'; key: string; name: string; input: unknown };
+/** A block of an assistant message as far as merging needs it (a tool call by its id: its input is not kept). */
+type Block = { type: 'text' | 'thinking'; text: string } | { type: 'tool_use'; key: string };
+/** A tool call a line brings, with what it asked. */
+type ToolUse = { key: string; name: string; input: unknown };
 
 /** One API message written over several lines: its blocks so far, and the turns they became. */
 interface MessageState {
@@ -115,14 +117,16 @@ interface MessageState {
   tools: Set<string>;
 }
 
+function toolUseOf(block: Record<string, unknown>): ToolUse {
+  const name = str(block.name) ?? 'tool';
+  return { key: str(block.id) ?? `${name} ${JSON.stringify(block.input ?? null)}`, name, input: block.input };
+}
+
 function blockOf(block: unknown): Block | undefined {
   if (!isRecord(block)) return undefined;
   if (block.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text };
   if (block.type === 'thinking' && typeof block.thinking === 'string') return { type: 'thinking', text: block.thinking };
-  if (block.type === 'tool_use') {
-    const name = str(block.name) ?? 'tool';
-    return { type: 'tool_use', key: str(block.id) ?? `${name} ${JSON.stringify(block.input ?? null)}`, name, input: block.input };
-  }
+  if (block.type === 'tool_use') return { type: 'tool_use', key: toolUseOf(block).key };
   return undefined;
 }
 
@@ -181,16 +185,18 @@ function readSystem(state: FileState, r: Record<string, unknown>, base: Base): v
     state.turns.push({ ...base, role: 'system', kind: 'note', text: 'Conversation compacted.' });
     return;
   }
-  const content = str(r.content) ?? '';
-  if (/<command-name>\/rename<\/command-name>/.test(content)) {
-    const name = /<command-args>([\s\S]*?)<\/command-args>/.exec(content)?.[1]?.trim();
-    if (name) state.customTitle = name;
-  }
+  noteRename(state, slashCommandText(str(r.content) ?? ''));
+}
+
+/** `/rename <name>` (typed, or the `system` line Claude Code writes for it) names the session: the last one wins. */
+function noteRename(state: FileState, command: string | undefined): void {
+  const name = command?.startsWith('/rename ') ? command.slice('/rename '.length).trim() : undefined;
+  if (name) state.customTitle = name;
 }
 
 function pushUserText(state: FileState, text: string, base: Base): void {
   for (const t of userTexts(text)) {
-    if (t.kind === 'conversation' && t.text.startsWith('/rename ')) state.customTitle = t.text.slice('/rename '.length).trim() || state.customTitle;
+    if (t.kind === 'conversation') noteRename(state, t.text);
     state.turns.push({ ...base, ...t });
   }
 }
@@ -234,20 +240,14 @@ function readAssistant(state: FileState, message: Record<string, unknown>, base:
       entry[slot] = state.turns.push({ ...base, role: 'assistant', kind: slot === 'text' ? 'conversation' : 'thinking', text }) - 1;
     }
   }
-  for (const block of entry.blocks) {
-    if (block.type !== 'tool_use' || entry.tools.has(block.key)) continue;
-    entry.tools.add(block.key);
-    const kind = toolKind(block.name);
-    state.tools.set(block.key, { name: block.name, kind });
-    const written = kind === 'diff' ? writtenBy(block.input) : undefined;
-    state.turns.push({
-      ...base,
-      role: 'assistant',
-      kind,
-      tool: block.name,
-      text: describeToolUse(block.name, block.input),
-      ...(written?.length ? { written } : {}),
-    });
+  // a tool call is written the first time a line brings it (a snapshot line brings again those already written)
+  for (const use of content.filter((b) => isRecord(b) && b.type === 'tool_use').map((b) => toolUseOf(b as Record<string, unknown>))) {
+    if (entry.tools.has(use.key)) continue;
+    entry.tools.add(use.key);
+    const kind = toolKind(use.name);
+    state.tools.set(use.key, { name: use.name, kind });
+    const written = kind === 'diff' ? writtenBy(use.input) : undefined;
+    state.turns.push({ ...base, role: 'assistant', kind, tool: use.name, text: describeToolUse(use.name, use.input), ...(written?.length ? { written } : {}) });
   }
 }
 

@@ -84,9 +84,3 @@ export function splitInjected(text: string): SplitText {
   if (prompt && HARNESS_PREFIXES.some((p) => p.test(prompt))) return { prompt: '', injected: [...injected, prompt].filter(Boolean) };
   return { prompt, injected: injected.filter(Boolean) };
 }
-
-/** Whether a text starts with something a tool injects (for a title or prompt that must not be harness text). */
-export function startsAsHarness(text: string): boolean {
-  const split = splitInjected(text);
-  return split.injected.length > 0 && !text.trim().startsWith(split.prompt);
-}
