@@ -11,6 +11,7 @@ import { kimiSource } from '../../src/core/ingest/sources/kimi.js';
 import { copilotCliSource } from '../../src/core/ingest/sources/copilot-cli.js';
 import { openCodeSource } from '../../src/core/ingest/sources/opencode.js';
 import { openHandsSource } from '../../src/core/ingest/sources/openhands.js';
+import { requestTurns } from '../../src/core/ingest/sources/copilot-chat.js';
 import { isPrompt } from '../../src/core/model.js';
 import { writeDatabase } from '../helpers-sqlite.js';
 import { MemoryLogger } from '../../src/core/log.js';
@@ -124,4 +125,36 @@ test("OpenHands (v1 events): the project comes from an observation's working_dir
   );
   const s = await readOne(openHandsSource, root, file);
   assert.equal(s.project, '/workspace/shop');
+});
+
+test('Copilot Chat: a tool call without an invocation message is kept, a terminal tool shows its command, an inline reference its full path', () => {
+  const turns = requestTurns({
+    timestamp: 1772442000000,
+    message: { text: 'why does the build fail?' },
+    response: [
+      { kind: 'markdownContent', content: { value: 'The config lives in ' } },
+      {
+        kind: 'inlineReference',
+        name: 'vite.config.ts',
+        inlineReference: { scheme: 'file', fsPath: '/home/dev/shop/vite.config.ts', path: '/home/dev/shop/vite.config.ts' },
+      },
+      { kind: 'toolInvocationSerialized', toolId: 'copilot_findFiles', isComplete: true },
+      {
+        kind: 'toolInvocationSerialized',
+        toolId: 'run_in_terminal',
+        invocationMessage: 'Running in terminal',
+        toolSpecificData: { kind: 'terminal', commandLine: { original: 'npm run build -- --mode production' }, language: 'sh' },
+      },
+      { kind: 'toolInvocationSerialized', toolId: 'run_in_terminal', toolSpecificData: { kind: 'terminal', command: 'npx tsc --noEmit' } },
+    ],
+  });
+  assert.match(turns.find((t) => t.role === 'assistant')?.text ?? '', /`\/home\/dev\/shop\/vite\.config\.ts`/);
+  const tools = turns.filter((t) => t.role === 'tool');
+  assert.deepEqual(
+    tools.map((t) => t.tool),
+    ['copilot_findFiles', 'run_in_terminal', 'run_in_terminal'],
+  );
+  assert.ok(tools[0].text.trim(), 'a call without a message says which tool it was');
+  assert.match(tools[1].text, /\$ npm run build -- --mode production/);
+  assert.match(tools[2].text, /\$ npx tsc --noEmit/);
 });

@@ -56,9 +56,20 @@ export function applyMutation(state: { v: unknown }, entry: Record<string, unkno
 
 const messageText = (v: unknown): string => (typeof v === 'string' ? v : isRecord(v) ? (str(v.value) ?? '') : '');
 
+/** The command a terminal tool ran (`toolSpecificData.commandLine.original`, or `.command`). */
+function terminalCommand(part: Record<string, unknown>): string | undefined {
+  const data = isRecord(part.toolSpecificData) ? part.toolSpecificData : undefined;
+  if (!data) return undefined;
+  const line = isRecord(data.commandLine) ? (str(data.commandLine.original) ?? str(data.commandLine.toolEdited)) : undefined;
+  return line ?? str(data.command);
+}
+
 function toolTurn(part: Record<string, unknown>, timestamp?: string): RawTurn {
   const name = str(part.toolId) ?? 'tool';
-  const lines = [messageText(part.pastTenseMessage) || messageText(part.invocationMessage)];
+  const command = terminalCommand(part);
+  // a call with no message of its own is still a call: its name says which
+  const lines = [messageText(part.pastTenseMessage) || messageText(part.invocationMessage) || (command ? '' : name)];
+  if (command) lines.push(`$ ${command}`);
   const details = isRecord(part.resultDetails) ? part.resultDetails : undefined;
   if (details) {
     if (details.input !== undefined) lines.push(typeof details.input === 'string' ? details.input : JSON.stringify(details.input));
@@ -66,6 +77,12 @@ function toolTurn(part: Record<string, unknown>, timestamp?: string): RawTurn {
   }
   const kind: TurnKind = /read|file/i.test(name) && !/edit|write|create/i.test(name) ? 'file' : /edit|write|create|replace/i.test(name) ? 'diff' : 'tool';
   return { role: 'tool', kind, tool: name, text: lines.filter(Boolean).join('\n'), timestamp };
+}
+
+/** What an inline reference points at, as written: a file's full path (a URI, or a location's), else its name. */
+function referenceText(part: Record<string, unknown>, reference: Record<string, unknown>): string {
+  const uri = isRecord(reference.uri) ? reference.uri : reference;
+  return str(uri.fsPath) ?? str(uri.path) ?? str(part.name) ?? str(reference.name) ?? '';
 }
 
 /** One request (a prompt and its answer) as turns. Streaming markdown fragments are joined into one reply. */
@@ -85,8 +102,7 @@ export function requestTurns(request: Record<string, unknown>): RawTurn[] {
     if (!isRecord(part)) continue;
     const kind = str(part.kind);
     if (!kind || kind === 'markdownContent') reply.push(messageText(part.content ?? part));
-    else if (kind === 'inlineReference' && isRecord(part.inlineReference))
-      reply.push(`\`${str(part.name) ?? basename(str(part.inlineReference.path) ?? '')}\``);
+    else if (kind === 'inlineReference' && isRecord(part.inlineReference)) reply.push(`\`${referenceText(part, part.inlineReference)}\``);
     else if (kind === 'thinking') {
       flush();
       const text = messageText(part.value ?? part);
