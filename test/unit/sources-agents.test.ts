@@ -281,7 +281,7 @@ test('Codex: a rollout compressed after a week idle (.jsonl.zst) is read; a plai
   await library.close();
 });
 
-test('Zed: threads of threads.db, zstd-compressed and plain JSON; thinking, tool uses with their results (an error included)', async () => {
+test('Zed: threads of threads.db, zstd-compressed and plain JSON; its placeholder name is no title; thinking, tool uses with their results (an error included)', async () => {
   const dir = join(tempDir(), 'threads');
   const compressed = readFileSync(join(FIXTURES, 'zed', 'thread.json.zst'));
   await writeDatabase(join(dir, 'threads.db'), (db) => {
@@ -312,10 +312,20 @@ test('Zed: threads of threads.db, zstd-compressed and plain JSON; thinking, tool
       null,
       null,
     ]);
+    // Zed's own placeholder name for a thread it has not yet summarised is not a title.
+    db.run('INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      'g7h8',
+      'New Thread',
+      '2026-06-03T09:30:00Z',
+      'json',
+      new TextEncoder().encode(JSON.stringify({ ...plain, messages: [{ User: { content: [{ Text: 'why is the build slow' }] } }, plain.messages[1]] })),
+      null,
+      null,
+    ]);
     db.run('INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?)', ['e5f6', 'broken', '2026-06-04T09:00:00Z', 'zstd', new Uint8Array([1, 2, 3]), null, null]);
   });
   const { library, logger } = await loadLibrary([{ source: 'zed', path: dir }]);
-  assert.deepEqual([...library.sessions.keys()].sort(), ['zed:a1b2', 'zed:c3d4']);
+  assert.deepEqual([...library.sessions.keys()].sort(), ['zed:a1b2', 'zed:c3d4', 'zed:g7h8']);
   const s = library.sessions.get('zed:a1b2')!;
   assert.equal(s.topic, 'Debounce the search box');
   assert.equal(s.project, '/home/dev/notes');
@@ -332,6 +342,7 @@ test('Zed: threads of threads.db, zstd-compressed and plain JSON; thinking, tool
   ]);
   assert.match(library.turns.all(s)[6].text, /^\[error\] Some edits were produced/);
   assert.equal(library.sessions.get('zed:c3d4')!.topic, 'what is a thunk');
+  assert.equal(library.sessions.get('zed:g7h8')!.topic, 'why is the build slow');
   assert.ok(logger.lines.some((l) => /^warn .*threads\.db: thread e5f6 skipped/.test(l)));
   await library.close();
 });

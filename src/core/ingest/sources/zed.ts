@@ -74,6 +74,12 @@ function threadDoc(dataType: unknown, data: unknown): Json | undefined {
   return isRecord(parsed) ? parsed : undefined;
 }
 
+/** Zed names a thread "New Thread" until its summary is written: a placeholder, not a title. */
+function threadTitle(summary: string | undefined): string | undefined {
+  const title = summary?.trim();
+  return title && !/^new thread$/i.test(title) ? title : undefined;
+}
+
 export const zedSource: SourceAdapter = {
   id: 'zed',
   label: 'Zed',
@@ -103,7 +109,7 @@ export const zedSource: SourceAdapter = {
               source: 'zed',
               nativeId: id,
               filename: id,
-              topic: asText(row.summary)?.trim() || undefined,
+              topic: threadTitle(asText(row.summary)),
               file,
               size: info.size,
               created: isoTime(asText(row.created_at)),
