@@ -166,3 +166,111 @@ export function lookAlikes(): string[] {
   const filled = LOOK_ALIKE_TEMPLATES.flatMap((t) => NAMES.map((n) => t.replaceAll('{n}', n).replaceAll('{N}', upperSnake(n)).replaceAll('{k}', kebab(n))));
   return [...new Set([...LOOK_ALIKES, ...filled])];
 }
+
+/** The kind of value a sentence names: a password, a PIN, or a token or key. */
+export type ProseKind = 'password' | 'pin' | 'token';
+
+/** Credentials written in sentences, in several languages (`{}` where the value goes). */
+export const PROSE_CONTEXTS: { text: string; kind: ProseKind }[] = [
+  { text: 'the password for the build server is {}', kind: 'password' },
+  { text: 'sign in as deploy / {} on the staging box', kind: 'password' },
+  { text: 'the passphrase for the key is {}', kind: 'password' },
+  { text: 'Our API key is {}', kind: 'token' },
+  { text: 'my gitlab token is {}', kind: 'token' },
+  { text: 'Das Passwort lautet {}', kind: 'password' },
+  { text: 'パスワードは {} です', kind: 'password' },
+  { text: 'ssh admin@host with password {}', kind: 'password' },
+  { text: 'the passcode for the safe is {}', kind: 'pin' },
+  { text: 'db password is {}', kind: 'password' },
+  { text: 'my password is {}', kind: 'password' },
+  { text: 'The root password on prod is now {}.', kind: 'password' },
+  { text: 'I set the password to {} for now', kind: 'password' },
+  { text: 'log in as admin/{}', kind: 'password' },
+  { text: 'login: deploy / {}', kind: 'password' },
+  { text: 'the wifi password: {}', kind: 'password' },
+  { text: 'Password was "{}" on the old box', kind: 'password' },
+  { text: 'enter the PIN {} at the door', kind: 'pin' },
+  { text: 'my PIN is {}', kind: 'pin' },
+  { text: 'the secret for the webhook is {}', kind: 'token' },
+  { text: 'the access token is {}, it expires tomorrow', kind: 'token' },
+  { text: 'Das Passwort für den Server ist {}', kind: 'password' },
+  { text: 'Kennwort: {}', kind: 'password' },
+  { text: 'le mot de passe est {}', kind: 'password' },
+  { text: 'la contraseña es {}', kind: 'password' },
+  { text: 'a senha é {}', kind: 'password' },
+  { text: 'het wachtwoord is {}', kind: 'password' },
+  { text: 'hasło to {}', kind: 'password' },
+  { text: 'пароль: {}', kind: 'password' },
+  { text: 'şifre {} olarak ayarlandı', kind: 'password' },
+  { text: 'lösenordet är {}', kind: 'password' },
+  { text: 'サーバーのパスワードは{}です', kind: 'password' },
+  { text: '密码是{}', kind: 'password' },
+  { text: '数据库密码：{}', kind: 'password' },
+  { text: '비밀번호는 {}입니다', kind: 'password' },
+  { text: 'la clé API est {}', kind: 'token' },
+  { text: 'Der API-Schlüssel lautet {}', kind: 'token' },
+];
+
+/** Values of each kind, as people use them (deterministic). */
+export function proseValues(kind: ProseKind, n: number): string[] {
+  if (kind === 'password') return credentialValues(n).filter((v) => v.length >= 6);
+  if (kind === 'pin') return Array.from({ length: n }, (_, i) => (i % 2 ? `${4417 + i * 37}` : `${4417 + i}-${9902 - i}-${3318 + i * 7}`));
+  return Array.from({ length: n }, (_, i) => `${['tok', 'k9', 'Ab', 'z'][i % 4]}${(i * 7919 + 104729).toString(36)}${'Xq7Rw2pLm9Zt'.slice(i % 5)}${i}`);
+}
+
+/** Sentences about credentials that hold none: they must stay as written. */
+const PROSE_LOOK_ALIKE_TEMPLATES = [
+  '{w} reset flow',
+  'the {w} expired',
+  'the {w} is invalid',
+  '{w} is required',
+  'the {w} is incorrect, try again',
+  'Your {w} is too short.',
+  'the {w} was changed yesterday',
+  '(using {w}: YES)',
+  'the {w} count is 4096',
+  'the {w} limit is 128000',
+  'the {w} field is empty',
+  'rotate the {w} every 90 days',
+  'the {w} is stored in 1Password',
+  'the {w} is in the .env file',
+  'the {w} is set via the SECRET_KEY variable',
+  'the {w} for the build server is in Vault',
+  'the {w} is hashed with bcrypt',
+  'the {w} is 12 characters long',
+  'the {w} must be at least 8 characters',
+  'the {w} is ${PASSWORD}',
+  'the {w} is <your-password>',
+  'enter your {w} to continue',
+  'log in with {w} authentication',
+  'the {w} is stored as SHA-256',
+  'the {w} is read from process.env.APP_SECRET',
+  'the {w} is {{ secrets.DEPLOY }}',
+  'pin the dependency to 3.11.4',
+  'the {w} is now optional',
+  'the new {w} policy takes effect in 2027',
+  'sign in as admin / guest',
+];
+const PROSE_WORDS = ['password', 'passphrase', 'passcode', 'PIN', 'token', 'API key', 'secret', 'Passwort', 'mot de passe', 'contraseña'];
+const PROSE_LOOK_ALIKES = [
+  'パスワードを忘れた場合はリセットしてください',
+  'パスワードは必須です',
+  '密码错误，请重试',
+  '密码长度至少为 8 位',
+  '비밀번호를 입력하세요',
+  'Das Passwort ist falsch',
+  'Das Passwort muss 12 Zeichen haben',
+  'le mot de passe est trop court',
+  'la contraseña es obligatoria',
+  'const pw = await chromium.launch();',
+  'await pw.goto(url)',
+  'the token is a JWT signed with RS256',
+  'token usage: 1,204 input, 380 output',
+  'the tokenizer splits on whitespace',
+  'npm run build -- --token-limit 4096',
+];
+
+/** Every prose look-alike: the templates filled with every word, and the fixed ones. */
+export function proseLookAlikes(): string[] {
+  return [...new Set([...PROSE_LOOK_ALIKE_TEMPLATES.flatMap((t) => PROSE_WORDS.map((w) => t.replaceAll('{w}', w))), ...PROSE_LOOK_ALIKES])];
+}

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintSource } from '@secretlint/core';
-import { CONTEXTS, credentialValues, lookAlikes } from './credential-contexts.js';
+import { CONTEXTS, credentialValues, lookAlikes, PROSE_CONTEXTS, proseLookAlikes, proseValues } from './credential-contexts.js';
 import { CONTEXT_RULES } from '../src/core/mask-context.js';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import { findMasked, maskText } from '../src/core/mask.js';
@@ -138,6 +138,39 @@ console.log('|---|---|---|');
   console.log(`| detected (${total} values) | ${((ours / total) * 100).toFixed(2)}% | ${((lint / total) * 100).toFixed(2)}% |`);
   console.log(`| look-alikes masked (false positives) | ${oursFp} of ${LOOK_ALIKES.length} | ${lintFp} of ${LOOK_ALIKES.length} |`);
   if (missedContexts.size) console.log(`\nContexts where a value survived: ${[...missedContexts].map((c) => `\`${c}\``).join(', ')}`);
+}
+
+const PROSE_LOOK = proseLookAlikes();
+console.log(
+  `\n## Credentials in sentences (${PROSE_CONTEXTS.length} sentences in 14 languages × 30 values, ${PROSE_LOOK.length} look-alikes that must stay)\n`,
+);
+console.log('| | ours | secretlint recommended |');
+console.log('|---|---|---|');
+{
+  let ours = 0;
+  let lint = 0;
+  let total = 0;
+  const masked = new Set<string>();
+  for (const { text: context, kind } of PROSE_CONTEXTS) {
+    let all = true;
+    for (const value of proseValues(kind, 30)) {
+      const text = context.replace('{}', value);
+      total++;
+      if (!maskText(text).includes(value)) ours++;
+      else all = false;
+      if ((await secretlintSpans(text)).some((span) => span.includes(value))) lint++;
+    }
+    if (all) masked.add(context);
+  }
+  let oursFp = 0;
+  let lintFp = 0;
+  for (const text of PROSE_LOOK) {
+    if (maskText(text) !== text) oursFp++;
+    if ((await secretlintSpans(text)).length) lintFp++;
+  }
+  console.log(`| sentences whose every value is masked | ${masked.size} of ${PROSE_CONTEXTS.length} | |`);
+  console.log(`| values masked (${total}) | ${((ours / total) * 100).toFixed(2)}% | ${((lint / total) * 100).toFixed(2)}% |`);
+  console.log(`| look-alikes masked (false positives) | ${oursFp} of ${PROSE_LOOK.length} | ${lintFp} of ${PROSE_LOOK.length} |`);
 }
 
 /** Every string value of a JSON or JSON-lines file, decoded; lines that are not JSON as they are. */

@@ -6,6 +6,8 @@
  * to the environment or to other variables, calls, constants such as PASSWORD_MIN_LENGTH, `--password-stdin`.
  */
 
+import { credentialPairs, proseCredentials } from './mask-prose.js';
+
 /** A span of text that holds a credential. */
 export interface Span {
   start: number;
@@ -164,13 +166,6 @@ function cookiePairs(value: string, base: number): Span[] {
   return spans;
 }
 
-/** A word after "password is" that is a password: long enough, not a placeholder, with a digit, a symbol or capitals inside. */
-function readsAsPassword(word: string): boolean {
-  const v = word.replace(/[.,;:!?)]+$/, '');
-  if (v.length < 6 || isPlaceholder(v, true) || /^[~/.]/.test(v) || /[()[\]{}$]/.test(v)) return false;
-  return /\d/.test(v) || /[^\p{L}\p{N}]/u.test(v) || /\p{Ll}\p{Lu}/u.test(v);
-}
-
 /** The value lines of a Kubernetes Secret's `data:` and `stringData:` blocks. */
 function kubernetesSecretData(text: string): Span[] {
   const out: Span[] = [];
@@ -225,17 +220,9 @@ export const CONTEXT_RULES: ContextRule[] = [
       isPlaceholder(v, m[1] !== ''),
     ),
   },
-  {
-    name: 'prose-password',
-    hint: /\b(?:password|passphrase|passwd|pw)\b/i,
-    // "my password is Blu3Moon!Rising", "pw: Xk9#mm": a value that reads as a password (not "is required"); `password =`
-    // and `password:` are the assignment rule's, which knows code from values
-    find: byGroup(
-      /\b(?:(?:password|passphrase|passwd|pw)[ \t]+(?:is|was|will be|should be)|pw[ \t]*[:=])[ \t]+(["'`]?)([^\s"'`]{4,128})\1/gi,
-      2,
-      (v) => !readsAsPassword(v),
-    ),
-  },
+  // "the password for the build server is X", "Das Passwort lautet X", "パスワードは X です", "with password X"
+  { name: 'prose-credential', hint: /[\s\S]/, find: proseCredentials }, // it finds its own words fast
+  { name: 'credential-pair', hint: /sign(?:ed)? in|log(?:ged)? ?(?:in|on)|creds|credential|authenticate|connect as/i, find: credentialPairs },
   {
     name: 'command-line-password',
     hint: /[ \t]-p|--(?:pass|token|secret|api-?key|client-secret|auth|access-token|user\b)|[ \t]-u[ \t]|redis-cli/i,

@@ -30,7 +30,7 @@ const RULES: Rule[] = [
   { name: 'slack-token', hint: 'xox', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}\b/g },
   { name: 'slack-webhook', hint: 'hooks.slack.com', pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/]{20,}/g },
   { name: 'stripe-key', hint: /_(?:live|test|prod)_/, pattern: /\b(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{16,}\b/g },
-  { name: 'anthropic-key', hint: 'sk-ant-', pattern: /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}/g },
+  { name: 'anthropic-key', hint: 'sk-ant-', pattern: /\bsk-ant-(?:api|admin|oat|ort|sid)\d{2}-[A-Za-z0-9_-]{20,}/g },
   {
     name: 'openai-key',
     hint: 'sk-',
@@ -93,6 +93,16 @@ const PREFIXED_RULES: Rule[] = [
   { name: 'pulumi-token', hint: 'pul-', pattern: /\bpul-[a-f0-9]{40}\b/g },
   { name: 'buildkite-token', hint: 'bkua_', pattern: /\bbkua_[a-f0-9]{40}\b/g },
   { name: 'vault-token', hint: /hv[sb]\./, pattern: /\bhv[sb]\.[A-Za-z0-9_-]{90,}/g },
+  // AWS temporary credentials (STS session tokens): base64 of a fixed header, "IQoJb3JpZ2lu…" or "FwoGZXIvYXdz…"
+  { name: 'aws-session-token', hint: /IQoJ|FwoG/, pattern: /(?<![A-Za-z0-9+/])(?:IQoJb3JpZ2lu|FwoGZXIvYXdz)[A-Za-z0-9+/]{40,}={0,2}/g },
+  { name: 'stripe-webhook-secret', hint: 'whsec_', pattern: /\bwhsec_[A-Za-z0-9+/=]{24,}/g },
+  { name: 'slack-app-token', hint: 'xapp-', pattern: /\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{32,}\b/g },
+  { name: 'heroku-token', hint: 'HRKU-', pattern: /\bHRKU-[A-Za-z0-9_-]{40,}/g },
+  { name: 'planetscale-token', hint: 'pscale_', pattern: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}/g },
+  { name: 'rubygems-key', hint: 'rubygems_', pattern: /\brubygems_[a-f0-9]{48}\b/g },
+  { name: 'mapbox-secret-token', hint: 'sk.eyJ', pattern: /\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g },
+  { name: 'google-refresh-token', hint: '1//0', pattern: /(?<![\w/])1\/\/0[A-Za-z0-9_-]{40,}/g },
+  { name: 'azure-sas-signature', hint: 'sig=', pattern: /([?&]sig=)([A-Za-z0-9%+/=]{30,})/g, group: 2 },
 ];
 const PREFIXES = new RegExp(PREFIXED_RULES.map((r) => (typeof r.hint === 'string' ? escapeRegExp(r.hint) : (r.hint as RegExp).source)).join('|'));
 
@@ -190,7 +200,7 @@ export const MASK_RULE_NAMES = [...RULES, ...PREFIXED_RULES, ...CONTEXT_RULES].m
  * The version of the masking rules: data written under an older one (archive entries, the snapshot) is masked again
  * when the library starts (see store/archive.ts). Raise it whenever a rule masks more.
  */
-export const MASK_RULES_VERSION = 4;
+export const MASK_RULES_VERSION = 5;
 
 /** What masking would replace in `text`, rule by rule (for measuring it; masking itself uses maskText). */
 export function findMasked(text: string): { rule: string; value: string }[] {
