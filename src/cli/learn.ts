@@ -65,7 +65,7 @@ export function learnInBackground(library: SessionLibrary, options: CliOptions):
 /** `session-search learn`: learns the model that ranks by meaning for this data folder, writes it, and ends. */
 export async function learnNow(library: SessionLibrary, options: CliOptions): Promise<{ status: string; sessions: number }> {
   const marker = options.dataDir && markerOf(options.dataDir);
-  if (marker) writeFileSync(marker, String(process.pid));
+  if (marker) writeFileSync(marker, String(process.pid), { mode: 0o600 });
   try {
     await library.semanticSettled();
     return { status: library.semanticState().status, sessions: library.status().sessions };

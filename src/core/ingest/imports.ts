@@ -6,7 +6,7 @@
  * written; its sessions are archived (masked) like any other, so they outlive the file.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { SessionSearchError } from '../errors.js';
 import type { SourceId } from '../model.js';
@@ -17,6 +17,7 @@ import { isGeminiActivity, isGeminiTakeout } from './sources/gemini-takeout.js';
 import { readZippedJson, zipEntryNames } from './sources/zip.js';
 import { isRecord } from './sources/line-files.js';
 import type { SourceRoot } from './sources/registry.js';
+import { makePrivateDir, PRIVATE } from '../store/private.js';
 
 const FILE = 'imports.json';
 /** Reading this much of a file is enough to tell its kind by its start. */
@@ -98,9 +99,9 @@ export async function addImport(dataDir: string, path: string): Promise<{ added:
   const added = found.filter((f) => !current.some((c) => same(c, f)));
   const known = found.filter((f) => current.some((c) => same(c, f)));
   if (added.length) {
-    await mkdir(dataDir, { recursive: true });
+    await makePrivateDir(dataDir);
     const temp = join(dataDir, `${FILE}.tmp`);
-    await writeFile(temp, `${JSON.stringify([...current, ...added], null, 2)}\n`);
+    await writeFile(temp, `${JSON.stringify([...current, ...added], null, 2)}\n`, PRIVATE);
     await rename(temp, join(dataDir, FILE));
   }
   return { added, known, skipped };

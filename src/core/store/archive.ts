@@ -13,11 +13,12 @@ import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION, maskText } from '../mask.js';
 import { archiveFolder, entryFileName } from './entry-name.js';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { Logger } from '../log.js';
 import { isSession, READ_RULES_VERSION, SessionNote, SOURCE_IDS, type ParsedSession, type Session, type SourceId } from '../model.js';
 import { decodeLine, encodeLine, encodeSessionLine } from './archive-line.js';
+import { makePrivateDir, PRIVATE_FILE } from './private.js';
 
 export { LAYOUT_FIELDS } from './archive-line.js';
 
@@ -205,14 +206,14 @@ export class Archive {
    * transcript still exists and is read again (an unreadable entry is ignored).
    */
   async save(meta: Omit<ArchiveMeta, 'version' | 'masked'>, sessions: ParsedSession[], durable = true): Promise<EntryState> {
-    await mkdir(this.dir, { recursive: true });
+    await makePrivateDir(this.dir);
     const entry = this.entryPath(meta.file);
     const temp = `${entry}.${process.pid}.${Date.now()}.tmp`;
     const lines = [
       encodeLine(JSON.stringify({ version: ENTRY_VERSION, ...meta, masked: MASK_RULES_VERSION, read: READ_RULES_VERSION })),
       ...sessions.map(encodeSessionLine),
     ];
-    const handle = await open(temp, 'w');
+    const handle = await open(temp, 'w', PRIVATE_FILE);
     let state: EntryState;
     try {
       // the lines as they are (not joined first: a copy of the whole entry, memory touched for nothing)

@@ -5,12 +5,13 @@
  * killed with kill -9 leaves a lock that goes stale and is taken over, never one that stays stuck.
  */
 import { errorMessage } from '../errors.js';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Logger } from '../log.js';
 import { running } from './running.js';
+import { privateDataFolder, PRIVATE, PRIVATE_DIR } from './private.js';
 
 /** A lock not refreshed for this long belongs to a dead process. */
 export const STALE_MS = 15_000;
@@ -43,7 +44,7 @@ export class WriterLock {
 
   private async lock(): Promise<boolean> {
     try {
-      await mkdir(this.dataDir, { recursive: true });
+      await privateDataFolder(this.dataDir, this.logger);
       this.release = await lockfile.lock(this.dataDir, {
         lockfilePath: this.path,
         stale: STALE_MS,
@@ -54,7 +55,8 @@ export class WriterLock {
           this.logger.warn(`${this.dataDir}: lost the writer lock (${err.message}); reading only until it is free again`);
         },
       });
-      await writeFile(`${this.path}.owner`, JSON.stringify(owner())).catch(() => undefined);
+      await writeFile(`${this.path}.owner`, JSON.stringify(owner()), PRIVATE).catch(() => undefined);
+      await chmod(this.path, PRIVATE_DIR).catch(() => undefined); // the lock's own folder, made by proper-lockfile
       return true;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;

@@ -8,7 +8,7 @@ import { errorMessage } from '../errors.js';
 import { MASK_RULES_VERSION } from '../mask.js';
 import { READ_RULES_VERSION } from '../model.js';
 import { createHash } from 'node:crypto';
-import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { DEFAULT_RANKING, SearchIndex } from '../index/engine.js';
@@ -26,6 +26,7 @@ import type { HeaderSessions } from './header-columns.js';
 import type { RestoredRows } from '../library/restored-sessions.js';
 import { TurnFile, type TurnPlace } from './turns.js';
 import type { TurnStore } from './turn-store.js';
+import { makePrivateDir, PRIVATE } from './private.js';
 
 export interface Restored {
   index: SearchIndex;
@@ -202,7 +203,7 @@ export class Persistence {
       setTimeout(() => void this.retire(previous), CLOSE_OLD_AFTER_MS).unref();
     }
     if (semantic) {
-      await writeFile(`${this.semanticFile}.tmp`, encodeSemantic(semantic()));
+      await writeFile(`${this.semanticFile}.tmp`, encodeSemantic(semantic()), PRIVATE);
       await rename(`${this.semanticFile}.tmp`, this.semanticFile);
     }
     this.logger.info(`snapshot written: ${sessions.length} sessions, ${files.length} files in ${((performance.now() - started) / 1000).toFixed(2)} s`);
@@ -218,8 +219,8 @@ export class Persistence {
   async saveEmbeddings(parts: Buffer[]): Promise<boolean> {
     if (!(await this.writable())) return false;
     const file = Persistence.embeddingsPath(this.dataDir);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(`${file}.tmp`, parts);
+    await makePrivateDir(dirname(file));
+    await writeFile(`${file}.tmp`, parts, PRIVATE);
     await rename(`${file}.tmp`, file);
     return true;
   }
@@ -227,7 +228,7 @@ export class Persistence {
   /** Writes the semantic leg's file alone, when this process is the writer. */
   async saveSemantic(data: SemanticData): Promise<void> {
     if (!(await this.writable())) return;
-    await writeFile(`${this.semanticFile}.tmp`, encodeSemantic(data));
+    await writeFile(`${this.semanticFile}.tmp`, encodeSemantic(data), PRIVATE);
     await rename(`${this.semanticFile}.tmp`, this.semanticFile);
   }
 

@@ -4,10 +4,11 @@
  * (set to null or ""). Values are masked like everything else before they are stored.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionSearchError } from '../errors.js';
 import { maskText } from '../mask.js';
+import { makePrivateDir, PRIVATE } from './private.js';
 
 export const MAX_PREFERENCE_CHARS = 2000;
 const MAX_CATEGORIES = 50;
@@ -62,9 +63,9 @@ export class PreferenceStore {
     const next: Stored = { manual, updated: now.toISOString() };
     if (!this.file) this.memory = next;
     else {
-      await mkdir(join(this.file, '..'), { recursive: true });
+      await makePrivateDir(join(this.file, '..'));
       const temp = `${this.file}.${process.pid}.tmp`;
-      await writeFile(temp, `${JSON.stringify({ version: 1, ...next }, null, 1)}\n`);
+      await writeFile(temp, `${JSON.stringify({ version: 1, ...next }, null, 1)}\n`, PRIVATE);
       await rename(temp, this.file);
     }
     return next;

@@ -5,6 +5,7 @@
  * cut, copied back) is checked whole before the load goes on, as every snapshot was before.
  */
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { PRIVATE } from './private.js';
 
 const writtenPath = (path: string): string => `${path}.written`;
 const fileState = (info: { size: number; mtimeMs: number; ino: number }): string => `${info.size} ${info.mtimeMs} ${info.ino}`;
@@ -13,7 +14,7 @@ const fileState = (info: { size: number; mtimeMs: number; ino: number }): string
 export async function recordWritten(path: string): Promise<void> {
   try {
     const info = await stat(path);
-    await writeFile(`${writtenPath(path)}.tmp`, fileState(info));
+    await writeFile(`${writtenPath(path)}.tmp`, fileState(info), PRIVATE);
     await rename(`${writtenPath(path)}.tmp`, writtenPath(path));
   } catch {
     // without it the next start checks the snapshot whole

@@ -8,7 +8,7 @@
  * restored session's turns from the file when they are asked for (turn-store.ts), so a warm start costs a few reads instead of parsing the corpus again.
  */
 import { errorMessage } from '../errors.js';
-import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { asWritten, recordWritten } from './snapshot-written.js';
 import { basename, dirname } from 'node:path';
 import { isAscii } from 'node:buffer';
@@ -25,6 +25,7 @@ import { LIST_KEYS, LIST_SECTIONS, type ListKey } from './restored-lists.js';
 import { compactHeader, restoredHeader, type CompactFile, type CompactSession } from './compact-header.js';
 import { toColumns, type FileColumns, type HeaderSessions, type SessionColumns } from './header-columns.js';
 import { checkConsistent, ENTRY_NAME, SnapshotError } from './snapshot-checks.js';
+import { makePrivateDir, PRIVATE_FILE } from './private.js';
 
 export { SnapshotError };
 
@@ -151,9 +152,9 @@ export async function writeSnapshot(
   files: ManifestEntry[],
   partial = false,
 ): Promise<WrittenSnapshot> {
-  await mkdir(dirname(path), { recursive: true });
+  await makePrivateDir(dirname(path));
   const temp = unfinishedPath(path);
-  const handle = await open(temp, 'w');
+  const handle = await open(temp, 'w', PRIVATE_FILE);
   const sessions: StoredSession[] = [];
   // the index's segments are written as one (read from memory and the previous file as it goes)
   const alive = Uint8Array.from(index.keys, (key) => (key != null ? 1 : 0));

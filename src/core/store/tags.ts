@@ -5,9 +5,10 @@
  * again when another one changed it, changed under a fresh read, and written whole (a temporary file, then rename).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionSearchError } from '../errors.js';
+import { makePrivateDir, PRIVATE } from './private.js';
 
 export const MAX_TAG_CHARS = 50;
 const MAX_TAGS_PER_SESSION = 100;
@@ -73,9 +74,9 @@ export class TagStore {
     if (next.length) this.tags.set(id, next);
     else this.tags.delete(id);
     if (this.file) {
-      await mkdir(join(this.file, '..'), { recursive: true });
+      await makePrivateDir(join(this.file, '..'));
       const temp = `${this.file}.${process.pid}.tmp`;
-      await writeFile(temp, `${JSON.stringify({ version: 1, sessions: Object.fromEntries(this.tags) }, null, 1)}\n`);
+      await writeFile(temp, `${JSON.stringify({ version: 1, sessions: Object.fromEntries(this.tags) }, null, 1)}\n`, PRIVATE);
       await rename(temp, this.file);
       this.seenMtime = statSync(this.file).mtimeMs;
     }
