@@ -22,6 +22,8 @@ interface Held {
   watched?: boolean;
   /** Set while no connection names it: when it fires, the root is no longer read. */
   linger?: NodeJS.Timeout;
+  /** While its first walk runs: the walk's stop, and the roots walked with it (stopped once none has a holder). */
+  reading?: { controller: AbortController; batch: Held[] };
 }
 
 /** A folder kept for the next client is watched only while it takes at most this many system watches (folders). */
@@ -46,7 +48,7 @@ export class WorkspaceRoots {
   /** Reads (and with `watch`, watches) `roots` for `holder`; resolves once they are read. */
   async register(holder: object, roots: readonly SourceRoot[], watch: boolean): Promise<number> {
     const named: { real: string; held: Held }[] = [];
-    const fresh: { root: SourceRoot; settle: Settle }[] = [];
+    const fresh: { root: SourceRoot; settle: Settle; held: Held }[] = [];
     // (read already but watched by nobody, held by a command running meanwhile: what changed since is read again)
     const unwatched = new Set<Held>();
     for (const root of roots) {
@@ -62,7 +64,7 @@ export class WorkspaceRoots {
         held = { added: new Promise((resolve, reject) => (settle = { resolve, reject })), holders: new Set(), watchers: new Set() };
         held.added.catch(() => undefined); // (each holder awaits it below, where a failure is logged)
         this.held.set(key, held);
-        fresh.push({ root: { source: root.source, path: real }, settle });
+        fresh.push({ root: { source: root.source, path: real }, settle, held });
       } else if (!held.watched) unwatched.add(held);
       if (held.linger) {
         // (a lingering root is still watched: the watch is kept, whoever holds it now)
@@ -75,11 +77,27 @@ export class WorkspaceRoots {
     }
     // the new ones are read together: a folder's SpecStory and Aider histories in one walk (a command run in a large
     // folder walked it once for each)
-    if (fresh.length)
-      this.library.addRoots(fresh.map((f) => f.root)).then(
-        (added) => fresh.forEach((f, i) => f.settle.resolve(added[i])),
-        (err: unknown) => fresh.forEach((f) => f.settle.reject(err)),
-      );
+    if (fresh.length) {
+      // (a walk whose clients all went is stopped: a command run in a huge folder and given up on leaves nothing running)
+      const reading = { controller: new AbortController(), batch: fresh.map((f) => f.held) };
+      for (const held of reading.batch) held.reading = reading;
+      const done = (): void => reading.batch.forEach((held) => (held.reading = undefined));
+      this.library
+        .addRoots(
+          fresh.map((f) => f.root),
+          reading.controller.signal,
+        )
+        .then(
+          (added) => {
+            done();
+            fresh.forEach((f, i) => f.settle.resolve(added[i]));
+          },
+          (err: unknown) => {
+            done();
+            fresh.forEach((f) => f.settle.reject(err));
+          },
+        );
+    }
     let count = 0;
     const stale: SourceRoot[] = [];
     for (const { real, held } of named) {
@@ -109,6 +127,8 @@ export class WorkspaceRoots {
     for (const [key, held] of [...this.held]) {
       if (!held.holders.delete(holder)) continue;
       held.watchers.delete(holder);
+      const reading = held.reading;
+      if (reading && reading.batch.every((h) => !h.holders.size)) reading.controller.abort();
       const added = await held.added.catch(() => undefined);
       // (the engine stopped meanwhile, or the root was let go and named again: that is another's now)
       if (this.closed || this.held.get(key) !== held) continue;

@@ -76,3 +76,23 @@ test("the editor's per-source settings: enabled sources' defaults and extra fold
   const stray = ['nosuch', 'constructor', 'toString', '__proto__'].map((id) => ({ id, enabled: true, folders: ['/x'] }) as unknown as SourceSetting);
   assert.deepEqual(rootsFromSettings(stray, ['/ws'], env), []);
 });
+
+test('the file system root and the home folder are no workspace: from either, SpecStory and Aider walk nothing; a window opened on them neither', () => {
+  const home = tempDir();
+  const here = process.cwd();
+  try {
+    for (const cwd of ['/', home, `${home}/`]) {
+      process.chdir(cwd);
+      assert.deepEqual(DEFAULT_ROOTS.specstory({ HOME: home }), [], cwd);
+      assert.deepEqual(DEFAULT_ROOTS.aider({ HOME: home }), [], cwd);
+    }
+    const project = join(home, 'project');
+    mkdirSync(project);
+    process.chdir(project);
+    assert.deepEqual(DEFAULT_ROOTS.aider({ HOME: home }), [process.cwd()]);
+  } finally {
+    process.chdir(here);
+  }
+  const settings: SourceSetting[] = [{ id: 'aider', enabled: true, folders: [] }];
+  assert.deepEqual(rootsFromSettings(settings, ['/', home, '/ws/a'], { HOME: home }), [{ source: 'aider', path: '/ws/a' }]);
+});

@@ -139,3 +139,29 @@ test('a folder too large to watch cheaply, or one that can only be rescanned, is
     workspaces.close();
   }
 });
+
+test('the walk of a folder whose clients all went is stopped; one still named by another client goes on', async () => {
+  const signals: AbortSignal[] = [];
+  let finish!: () => void;
+  const walked = new Promise<void>((resolve) => (finish = resolve));
+  const { library } = recording();
+  (library as unknown as { addRoots: unknown }).addRoots = async (roots: readonly SourceRoot[], signal: AbortSignal) => {
+    signals.push(signal);
+    await walked; // (a huge folder's walk, still going)
+    return roots.map((r) => (signal.aborted ? undefined : { ...r }));
+  };
+  const roots = new WorkspaceRoots(library, new MemoryLogger(), 60_000);
+  const folder = realpathSync(tempDir());
+  const [a, b] = [{}, {}];
+  const first = roots.register(a, [{ source: 'aider', path: folder }], false);
+  const second = roots.register(b, [{ source: 'aider', path: folder }], false);
+  await eventually(() => signals.length === 1, 'the walk started, once');
+  void roots.release(a);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(signals[0].aborted, false, 'another client still names it');
+  void roots.release(b);
+  await eventually(() => signals[0].aborted, 'the walk is stopped once no client names the folder');
+  finish();
+  assert.deepEqual(await Promise.all([first, second]), [0, 0]);
+  roots.close();
+});

@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import type { Logger } from '../log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
+import { WORKSPACE_SOURCES } from './sources/default-roots.js';
 import { walkFiles, type ListedFolder } from './walk.js';
 import type { TranscriptTest } from './exclude.js';
 
@@ -109,12 +110,28 @@ export async function changedEntries<T extends { file: string; entry?: [number, 
 }
 
 /** Every transcript file `accepts` takes under the roots, with its state on disk, and the set of them all. */
-export async function scanRoots(roots: readonly SourceRoot[], logger: Logger, accepts: TranscriptTest): Promise<Scan> {
-  return scanOf(await scanPlan(roots, logger, accepts));
+export async function scanRoots(roots: readonly SourceRoot[], logger: Logger, accepts: TranscriptTest, signal?: AbortSignal): Promise<Scan> {
+  return scanOf(await scanPlan(roots, logger, accepts, signal));
+}
+
+/**
+ * How far a workspace folder is walked for SpecStory and Aider histories (they sit in a project's top folders): a
+ * command run in a huge folder answers instead of walking it all, and says so.
+ */
+export const WORKSPACE_WALK = {
+  maxDepth: 8,
+  maxFolders: 5_000,
+  cutMessage:
+    'this folder is too large to look for SpecStory and Aider histories in; run the command in a project folder, or name the folder with --root specstory=PATH --root aider=PATH',
+} as const;
+
+/** The walk's bounds for `roots` of one folder: a workspace's (SpecStory, Aider) are bounded. */
+export function walkBounds(roots: readonly SourceRoot[]): Partial<typeof WORKSPACE_WALK> {
+  return roots.every((r) => WORKSPACE_SOURCES.has(r.source)) ? WORKSPACE_WALK : {};
 }
 
 /** Each root's files that `accepts` takes, with their state on disk (`scanRoots` without the set of them all). */
-export async function scanPlan(roots: readonly SourceRoot[], logger: Logger, accepts: TranscriptTest): Promise<Scan['plan']> {
+export async function scanPlan(roots: readonly SourceRoot[], logger: Logger, accepts: TranscriptTest, signal?: AbortSignal): Promise<Scan['plan']> {
   const plan: Scan['plan'] = [];
   // roots of one folder (a workspace's SpecStory and Aider histories) are walked once, their files told apart after
   // (a copy: a library's roots may change while they are walked, a window's folder added or dropped)
@@ -123,7 +140,8 @@ export async function scanPlan(roots: readonly SourceRoot[], logger: Logger, acc
   for (const [folder, group] of byFolder) {
     const adapters = group.map((root) => sourceById(root.source)!);
     const accepted = (file: string, i: number, listed?: ListedFolder): boolean => accepts(adapters[i], file, folder, listed);
-    const files = await statFiles(await walkFiles(folder, { logger, accept: (f, listed) => group.some((_, i) => accepted(f, i, listed)) }));
+    const walk = { logger, signal, ...walkBounds(group), accept: (f: string, listed?: ListedFolder) => group.some((_, i) => accepted(f, i, listed)) };
+    const files = await statFiles(await walkFiles(folder, walk));
     for (const [i, root] of group.entries()) plan.push({ root, files: group.length === 1 ? files : files.filter((f) => accepted(f.file, i)) });
   }
   return plan;

@@ -10,6 +10,7 @@ import type { LibraryCore } from '../library/open.js';
 import { safeLogger, type Logger } from '../log.js';
 import { sourceById, type SourceRoot } from './sources/registry.js';
 import { isInside, walkFiles } from './walk.js';
+import { walkBounds } from './file-state.js';
 import { networkFileSystem } from './filesystems.js';
 import { defaultWatchFactory, type Watcher, type WatchFactory } from './watchers.js';
 
@@ -301,7 +302,11 @@ export class LiveUpdates {
     const seen = new Set<string>();
     for (const root of roots) {
       const adapter = sourceById(root.source)!;
-      const files = await walkFiles(root.path, { logger: this.options.logger, accept: (f, folder) => this.library.accepts(adapter, f, root.path, folder) });
+      const files = await walkFiles(root.path, {
+        logger: this.options.logger,
+        ...walkBounds([root]),
+        accept: (f, folder) => this.library.accepts(adapter, f, root.path, folder),
+      });
       for (const file of files) {
         seen.add(file);
         const now = await signature(file);

@@ -1,8 +1,9 @@
 /**
  * Lists regular files under a root without leaving it: symlinks are followed only when their target stays inside the
- * root, and FIFOs, sockets and devices are never opened.
+ * root, each folder is visited once by its real path (a link back up, `self -> .` or `src/root -> ../..`, adds nothing), virtual file systems (/proc, /sys, /dev and the like) are never entered, and FIFOs, sockets
+ * and devices are never opened. A walk may be bounded (a workspace folder's: so many folders, so deep) and stopped.
  */
-import { existsSync, readdirSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { relative, isAbsolute, sep } from 'node:path';
 import type { Logger } from '../log.js';
@@ -37,6 +38,12 @@ export interface WalkOptions {
   logger: Logger;
   accept: (file: string, folder?: ListedFolder) => boolean;
   maxDepth?: number;
+  /** At most this many folders are listed; past it the walk stops and says why with `cutMessage`. */
+  maxFolders?: number;
+  /** What the log says when `maxFolders` cut the walk (after the root's path). */
+  cutMessage?: string;
+  /** Stops the walk (its client went): what was found so far is answered. */
+  signal?: AbortSignal;
   /** Folders listed through the thread pool from the start (as a slow disk makes them be); for tests. */
   pooled?: boolean;
 }
@@ -50,9 +57,22 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
   }
   // a root that is one file (an imported export) is read alone
   if ((await stat(realRoot).catch(() => undefined))?.isFile()) return options.accept(realRoot) ? [realRoot] : [];
+  if (isVirtual(realRoot)) {
+    options.logger.warn(`${root}: a virtual file system (${realRoot}), never walked`);
+    return [];
+  }
   const maxDepth = options.maxDepth ?? 12;
+  const maxFolders = options.maxFolders ?? Infinity;
   const list = folderLister(options.pooled === true);
+  const visited = new Set<string>([realRoot]);
+  let folders = 0;
+  let cut = false;
   const visit = async (dir: string, depth: number): Promise<string[]> => {
+    if (options.signal?.aborted) return [];
+    if (++folders > maxFolders) {
+      cut = true;
+      return [];
+    }
     let entries;
     try {
       entries = await list(dir);
@@ -67,23 +87,30 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
       const full = childPath(dir, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
+      let path = full;
       if (entry.isSymbolicLink()) {
         try {
-          const target = await realpath(full);
-          if (!isInside(realRoot, target)) {
+          path = await realpath(full);
+          if (!isInside(realRoot, path)) {
             options.logger.warn(`${full}: symlink points outside ${root}, skipped`);
             continue;
           }
-          const info = await stat(target);
+          const info = await stat(path);
           isDir = info.isDirectory();
           isFile = info.isFile();
         } catch {
           continue;
         }
       }
-      if (isDir && depth < maxDepth && !NEVER_WALKED.has(entry.name)) found.push(visit(full, depth + 1));
-      else if (isFile && options.accept(full, folder)) found.push(full);
-      else if (!isDir && !isFile && options.accept(full, folder)) options.logger.warn(`${full}: not a regular file (a FIFO, socket or device), never opened`);
+      if (isDir) {
+        // (a folder reached again through a link, or a mount of a virtual file system inside the root: not entered)
+        if (depth >= maxDepth || NEVER_WALKED.has(entry.name) || visited.has(path) || isVirtual(path)) continue;
+        visited.add(path);
+        found.push(visit(path, depth + 1));
+      } else if (isFile && options.accept(full, folder)) {
+        // (a link to a file is listed by its own path: a copy someone made, such as a session folder's full.md, not a loop)
+        found.push(full);
+      } else if (!isDir && !isFile && options.accept(full, folder)) options.logger.warn(`${full}: not a regular file (a FIFO, socket or device), never opened`);
     }
     const files: string[] = [];
     for (const each of found) {
@@ -94,7 +121,61 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
   };
   const info = await lstat(realRoot).catch(() => undefined);
   if (!info?.isDirectory()) return [];
-  return visit(realRoot, 0);
+  const files = await visit(realRoot, 0);
+  if (cut) options.logger.warn(`${root}: the walk stopped after ${maxFolders} folders; ${options.cutMessage ?? 'the rest is not read'}`);
+  return files;
+}
+
+/** File system types that hold no files of anyone's: kernel and device views, some of them endless (/proc's links). */
+const VIRTUAL_TYPES = new Set([
+  'proc',
+  'sysfs',
+  'devtmpfs',
+  'devpts',
+  'cgroup',
+  'cgroup2',
+  'debugfs',
+  'tracefs',
+  'securityfs',
+  'bpf',
+  'fusectl',
+  'configfs',
+  'pstore',
+  'hugetlbfs',
+  'mqueue',
+  'binfmt_misc',
+  'autofs',
+  'efivarfs',
+  'rpc_pipefs',
+  'nsfs',
+  'selinuxfs',
+]);
+const VIRTUAL_PREFIXES = ['/proc', '/sys', '/dev'];
+let virtualMounts: Set<string> | undefined;
+
+/** The mount points of virtual file systems (Linux: /proc/self/mountinfo, read once), and /proc, /sys and /dev. */
+function virtualMountPoints(): Set<string> {
+  if (virtualMounts) return virtualMounts;
+  virtualMounts = new Set(process.platform === 'win32' ? [] : VIRTUAL_PREFIXES);
+  if (process.platform !== 'linux') return virtualMounts;
+  try {
+    for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+      const [mount, rest] = line.split(' - ');
+      const point = mount?.split(' ')[4];
+      if (point && rest && VIRTUAL_TYPES.has(rest.split(' ')[0]))
+        virtualMounts.add(point.replace(/\\(\d{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))));
+    }
+  } catch {
+    // (no /proc: the fixed prefixes stand)
+  }
+  return virtualMounts;
+}
+
+/** Whether `path` (a real path) is in a virtual file system. */
+export function isVirtual(path: string): boolean {
+  if (process.platform === 'win32') return false;
+  for (const prefix of VIRTUAL_PREFIXES) if (path === prefix || path.startsWith(`${prefix}/`)) return true;
+  return virtualMountPoints().has(path);
 }
 
 /** A folder's listing as a ListedFolder (its names put in a map the first time one is asked for). */

@@ -19,7 +19,13 @@ import { isInside } from '../ingest/walk.js';
  * Adds roots to a running library, each resolved (undefined where its folder does not exist); the roots of one folder
  * (a workspace's SpecStory and Aider histories) are walked once together.
  */
-export async function addRoots(load: Loader, catalog: SessionCatalog, roots: readonly SourceRoot[], logger: Logger): Promise<(SourceRoot | undefined)[]> {
+export async function addRoots(
+  load: Loader,
+  catalog: SessionCatalog,
+  roots: readonly SourceRoot[],
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<(SourceRoot | undefined)[]> {
   const out: (SourceRoot | undefined)[] = [];
   const fresh: SourceRoot[] = [];
   for (const root of roots) {
@@ -43,7 +49,12 @@ export async function addRoots(load: Loader, catalog: SessionCatalog, roots: rea
   await load.loaded;
   const unread = fresh.filter((root) => !load.readAll(root));
   if (!unread.length) return out;
-  const { plan } = await scanRoots(unread, logger, (a, f, r, folder) => load.accepts(a, f, r, folder));
+  const { plan } = await scanRoots(unread, logger, (a, f, r, folder) => load.accepts(a, f, r, folder), signal);
+  if (signal?.aborted) {
+    logger.info(`${unread.map((r) => r.path).join(', ')}: the walk stopped, no client names the folder any more`);
+    for (const root of unread) if (load.roots.includes(root)) load.roots.splice(load.roots.indexOf(root), 1);
+    return out.map((r) => (r && unread.includes(r) ? undefined : r));
+  }
   for (const { root, files } of plan) {
     const changed = files.filter((f) => !catalog.unchanged(f));
     for (const f of changed) await load.reloadFile(f.file);

@@ -123,7 +123,8 @@ export interface LibraryCore extends Omit<Answers, 'read' | 'info' | 'turnWindow
    */
   addRoot(root: SourceRoot): Promise<SourceRoot | undefined>;
   /** `addRoot` for several at once: the roots of one folder are walked once. */
-  addRoots(roots: readonly SourceRoot[]): Promise<(SourceRoot | undefined)[]>;
+  /** With `signal`: the walk stops when it aborts (the clients that named the roots are gone). */
+  addRoots(roots: readonly SourceRoot[], signal?: AbortSignal): Promise<(SourceRoot | undefined)[]>;
   /** No longer reads a root added by `addRoot`; its sessions stay (the archive keeps them) until a restart. */
   dropRoot(root: SourceRoot): void;
   purgeArchive(): Promise<void>;
@@ -322,7 +323,7 @@ export function openCore(given: LibraryOptions): LibraryCore {
     accepts: (adapter, file, root, folder) => load.accepts(adapter, file, root, folder),
     store: (input, now) => storeConversation(options, load, catalog, input, now),
     addRoot: (root) => addRoot(load, catalog, root, logger),
-    addRoots: (roots) => addRoots(load, catalog, roots, logger),
+    addRoots: (roots, signal) => addRoots(load, catalog, roots, logger, signal),
     dropRoot: (root) => {
       const at = load.roots.indexOf(root);
       if (at >= 0) load.roots.splice(at, 1);

@@ -4,7 +4,7 @@
  * the adapters and their parsing libraries take tens. Each adapter's `defaultRoots` is its line of this table.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, parse, resolve } from 'node:path';
 import { SOURCE_IDS, type SourceId } from '../../model.js';
 import { dataHome, editorUserDirs, homeDir, VSCODE_PRODUCTS } from './locations.js';
 
@@ -66,8 +66,8 @@ export const DEFAULT_ROOTS: Readonly<Record<SourceId, (env: NodeJS.ProcessEnv) =
   cline: (env) => taskFolders(env, TASK_EXTENSIONS.cline),
   roo: (env) => taskFolders(env, TASK_EXTENSIONS.roo),
   opencode: (env) => (env.OPENCODE_DB ? [dirname(env.OPENCODE_DB)] : [join(dataHome(env), 'opencode')]),
-  specstory: () => [process.cwd()],
-  aider: (env) => [process.cwd() === '/' ? homeDir(env) : process.cwd()],
+  specstory: (env) => workspaceFolders([process.cwd()], env),
+  aider: (env) => workspaceFolders([process.cwd()], env),
   'copilot-cli': (env) => [join(env.COPILOT_HOME ?? join(homeDir(env), '.copilot'), 'session-state')],
   amp(env) {
     if (env.AMP_DATA_DIR) return [join(env.AMP_DATA_DIR, 'threads')];
@@ -97,6 +97,19 @@ export const DEFAULT_ROOTS: Readonly<Record<SourceId, (env: NodeJS.ProcessEnv) =
   'gemini-takeout': () => [],
 };
 
+/**
+ * The folders of `folders` that are workspaces to look for SpecStory and Aider histories in: not the file system's root
+ * nor the home folder, which hold every project (and, from `/`, /proc's endless links): a command run there reads the
+ * tools' own folders only.
+ */
+export function workspaceFolders(folders: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const home = resolve(homeDir(env));
+  return folders.filter((folder) => {
+    const path = resolve(folder);
+    return path !== home && path !== parse(path).root;
+  });
+}
+
 /** Default roots of every source (in the order sources are listed), derived from HOME and the variables that move them. */
 export function defaultRoots(env: NodeJS.ProcessEnv): SourceRoot[] {
   return SOURCE_IDS.flatMap((source) => DEFAULT_ROOTS[source](env).map((path) => ({ source, path })));
@@ -125,13 +138,14 @@ export interface SourceSetting {
  * Roots from the editor's per-source settings: defaults of enabled sources (workspace folders for SpecStory/Aider) plus
  * extra folders. (Here, not beside the adapters: an MCP server works out its roots without loading them.)
  */
-export function rootsFromSettings(sources: SourceSetting[], workspaceFolders: string[], env: NodeJS.ProcessEnv): SourceRoot[] {
+export function rootsFromSettings(sources: SourceSetting[], folders: string[], env: NodeJS.ProcessEnv): SourceRoot[] {
   const roots: SourceRoot[] = [];
   for (const source of sources) {
     // (an id the settings hold that no source has is skipped, whatever its name)
     const defaults = Object.hasOwn(DEFAULT_ROOTS, source.id) ? DEFAULT_ROOTS[source.id] : undefined;
     if (!source.enabled || !defaults) continue;
-    for (const path of [...(WORKSPACE_SOURCES.has(source.id) ? workspaceFolders : defaults(env)), ...source.folders]) roots.push({ source: source.id, path });
+    for (const path of [...(WORKSPACE_SOURCES.has(source.id) ? workspaceFolders(folders, env) : defaults(env)), ...source.folders])
+      roots.push({ source: source.id, path });
   }
   return roots;
 }
