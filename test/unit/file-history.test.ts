@@ -100,6 +100,8 @@ describe('which session wrote these lines', () => {
     '\n',
   );
   const backoff = ['  for (let i = 0; i < n; i++) {', '    await sleep(2 ** i * 100);', '    attempt(i);', '  }'].join('\n');
+  const config = join(repo, 'src', 'config.ts');
+  const configText = ['export const db = {', "  host: 'db.internal',", "  password: 'Vx7qTr9Lm2kPz',", '  pool: 4,', '};', ''].join('\n');
   let library: LibraryCore;
 
   before(async () => {
@@ -120,6 +122,11 @@ describe('which session wrote these lines', () => {
     claudeSession(root, uuid(5), repo, '2026-05-05T10:00:00Z', 'rename the old helper', [
       { name: 'Bash', input: { command: 'git mv src/old-retry.ts src/retry-old.ts' } },
     ]);
+    // an agent writes a configuration holding a secret: the archive keeps the edit masked, the file keeps the secret
+    claudeSession(root, uuid(6), repo, '2026-05-06T10:00:00Z', 'add the database settings', [
+      { name: 'Write', input: { file_path: config, content: configText } },
+    ]);
+    writeFileSync(config, configText);
     // on disk now: the back-off edit, the worktree's limit merged, and one line changed by hand afterwards
     const now = original
       .replace('  for (let i = 0; i < n; i++) {\n    attempt(i);\n  }', backoff)
@@ -173,6 +180,22 @@ describe('which session wrote these lines', () => {
     assert.equal(lines.to, 8);
     const one = library.fileHistory({ path: file, lines: '3' }).lines!;
     assert.deepEqual([one.from, one.to, one.segments.length], [3, 3, 1]);
+  });
+
+  test('a line an agent wrote with a secret in it is named by that edit, though the stored edit is masked', () => {
+    const { lines } = library.fileHistory({ path: config, lines: '1-5' });
+    assert.ok(lines);
+    assert.deepEqual(
+      lines.segments.map((s) => [s.from, s.to, s.session]),
+      [[1, 5, `claude-code:${uuid(6)}`]],
+    );
+    assert.ok(!JSON.stringify(lines).includes('Vx7qTr9Lm2kPz'));
+  });
+
+  test('lines outside the file are refused, saying how many lines it has; a range running past its end stops there', () => {
+    assert.throws(() => library.fileHistory({ path: config, lines: '50-60' }), /lines 50-60 are outside .*config\.ts, which has 5 lines/);
+    assert.throws(() => library.fileHistory({ path: config, lines: '6' }), /which has 5 lines/);
+    assert.equal(library.fileHistory({ path: config, lines: '4-60' }).lines!.to, 5);
   });
 
   test('lines of a file that cannot be read: a clear error', () => {

@@ -9,7 +9,7 @@ import { LiveUpdates } from '../../src/core/ingest/live.js';
 import { chokidarFactory, foldersFactory, type Watcher, type WatchFactory } from '../../src/core/ingest/watchers.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import type { SourceRoot } from '../../src/core/ingest/sources/registry.js';
-import { closeTracked, CORPUS, openTracked, tempDir } from '../helpers.js';
+import { closeTracked, CORPUS, openTracked, ROOT, tempDir } from '../helpers.js';
 import { eventually } from '../eventually.js';
 
 const CLAUDE_ID = '4c2ddfdc-b619-4525-8d03-1950fb1b0257';
@@ -143,6 +143,25 @@ describe('roots that cannot be watched or go away', () => {
       await live.close();
     }
   });
+});
+
+test('an imported export (a file, not a folder) is not reported gone while it is there; removed, it is', async () => {
+  const file = join(tempDir(), 'conversations.json');
+  copyFileSync(join(ROOT, 'test', 'fixtures', 'chatgpt', 'conversations.json'), file);
+  const logger = new MemoryLogger();
+  const library = openTracked({ roots: [{ source: 'chatgpt', path: file }], logger, dataDir: tempDir(), env: {} });
+  await library.load();
+  assert.ok(library.sessions.size > 0, 'the export is read');
+  const live = new LiveUpdates(library, { logger, debounceMs: 10, rootCheckMs: 20 });
+  await live.start();
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300)); // (about fifteen checks of the roots)
+    assert.ok(!logger.lines.some((l) => l.includes('disappeared')), logger.lines.join('\n'));
+    rmSync(file);
+    await eventually(() => logger.lines.some((l) => l.includes(`${file} disappeared`)), 'the removal is reported');
+  } finally {
+    await live.close();
+  }
 });
 
 describe('answers while an agent writes', () => {

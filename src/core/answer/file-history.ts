@@ -11,6 +11,7 @@ import { attributeLines, writtenBlocks, type WrittenEdit } from '../files/attrib
 import type { FileTouch } from '../files/touches.js';
 import { isPrompt, type Session, type Turn } from '../model.js';
 import type { TurnReader, TurnStore } from '../store/turn-store.js';
+import { maskText } from '../mask.js';
 
 export interface FileHistoryQuery {
   path: string;
@@ -134,6 +135,14 @@ function readText(absolute: string): string {
 }
 
 function attribute(text: string, key: string, touched: Session[], store: TurnStore, files: FileIndex, range: { from: number; to: number }): FileHistoryLines {
+  // each line masked as the stored edits were: a line an agent wrote with a secret in it matches its (masked) edit
+  const lines = text.split(/\r?\n/).map((line) => maskText(line));
+  const count = lines.length - (lines.at(-1) === '' ? 1 : 0); // (a last line break ends the last line; it starts none)
+  if (range.from > count)
+    throw new SessionSearchError(
+      'INVALID_ARGUMENT',
+      `lines ${range.from}-${range.to} are outside ${key}, which has ${count} line${count === 1 ? '' : 's'}: ask for lines 1-${Math.max(count, 1)} at most.`,
+    );
   const edits: WrittenEdit<EditRef>[] = [];
   for (const session of touched) {
     const writes = files.touches(session, key).filter((t) => t.kind === 'edit' || t.kind === 'write');
@@ -151,7 +160,7 @@ function attribute(text: string, key: string, touched: Session[], store: TurnSto
       turns.close();
     }
   }
-  const segments = attributeLines(text, edits, range.from, range.to).map((s) => {
+  const segments = attributeLines(lines.join('\n'), edits, range.from, Math.min(range.to, count)).map((s) => {
     if (!s.ref) return { from: s.from, to: s.to };
     const { session, turn } = s.ref;
     const reader = store.reader(session);
@@ -169,5 +178,5 @@ function attribute(text: string, key: string, touched: Session[], store: TurnSto
       match: s.match,
     };
   });
-  return { from: range.from, to: Math.min(range.to, text.split(/\r?\n/).length), segments };
+  return { from: range.from, to: Math.min(range.to, count), segments };
 }

@@ -328,7 +328,9 @@ export class LiveUpdates {
    */
   private async checkRoots(): Promise<void> {
     for (const root of [...this.library.roots]) {
-      const exists = (await stat(root.path).catch(() => undefined))?.isDirectory() ?? false;
+      // (an imported export is a root that is one file: there while the file is)
+      const info = await stat(root.path).catch(() => undefined);
+      const exists = info ? info.isDirectory() || info.isFile() : false;
       if (!exists && !this.missing.has(root)) {
         this.missing.add(root);
         this.options.logger.warn(`${root.path} disappeared: its sessions stay searchable from the archive; it is read again if it comes back`);
