@@ -71,6 +71,8 @@ export interface IndexProgress {
   bytes: number;
   totalBytes: number;
   sessions: number;
+  /** The data folder cannot be written (read-only, full, unwritable): what happened and what to do. */
+  storage?: { detail: string; advice: string };
 }
 
 /** Params and results of the requests, named once. */

@@ -48,7 +48,7 @@ export async function engineCommand(options: CliOptions): Promise<EngineCommandR
       await handOver(dataDir);
       return {
         value: { running: false, stopped: true, pid: about.pid, dataDir },
-        text: `Stopped the engine (pid ${about.pid}) of ${dataDir}; its index snapshot is written, and the next command starts a new one.\n`,
+        text: `Stopped the engine (pid ${about.pid}) of ${dataDir}; ${'status' in about && about.status.storage ? `nothing was kept (${about.status.storage.detail})` : 'its index snapshot is written'}, and the next command starts a new one.\n`,
         code: 0,
       };
     }

@@ -19,6 +19,9 @@ export function useToon(render: (value: unknown) => string): void {
 }
 
 export function print(options: CliOptions, value: unknown, human: () => string): void {
+  // a data folder that cannot be kept: said on stderr whatever the output's format (the answer holds it too)
+  const storage = (value as { storage?: { detail: string; advice: string } } | null)?.storage;
+  if (storage) process.stderr.write(`session-search: ${storage.detail}; ${storage.advice}\n`);
   if (options.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   else if (options.toon && toonText) process.stdout.write(`${toonText(value)}\n`);
   else process.stdout.write(human());

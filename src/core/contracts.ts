@@ -58,6 +58,16 @@ export const indexingSchema = z
   .describe('Present while the history is still being indexed: the answer covers what is indexed so far.');
 export type IndexingState = z.infer<typeof indexingSchema>;
 
+/** Present when the data folder cannot be kept (read-only, full, unwritable): what happened and what to do. */
+export const storageSchema = z
+  .object({
+    problem: z.enum(['read-only', 'full', 'unwritable']),
+    detail: z.string().describe('What could not be written, and the system error.'),
+    advice: z.string().describe('What it means for answers, and what the user can do.'),
+  })
+  .describe('The data folder cannot be written: answers are right, but the index lives in memory only; tell the user.');
+export type StorageProblem = z.infer<typeof storageSchema>;
+
 /** How far the user's own embedding model has got, in answers given while it embeds (absent once done, or with no model). */
 export const embeddingsSchema = z
   .object({
@@ -130,6 +140,7 @@ export const searchResponseSchema = z.object({
     .optional()
     .describe('How the results were ranked: lexical while the semantic model is still being learned, or for exact queries (phrases, flags, paths).'),
   indexing: indexingSchema.optional(),
+  storage: storageSchema.optional(),
   embeddings: embeddingsSchema.optional(),
   workspaces: z.array(workspaceGroupSchema).optional().describe('With groupBy "workspace": the matches by workspace, most matches first.'),
   workspacesSearched: z.number().optional().describe('With groupBy "workspace": how many workspaces were searched.'),
@@ -171,6 +182,7 @@ export const listResponseSchema = z.object({
     .describe('Where the limit (or what one answer holds) left sessions out: how many pass the filters (sessions are the newest `count`).'),
   format: z.enum(['json', 'toon']).describe('The text form chosen for the answer.'),
   indexing: indexingSchema.optional(),
+  storage: storageSchema.optional(),
 });
 export type ListResponse = z.infer<typeof listResponseSchema>;
 
@@ -241,6 +253,7 @@ export const contextResponseSchema = z.object({
   totalMatches: z.number(),
   searchTime: z.number().describe('Milliseconds.'),
   indexing: indexingSchema.optional(),
+  storage: storageSchema.optional(),
   embeddings: embeddingsSchema.optional(),
   teamNotice: z.string().optional().describe('A team archive is configured but could not answer: why. The blocks are local only.'),
 });
@@ -291,6 +304,7 @@ export const preferencesResponseSchema = z.object({
   extractedFrom: z.number().describe('Sessions the learned preferences come from.'),
   lastUpdated: z.string().describe('ISO time of the newest session or manual change they reflect.'),
   indexing: indexingSchema.optional(),
+  storage: storageSchema.optional(),
 });
 export type PreferencesResponse = z.infer<typeof preferencesResponseSchema>;
 
@@ -345,6 +359,7 @@ export const fileHistoryResponseSchema = z.object({
     })
     .optional(),
   indexing: indexingSchema.optional(),
+  storage: storageSchema.optional(),
 });
 export type FileHistoryResponse = z.infer<typeof fileHistoryResponseSchema>;
 

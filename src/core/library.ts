@@ -11,6 +11,7 @@ import type {
   ContextResponse,
   GetResponse,
   IndexingState,
+  StorageProblem,
   ReadResponse,
   SearchOptions,
   SearchResponse,
@@ -73,7 +74,7 @@ type Answering = Pick<LibraryCore, (typeof AS_THEY_ARE)[number] | 'load'>;
 export type ContextOptions = ContextQuery & { dateFrom?: string; dateTo?: string };
 
 /** How far the load is and how many sessions it holds; `unread`: sessions with lines that could not be read. */
-export type LibraryStatus = IndexingState & { sessions: number; unread: number };
+export type LibraryStatus = IndexingState & { sessions: number; unread: number; storage?: StorageProblem };
 
 export interface SessionLibrary extends Answering {
   /**
@@ -210,7 +211,8 @@ export function createLibrary(options: LibraryOptions): SessionLibrary {
     status() {
       let unread = 0;
       for (const lines of fieldOf(core.sessions, 'unreadLines')) if (lines) unread++;
-      return { ...core.indexing, sessions: core.sessions.size, unread };
+      const storage = core.persistence?.storage.problem;
+      return { ...core.indexing, sessions: core.sessions.size, unread, ...(storage ? { storage } : {}) };
     },
     async archiveInfo() {
       const size = (await core.archive?.size()) ?? { bytes: 0, entries: 0 };

@@ -46,6 +46,7 @@ export function describeEngine(about: EngineAbout | Pick<EngineAbout, 'pid' | 'v
   return [
     `${head}, up ${duration(Date.now() - Date.parse(about.startedAt))}`,
     `  Sessions:  ${loaded}`,
+    ...(status.storage ? [`  Storage:   ${status.storage.detail}; ${status.storage.advice}`] : []),
     `  Meaning:   the model that ranks by meaning is ${meaning}`,
     `  Memory:    ${mb(about.rssBytes)} resident (JavaScript heap ${mb(about.heapUsedBytes)})`,
     ...(about.watching ? [`  Watching:  ${watching(about.watching, about.watchLimit)}`] : []),

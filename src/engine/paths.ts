@@ -5,9 +5,9 @@
  * administrators).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { splitRoots, type SourceRoot } from '../core/ingest/sources/default-roots.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../core/library/options.js';
 
@@ -25,13 +25,38 @@ export interface EnginePaths {
 
 export function enginePaths(dataDir: string): EnginePaths {
   const data = resolve(dataDir);
-  const dir = join(data, 'engine');
   const hash = createHash('sha256').update(data).digest('hex').slice(0, 16);
+  const dir = runtimeFolder(data, hash);
   let socket = join(dir, 'sock');
   if (process.platform === 'win32') socket = `\\\\.\\pipe\\session-search-${hash}`;
   // a data folder with a long path: the socket goes to a private folder of the temp dir, named after the data folder
   else if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) socket = join(tmpdir(), `session-search-${process.getuid?.() ?? 0}`, `${hash}.sock`);
   return { dir, socket, pidFile: join(dir, 'pid'), log: join(dir, 'engine.log') };
+}
+
+/**
+ * The engine's own folder: `engine/` in the data folder, or, where the data folder cannot be written (a read-only file
+ * system, a folder the user may not write), a private folder of the temp dir named after it, so that an engine still
+ * runs and keeps the index in memory for every command (each would otherwise index everything again). Every process
+ * works this out the same way, from the disk as it is: nothing is created here.
+ */
+function runtimeFolder(data: string, hash: string): string {
+  const own = join(data, 'engine');
+  const elsewhere = join(tmpdir(), `session-search-${process.getuid?.() ?? 0}`, hash);
+  // (the nearest folder that exists decides: the engine's own, the data folder, or the folder it would be made in)
+  for (let at = own; ; at = dirname(at)) {
+    if (existsSync(at)) return writable(at) ? own : elsewhere;
+    if (dirname(at) === at) return own;
+  }
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

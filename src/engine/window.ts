@@ -58,9 +58,10 @@ export interface RequestHost {
 
 /** The progress a window shows for a load that has finished (or stopped, or was cancelled). */
 export function finishedProgress(library: SessionLibrary, cancelled: boolean): IndexProgress {
-  const { stopped: reason, unread, sessions } = library.status();
+  const { stopped: reason, unread, sessions, storage } = library.status();
   const state = cancelled ? 'cancelled' : reason ? 'stopped' : 'ready';
-  return { state, reason, unread, files: 0, totalFiles: 0, bytes: 0, totalBytes: 0, sessions };
+  const kept = storage ? { storage: { detail: storage.detail, advice: storage.advice } } : {};
+  return { state, reason, unread, files: 0, totalFiles: 0, bytes: 0, totalBytes: 0, sessions, ...kept };
 }
 
 /** Registers every window request on `connection`, answered over `host`. */

@@ -44,6 +44,13 @@ export class IndexStatus implements vscode.Disposable {
       this.item.command = 'sessionSearch.showLog';
       return;
     }
+    if (p.storage) {
+      // (answers are right; what the user must hear is that nothing is kept, and what to do)
+      this.item.text = `$(warning) ${p.sessions.toLocaleString()} sessions (not saved)`;
+      this.item.tooltip = `${p.storage.detail}.\n${p.storage.advice}.\nClick to open the log.`;
+      this.item.command = 'sessionSearch.showLog';
+      return;
+    }
     const unread = p.state === 'ready' && p.unread ? ` $(warning) ${p.unread.toLocaleString()}` : '';
     const m = this.meaning;
     const embedding =

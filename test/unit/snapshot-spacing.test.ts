@@ -9,6 +9,7 @@ import { LIVE_SPACING, SnapshotScheduler } from '../../src/core/library/snapshot
 import type { SessionCatalog } from '../../src/core/library/catalog.js';
 import type { Persistence } from '../../src/core/store/persistence.js';
 import { MemoryLogger } from '../../src/core/log.js';
+import { StorageState } from '../../src/core/store/storage-state.js';
 import { eventually } from '../eventually.js';
 
 test('after live changes a snapshot waits many times what the last one took; the change is written in the end', async () => {
@@ -20,6 +21,7 @@ test('after live changes a snapshot waits many times what the last one took; the
       writes.push(Date.now());
       return true;
     },
+    storage: new StorageState('/data', new MemoryLogger()),
   } as unknown as Persistence;
   const catalog = { index: {}, sessions: new Map(), manifest: () => [], semantic: { toData: () => ({}) } } as unknown as SessionCatalog;
   const scheduler = new SnapshotScheduler(persistence, catalog, new MemoryLogger(), 10);

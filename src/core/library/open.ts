@@ -257,7 +257,12 @@ export function openCore(given: LibraryOptions): LibraryCore {
     const state = catalog.meaning?.state;
     return state && state.status !== 'ready' ? { embeddings: state } : undefined;
   };
-  const partial = <T extends object>(answer: T): T => (load.partial ? { ...answer, indexing: { ...load.indexing } } : answer);
+  // ...and, where the data folder cannot be written, that nothing is kept (storage-state.ts)
+  const partial = <T extends object>(answer: T): T => {
+    const storage = persistence?.storage.problem;
+    const out = load.partial ? { ...answer, indexing: { ...load.indexing } } : answer;
+    return storage ? { ...out, storage } : out;
+  };
   const searched = <T extends object>(answer: T): T => ({ ...partial(answer), ...embedding() });
   const search = guarded(answers.search);
   const searchPlan = guarded(answers.searchPlan);

@@ -82,16 +82,18 @@ export class SnapshotScheduler {
       const started = Date.now();
       try {
         // written while a load holds it: a checkpoint, which a restart must not take for the whole history
-        await persistence.save(
+        const written = await persistence.save(
           this.catalog.index,
           [...this.catalog.sessions.values()],
           this.catalog.manifest(),
           () => this.catalog.semantic.toData(),
           this.held,
         );
+        if (written) persistence.storage.ok();
       } catch (err) {
         this.dirty = true;
-        this.logger.warn(`snapshot not written (${errorMessage(err)}); the next start reads more files again`);
+        // (a full or read-only folder is said in every answer, once in the log: storage-state.ts)
+        if (!persistence.storage.failed(err)) this.logger.warn(`snapshot not written (${errorMessage(err)}); the next start reads more files again`);
         // (a load's checkpoint leaves it to the load's last write: a rebuild meanwhile would race the load's reading)
         if (err instanceof DamagedArrayError && !this.held) this.onDamaged?.(err.message);
       } finally {
@@ -111,7 +113,7 @@ export class SnapshotScheduler {
     const next = this.saving.then(() =>
       persistence.saveSemantic(this.catalog.semantic.toData()).catch((err: unknown) => {
         this.dirty = true;
-        this.logger.warn(`semantic model not written (${errorMessage(err)}); it is written with the next snapshot`);
+        if (!persistence.storage.failed(err)) this.logger.warn(`semantic model not written (${errorMessage(err)}); it is written with the next snapshot`);
       }),
     );
     this.saving = next;

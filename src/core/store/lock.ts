@@ -12,6 +12,7 @@ import lockfile from 'proper-lockfile';
 import type { Logger } from '../log.js';
 import { running } from './running.js';
 import { privateDataFolder, PRIVATE, PRIVATE_DIR } from './private.js';
+import type { StorageState } from './storage-state.js';
 
 /** A lock not refreshed for this long belongs to a dead process. */
 export const STALE_MS = 15_000;
@@ -23,6 +24,8 @@ export class WriterLock {
   constructor(
     private readonly dataDir: string,
     private readonly logger: Logger,
+    /** Told when the data folder cannot be written at all (read-only, full, not this user's to write). */
+    private readonly storage?: StorageState,
   ) {}
 
   get held(): boolean {
@@ -60,6 +63,7 @@ export class WriterLock {
       return true;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ELOCKED' && this.storage?.failed(err)) return false;
       if (code !== 'ELOCKED' && !this.warned) {
         this.warned = true;
         this.logger.warn(`${this.dataDir}: cannot take the writer lock (${errorMessage(err)}); reading only, nothing is written to the data folder`);

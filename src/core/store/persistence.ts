@@ -27,6 +27,7 @@ import type { RestoredRows } from '../library/restored-sessions.js';
 import { TurnFile, type TurnPlace } from './turns.js';
 import type { TurnStore } from './turn-store.js';
 import { makePrivateDir, PRIVATE } from './private.js';
+import { StorageState } from './storage-state.js';
 
 export interface Restored {
   index: SearchIndex;
@@ -44,6 +45,8 @@ const CLOSE_OLD_AFTER_MS = 10_000;
 
 export class Persistence {
   readonly lock: WriterLock;
+  /** Whether the data folder could be written the last time it was tried (the lock, a snapshot). */
+  readonly storage: StorageState;
   readonly path: string;
   private readonly semanticFile: string;
   private readonly archivePrefix: string;
@@ -64,7 +67,8 @@ export class Persistence {
     /** The library's turn store: it reads restored sessions' turns from where this tells it they lie. */
     private readonly turns: TurnStore,
   ) {
-    this.lock = new WriterLock(dataDir, logger);
+    this.storage = new StorageState(dataDir, logger);
+    this.lock = new WriterLock(dataDir, logger, this.storage);
     this.path = Persistence.snapshotPath(dataDir);
     this.semanticFile = Persistence.semanticPath(dataDir);
     // entry names were checked when the snapshot was read (plain file names): joined by concatenation, 10,000 at start
