@@ -120,7 +120,7 @@ export async function scanRoots(roots: readonly SourceRoot[], logger: Logger, ac
  */
 export const WORKSPACE_WALK = {
   maxDepth: 8,
-  maxFolders: 5_000,
+  maxFolders: 10_000,
   cutMessage:
     'this folder is too large to look for SpecStory and Aider histories in; run the command in a project folder, or name the folder with --root specstory=PATH --root aider=PATH',
 } as const;

@@ -28,7 +28,7 @@ export function storageProblemOf(err: unknown, dataDir: string): StorageProblem 
   const fix =
     problem === 'full'
       ? 'free some space'
-      : 'make it writable, or name another data folder (--data DIR, SESSION_SEARCH_DATA, or the sessionSearch.dataFolder setting)';
+      : 'make it writable, or name another data folder (--data DIR, SESSION_SEARCH_HOME, or the sessionSearch.dataFolder setting)';
   return {
     problem,
     detail: `${what} (${errorMessage(err)})`,
