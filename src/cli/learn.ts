@@ -45,7 +45,9 @@ function sameHistory(options: CliOptions): string[] {
 export function learnInBackground(library: SessionLibrary, options: CliOptions): boolean {
   const dataDir = options.dataDir;
   if (!dataDir || process.env[LEARNER_ENV] || !existsSync(dataDir)) return false;
-  if (library.semanticState().status === 'ready' || library.status().sessions < MIN_SESSIONS || learning(dataDir)) return false;
+  // (a data folder that cannot be written cannot keep a model: a learner would learn it for nothing, every time)
+  const status = library.status();
+  if (library.semanticState().status === 'ready' || status.storage || status.sessions < MIN_SESSIONS || learning(dataDir)) return false;
   const script = process.argv[1];
   if (!script) return false;
   try {
@@ -65,7 +67,12 @@ export function learnInBackground(library: SessionLibrary, options: CliOptions):
 /** `session-search learn`: learns the model that ranks by meaning for this data folder, writes it, and ends. */
 export async function learnNow(library: SessionLibrary, options: CliOptions): Promise<{ status: string; sessions: number }> {
   const marker = options.dataDir && markerOf(options.dataDir);
-  if (marker) writeFileSync(marker, String(process.pid), { mode: 0o600 });
+  if (marker)
+    try {
+      writeFileSync(marker, String(process.pid), { mode: 0o600 });
+    } catch {
+      return { status: 'not learned: the data folder cannot be written', sessions: library.status().sessions };
+    }
   try {
     await library.semanticSettled();
     return { status: library.semanticState().status, sessions: library.status().sessions };

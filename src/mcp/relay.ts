@@ -14,6 +14,7 @@ import { errorMessage } from '../core/errors.js';
 import type { TeamRef } from '../core/team/id.js';
 import type { EngineLink, RemoteEngine } from '../engine/client.js';
 import { EngineMcpNotification, EngineMcpOpenRequest } from '../engine/protocol.js';
+import type { AgentLines } from './agent-lines.js';
 
 interface Message {
   jsonrpc?: string;
@@ -32,8 +33,8 @@ const isResponse = (m: Message): boolean => m.method === undefined && m.id !== u
 const keyOf = (id: Message['id']): string => JSON.stringify(id);
 
 export interface RelayIo {
-  /** The agent's lines (stdin); each chunk may hold parts of lines. */
-  input: NodeJS.ReadableStream;
+  /** The agent's lines (stdin), read since the server started, its `initialize` answered already (agent-lines.ts). */
+  agent: AgentLines;
   /** Where the engine's messages are written, one per line (stdout). */
   write: (line: string) => void;
 }
@@ -84,12 +85,19 @@ export function relayToEngine(engine: RemoteEngine, team: TeamRef | undefined, i
   });
 
   const forward = async (message: Message): Promise<void> => {
+    // (the agent's initialize, answered as it came: the engine's session is initialized with it, its answer not relayed)
+    const answered = message.method === 'initialize' && message.id !== undefined && message.id === io.agent.answeredId;
     if (message.method === 'initialize') initialize = message;
     let link: EngineLink;
     try {
       link = await engine.link();
     } catch (err) {
       if (isRequest(message)) answerError(message, errorMessage(err));
+      return;
+    }
+    if (answered) {
+      await link.notify(EngineMcpNotification.method, { message: { ...message, id: REPLAYED } }).catch(() => undefined);
+      initialized = true;
       return;
     }
     // (in the order the agent wrote them: each message goes on once the link is known)
@@ -100,32 +108,14 @@ export function relayToEngine(engine: RemoteEngine, team: TeamRef | undefined, i
     await link.notify(EngineMcpNotification.method, { message }).catch(() => undefined);
   };
 
-  return new Promise<void>((resolve) => {
-    // (characters split between chunks are joined before a line is read)
-    io.input.setEncoding('utf8');
-    let buffered = '';
-    const line = (text: string): void => {
-      if (!text.trim()) return;
-      let message: Message;
-      try {
-        message = JSON.parse(text) as Message;
-      } catch (err) {
-        return logger.warn(`a line from the agent is not JSON, skipped (${errorMessage(err)})`);
-      }
-      if (!message || typeof message !== 'object') return logger.warn('a line from the agent is not a JSON-RPC message, skipped');
-      void forward(message);
-    };
-    io.input.on('data', (chunk: string) => {
-      buffered += chunk;
-      let end: number;
-      while ((end = buffered.indexOf('\n')) >= 0) {
-        line(buffered.slice(0, end).replace(/\r$/, ''));
-        buffered = buffered.slice(end + 1);
-      }
-    });
-    io.input.once('end', () => {
-      line(buffered);
-      resolve();
-    });
+  return io.agent.take((text) => {
+    let message: Message;
+    try {
+      message = JSON.parse(text) as Message;
+    } catch (err) {
+      return logger.warn(`a line from the agent is not JSON, skipped (${errorMessage(err)})`);
+    }
+    if (!message || typeof message !== 'object') return logger.warn('a line from the agent is not a JSON-RPC message, skipped');
+    void forward(message);
   });
 }

@@ -10,6 +10,7 @@ import type { SourceRoot } from '../core/ingest/sources/registry.js';
 import { inProcess, type Engine } from '../engine/api.js';
 import { engineEntry, openEngine } from '../engine/client.js';
 import { relayToEngine } from './relay.js';
+import { AgentLines } from './agent-lines.js';
 import { ENGINE_VERSION } from '../version.js';
 import type { EmbedConfig } from '../core/embed/config.js';
 
@@ -47,7 +48,9 @@ async function libraryHere(options: StdioOptions, logger: Logger, reason: string
 export async function runStdioServer(options: StdioOptions): Promise<void> {
   const logger = stderrLogger(options.verbose);
   const team = options.teamDb ? { url: options.teamDb, machine: options.machine } : undefined;
-  // (the agent's first messages wait in stdin's buffer meanwhile)
+  // the agent's initialize is answered at once; its other messages wait for the engine (or this process's server)
+  const write = (line: string): void => void process.stdout.write(line);
+  const agent = new AgentLines(process.stdin, write);
   const opened = await openEngine({ ...options, watchWorkspace: true, version: ENGINE_VERSION, entry: engineEntry() });
   if (!('reason' in opened)) {
     // the engine runs the MCP server; this process relays the agent's stdio to it
@@ -56,20 +59,19 @@ export async function runStdioServer(options: StdioOptions): Promise<void> {
     let closing: Promise<void> | undefined;
     const shutdown = (): Promise<void> => (closing ??= engine.close());
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown().finally(() => process.exit(0)));
-    await relayToEngine(engine, team, { input: process.stdin, write: (line) => process.stdout.write(line) }, logger);
+    await relayToEngine(engine, team, { agent, write }, logger);
     await shutdown();
     return;
   }
   // no engine can serve: the MCP server and the library run here (the SDK loaded only then)
-  const [{ StdioServerTransport }, { createServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./server.js')]);
+  const [{ AgentTransport }, { createServer }] = await Promise.all([import('./agent-transport.js'), import('./server.js')]);
   const ready = libraryHere(options, logger, opened.reason);
   // Tools wait for it; the server connects at once.
   const server = createServer(ready);
-  const transport = new StdioServerTransport();
+  const transport = new AgentTransport(agent, write);
   let closing: Promise<void> | undefined;
   const shutdown = (): Promise<void> => (closing ??= ready.then((engine) => engine.close()));
   transport.onclose = () => void shutdown();
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown().finally(() => process.exit(0)));
-  process.stdin.once('end', () => void shutdown());
   await server.connect(transport);
 }

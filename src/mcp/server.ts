@@ -11,11 +11,10 @@ import { registerGetPreferences } from './tools/get-preferences.js';
 import { registerUpdatePreferences } from './tools/update-preferences.js';
 import { registerUntagSession } from './tools/untag-session.js';
 import { registerFileHistory } from './tools/file-history.js';
-import { PRODUCT_VERSION } from '../version.js';
 import { inFolder } from './in-folder.js';
+import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './agent-lines.js';
 
-export const SERVER_NAME = 'session-search';
-export const SERVER_VERSION = PRODUCT_VERSION;
+export { SERVER_NAME, SERVER_VERSION };
 
 /**
  * `ready` resolves to the answers (the engine, or a library in this process) once they can be given; tools wait for it,
@@ -25,13 +24,7 @@ export const SERVER_VERSION = PRODUCT_VERSION;
  */
 export function createServer(engine: Promise<Engine>, options: { cwd?: string } = {}): McpServer {
   const ready = engine.then((e) => inFolder(e, options.cwd ?? process.cwd()));
-  const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION },
-    {
-      instructions:
-        "Search and read the developer's past conversations with coding agents. Start with search_session or search_context; read details with get_session or read_session; tag what is worth finding again with tag_session; get_preferences says how the developer likes to work.",
-    },
-  );
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: SERVER_INSTRUCTIONS });
   registerSearchSession(server, ready);
   registerGetSession(server, ready);
   registerReadSession(server, ready);

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import type { EngineLink, RemoteEngine } from '../../src/engine/client.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { relayToEngine } from '../../src/mcp/relay.js';
+import { AgentLines, initializeAnswer } from '../../src/mcp/agent-lines.js';
 import { eventually } from '../eventually.js';
 
 type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { message: string } };
@@ -58,7 +59,8 @@ test('after the engine restarts, the session is opened and initialized again, un
   const { engine, sent, answer, restart } = standIn();
   const input = new PassThrough();
   const out: Message[] = [];
-  const relayed = relayToEngine(engine, undefined, { input, write: (line) => out.push(JSON.parse(line) as Message) }, new MemoryLogger());
+  const write = (line: string): void => void out.push(JSON.parse(line) as Message);
+  const relayed = relayToEngine(engine, undefined, { agent: new AgentLines(input, write), write }, new MemoryLogger());
   const say = (m: Message): boolean => input.write(`${JSON.stringify(m)}\n`);
   const initialize: Message = {
     jsonrpc: '2.0',
@@ -82,6 +84,11 @@ test('after the engine restarts, the session is opened and initialized again, un
   say({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } });
   await eventually(() => sent.get(1)!.length === 7, 'all sent to the first engine', { debug: () => JSON.stringify(sent.get(1)) });
   assert.equal(sent.get(1)![0], 'request engine/mcpOpen');
+  // the agent's initialize was answered as it came; the engine's session is initialized with it, its answer not relayed
+  assert.deepEqual(out[0], initializeAnswer(initialize));
+  assert.equal((sent.get(1)![1] as Message).method, 'initialize');
+  assert.notEqual((sent.get(1)![1] as Message).id, 0);
+  assert.equal((sent.get(1)![2] as Message).method, 'notifications/initialized');
   assert.equal(((sent.get(1)![3] as Message).params!.arguments as { query: string }).query, 'café');
 
   // the engine dies with requests 1 and 2 unanswered
