@@ -26,6 +26,9 @@ export interface StdioOptions {
   machine?: string;
   /** The user's own embedding model (--embed-*, SESSION_SEARCH_EMBED_*). */
   embed?: EmbedConfig;
+  /** The agent's lines, read since the process started (stdio.ts); stdin's otherwise. */
+  agent?: AgentLines;
+  write?: (line: string) => void;
 }
 
 /** A library in this process, loading and then watching; answers from the snapshot at once. */
@@ -49,8 +52,8 @@ export async function runStdioServer(options: StdioOptions): Promise<void> {
   const logger = stderrLogger(options.verbose);
   const team = options.teamDb ? { url: options.teamDb, machine: options.machine } : undefined;
   // the agent's initialize is answered at once; its other messages wait for the engine (or this process's server)
-  const write = (line: string): void => void process.stdout.write(line);
-  const agent = new AgentLines(process.stdin, write);
+  const write = options.write ?? ((line: string): void => void process.stdout.write(line));
+  const agent = options.agent ?? new AgentLines(process.stdin, write);
   const opened = await openEngine({ ...options, watchWorkspace: true, version: ENGINE_VERSION, entry: engineEntry() });
   if (!('reason' in opened)) {
     // the engine runs the MCP server; this process relays the agent's stdio to it
