@@ -20,7 +20,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  { files: ['src/core/**/*.ts', 'src/mcp/**/*.ts', 'src/cli/**/*.ts', 'src/server/**/*.ts'], rules: noVscode },
-  // Processes that speak a protocol on stdout must never print to it.
-  { files: ['src/mcp/**/*.ts', 'src/server/**/*.ts', 'src/core/**/*.ts'], rules: { 'no-console': 'error' } },
+  { files: ['src/core/**/*.ts', 'src/mcp/**/*.ts', 'src/cli/**/*.ts', 'src/server/**/*.ts', 'src/engine/**/*.ts'], rules: noVscode },
+  // Processes that speak a protocol on stdout (or run detached, logging to a file) must never print to it.
+  { files: ['src/mcp/**/*.ts', 'src/server/**/*.ts', 'src/core/**/*.ts', 'src/engine/**/*.ts'], rules: { 'no-console': 'error' } },
 );

@@ -1,7 +1,8 @@
 /**
  * Lists regular files under a root without leaving it: symlinks are followed only when their target stays inside the
- * root, each folder is visited once by its real path (a link back up, `self -> .` or `src/root -> ../..`, adds nothing), virtual file systems (/proc, /sys, /dev and the like) are never entered, and FIFOs, sockets
- * and devices are never opened. A walk may be bounded (a workspace folder's: so many folders, so deep) and stopped.
+ * root, each folder is visited once by its real path (a link back up, `self -> .` or `src/root -> ../..`, adds
+ * nothing), virtual file systems (/proc, /sys, /dev and the like) are never entered, and FIFOs, sockets and devices are
+ * never opened. A walk may be bounded (a workspace folder's: so many folders, so deep) and stopped.
  */
 import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
