@@ -142,7 +142,7 @@ console.log('|---|---|---|');
 
 const PROSE_LOOK = proseLookAlikes();
 console.log(
-  `\n## Credentials in sentences (${PROSE_CONTEXTS.length} sentences in 14 languages × 30 values, ${PROSE_LOOK.length} look-alikes that must stay)\n`,
+  `\n## Credentials in sentences (${PROSE_CONTEXTS.length} sentences in 13 languages × 30 values, ${PROSE_LOOK.length} look-alikes that must stay)\n`,
 );
 console.log('| | ours | secretlint recommended |');
 console.log('|---|---|---|');
