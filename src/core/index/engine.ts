@@ -4,7 +4,7 @@
  * frequency (so BM25 needs a second structure anyway) and its `add` alone took longer than SQLite FTS5's whole build
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
-import { isStopWord, MAX_TOKEN_LENGTH, scanWords } from './tokenize.js';
+import { isStopWord, MAX_TOKEN_LENGTH, ownCopy, scanWords } from './tokenize.js';
 import { conjoin, grow, livePostings, packFields, PostingStore, SEAL_THRESHOLD, type PagedArray, type Postings, type Segment } from './postings.js';
 import {
   DEFAULT_RANKING,
@@ -125,7 +125,8 @@ export class SearchIndex {
     }
     if (id === undefined) {
       id = this.termCount++;
-      this.dict.set(term, id);
+      // (a copy: the token is a slice of the document's text, which it would keep alive)
+      this.dict.set(ownCopy(term), id);
       this.scratch = grow(this.scratch, id * 3 + 3);
       this.df = grow(this.df, Math.max(1024, id + 1));
     }

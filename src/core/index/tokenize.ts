@@ -20,6 +20,16 @@ export const LETTER_OR_DIGIT = /^[\p{L}\p{N}]+$/u;
 /** Letters, then digits if any: a part of an identifier (`socket`, `v2`), not a number, date or hex (`2024`, `e5f6`). */
 const NAME_PART = /^\p{L}+\p{N}*$/u;
 
+/**
+ * A copy of `s` that holds none of the text it was cut from. V8 keeps a slice of 13 characters or more as a view into
+ * its whole parent string, so a word cut from a 200 KB tool output and kept in a table (the index's new terms, a cache
+ * of stems) keeps the whole output alive: at 2,000 sessions of a history whose vocabulary grows, 250 MB of transcript
+ * text was held so after the first load. Shorter slices are copies already.
+ */
+export function ownCopy(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
 export function isStopWord(term: string): boolean {
   return STOP_WORDS.has(term);
 }

@@ -14,7 +14,7 @@
  */
 import { stemmer } from 'stemmer';
 import { isPrompt, type Session, type Turn } from '../model.js';
-import { forEachToken } from '../index/tokenize.js';
+import { forEachToken, ownCopy } from '../index/tokenize.js';
 import type { QuerySlot } from '../index/ranking.js';
 import type { Bag } from './lsa.js';
 import { bagAt, packBags, type BagRows } from './rows.js';
@@ -41,7 +41,9 @@ export function stemOf(word: string): string {
   if (stem === undefined) {
     stem = stemmer(word);
     if (stems.size > 200_000) stems.clear();
-    stems.set(word, stem);
+    // (copies: the word is a slice of a prompt, which a cached key would keep alive)
+    stem = ownCopy(stem);
+    stems.set(ownCopy(word), stem);
   }
   return stem;
 }
