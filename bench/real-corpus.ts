@@ -93,9 +93,34 @@ function size(r: () => number, median: number): number {
 }
 
 /** Light variation: numbers and hex ids change, so repeated outputs are not byte-identical across sessions. */
-function vary(text: string, r: () => number, project: string): string {
+function varySamples(text: string, r: () => number, project: string): string {
   return text.replace(/\b\d{2,}\b/g, () => String(Math.floor(r() * 100_000))).replace(/\/(?:home|Users|tmp|workspace|work)\/[\w.-]+/g, `/work/${project}`);
 }
+
+const HEX = '0123456789abcdef';
+/** `length` random characters of `alphabet`. */
+const randomOf = (r: () => number, alphabet: string, length: number): string =>
+  Array.from({ length }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+
+/**
+ * Variation as real tool output grows a history's vocabulary: every hash, id and run of digits is new (hex runs of 7 or
+ * more and digit runs of 2 or more get random ones of the same length: commit and object hashes, timestamps, ports,
+ * line numbers, sizes), and the identifiers a project names (camelCase, PascalCase and snake_case words) carry its own
+ * prefix, as another project's code names its own. The words of prose stay as they are.
+ */
+function varyGrowing(text: string, r: () => number, project: string): string {
+  const tag = project.replace(/\W/g, '');
+  return text
+    .replace(/\/(?:home|Users|tmp|workspace|work)\/[\w.-]+/g, `/work/${project}`)
+    .replace(/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,}\b/g, (m) => randomOf(r, HEX, m.length))
+    .replace(/\d{2,}/g, (m) => randomOf(r, '0123456789', Math.min(m.length, 16)))
+    .replace(/\b(?:[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[a-z]+(?:_[a-z0-9]+)+)\b/g, (m) =>
+      m.includes('_') ? `${tag}_${m}` : `${tag}${m[0].toUpperCase()}${m.slice(1)}`,
+    );
+}
+
+/** How a corpus's words vary from session to session: as in the samples, or growing with the history as real ones do. */
+export type Vocabulary = 'samples' | 'growing';
 
 const PROJECTS = ['shop', 'ledger', 'atlas', 'pipeline', 'console', 'notify', 'search', 'billing', 'infra', 'mobile', 'docs-site', 'auth'];
 const BRANCHES = ['main', 'main', 'main', 'feature/checkout', 'fix/flaky-tests', 'refactor/db', 'release/2.4'];
@@ -117,7 +142,8 @@ function uuidOf(r: () => number): string {
 }
 
 /** One session's turns: exchanges of prompt, thinking, reply and tool calls with their output until the size is reached. */
-function plan(i: number, r: () => number, pool: Pool, planted?: string, projects = PROJECTS): Planned {
+function plan(i: number, r: () => number, pool: Pool, planted?: string, projects = PROJECTS, vocabulary: Vocabulary = 'samples'): Planned {
+  const vary = vocabulary === 'growing' ? varyGrowing : varySamples;
   const roll = r();
   const source = roll < 0.7 ? 'claude-code' : roll < 0.9 ? 'codex' : 'codearchitect';
   const target = size(r, source === 'claude-code' ? 150_000 : source === 'codex' ? 280_000 : 20_000);
@@ -211,7 +237,12 @@ function rememberedQuery([c1, c2, w1, w2]: string[], n: number): string {
 }
 
 /** Writes the corpus (when `write`), and returns where it is and what to ask of it. */
-export async function realCorpus(dir: string, sessions: number, write = true, options: { projects?: number } = {}): Promise<RealCorpus> {
+export async function realCorpus(
+  dir: string,
+  sessions: number,
+  write = true,
+  options: { projects?: number; vocabulary?: Vocabulary } = {},
+): Promise<RealCorpus> {
   const projects = PROJECTS.slice(0, options.projects ?? PROJECTS.length);
   const pool = await realTurns();
   const r = rng(sessions * 7919 + 17);
@@ -239,7 +270,7 @@ export async function realCorpus(dir: string, sessions: number, write = true, op
       planted = decoy;
       decoy = undefined;
     }
-    const p = plan(i, r, pool, planted, projects);
+    const p = plan(i, r, pool, planted, projects, options.vocabulary);
     if (words.length) known.push({ query: rememberedQuery(words, planting++), id: p.source === 'codearchitect' ? '' : p.id });
     if (!write) continue;
     const last = new Date(p.start.getTime() + p.turns.length * 20_000);

@@ -62,20 +62,24 @@ export interface PeerSide {
   literalFtsMs: number[];
   ftsHit1: number;
   ftsHit10: number;
+  /** The known-item queries (rare remembered words mixed with common ones, decoys beside): FTS5 with snippets, ms. */
+  knownMs: number[];
   servingRss: number;
 }
 export async function peerQueries(db: string, c: RealCorpus): Promise<PeerSide> {
   const peer = await ftsServer(db);
   try {
     await timeQueries((q) => peer.ask({ q }), c.queries.flat().slice(0, 30));
-    const side: PeerSide = { ftsMs: [], ftsPlainMs: [], literalFtsMs: [], ftsHit1: 0, ftsHit10: 0, servingRss: 0 };
+    const side: PeerSide = { ftsMs: [], ftsPlainMs: [], literalFtsMs: [], ftsHit1: 0, ftsHit10: 0, knownMs: [], servingRss: 0 };
     for (const qs of c.queries) {
       side.ftsMs.push(await timeQueries((q) => peer.ask({ q }), qs));
       side.ftsPlainMs.push(await timeQueries((q) => peer.ask({ q, snippets: false }), qs));
     }
     side.literalFtsMs = await timeQueries((q) => peer.ask({ q }), literalsOf(c));
     for (const k of c.known) {
+      const t = performance.now();
       const p = await peer.ask({ q: k.query });
+      side.knownMs.push(performance.now() - t);
       side.ftsHit1 += p.ids[0] === k.id ? 1 : 0;
       side.ftsHit10 += p.ids.includes(k.id) ? 1 : 0;
     }

@@ -1,35 +1,41 @@
 /**
- * `npm run bench:real [-- --sizes 1000,10000]`: Session Search as people call it, beside SQLite FTS5, on a corpus
- * shaped like real histories (bench/real-corpus.ts), in one run. Per size:
- * - cold build: our MCP server started with no data folder until its first answer (it answers once the first load is
- *   done: parse, mask, index, archive, snapshot), against FTS5's build from the same files; wall time and peak RSS;
+ * `npm run bench:real [-- --sizes 1000,10000] [--shapes samples,growing]`: Session Search as people run it, beside
+ * SQLite FTS5, on corpora shaped like real histories (bench/real-corpus.ts) of two shapes: words as in the sample
+ * transcripts, and a vocabulary that grows with the history as real tool output's does (every hash, id and number
+ * new, identifiers per project). Every client is an MCP server started as an agent starts it: it joins or starts the
+ * engine of its data folder (the default; `--in-process` runs the library in the server instead), and the memory
+ * given is the engine's and the server's together. Per shape and size:
+ * - first load: a server started with no data folder until its answer is complete, against FTS5's build from the same
+ *   files; wall time, peak memory, and how many times the load wrote its snapshot;
+ * - serving memory right after the first load and after a restart, each once the known-item queries were answered;
+ * - MCP `initialize` (the SDK client's connect, from the spawn) and the warm start: the engine stopped, a new server
+ *   until the first right answer to a known-item query (the median of three: `--warm-starts`);
  * - sizes on disk: our archive and snapshot, FTS5's database;
- * - warm start: a new MCP server on the data folder until the first right answer to a known-item query (the median of
- *   three, one after the other: `--warm-starts`);
- * - query latency through the real MCP server over stdio (`search_session`, 10 results with snippets, lexical) for 1 to 6 words,
- *   p50/p95/p99, beside FTS5 with snippet() (and without) answering over a pipe from its own process;
- * - the same queries ranked hybrid (the default: words and meaning fused), p50/p95 and its ratio to lexical; the cold
- *   build with vectors: until answers are hybrid (the semantic model learned once the load is over);
- * - flags and identifiers made of the same words (`--a-b`, `a_b`, `--a`: the literal path), p50/p95 beside FTS5;
- * - search_context (blocks with calibrated scores) on the 3-word queries, p50/p95;
- * - peak RSS of each serving process; hit@1 and hit@10 of the planted known items (queries of 1 to 6 words mixing
- *   its codenames with everyday words, each beside a decoy sharing some of them) for ours hybrid and lexical, and FTS5.
- * The corpus is written once per size into bench/.out/real/<size> and reused.
- */
+ * - known-item queries of 1 to 6 words mixing a session's rare remembered words (codenames) with everyday ones, each
+ *   beside a decoy sharing some of them: hit@1 and hit@10 (ours hybrid and lexical, FTS5), and their latency in the
+ *   default (hybrid) mode beside FTS5 with snippet();
+ * - everyday-word queries of 1 to 6 words through `search_session` (10 results with snippets), lexical and hybrid,
+ *   p50/p95/p99, beside FTS5 with snippet() (and without) answering over a pipe from its own process; flags and
+ *   identifiers made of the same words (`--a-b`, `a_b`, `--a`); search_context on the 3-word queries.
+ * Each corpus is written once into bench/.out/real/<size> (growing: growing-<size>) and reused. */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, statfsSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ROOT } from '../test/helpers.js';
-import { realCorpus, type RealCorpus } from './real-corpus.js';
-import { peakRssMb } from './real-fts5.js';
+import { realCorpus, type RealCorpus, type Vocabulary } from './real-corpus.js';
+import { enginePid, memoryOf, snapshotWrites, stopEngine } from './real-engine.js';
 import { ftsBuild, literalsOf, peerQueries, timeQueries, type PeerSide } from './real-peer.js';
 import { withAllocatorEnv } from '../src/core/allocator.js';
 
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '1000,10000' },
+    // the corpus shapes: words as in the samples, and a vocabulary that grows with the history as real tool output's does
+    shapes: { type: 'string', default: 'samples,growing' },
+    // the library in the MCP server's own process (SESSION_SEARCH_ENGINE=off), as before the engine was the default
+    'in-process': { type: 'boolean', default: false },
     // a first load killed with SIGKILL at a random point, then restarted: its time and peak memory
     restart: { type: 'boolean', default: false },
     // ours alone (no FTS5 build or queries): for sizes whose FTS5 side does not fit the time at hand
@@ -47,6 +53,7 @@ const OUT = join(ROOT, 'bench', '.out', 'real');
 const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 const f1 = (n: number): string => n.toFixed(1);
 const f2 = (n: number): string => n.toFixed(2);
+const f0 = (n: number): string => n.toFixed(0);
 
 function duMb(path: string): number {
   if (!existsSync(path)) return 0;
@@ -55,48 +62,82 @@ function duMb(path: string): number {
   return readdirSync(path).reduce((n, name) => n + duMb(join(path, name)), 0);
 }
 
-async function corpus(size: number): Promise<RealCorpus> {
-  const dir = join(OUT, String(size));
+const inProcess = values['in-process'] === true;
+/**
+ * What an MCP server is started with. By default as an agent starts it: it joins (or starts) the engine of its data
+ * folder, which its launcher starts with the allocator settings (engine/client.ts). In process (`--in-process`), the
+ * server loads and answers itself, with the engine's allocator settings (core/allocator.ts).
+ */
+function serverEnv(home: string): Record<string, string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+  delete env.SESSION_SEARCH_ENGINE;
+  return (inProcess ? withAllocatorEnv({ ...env, SESSION_SEARCH_ENGINE: 'off' }) : env) as Record<string, string>;
+}
+/** Where a corpus of `size` sessions of `shape` is written. */
+const corpusDir = (size: number, shape: Vocabulary): string => join(OUT, shape === 'samples' ? String(size) : `${shape}-${size}`);
+
+async function corpus(size: number, shape: Vocabulary): Promise<RealCorpus> {
+  const dir = corpusDir(size, shape);
   const marker = join(dir, 'corpus.json');
   if (existsSync(marker)) return JSON.parse(readFileSync(marker, 'utf8')) as RealCorpus;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t = performance.now();
-  const made = await realCorpus(dir, size);
+  const made = await realCorpus(dir, size, true, { vocabulary: shape });
   writeFileSync(marker, JSON.stringify(made));
   console.error(`corpus of ${size} sessions written: ${(made.bytes / 1048576).toFixed(0)} MB in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   return made;
 }
 
+interface Server {
+  client: Client;
+  /** The MCP server's process (the relay, by default). */
+  pid: number;
+  /** How long `initialize` took from the process's spawn (the SDK client's connect). */
+  initializeMs: number;
+  /** Peak memory of what serves this client: the engine's and the relay's, or the server's own in process (MB). */
+  peakMb: () => number;
+  /** Memory in use now, the same way (MB). */
+  rssMb: () => number;
+  close: () => Promise<void>;
+}
+
 /**
- * Our MCP server over stdio, as an agent starts it, with its library in its own process (SESSION_SEARCH_ENGINE=off):
- * each phase here (cold, warm) is one process whose memory and start are measured; the shared engine is measured by
- * bench/machine.ts. It runs as the engine is started, the process that loads and answers by default behind an agent's
- * MCP server: with the engine's allocator settings (core/allocator.ts), and without the 1 MB young generation an
- * agent's relay is given (mcp/launch.ts), which made a first load in process up to a third slower.
+ * Our MCP server over stdio, as an agent starts it: each phase here (cold, warm) starts one, whose start and memory are
+ * measured together with the engine's behind it (bench/machine.ts measures one engine shared by many clients).
  */
-async function mcpServer(c: RealCorpus, data: string): Promise<{ client: Client; pid: number; close: () => Promise<void> }> {
+async function mcpServer(c: RealCorpus, data: string): Promise<Server> {
   const args = [join(ROOT, 'dist', 'mcp.js'), ...c.roots.flatMap((r) => ['--root', `${r.source}=${r.path}`]), '--data', data];
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    env: withAllocatorEnv({ ...process.env, HOME: c.home, SESSION_SEARCH_ENGINE: 'off' }) as Record<string, string>,
-    stderr: 'ignore',
-  });
+  const transport = new StdioClientTransport({ command: process.execPath, args, env: serverEnv(c.home), stderr: 'ignore' });
   const client = new Client({ name: 'bench-real', version: '1' });
+  const t = performance.now();
   await client.connect(transport);
-  return { client, pid: transport.pid!, close: () => client.close() };
+  const initializeMs = performance.now() - t;
+  const pid = transport.pid!;
+  const both = (pick: (m: { rssMb: number; peakMb: number }) => number): number => pick(memoryOf(pid)) + (inProcess ? 0 : pick(memoryOf(enginePid(data))));
+  return { client, pid, initializeMs, peakMb: () => both((m) => m.peakMb), rssMb: () => both((m) => m.rssMb), close: () => client.close() };
+}
+
+/** Stops the engine of `data` (none in process): the next server starts it warm, from its snapshot. */
+async function stopServing(c: RealCorpus, data: string): Promise<void> {
+  if (!inProcess) await stopEngine(data, serverEnv(c.home));
+}
+
+/**
+ * The memory of what serves a client once it has answered the known-item queries and settled a few seconds: measured
+ * the same way right after a first load and after a restart, so that the two compare.
+ */
+async function servingMb(server: Server, c: RealCorpus): Promise<number> {
+  for (const k of c.known) await search(server.client, k.query);
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  return server.rssMb();
 }
 
 /**
  * A new MCP server on the data folder, until its first right answer: the ids `expected` holds (the cold server's last
  * answer), or with none (warm only) the first complete answer ranked with the meaning leg, as a cold run's last was.
  */
-async function warmStart(
-  c: RealCorpus,
-  data: string,
-  expected: Found | undefined,
-): Promise<{ server: Awaited<ReturnType<typeof mcpServer>>; ms: number; first: Found }> {
+async function warmStart(c: RealCorpus, data: string, expected: Found | undefined): Promise<{ server: Server; ms: number; first: Found }> {
   const t = performance.now();
   const server = await mcpServer(c, data);
   const right = (found: Found): boolean => (expected ? found.ids.join() === expected.ids.join() : !found.partial && found.mode === 'hybrid');
@@ -135,23 +176,27 @@ async function killAndRestart(c: RealCorpus, data: string, coldMs: number): Prom
   const first = await mcpServer(c, data);
   const at = coldMs * (0.2 + 0.6 * Math.random());
   await new Promise((resolve) => setTimeout(resolve, at));
-  const killedRss = peakRssMb(first.pid);
+  const killedRss = first.peakMb();
+  // (what loads is killed: the engine, or the server itself in process)
+  const engine = enginePid(data);
+  if (engine) process.kill(engine, 'SIGKILL');
   process.kill(first.pid, 'SIGKILL');
   await first.close().catch(() => undefined);
   const t = performance.now();
   const again = await mcpServer(c, data);
   const ms = await untilComplete(again.client, c.known[0].query, t);
-  const rss = peakRssMb(again.pid);
+  const rss = again.peakMb();
   await again.close();
+  await stopServing(c, data);
   rmSync(data, { recursive: true, force: true });
   return `killed after ${f1(at / 1000)} s (peak ${killedRss.toFixed(0)} MB); the restart completed in ${f1(ms / 1000)} s, peak ${rss.toFixed(0)} MB`;
 }
 
 const rows: string[] = [];
 const restarts: string[] = [];
-for (const size of values.sizes!.split(',').map(Number)) {
-  const c = await corpus(size);
-  const dir = join(OUT, String(size));
+for (const [shape, size] of (values.shapes!.split(',') as Vocabulary[]).flatMap((shape) => values.sizes!.split(',').map((n) => [shape, Number(n)] as const))) {
+  const c = await corpus(size, shape);
+  const dir = corpusDir(size, shape);
   const data = join(dir, 'data');
   const db = join(dir, 'fts5.db');
   const warmOnly = values['warm-only'] === true;
@@ -175,12 +220,12 @@ for (const size of values.sizes!.split(',').map(Number)) {
     // (printed now: ours takes as long again, and a run stopped before its row still has them)
     const [s, n] = [peerSide.ftsMs.flat(), peerSide.ftsPlainMs.flat()];
     console.error(
-      `${size}: FTS5 + snippet() p50 / p95 / p99 ${f2(pct(s, 0.5))} / ${f2(pct(s, 0.95))} / ${f2(pct(s, 0.99))} ms, no snippets p50 / p95 ${f2(pct(n, 0.5))} / ${f2(pct(n, 0.95))} ms, known items hit@1 ${peerSide.ftsHit1} / ${c.known.length}`,
+      `${shape} ${size}: FTS5 + snippet() p50 / p95 / p99 ${f2(pct(s, 0.5))} / ${f2(pct(s, 0.95))} / ${f2(pct(s, 0.99))} ms, no snippets p50 / p95 ${f2(pct(n, 0.5))} / ${f2(pct(n, 0.95))} ms, known items hit@1 ${peerSide.ftsHit1} / ${c.known.length}`,
     );
     rmSync(db, { force: true });
     rmSync(`${db}-wal`, { force: true });
     console.error(
-      `${size}: ${values['peer-first'] ? '--peer-first' : `disk too small for both (${(free / 1073741824).toFixed(0)} GB free)`}: FTS5 built first (${f1(fts.buildMs / 1000)} s), its queries timed, and removed`,
+      `${shape} ${size}: ${values['peer-first'] ? '--peer-first' : `disk too small for both (${(free / 1073741824).toFixed(0)} GB free)`}: FTS5 built first (${f1(fts.buildMs / 1000)} s), its queries timed, and removed`,
     );
   }
 
@@ -189,9 +234,12 @@ for (const size of values.sizes!.split(',').map(Number)) {
   // when an answer is no longer partial (asked every quarter second until the tenth, then once a second).
   const t = performance.now();
   let expected: Found | undefined;
-  let [firstAnswerMs, newestTenthMs, coldMs, vectorsMs, coldRss] = [NaN, NaN, NaN, NaN, NaN];
+  let [firstAnswerMs, newestTenthMs, coldMs, vectorsMs, coldRss, afterLoadMb, loadWrites] = [NaN, NaN, NaN, NaN, NaN, NaN, NaN];
+  const initializeMs: number[] = [];
   if (!warmOnly) {
+    const writesBefore = snapshotWrites(data);
     const cold = await mcpServer(c, data);
+    initializeMs.push(cold.initializeMs);
     expected = await search(cold.client, c.known[0].query);
     firstAnswerMs = performance.now() - t;
     newestTenthMs = expected.partial ? 0 : firstAnswerMs;
@@ -206,8 +254,13 @@ for (const size of values.sizes!.split(',').map(Number)) {
     while ((expected = await search(cold.client, c.known[0].query)).mode !== 'hybrid' && performance.now() - t < 4 * coldMs + 600_000)
       await new Promise((resolve) => setTimeout(resolve, 250));
     vectorsMs = performance.now() - t;
-    coldRss = peakRssMb(cold.pid);
+    // (the last write, once the load is over, included)
+    loadWrites = snapshotWrites(data) - writesBefore;
+    coldRss = cold.peakMb();
+    // serving right after the first load, measured as after a restart (below)
+    afterLoadMb = await servingMb(cold, c);
     await cold.close();
+    await stopServing(c, data);
     if (!fts) {
       fts = await ftsBuild(c, db);
       ftsDiskMb = duMb(db);
@@ -236,21 +289,29 @@ for (const size of values.sizes!.split(',').map(Number)) {
   let hit1 = 0;
   let hit10 = 0;
   let lexicalHit1 = 0;
+  const knownMs: number[] = [];
   for (const k of c.known) {
+    const started = performance.now();
     const o = await search(warm.client, k.query);
+    knownMs.push(performance.now() - started);
     hit1 += o.ids[0] === k.id ? 1 : 0;
     hit10 += o.ids.includes(k.id) ? 1 : 0;
     lexicalHit1 += (await search(warm.client, k.query, 'lexical')).ids[0] === k.id ? 1 : 0;
   }
-  const servingRss = peakRssMb(warm.pid);
+  const servingRss = warm.peakMb();
+  const restartedMb = await servingMb(warm, c);
+  initializeMs.push(warm.initializeMs);
   await warm.close();
+  await stopServing(c, data);
   // more warm starts, one after the other: the row gives their median (one alone varied by a fifth on a shared machine)
   const warmStarts = [firstWarmMs];
   while (warmStarts.length < Number(values['warm-starts'])) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const again = await warmStart(c, data, expected);
     warmStarts.push(again.ms);
+    initializeMs.push(again.server.initializeMs);
     await again.server.close();
+    await stopServing(c, data);
   }
   const warmMs = pct(warmStarts, 0.5);
   if (!noPeer) peerSide ??= await peerQueries(db, c);
@@ -261,12 +322,14 @@ for (const size of values.sizes!.split(',').map(Number)) {
     ftsHit1,
     ftsHit10,
     servingRss: ftsServingRss,
+    knownMs: knownFtsMs,
   } = peerSide ?? {
     ftsMs: c.queries.map(() => [NaN]),
     ftsPlainMs: [[NaN]],
     literalFtsMs: [NaN],
     ftsHit1: NaN,
     ftsHit10: NaN,
+    knownMs: [NaN],
     servingRss: NaN,
   };
 
@@ -277,7 +340,9 @@ for (const size of values.sizes!.split(',').map(Number)) {
   const s = flat(ftsMs);
   const n = flat(ftsPlainMs);
   const h = flat(hybridMs);
+  const known = `${f2(pct(knownMs, 0.5))} / ${f2(pct(knownMs, 0.95))}${peerOr(` vs ${f2(pct(knownFtsMs, 0.5))} / ${f2(pct(knownFtsMs, 0.95))} (${f2(pct(knownMs, 0.5) / pct(knownFtsMs, 0.5))}× / ${f2(pct(knownMs, 0.95) / pct(knownFtsMs, 0.95))}×)`)}`;
   const line = [
+    inProcess ? `${shape} (in process)` : shape,
     size,
     (c.bytes / 1048576).toFixed(0),
     `${f2(pct(o, 0.5))} / ${f2(pct(o, 0.95))} / ${f2(pct(o, 0.99))}`,
@@ -292,37 +357,41 @@ for (const size of values.sizes!.split(',').map(Number)) {
     warmOnly ? '—' : `${coldRss.toFixed(0)} / ${noPeer ? '—' : fts.peakRssMb.toFixed(0)}`,
     diskMb,
     `${((100 * hit1) / c.known.length).toFixed(0)}% / ${((100 * hit10) / c.known.length).toFixed(0)}% · ${((100 * lexicalHit1) / c.known.length).toFixed(0)}% · ${peerOr(`${((100 * ftsHit1) / c.known.length).toFixed(0)}% / ${((100 * ftsHit10) / c.known.length).toFixed(0)}%`)}`,
+    known,
+    warmOnly ? '—' : String(loadWrites),
+    `${warmOnly ? '—' : afterLoadMb.toFixed(0)} / ${restartedMb.toFixed(0)}`,
+    f0(pct(initializeMs, 0.5)),
   ].join(' | ');
   rows.push(`| ${line} |`);
-  console.error(`${size}: | ${line} |`); // at once: a long run's later phases (the restart) may not be waited for
+  console.error(`${shape} ${size}: | ${line} |`); // at once: a long run's later phases (the restart) may not be waited for
   const perWords = c.queries.map((_, k) => `${k + 1}w ${f2(pct(oursMs[k], 0.5))}/${f2(pct(ftsMs[k], 0.5))}`).join(', ');
-  console.error(`${size}: p50 by words, ours/FTS5+snippets ms: ${perWords}`);
+  console.error(`${shape} ${size}: p50 by words, ours/FTS5+snippets ms: ${perWords}`);
   console.error(
-    `${size}: flags and identifiers (${literals.length}, e.g. ${literals.slice(0, 3).join(' ')}): ours p50 / p95 ${f2(pct(literalMs, 0.5))} / ${f2(pct(literalMs, 0.95))} ms, FTS5+snippets ${f2(pct(literalFtsMs, 0.5))} / ${f2(pct(literalFtsMs, 0.95))} ms`,
+    `${shape} ${size}: flags and identifiers (${literals.length}, e.g. ${literals.slice(0, 3).join(' ')}): ours p50 / p95 ${f2(pct(literalMs, 0.5))} / ${f2(pct(literalMs, 0.95))} ms, FTS5+snippets ${f2(pct(literalFtsMs, 0.5))} / ${f2(pct(literalFtsMs, 0.95))} ms`,
   );
-  console.error(`${size}: warm starts to the first right answer: ${warmStarts.map((ms) => f2(ms / 1000)).join(', ')} s (median ${f2(warmMs / 1000)})`);
+  console.error(`${shape} ${size}: warm starts to the first right answer: ${warmStarts.map((ms) => f2(ms / 1000)).join(', ')} s (median ${f2(warmMs / 1000)})`);
   console.error(
-    `${size}: search_context (3 words, threshold 0.7): p50 / p95 ${f2(pct(contextMs, 0.5))} / ${f2(pct(contextMs, 0.95))} ms (search_session hybrid, 3 words: ${f2(pct(hybridMs[2], 0.5))} ms)`,
+    `${shape} ${size}: search_context (3 words, threshold 0.7): p50 / p95 ${f2(pct(contextMs, 0.5))} / ${f2(pct(contextMs, 0.95))} ms (search_session hybrid, 3 words: ${f2(pct(hybridMs[2], 0.5))} ms)`,
   );
   if (!warmOnly)
     console.error(
-      `${size}: first answer of a cold start (partial, while indexing) after ${f2(firstAnswerMs / 1000)} s; newest 10% of sessions searchable after ${f1(newestTenthMs / 1000)} s`,
+      `${shape} ${size}: first answer of a cold start (partial, while indexing) after ${f2(firstAnswerMs / 1000)} s; newest 10% of sessions searchable after ${f1(newestTenthMs / 1000)} s`,
     );
   rmSync(db, { force: true });
   rmSync(`${db}-wal`, { force: true });
   if (values.restart && !warmOnly) {
     rmSync(data, { recursive: true, force: true });
     const restart = await killAndRestart(c, join(dir, 'data-restart'), coldMs);
-    restarts.push(`| ${size} | ${restart} |`);
-    console.error(`${size}: ${restart}`);
+    restarts.push(`| ${shape} | ${size} | ${restart} |`);
+    console.error(`${shape} ${size}: ${restart}`);
   }
 }
 console.log(
-  '| sessions | MB | MCP search_session lexical p50 / p95 / p99 ms | FTS5 + snippet() p50 / p95 / p99 ms | FTS5 no snippets p50 / p95 | ours ÷ FTS5+snippets p50 / p95 | cold build s ours / FTS5 (ratio) | hybrid p50 / p95 ms | cold build with vectors s | warm start to first right answer s | serving peak RSS MB ours / FTS5 | cold peak RSS MB ours / FTS5 | disk MB archive + snapshot / FTS5 db | known items hit@1 / hit@10 ours (hybrid) · hit@1 ours lexical · FTS5 |',
+  '| shape | sessions | MB | MCP search_session lexical p50 / p95 / p99 ms | FTS5 + snippet() p50 / p95 / p99 ms | FTS5 no snippets p50 / p95 | ours ÷ FTS5+snippets p50 / p95 | cold build s ours / FTS5 (ratio) | hybrid p50 / p95 ms | cold build with vectors s | warm start to first right answer s | serving peak RSS MB ours / FTS5 | cold peak RSS MB ours / FTS5 | disk MB archive + snapshot / FTS5 db | known items hit@1 / hit@10 ours (hybrid) · hit@1 ours lexical · FTS5 | known-item queries p50 / p95 ms ours (hybrid) vs FTS5 + snippet() | snapshot writes during the first load | serving MB right after the first load / after a restart | MCP initialize p50 ms |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log(`|${'---|'.repeat(19)}`);
 for (const r of rows) console.log(r);
 if (restarts.length) {
-  console.log('\n| sessions | a first load killed with SIGKILL at a random point, then restarted |\n|---|---|');
+  console.log('\n| shape | sessions | a first load killed with SIGKILL at a random point, then restarted |\n|---|---|---|');
   for (const r of restarts) console.log(r);
 }
