@@ -100,3 +100,34 @@ test('a layout that is not its terms is refused: any one number of it changed, o
   assert.throws(() => TermTable.fromLayout(new Uint8Array(text), other.starts, other.slots), /layout/);
   assert.equal(TermTable.fromLayout(new Uint8Array(0), new Uint32Array(1), new Int32Array(0)).count, 0);
 });
+
+test("a table's bytes are its terms in id order, one a line, and the table written from them answers as it does", () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(term, { minLength: 0, maxLength: 40 }),
+      fc.integer({ min: 0, max: 40 }),
+      fc.array(term, { maxLength: 10 }),
+      (all, cut, probes) => {
+        const restored = all.slice(0, Math.min(cut, all.length));
+        const table = TermTable.fromList(restored);
+        const added = all.slice(restored.length);
+        let id = restored.length;
+        const ids = new Map(restored.map((t, i) => [t, i]));
+        // (a stop word among the added: -1, never in the bytes)
+        added.forEach((t, i) => (i % 4 === 3 ? table.set(t, -1) : (ids.set(t, id), table.set(t, id++))));
+        const bytes = table.bytes(id);
+        assert.equal(Buffer.from(bytes).toString('utf8'), [...ids.keys()].join('\n'));
+        const written = TermTable.written(bytes, TermTable.fromText(bytes).layout());
+        assert.equal(written.count, ids.size);
+        for (const t of [...all, ...probes]) assert.equal(written.get(t), ids.get(t), t);
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
+
+test('a table missing a term id refuses to give its bytes (a snapshot of them would shift every later term)', () => {
+  const table = TermTable.fromList(['alpha', 'beta']);
+  table.set('gamma', 3);
+  assert.throws(() => table.bytes(4), /no term 2/);
+});

@@ -5,7 +5,7 @@
  * (docs/ARCHITECTURE.md). FlexSearch serves title prefix search instead (title-index.ts).
  */
 import { isStopWord, MAX_TOKEN_LENGTH, ownCopy, scanWords } from './tokenize.js';
-import { conjoin, grow, livePostings, packFields, PostingStore, SEAL_THRESHOLD, type PagedArray, type Postings, type Segment } from './postings.js';
+import { conjoin, grow, livePostings, packFields, PostingStore, SEAL_THRESHOLD, type Postings } from './postings.js';
 import {
   DEFAULT_RANKING,
   fieldFactors,
@@ -16,14 +16,14 @@ import {
   type Scored,
   type ScoreOptions,
 } from './ranking.js';
-import type { IndexState, RestoredState } from './state.js';
+import type { IndexState, RestoredState, WrittenArrays } from './state.js';
 import { DocTermLists } from './doc-terms.js';
 import { TermTable } from './term-table.js';
 import { ranksBelow, topK } from './top-k.js';
 import { keepHolders, QueryScratch } from './scratch.js';
 
 export { DEFAULT_RANKING, FIELD_WEIGHTS, type DocumentFields, type QuerySlot, type RankingParams, type Scored, type ScoreOptions } from './ranking.js';
-export type { ChunkedArray, IndexState, RestoredState } from './state.js';
+export type { ChunkedArray, IndexState, RestoredState, WrittenArrays } from './state.js';
 
 export class SearchIndex {
   private dict = TermTable.empty();
@@ -69,11 +69,9 @@ export class SearchIndex {
    */
   exportState(): IndexState {
     this.seal();
-    const terms = new Array<string>(this.termCount);
-    this.dict.forEach((term, id) => (terms[id] = term));
     const docs = this.keys.length;
     return {
-      terms,
+      terms: this.dict.bytes(this.termCount),
       df: this.df.slice(0, this.termCount),
       lengths: this.lengths.subarray(0, docs * 3),
       recency: this.recency.subarray(0, docs),
@@ -88,7 +86,7 @@ export class SearchIndex {
   /** An index holding exactly what `exportState` returned; it can be added to and removed from as usual. */
   static fromState(state: RestoredState, params: RankingParams = DEFAULT_RANKING): SearchIndex {
     const index = new SearchIndex(params);
-    index.dict = state.terms instanceof TermTable ? state.terms : TermTable.fromList(state.terms);
+    index.dict = state.terms instanceof TermTable ? state.terms : TermTable.fromText(state.terms);
     index.termCount = index.dict.count;
     index.df = state.df;
     index.scratch = new Uint32Array(Math.max(3 * 1024, index.termCount * 3 + 3));
@@ -171,13 +169,15 @@ export class SearchIndex {
    * After a snapshot was written from this index with no change since (`changesAt`): its arrays come from that file
    * from now on, and the memory they took and the previous file are let go. Returns whether it took them over.
    */
-  useSnapshotArrays(changesAt: number, arrays: { segments: Segment[]; docTerms: PagedArray; close: () => void }): boolean {
+  useSnapshotArrays(changesAt: number, arrays: WrittenArrays): boolean {
     // the file holds the segments as one (store/merged-postings.ts): it replaces them all
     if (changesAt !== this.changes || this.store.pending || arrays.docTerms.length !== this.docTerms.size) {
       arrays.close();
       return false;
     }
     this.store.segments.splice(0, this.store.segments.length, ...arrays.segments);
+    // the terms as the file wrote them: bytes in place of the strings of the Map (term-table.ts)
+    this.dict = TermTable.written(arrays.terms.text, arrays.terms);
     this.docTerms.moveToDisk(arrays.docTerms);
     this.closeFile?.();
     this.closeFile = arrays.close;

@@ -13,8 +13,8 @@ export interface ChunkedArray {
 
 /** Everything a SearchIndex holds, as flat arrays: what a snapshot writes and reads back (store/snapshot.ts). */
 export interface IndexState {
-  /** Term text in id order. */
-  terms: string[];
+  /** Every term's UTF-8 bytes in id order, one a line. */
+  terms: Uint8Array;
   df: Uint32Array<ArrayBuffer>;
   lengths: Uint32Array<ArrayBuffer>;
   recency: Float64Array<ArrayBuffer>;
@@ -28,14 +28,23 @@ export interface IndexState {
   segments: Segment[];
 }
 
+/** What a snapshot just written hands the index it was written from: the arrays it now reads from the file, and its terms. */
+export interface WrittenArrays {
+  segments: Segment[];
+  docTerms: PagedArray;
+  /** The terms' bytes as written, with the table's layout (term-table.ts `written`). */
+  terms: { text: Uint8Array; starts: Uint32Array; slots: Int32Array };
+  close: () => void;
+}
+
 /**
  * What a snapshot hands back: the large arrays stay in its file (PagedArray), read a range at a time and checked as
  * they are read; `verify` checks all of them once, after answering has begun (see `SearchIndex.complete`); `close`
  * lets the file go.
  */
 export type RestoredState = Omit<IndexState, 'docTerms' | 'terms'> & {
-  /** Term text in id order, or the snapshot's term table (its bytes, looked up where they lie). */
-  terms: string[] | TermTable;
+  /** Every term's bytes in id order, or the snapshot's term table (its bytes, looked up where they lie). */
+  terms: Uint8Array | TermTable;
   docTerms: Uint32Array | PagedArray;
   verify?: () => Promise<void>;
   close?: () => void;

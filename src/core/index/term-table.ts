@@ -2,8 +2,11 @@
  * The index's term dictionary: each term's id. A restored index's terms stay as the snapshot's bytes (UTF-8, one term
  * a line) with an open-addressing table of their ids, made in one pass over the bytes: a warm start at 10,000 sessions
  * made 120,000 strings and a Map of them before (100-180 ms of the main thread, and the garbage collector's copying of
- * them), where this makes three typed arrays. Terms added since, and stop words (id -1), live in a Map. The restored
- * terms are decoded to strings only when every term is visited (near spellings, a snapshot written), once. A snapshot
+ * them), where this makes three typed arrays. Terms added since, and stop words (id -1), live in a Map until the next
+ * snapshot is written: the index then takes the table the snapshot wrote (`written`), so that a first load holds its
+ * terms as bytes (a term costs its UTF-8 bytes and 12 bytes of starts and slots, against about 120 bytes in a Map) and
+ * the Map starts empty again. The restored terms are decoded to strings only while every term is visited (near
+ * spellings), a piece at a time, and not kept: kept, they cost a history whose vocabulary grows hundreds of MB. A snapshot
  * also keeps the table's layout (where each term starts, and the slots), so a start takes it as it is instead of
  * hashing every term again (`fromLayout`: 30-60 ms of a warm start at 10,000 sessions, on its longest path).
  */
@@ -29,6 +32,9 @@ function slotCount(count: number): number {
   return size;
 }
 
+/** How many bytes of restored terms are decoded at a time while every term is visited. */
+const DECODED_BYTES = 1 << 20;
+
 export class TermTable {
   /** Terms added since the restore (ids from `restored` on) and stop words (-1). */
   private readonly added = new Map<string, number>();
@@ -38,8 +44,6 @@ export class TermTable {
   /** Open addressing, linear probing: id + 1 of a restored term; 0 is an empty slot. */
   private readonly slots: Int32Array;
   private readonly restored: number;
-  /** The restored terms as strings, once asked for (`strings`). */
-  private decoded: string[] | undefined;
   private readonly decoder = new TextDecoder();
 
   private constructor(text: Uint8Array, starts: Uint32Array, count: number, slots?: Int32Array) {
@@ -98,6 +102,41 @@ export class TermTable {
     return new TermTable(text, starts, count, slots);
   }
 
+  /**
+   * The table a snapshot just wrote for this one's terms (`text` and its layout, made by `fromText`): trusted as made
+   * here, not checked as a file's is (`fromLayout`).
+   */
+  static written(text: Uint8Array, layout: { starts: Uint32Array; slots: Int32Array }): TermTable {
+    return text.length ? new TermTable(text, layout.starts, layout.starts.length - 1, layout.slots) : TermTable.empty();
+  }
+
+  /**
+   * Every term's UTF-8 bytes in id order, one a line (what a snapshot's term section holds), made now: the restored
+   * bytes as they are, then the terms added since. `count` is how many terms there are (ids 0 to count - 1).
+   */
+  bytes(count: number): Uint8Array {
+    const added: string[] = new Array<string>(count - this.restored);
+    // (a line break before every term but the first)
+    let bytes = this.restored ? this.text.length : -1;
+    for (const [term, id] of this.added) {
+      if (id < 0) continue;
+      added[id - this.restored] = term;
+      bytes += 1 + Buffer.byteLength(term, 'utf8');
+    }
+    const out = Buffer.allocUnsafe(Math.max(0, bytes));
+    let at = 0;
+    if (this.restored) {
+      out.set(this.text);
+      at = this.text.length;
+    }
+    for (let i = 0; i < added.length; i++) {
+      if (added[i] === undefined) throw new Error(`the term table has no term ${this.restored + i}`);
+      if (i > 0 || this.restored) out[at++] = 10;
+      at += out.write(added[i], at, 'utf8');
+    }
+    return out;
+  }
+
   /** Where each restored term starts and the slots: what a snapshot keeps beside the terms (`fromLayout`). */
   layout(): { starts: Uint32Array; slots: Int32Array } {
     return { starts: this.starts, slots: this.slots };
@@ -132,20 +171,19 @@ export class TermTable {
     this.added.set(term, id);
   }
 
-  /** Visits every term with its id (stop words left out): the restored ones first, in id order. */
+  /**
+   * Visits every term with its id (stop words left out): the restored ones first, in id order, decoded about a
+   * megabyte at a time (the strings are not kept).
+   */
   forEach(visit: (term: string, id: number) => void): void {
-    const strings = this.strings();
-    for (let id = 0; id < strings.length; id++) visit(strings[id], id);
-    for (const [term, id] of this.added) if (id >= 0) visit(term, id);
-  }
-
-  /** The restored terms as strings, decoded once. */
-  private strings(): string[] {
-    if (!this.decoded) {
-      const all = this.decoder.decode(this.text);
-      this.decoded = all ? all.split('\n') : [];
+    for (let from = 0; from < this.restored;) {
+      let to = from + 1;
+      while (to < this.restored && this.starts[to + 1] - this.starts[from] <= DECODED_BYTES) to++;
+      const strings = this.decoder.decode(this.text.subarray(this.starts[from], this.starts[to] - 1)).split('\n');
+      for (let i = 0; i < strings.length; i++) visit(strings[i], from + i);
+      from = to;
     }
-    return this.decoded;
+    for (const [term, id] of this.added) if (id >= 0) visit(term, id);
   }
 
   private place(id: number): void {

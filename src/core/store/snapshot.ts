@@ -13,7 +13,7 @@ import { asWritten, recordWritten } from './snapshot-written.js';
 import { basename, dirname } from 'node:path';
 import { isAscii } from 'node:buffer';
 import { crc32 } from 'node:zlib';
-import type { IndexState, RestoredState } from '../index/engine.js';
+import type { IndexState, RestoredState, WrittenArrays } from '../index/engine.js';
 import type { Segment } from '../index/postings.js';
 import { TermTable } from '../index/term-table.js';
 import { ArrayFile, DiskArray } from './disk-array.js';
@@ -140,7 +140,7 @@ export interface WrittenSnapshot {
   turnsAt: ([number, number] | undefined)[];
   /** Where the lists kept apart from the header lie in the new file. */
   lists: SnapshotLists;
-  arrays: { segments: Segment[]; docTerms: DiskArray; close: () => void };
+  arrays: WrittenArrays & { docTerms: DiskArray };
 }
 
 /** Writes a snapshot; returns where each session's turns lie in it (undefined: in the archive), in the order of `sources`. */
@@ -158,8 +158,10 @@ export async function writeSnapshot(
   const sessions: StoredSession[] = [];
   // the index's segments are written as one (read from memory and the previous file as it goes)
   const alive = Uint8Array.from(index.keys, (key) => (key != null ? 1 : 0));
-  const merged = index.segments.length ? [mergePostings(index.segments, index.terms.length, alive, alive.includes(0))] : [];
+  const merged = index.segments.length ? [mergePostings(index.segments, index.df.length, alive, alive.includes(0))] : [];
   let header: Header;
+  // (made before anything is written: the index takes this table once the file is in place, useSnapshotArrays)
+  const termLayout = TermTable.fromText(index.terms).layout();
   try {
     const out = new SnapshotWriter(handle);
     let turnsCrc = 0;
@@ -206,12 +208,10 @@ export async function writeSnapshot(
       header.sections[LIST_SECTIONS[key]] = [at, length];
       header.checksums[LIST_SECTIONS[key]] = crc;
     }
-    const termText = Buffer.from(index.terms.join('\n'), 'utf8');
-    await out.section(header, 'terms', termText);
+    await out.section(header, 'terms', index.terms);
     // the terms' table as a start takes it (term-table.ts `fromLayout`): not hashed again at every start
-    const { starts, slots } = TermTable.fromText(termText).layout();
-    await out.section(header, 'termStarts', starts);
-    await out.section(header, 'termSlots', slots);
+    await out.section(header, 'termStarts', termLayout.starts);
+    await out.section(header, 'termSlots', termLayout.slots);
     await out.section(header, 'df', index.df);
     await out.section(header, 'lengths', index.lengths);
     await out.section(header, 'recency', index.recency);
@@ -258,6 +258,7 @@ export async function writeSnapshot(
         freqs: inFile(`s${i}.freqs`, false),
       })),
       docTerms: inFile('docTerms', false),
+      terms: { text: index.terms, ...termLayout },
       close: () => file.close(),
     },
   };
