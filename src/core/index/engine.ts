@@ -17,6 +17,8 @@ import {
   type ScoreOptions,
 } from './ranking.js';
 import type { IndexState, RestoredState, WrittenArrays } from './state.js';
+import type { TermFilter } from './expand.js';
+import { SpellingTerms } from './spellings.js';
 import { DocTermLists } from './doc-terms.js';
 import { TermTable } from './term-table.js';
 import { ranksBelow, topK } from './top-k.js';
@@ -27,6 +29,8 @@ export type { ChunkedArray, IndexState, RestoredState, WrittenArrays } from './s
 
 export class SearchIndex {
   private dict = TermTable.empty();
+  /** The terms near spellings are looked for among (spellings.ts). */
+  private readonly spellings = new SpellingTerms();
   private readonly store = new PostingStore();
   private termCount = 0;
   /** Live documents holding each term (document frequency). */
@@ -278,10 +282,14 @@ export class SearchIndex {
   }
 
   /** Every term some document holds, with its document frequency (near spellings are looked for among them). */
-  forEachTerm(visit: (term: string, df: number) => void): void {
-    this.dict.forEach((term, id) => {
-      if (this.df[id]) visit(term, this.df[id]);
-    });
+  forEachTerm(visit: (term: string, df: number) => void, filter: TermFilter = {}): void {
+    const { minDf = 1, minLength = 0, maxLength = Infinity, lettersOnly = false } = filter;
+    const seen = (term: string, id: number): void => {
+      if (this.df[id] >= minDf && term.length >= minLength && term.length <= maxLength) visit(term, this.df[id]);
+    };
+    if (lettersOnly && minDf >= 2) return this.spellings.visit(this.dict, this.df, this.changes, minLength, maxLength, seen);
+    // (a term of n characters has n to 4n bytes in UTF-8: the bytes rule out what cannot fit before it is decoded)
+    this.dict.forEach(seen, (id, _text, start, end) => this.df[id] >= minDf && end - start >= minLength && end - start <= 4 * maxLength);
   }
 
   /** Inverse document frequency of a term (0 for a term no document holds). */

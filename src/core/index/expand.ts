@@ -8,10 +8,22 @@ import { stemmer } from 'stemmer';
 import type { QuerySlot } from './ranking.js';
 import type { ShortForms } from './short-forms.js';
 
+/**
+ * Which terms a visit of them needs: held by at least `minDf` documents, of `minLength` to `maxLength` characters, and
+ * (`lettersOnly`) of letters only.
+ */
+export interface TermFilter {
+  minDf?: number;
+  minLength?: number;
+  maxLength?: number;
+  lettersOnly?: boolean;
+}
+
 /** What expansion looks words up in: the index's own terms. */
 export interface Vocabulary {
   docFrequency(term: string): number;
-  forEachTerm(visit: (term: string, df: number) => void): void;
+  /** Every term some document holds with its document frequency; those `filter` rules out may be left out. */
+  forEachTerm(visit: (term: string, df: number) => void, filter?: TermFilter): void;
 }
 
 export const FORM_WEIGHT = 0.8;
@@ -106,6 +118,10 @@ function nearSpellings(terms: string[], vocab: Vocabulary): Map<string, { term: 
     for (let i = 0; i < t.length; i++) c[t.charCodeAt(i) % COUNTED]++;
     return c;
   });
+  const lengths = wanted.map((t) => t.length);
+  // (a history whose tool output adds ids and hashes holds millions of terms, most in one session: only those that
+  // could be a near spelling are made strings)
+  const filter = { minDf: 2, minLength: Math.min(...lengths) - 2, maxLength: Math.max(...lengths) + 2, lettersOnly: true };
   vocab.forEachTerm((candidate, df) => {
     if (df < 2) return;
     for (let i = 0; i < wanted.length; i++) {
@@ -115,7 +131,7 @@ function nearSpellings(terms: string[], vocab: Vocabulary): Map<string, { term: 
       const distance = editDistance(t, candidate, max);
       if (distance <= max) found.get(t)!.push({ term: candidate, distance, df });
     }
-  });
+  }, filter);
   for (const list of found.values()) list.sort((a, b) => a.distance - b.distance || b.df - a.df).splice(NEAR_KEPT);
   return found;
 }

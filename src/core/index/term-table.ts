@@ -173,9 +173,24 @@ export class TermTable {
 
   /**
    * Visits every term with its id (stop words left out): the restored ones first, in id order, decoded about a
-   * megabyte at a time (the strings are not kept).
+   * megabyte at a time (the strings are not kept). With `keep`, only the terms it keeps are decoded and visited: it is
+   * given the id and the term's UTF-8 bytes (`text[start..end)`, which it must not keep or change).
    */
-  forEach(visit: (term: string, id: number) => void): void {
+  forEach(visit: (term: string, id: number) => void, keep?: (id: number, text: Uint8Array, start: number, end: number) => boolean): void {
+    if (keep) {
+      const bytes = Buffer.from(this.text.buffer, this.text.byteOffset, this.text.length);
+      for (let id = 0; id < this.restored; id++) {
+        const start = this.starts[id];
+        const end = this.starts[id + 1] - 1;
+        if (keep(id, this.text, start, end)) visit(bytes.toString('utf8', start, end), id);
+      }
+      for (const [term, id] of this.added) {
+        if (id < 0) continue;
+        const own = Buffer.from(term, 'utf8');
+        if (keep(id, own, 0, own.length)) visit(term, id);
+      }
+      return;
+    }
     for (let from = 0; from < this.restored;) {
       let to = from + 1;
       while (to < this.restored && this.starts[to + 1] - this.starts[from] <= DECODED_BYTES) to++;
