@@ -42,7 +42,7 @@ test('the terms a near spelling may be are the letters-only terms two documents 
         const live = new SearchIndex();
         docs.forEach((words, i) => live.add(`d${i}`, { topic: '', content: [words.join(' ')], messages: [] }, i));
         const state = live.exportState();
-        const restored = SearchIndex.fromState({ ...state, terms: TermTable.fromText(state.terms) });
+        const restored = SearchIndex.fromState({ ...state, docTerms: state.docTerms as Uint32Array, terms: TermTable.fromText(state.terms) });
         for (const index of [live, restored]) {
           assert.deepEqual(spellingTerms(index, minLength, maxLength), everyTerm(index, minLength, maxLength));
           // a change (a word now in two documents, new words) is seen at the next visit

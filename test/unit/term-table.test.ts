@@ -70,9 +70,13 @@ test('a table taken from the layout a snapshot keeps answers as the one hashed f
       const { starts, slots } = TermTable.fromText(text).layout();
       // (as read back: copies of the arrays, as a snapshot's sections are)
       const table = TermTable.fromLayout(new Uint8Array(text), new Uint32Array(starts), new Int32Array(slots));
+      // (and taken unchecked, as a snapshot its writer left is)
+      const unchecked = TermTable.fromLayout(new Uint8Array(text), new Uint32Array(starts), new Int32Array(slots), false);
       const reference = new Map(terms.map((t, id) => [t, id]));
       assert.equal(table.count, terms.length);
+      assert.equal(unchecked.count, terms.length);
       for (const t of [...terms, ...probes]) assert.equal(table.get(t), reference.get(t), t);
+      for (const t of [...terms, ...probes]) assert.equal(unchecked.get(t), reference.get(t), t);
       const visited: string[] = [];
       table.forEach((t) => visited.push(t));
       assert.deepEqual(visited, terms);
