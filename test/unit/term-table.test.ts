@@ -135,3 +135,19 @@ test('a table missing a term id refuses to give its bytes (a snapshot of them wo
   table.set('gamma', 3);
   assert.throws(() => table.bytes(4), /no term 2/);
 });
+
+test("the layout of a table's bytes made from its own is the layout hashed from the bytes, for any terms restored and added", () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(term, { minLength: 0, maxLength: 80 }), fc.integer({ min: 0, max: 80 }), (all, cut) => {
+      const restored = all.slice(0, Math.min(cut, all.length));
+      const table = TermTable.fromList(restored);
+      all.slice(restored.length).forEach((t, i) => table.set(t, restored.length + i));
+      const bytes = table.bytes(all.length);
+      const own = table.layoutOf(bytes);
+      const hashed = TermTable.fromText(bytes).layout();
+      assert.deepEqual([...own.starts], [...hashed.starts]);
+      assert.deepEqual([...own.slots], [...hashed.slots]);
+    }),
+    { numRuns: 1000 },
+  );
+});

@@ -74,8 +74,10 @@ export class SearchIndex {
   exportState(): IndexState {
     this.seal();
     const docs = this.keys.length;
+    const terms = this.dict.bytes(this.termCount);
     return {
-      terms: this.dict.bytes(this.termCount),
+      terms,
+      termLayout: this.dict.layoutOf(terms),
       df: this.df.slice(0, this.termCount),
       lengths: this.lengths.subarray(0, docs * 3),
       recency: this.recency.subarray(0, docs),

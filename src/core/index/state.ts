@@ -15,6 +15,8 @@ export interface ChunkedArray {
 export interface IndexState {
   /** Every term's UTF-8 bytes in id order, one a line. */
   terms: Uint8Array;
+  /** Their table's layout (term-table.ts `layoutOf`), made with them: hashed again from the bytes where there is none. */
+  termLayout?: { starts: Uint32Array; slots: Int32Array };
   df: Uint32Array<ArrayBuffer>;
   lengths: Uint32Array<ArrayBuffer>;
   recency: Float64Array<ArrayBuffer>;
@@ -42,7 +44,7 @@ export interface WrittenArrays {
  * they are read; `verify` checks all of them once, after answering has begun (see `SearchIndex.complete`); `close`
  * lets the file go.
  */
-export type RestoredState = Omit<IndexState, 'docTerms' | 'terms'> & {
+export type RestoredState = Omit<IndexState, 'docTerms' | 'terms' | 'termLayout'> & {
   /** Every term's bytes in id order, or the snapshot's term table (its bytes, looked up where they lie). */
   terms: Uint8Array | TermTable;
   docTerms: Uint32Array | PagedArray;

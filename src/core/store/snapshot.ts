@@ -161,7 +161,7 @@ export async function writeSnapshot(
   const merged = index.segments.length ? [mergePostings(index.segments, index.df.length, alive, alive.includes(0))] : [];
   let header: Header;
   // (made before anything is written: the index takes this table once the file is in place, useSnapshotArrays)
-  const termLayout = TermTable.fromText(index.terms).layout();
+  const termLayout = index.termLayout ?? TermTable.fromText(index.terms).layout();
   try {
     const out = new SnapshotWriter(handle);
     let turnsCrc = 0;
