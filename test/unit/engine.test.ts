@@ -218,3 +218,19 @@ test('arrays that fail their check make complete() reject, and nothing is left u
   await new Promise((resolve) => setTimeout(resolve, 10));
   await assert.rejects(restored.complete(), /damaged/);
 });
+
+test('a word said more than 65,535 times in one field counts once as a posting, and most', () => {
+  const index = new SearchIndex();
+  index.add('many', { topic: '', content: ['spam '.repeat(70_000), 'spam eggs'], messages: [] }, 1);
+  index.add('few', { topic: '', content: ['spam eggs ham'], messages: [] }, 2);
+  const state = index.exportState();
+  assert.equal(
+    state.segments.reduce((n, s) => n + s.docs.length, 0),
+    5,
+    'one posting per word and document',
+  );
+  assert.deepEqual(
+    index.score(['spam']).map((s) => s.key),
+    ['many', 'few'],
+  );
+});

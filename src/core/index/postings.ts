@@ -61,7 +61,7 @@ function isInMemory(seg: Segment): seg is MemorySegment {
  * `array`, or a copy at least `needed` long where it is shorter: twice as long, or only up to `cap` when doubling
  * would pass it (and twice as long again once past it); the rest zero.
  */
-export function grow<T extends Uint32Array | Int32Array | Float64Array>(array: T, needed: number, cap = Infinity): T {
+export function grow<T extends Uint16Array | Uint32Array | Int32Array | Float64Array>(array: T, needed: number, cap = Infinity): T {
   if (needed <= array.length) return array;
   const doubled = array.length < cap ? Math.min(array.length * 2, cap) : array.length * 2;
   const next = new (array.constructor as new (n: number) => T)(Math.max(needed, doubled));
