@@ -138,7 +138,8 @@ test('exclude globs match names anywhere or paths by their tail', () => {
 test('a load commits in groups that end where the folder changes, bounded in files and bytes whatever the folder', async () => {
   const { commitBatches, COMMIT_MAX_BYTES } = await import('../../src/core/ingest/file-state.js');
   const state = (file: string) => ({ file, size: 1, mtimeMs: 0, ino: 0 });
-  const mb = 1024 * 1024;
+  // (sizes in parts of the most a commit holds, as measured when it was 96 MB)
+  const mb = COMMIT_MAX_BYTES / 96;
   const files = [
     ...Array.from({ length: 600 }, (_, i) => state(`/r/a/${i}.jsonl`)),
     ...Array.from({ length: 10 }, (_, i) => state(`/r/a/sub/${i}.jsonl`)),
@@ -148,12 +149,12 @@ test('a load commits in groups that end where the folder changes, bounded in fil
     ...Array.from({ length: 20 }, (_, i) => state(`/r/d/${i}.jsonl`)),
     ...Array.from({ length: 20 }, (_, i) => state(`/r/e/${i}.jsonl`)),
     // few files, but many bytes: the group ends at its folder
-    ...Array.from({ length: 3 }, (_, i) => ({ ...state(`/r/f/${i}.jsonl`), size: 30 * mb })),
+    ...Array.from({ length: 3 }, (_, i) => ({ ...state(`/r/f/${i}.jsonl`), size: Math.round(30 * mb) })),
     ...Array.from({ length: 5 }, (_, i) => state(`/r/g/${i}.jsonl`)),
     // large files in one folder: a group never holds more than COMMIT_MAX_BYTES (a single larger file is its own)
-    ...Array.from({ length: 7 }, (_, i) => ({ ...state(`/r/h/${i}.jsonl`), size: 40 * mb })),
-    { ...state('/r/h/huge.jsonl'), size: 300 * mb },
-    ...Array.from({ length: 2 }, (_, i) => ({ ...state(`/r/h/z${i}.jsonl`), size: 40 * mb })),
+    ...Array.from({ length: 7 }, (_, i) => ({ ...state(`/r/h/${i}.jsonl`), size: Math.round(40 * mb) })),
+    { ...state('/r/h/huge.jsonl'), size: Math.round(300 * mb) },
+    ...Array.from({ length: 2 }, (_, i) => ({ ...state(`/r/h/z${i}.jsonl`), size: Math.round(40 * mb) })),
   ];
   const batches = [...commitBatches('/r', files)];
   const sizes = batches.map((b) => b.length);

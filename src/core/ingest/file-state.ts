@@ -64,14 +64,14 @@ export async function statFiles(files: string[]): Promise<FileState[]> {
  * about this many files, or this many bytes, where the folder changes...
  */
 const COMMIT_MIN = 50;
-const COMMIT_MIN_BYTES = 64 * 1024 * 1024;
+const COMMIT_MIN_BYTES = 24 * 1024 * 1024;
 /**
  * ...and after this many files or bytes wherever it is: a commit holds its files' parsed sessions in memory until it
  * is done, so a folder of thousands of transcripts (one Claude Code project) must not be one commit. Cross-file
  * fix-ups that span commits carry what they need from one to the next (SourceContext.carry).
  */
 const COMMIT_MAX = 400;
-export const COMMIT_MAX_BYTES = 96 * 1024 * 1024;
+export const COMMIT_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * Splits a root's files (in walk order) into the groups a load reads and commits together: groups end where the

@@ -10,9 +10,11 @@ import type { SourceRoot } from './sources/registry.js';
 /**
  * Bytes of transcript read ahead of the commit (at most: a smaller heap gets less, library/memory-guard.ts). Measured
  * on 3,000 real-shaped sessions (1.5 GB) once commits were bounded: 256 MB ahead peaked at 1.64 GB resident in 78 s,
- * 96 MB at 1.15 GB in 69 s, 48 MB at 1.04 GB in 75 s (the thread then waits for the commits).
+ * 96 MB at 1.15 GB in 69 s, 48 MB at 1.04 GB in 75 s (the thread then waits for the commits). With commits of 32 MB
+ * and checkpoints at 128 MB, on 2,000 sessions of a growing vocabulary (1 GB): 32 MB ahead peaked at 853 MB in 145 s,
+ * where 96 MB (and commits of 96 MB, checkpoints at 256 MB) peaked at 1,078 MB in 159 s.
  */
-export const AHEAD_BYTES = 96 * 1024 * 1024;
+export const AHEAD_BYTES = 32 * 1024 * 1024;
 
 export class ReadAhead {
   private next = 0;

@@ -58,8 +58,9 @@ export function memoryStopReason(use: HeapUse, filesDone: number, filesTotal: nu
 
 /**
  * What a load holds at once, from the heap it may use: transcript bytes parsed ahead of the commits, bytes in one
- * commit, and index bytes in memory before the snapshot takes them. The defaults hold for the usual 4 GB heap; a
- * smaller one (`--max-old-space-size`) gets proportionally less, so the load fits it.
+ * commit, and index bytes in memory before the snapshot takes them. The defaults are fixed, not a share of the heap:
+ * a larger heap only lets garbage lie longer, and a load that took more with the usual 4 GB heap peaked higher and was
+ * no faster; a smaller heap (`--max-old-space-size`) gets proportionally less, so the load fits it.
  */
 export function loadBounds(heapLimit: number): { aheadBytes: number; commitBytes: number; checkpointBytes: number } {
   const mb = 1024 * 1024;

@@ -40,9 +40,10 @@ export const afterLoad = (signal: AbortSignal): Promise<void> => delay(AFTER_LOA
 /**
  * ...and whenever the postings and term lists it holds in memory pass this many bytes: the snapshot takes them over
  * (written merged with the ones already in the file) and their memory goes, so a first load's memory does not grow
- * with the history. Each write copies the index so far, so a smaller budget costs write time.
+ * with the history. Each write copies the index so far, so a smaller budget costs write time (measured with the
+ * commits and read-ahead, ingest/read-ahead.ts).
  */
-export const CHECKPOINT_BYTES = 256 * 1024 * 1024;
+export const CHECKPOINT_BYTES = 128 * 1024 * 1024;
 
 /**
  * The first page of each tool output, file read or thinking turn is indexed (the archive's page: 512,000 characters);
