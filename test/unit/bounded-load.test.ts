@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { openCore } from '../../src/core/library/open.js';
+import { CHECKPOINT_SPACING_MS, LoadGuard } from '../../src/core/library/memory-guard.js';
 import { MemoryLogger } from '../../src/core/log.js';
 import { SearchIndex, type Scored } from '../../src/core/index/engine.js';
 import { readSnapshot, writeSnapshot } from '../../src/core/store/snapshot.js';
@@ -153,4 +154,28 @@ test('postings larger than a piece are written, read back from the file and writ
   assert.deepEqual(await restoredScores(second, queries), expected);
   again.arrays.close();
   await once.handle.close();
+});
+
+test('a load writes for its postings budget at most once a minute, for heap pressure at once, and exactly as a named budget says', async () => {
+  let now = 0;
+  let used = 1;
+  const heap = () => ({ used, limit: 100 });
+  const guard = new LoadGuard({ heap, heapCollected: heap }, () => now);
+  let saves = 0;
+  const save = async () => void saves++;
+  const commit = (at: number) => ((now = at), guard.afterCommit(true, 1e12, save, 1, 10));
+  await commit(1_000);
+  assert.equal(saves, 0, 'the budget passed a second after the last write: not yet');
+  await commit(CHECKPOINT_SPACING_MS + 1);
+  assert.equal(saves, 1);
+  await commit(CHECKPOINT_SPACING_MS + 2_000);
+  assert.equal(saves, 1);
+  used = 60; // past CHECKPOINT_SHARE of the limit
+  await commit(CHECKPOINT_SPACING_MS + 3_000);
+  assert.equal(saves, 2, 'the heap pressed: at once');
+  used = 1;
+  const named = new LoadGuard({ heap, heapCollected: heap, checkpointBytes: 1 }, () => now);
+  now += 10;
+  await named.afterCommit(true, 2, save, 1, 10);
+  assert.equal(saves, 3, 'a budget named in the options is kept exactly');
 });
