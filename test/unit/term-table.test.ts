@@ -151,3 +151,24 @@ test("the layout of a table's bytes made from its own is the layout hashed from 
     { numRuns: 1000 },
   );
 });
+
+test('the terms containing a part are found in the bytes, restored and added, as a look at every term finds them', () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(term, { maxLength: 60 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.oneof(term, fc.constantFrom('a', 'é', '日', 'af')),
+      (all, cut, part) => {
+        const restored = all.slice(0, Math.min(cut, all.length));
+        const table = TermTable.fromList(restored);
+        all.slice(restored.length).forEach((t, i) => table.set(t, i % 5 === 4 ? -1 : restored.length + i));
+        const expected: number[] = [];
+        table.forEach((t, id) => {
+          if (t.includes(part)) expected.push(id);
+        });
+        assert.deepEqual(table.idsContaining(part), expected);
+      },
+    ),
+    { numRuns: 2000 },
+  );
+});

@@ -281,9 +281,8 @@ export class SearchIndex {
   /** The keys of the documents holding a term, or a longer one that contains it (`simplesendwithretries`). */
   holdersWithin(term: string): Set<string> {
     const keys = new Set<string>();
-    this.dict.forEach((t, id) => {
-      if (this.df[id] && t.includes(term)) this.postingsOf(t)?.each((doc) => keys.add(this.keys[doc]!));
-    });
+    for (const id of this.dict.idsContaining(term))
+      if (this.df[id]) livePostings(this.store.segments, id, this.idfOf(id), this.keys).each((doc) => keys.add(this.keys[doc]!));
     return keys;
   }
 

@@ -179,6 +179,30 @@ export class TermTable {
     return table.layout();
   }
 
+  /**
+   * The ids of the terms that contain `part` (stop words left out): found in the restored terms' bytes by a search of
+   * them all at once, no term decoded (decoding 6.8 million terms for each identifier asked took a second).
+   */
+  idsContaining(part: string): number[] {
+    const ids: number[] = [];
+    const needle = Buffer.from(part, 'utf8');
+    if (!needle.length || needle.includes(10)) return ids;
+    const bytes = Buffer.from(this.text.buffer, this.text.byteOffset, this.text.length);
+    for (let at = this.restored ? bytes.indexOf(needle) : -1; at >= 0; at = bytes.indexOf(needle, at + 1)) {
+      // the term the match lies in (no term holds a line break): the last that starts at or before it
+      let lo = 0;
+      let hi = this.restored - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.starts[mid] <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      if (ids[ids.length - 1] !== lo) ids.push(lo);
+    }
+    for (const [term, id] of this.added) if (id >= 0 && term.includes(part)) ids.push(id);
+    return ids;
+  }
+
   /** Where each restored term starts and the slots: what a snapshot keeps beside the terms (`fromLayout`). */
   layout(): { starts: Uint32Array; slots: Int32Array } {
     return { starts: this.starts, slots: this.slots };
