@@ -158,8 +158,9 @@ test('postings larger than a piece are written, read back from the file and writ
 
 test('a load writes for its postings budget at most once a minute, for heap pressure at once, and exactly as a named budget says', async () => {
   let now = 0;
+  const limit = 2 ** 33;
   let used = 1;
-  const heap = () => ({ used, limit: 100 });
+  const heap = () => ({ used, limit });
   const guard = new LoadGuard({ heap, heapCollected: heap }, () => now);
   let saves = 0;
   const save = async () => void saves++;
@@ -170,7 +171,7 @@ test('a load writes for its postings budget at most once a minute, for heap pres
   assert.equal(saves, 1);
   await commit(CHECKPOINT_SPACING_MS + 2_000);
   assert.equal(saves, 1);
-  used = 60; // past CHECKPOINT_SHARE of the limit
+  used = 0.6 * limit; // past CHECKPOINT_SHARE of the limit
   await commit(CHECKPOINT_SPACING_MS + 3_000);
   assert.equal(saves, 2, 'the heap pressed: at once');
   used = 1;

@@ -106,7 +106,8 @@ export class LoadGuard {
     const use = heap();
     const pressed = use.used > CHECKPOINT_SHARE * use.limit;
     const since = this.now() - this.checkpoint;
-    const spacing = this.options.checkpointBytes === undefined ? CHECKPOINT_SPACING_MS : 0;
+    // (a heap too small for the whole budget gets its share of it at every commit, as before)
+    const spacing = this.options.checkpointBytes === undefined && this.bounds.checkpointBytes >= CHECKPOINT_BYTES ? CHECKPOINT_SPACING_MS : 0;
     if (writer && (since > checkpointMs || (indexBytes > checkpointBytes && since >= spacing) || pressed)) {
       await save();
       this.checkpoint = this.now();
